@@ -1,0 +1,67 @@
+"""Conversation history and state (paper eqs. 2-3): messages by role, the binary state and its flags."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Role(StrEnum):
+    VISITOR = "visitor"
+    ASSISTANT = "assistant"  # RAG answer + GRACE question: company/bot text, never visitor evidence
+
+
+class Message(BaseModel):
+    """One stored message. Visitor text is stored already normalised, so spans index into ``text``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    role: Role
+    turn: int = Field(ge=1)
+    text: str
+    asked_objective: str | None = None  # for assistant messages: the objective the question targeted
+
+
+class ValueRecord(BaseModel):
+    """One accepted value for an objective: the first completion or a later correction."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turn: int
+    kind: str  # "complete" | "correct"
+    value: str
+    span_start: int
+    span_end: int
+
+
+class ConversationState(BaseModel):
+    """Everything decisions depend on, pinned to one goal-spec version and one rule-bundle version."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    conversation_id: str
+    goal_ref: str
+    goal_hash: str
+    bundle_hash: str
+    language: str
+    turn: int = 0  # number of visitor turns processed
+    bits: list[int]
+    refused: list[str] = Field(default_factory=list)
+    uncertain: dict[str, int] = Field(default_factory=dict)  # objective -> turn of the latest Uncertain
+    stopped: bool = False
+    ask_counts: dict[str, int] = Field(default_factory=dict)
+    last_asked: str | None = None
+    values: dict[str, list[ValueRecord]] = Field(default_factory=dict)
+    messages: list[Message] = Field(default_factory=list)
+    audit_head: dict[str, Any] | None = None  # keyed checkpoint of the audit chain head (seq, head_hash, mac)
+
+    def state_string(self) -> str:
+        return "".join(str(b) for b in self.bits)
+
+    def visitor_message(self, turn: int) -> Message | None:
+        for message in self.messages:
+            if message.role is Role.VISITOR and message.turn == turn:
+                return message
+        return None

@@ -1,0 +1,1 @@
+"""The deterministic decision layer: acceptance rules (durable-rules), validators, Z3 invariants, policy."""

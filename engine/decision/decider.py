@@ -1,0 +1,193 @@
+"""One turn's decision: candidates → acceptance → transition s ∨ z → policy → Z3 check (fail closed)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from engine.commands import Command, Complete, Correct, Refuse, Resume, Stop, Uncertain
+from engine.conversation import ConversationState, ValueRecord
+from engine.decision.acceptance import compile_acceptance
+from engine.decision.facts import candidate_fact
+from engine.decision.invariants import CheckOutcome, InvariantChecker
+from engine.goals.models import PublishedGoalSpec
+from engine.policy import ActionUtility, ObjectiveView, OfflineRubric, PolicyConfig, RubricContext, evaluate_actions
+from engine.rules_bundle import RuleBundle
+from engine.validators import ValidationResult, validate_value
+from spec.z3_encodings import TransitionFacts
+
+ACCEPTED = "accepted"
+
+
+@dataclass(frozen=True)
+class CandidateDecision:
+    index: int
+    command: dict[str, Any]
+    accepted: bool
+    reason: str
+    rule_id: str | None = None
+    validator: str | None = None
+    validator_code: str | None = None
+    normalized: str | None = None
+    judgement: str = "deterministic"
+
+    def to_record(self) -> dict[str, Any]:
+        span = self.command.get("span", {})
+        return {
+            "index": self.index,
+            "type": self.command.get("type"),
+            "objective": self.command.get("objective"),
+            "witness": {"turn": span.get("turn"), "start": span.get("start"), "end": span.get("end")},
+            "value": self.command.get("value"),
+            "accepted": self.accepted,
+            "reason_code": self.reason,
+            "rule_id": self.rule_id,
+            "validator": self.validator,
+            "validator_code": self.validator_code,
+            "judgement": self.judgement,
+        }
+
+
+@dataclass
+class Decision:
+    candidates: list[CandidateDecision]
+    malformed: list[dict[str, Any]]
+    bits_before: list[int]
+    z: list[int]
+    bits_after: list[int]
+    actions: list[ActionUtility]
+    chosen: str | None
+    invariant: CheckOutcome
+    new_state: ConversationState
+    fail_closed: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def action(self) -> str:
+        return f"ASK({self.chosen})" if self.chosen else "NONE"
+
+
+class Decider:
+    """Deterministic and free of I/O: the same state, commands and bundle give the same decision."""
+
+    def __init__(self, spec: PublishedGoalSpec, bundle: RuleBundle) -> None:
+        self.spec = spec
+        self.bundle = bundle
+        self.objectives = spec.spec.ordered()
+        self.ids = [o.id for o in self.objectives]
+        self.views = [ObjectiveView(o.id, Fraction(str(o.weight)), o.criterion.kind.value) for o in self.objectives]
+        self.acceptance = compile_acceptance(bundle)
+        policy = bundle.file("policy")
+        self.policy = PolicyConfig.from_policy(policy)
+        self.rubric = OfflineRubric(policy["offline_rubric"])
+        self.checker = InvariantChecker(int(policy["invariant_check"]["timeout_ms"]))
+
+    def _validate(self, command: Command) -> ValidationResult | None:
+        if not isinstance(command, Complete | Correct) or command.objective not in self.ids:
+            return None
+        objective = self.objectives[self.ids.index(command.objective)]
+        return validate_value(objective.criterion, command.value, command.span.quote, self.bundle)
+
+    def decide(
+        self,
+        state: ConversationState,
+        commands: list[Command],
+        malformed: list[dict[str, Any]] | None = None,
+        company_question: bool = False,
+    ) -> Decision:
+        """``state`` already holds the current visitor message and its turn number; it is not mutated."""
+        new = copy.deepcopy(state)
+        candidates: list[CandidateDecision] = []
+        z = [0] * len(self.ids)
+        valued: set[str] = set()
+        touched: set[str] = set()
+        witness = [True] * len(self.ids)  # per objective: the accepted completion's span is visitor text
+        for index, command in enumerate(commands):
+            objective = getattr(command, "objective", None)
+            if objective is not None:
+                touched.add(objective)
+            result = self._validate(command)
+            duplicate = isinstance(command, Complete | Correct) and objective in valued
+            fact = candidate_fact(state, command, self.ids, result.ok if result else True, duplicate)
+            rule = self.acceptance.evaluate(fact)
+            decision = CandidateDecision(
+                index=index,
+                command=command.model_dump(mode="json"),
+                accepted=rule is None,
+                reason=ACCEPTED if rule is None else rule.reason,
+                rule_id=None if rule is None else rule.id,
+                validator=result.validator if result else None,
+                validator_code=result.code if result else None,
+                normalized=result.normalized if result else None,
+                judgement=result.judgement if result else "deterministic",
+            )
+            candidates.append(decision)
+            if rule is None:
+                self._apply(new, command, decision, z)
+                if isinstance(command, Complete | Correct):
+                    valued.add(command.objective)
+                    witness[self.ids.index(command.objective)] = bool(
+                        fact["span_in_visitor_message"] and fact["span_matches"]
+                    )
+        bits_after = [max(s, zz) for s, zz in zip(state.bits, z, strict=True)]
+        new.bits = bits_after
+        vetoed = [new.stopped or oid in new.refused for oid in self.ids]
+        ctx = RubricContext(
+            turn=state.turn,
+            last_asked=state.last_asked,
+            ask_counts=dict(state.ask_counts),
+            uncertain_turns=dict(new.uncertain),
+            touched_this_turn=frozenset(touched),
+            company_question=company_question,
+        )
+        rubrics = [self.rubric.score(view, ctx) for view in self.views]
+        actions, chosen_index = evaluate_actions(self.views, bits_after, vetoed, rubrics, self.policy)
+        facts = TransitionFacts(
+            before=list(state.bits),
+            z=z,
+            after=bits_after,
+            weights=[v.weight for v in self.views],
+            visitor_witness=witness,
+            vetoed=vetoed,
+            ask_utility=[a.u_v for a in actions[:-1]],
+            none_utility=self.policy.none_utility,
+            epsilon=self.policy.epsilon,
+            chosen=chosen_index,
+        )
+        outcome = self.checker.check(facts)
+        chosen = None if chosen_index is None else self.ids[chosen_index]
+        if not outcome.ok:
+            # INVARIANT (I-10): on any doubt the accepted state stays exactly as it was.
+            return Decision(candidates, list(malformed or []), list(state.bits), [0] * len(self.ids),
+                            list(state.bits), actions, None, outcome, copy.deepcopy(state),
+                            fail_closed=f"invariant.{'violated' if outcome.status == 'sat' else 'unknown'}")
+        if chosen is not None:
+            new.ask_counts[chosen] = new.ask_counts.get(chosen, 0) + 1
+        new.last_asked = chosen
+        return Decision(candidates, list(malformed or []), list(state.bits), z, bits_after, actions, chosen,
+                        outcome, new)
+
+    def _apply(self, new: ConversationState, command: Command, decision: CandidateDecision, z: list[int]) -> None:
+        if isinstance(command, Complete | Correct):
+            index = self.ids.index(command.objective)
+            if new.bits[index] == 0:
+                z[index] = 1  # INVARIANT (I-5): only an accepted, visitor-witnessed candidate sets z_i
+            record = ValueRecord(turn=command.span.turn, kind=command.type,
+                                 value=decision.normalized or command.value,
+                                 span_start=command.span.start, span_end=command.span.end)
+            new.values.setdefault(command.objective, []).append(record)
+        elif isinstance(command, Refuse):
+            if command.objective not in new.refused:
+                new.refused.append(command.objective)
+        elif isinstance(command, Uncertain):
+            new.uncertain[command.objective] = new.turn
+        elif isinstance(command, Stop):
+            new.stopped = True
+        elif isinstance(command, Resume):
+            if command.objective is None:
+                new.stopped = False
+            elif command.objective in new.refused:
+                new.refused.remove(command.objective)
+

@@ -1,0 +1,45 @@
+"""Facts about one candidate command, computed in plain Python for the acceptance ruleset."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.commands import Command, Complete, Correct
+from engine.conversation import ConversationState, Role
+from engine.text import normalize
+
+
+def provenance(state: ConversationState, command: Command) -> dict[str, bool]:
+    """Span checks (paper eq. 9): the witness must be the exact stored text of a visitor-authored message."""
+    span = command.span
+    future = span.turn > state.turn
+    message = None if future else state.visitor_message(span.turn)
+    inside = (
+        message is not None
+        and message.role is Role.VISITOR
+        and 0 <= span.start < span.end <= len(message.text)
+    )
+    matches = inside and message is not None and message.text[span.start : span.end] == normalize(span.quote)
+    return {"span_in_visitor_message": inside, "span_turn_future": future, "span_matches": matches}
+
+
+def candidate_fact(
+    state: ConversationState,
+    command: Command,
+    objective_ids: list[str],
+    validator_ok: bool,
+    duplicate: bool,
+) -> dict[str, Any]:
+    objective = getattr(command, "objective", None)
+    known = objective is None or objective in objective_ids
+    bit = state.bits[objective_ids.index(objective)] if objective is not None and known else 0
+    return {
+        "type": command.type,
+        "objective_known": known,
+        **provenance(state, command),
+        "duplicate": duplicate,
+        "bit_before": bit,
+        "validator_ok": validator_ok if isinstance(command, Complete | Correct) else True,
+        "refused": objective in state.refused if objective else False,
+        "stopped": state.stopped,
+    }

@@ -1,0 +1,102 @@
+"""Z3 checks: every transition before it is accepted, and the rule bundle's properties at load."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from fractions import Fraction
+
+import z3
+
+from engine.rules_bundle import RuleBundle
+from spec.z3_encodings import (
+    PolicyNumbers,
+    TransitionEncoding,
+    TransitionFacts,
+    bundle_properties,
+    transition_encoding,
+)
+
+
+def frac(value: object) -> Fraction:
+    """Exact rational from a JSON number (via its decimal text, so 0.2 is 1/5)."""
+    return Fraction(str(value))
+
+
+def policy_numbers(bundle: RuleBundle) -> PolicyNumbers:
+    policy = bundle.file("policy")
+    c = policy["coefficients"]
+    rubric = policy["offline_rubric"]
+    return PolicyNumbers(
+        relevance=frac(c["relevance"]),
+        burden=frac(c["burden"]),
+        repetition=frac(c["repetition"]),
+        privacy=frac(c["privacy"]),
+        epsilon=frac(policy["epsilon"]),
+        none_utility=frac(policy["none_utility"]),
+        vetoed_ask_utility=frac(policy["vetoed_ask_utility"]),
+        relevance_uncertain_recent=frac(rubric["relevance_uncertain_recent"]),
+        burden_uncertain_recent=frac(rubric["burden_uncertain_recent"]),
+    )
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    ok: bool
+    status: str  # "unsat" (invariants hold) | "sat" (violated) | "unknown" (timeout or solver doubt)
+
+
+class InvariantChecker:
+    """One reused solver per thread (push/pop keeps the per-check cost well under a millisecond)."""
+
+    def __init__(self, timeout_ms: int) -> None:
+        self._timeout_ms = timeout_ms
+        self._local = threading.local()
+
+    def _solver(self, n: int) -> tuple[z3.Solver, TransitionEncoding]:
+        cache: dict[int, tuple[z3.Solver, TransitionEncoding]] = self._local.__dict__.setdefault("cache", {})
+        if n not in cache:
+            encoding = transition_encoding(n)
+            solver = z3.Solver()
+            solver.set("timeout", self._timeout_ms)
+            solver.add(encoding.negated_invariants)  # asserted once; each check only binds the values
+            cache[n] = (solver, encoding)
+        return cache[n]
+
+    def check(self, facts: TransitionFacts) -> CheckOutcome:
+        solver, encoding = self._solver(len(facts.before))
+        solver.push()
+        try:
+            solver.add(encoding.bind(facts))
+            result = solver.check()
+        finally:
+            solver.pop()
+        if result == z3.unsat:
+            return CheckOutcome(ok=True, status="unsat")
+        return CheckOutcome(ok=False, status="sat" if result == z3.sat else "unknown")
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    name: str
+    description: str
+    status: str  # "proved" | "refuted" | "unknown"
+    counterexample: str | None = None
+
+
+def prove_bundle(bundle: RuleBundle) -> list[ProofResult]:
+    numbers = policy_numbers(bundle)
+    timeout = int(bundle.file("policy")["invariant_check"]["timeout_ms"])
+    results = []
+    for name, (description, negation) in bundle_properties(numbers).items():
+        solver = z3.Solver()
+        solver.set("timeout", max(timeout, 1000))
+        solver.add(negation)
+        outcome = solver.check()
+        if outcome == z3.unsat:
+            results.append(ProofResult(name, description, "proved"))
+        elif outcome == z3.sat:
+            results.append(ProofResult(name, description, "refuted", str(solver.model())))
+        else:
+            results.append(ProofResult(name, description, "unknown"))
+    return results

@@ -1,0 +1,95 @@
+"""Pydantic models of objectives and goal specs (paper eq. 1, Algorithm 1 outputs)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class CriterionKind(StrEnum):
+    """Machine-checkable kinds of completion criteria; each has a deterministic validator."""
+
+    MONEY = "money"
+    PLACE = "place"
+    CONTACT = "contact"
+    ENUMERATION = "enumeration"
+    FEATURES = "features"
+    DATETIME = "datetime"
+    QUANTITY = "quantity"
+    FREE_TEXT = "free_text"
+
+
+class Criterion(BaseModel):
+    """What visitor evidence completes an objective: a typed kind, its parameters, and prose for humans.
+
+    ``params`` by kind (all optional unless noted):
+      money: ``currency`` (ISO code), ``min_amount`` (smallest plausible amount; smaller ones are ambiguous)
+      contact: ``channels`` (subset of ["email", "phone"]), ``default_region`` (phone region, e.g. "ES")
+      place / enumeration / features: ``vocabulary`` (id of a vocabulary file in rules/vocabularies)
+      quantity: ``unit``, ``min``, ``max``
+      datetime: ``granularity`` ("date" | "datetime")
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: CriterionKind
+    description: str = Field(min_length=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class Objective(BaseModel):
+    """One approved objective q_i: stable id, name, canonical question per language, criterion, weight, order."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]{0,63}$")
+    name: str = Field(min_length=1)
+    questions: dict[str, str] = Field(min_length=1, description="canonical question per language code")
+    criterion: Criterion
+    weight: Decimal = Field(gt=0)
+    order: int = Field(ge=1)
+
+    def question(self, language: str, fallback: str) -> str:
+        return self.questions.get(language) or self.questions.get(fallback) or next(iter(self.questions.values()))
+
+
+class GoalSpec(BaseModel):
+    """A candidate or approved objective set with its normalised priority vector and initial state."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    schema_version: int = 1
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,63}$")
+    title: str = Field(min_length=1)
+    default_language: str = Field(min_length=2, max_length=8)
+    languages: list[str] = Field(min_length=1)
+    manager_intent: str = ""
+    objectives: list[Objective] = Field(min_length=1)
+    initial_state: list[int] | None = None
+
+    def ordered(self) -> list[Objective]:
+        """Objectives in approved order: the coordinate order of every state vector."""
+        return sorted(self.objectives, key=lambda o: o.order)
+
+    def s0(self) -> tuple[int, ...]:
+        return tuple(self.initial_state) if self.initial_state is not None else tuple(0 for _ in self.objectives)
+
+
+class PublishedGoalSpec(BaseModel):
+    """An immutable, approved version of a goal spec. Only these are accepted by the runtime."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    spec: GoalSpec
+    version: int = Field(ge=1)
+    content_hash: str = Field(pattern=r"^sha256:[0-9a-f]{64}$")
+    approved_by: str = Field(min_length=1)
+    approved_at: datetime
+
+    @property
+    def ref(self) -> str:
+        return f"{self.spec.id}/v{self.version}"

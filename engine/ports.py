@@ -1,0 +1,105 @@
+"""Ports the turn runtime depends on. Adapters and stores implement these small protocols."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.commands import Command
+from engine.conversation import ConversationState, Message
+from engine.goals.models import PublishedGoalSpec
+
+
+class Citation(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: str  # document id / path / record reference
+    passage_id: str
+    quote: str
+
+
+class GroundedAnswer(BaseModel):
+    """Company evidence (paper eq. 6). Never visitor evidence: it cannot reach the proposer as visitor text."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: str = ""
+    citations: list[Citation] = Field(default_factory=list)
+    supported: bool = False  # False: nothing to answer, or no usable support (explicit unavailable message)
+    is_question: bool = False  # did the visitor message contain a company question at all
+
+
+class ProposerInput(BaseModel):
+    """What a proposer sees: the pinned spec, the current state, history and the current visitor message.
+
+    The grounded answer is deliberately absent: company evidence must not feed evidence proposals.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    spec: PublishedGoalSpec
+    bits: list[int]
+    language: str
+    turn: int
+    message: Message  # the current visitor message (normalised text)
+    history: list[Message]  # earlier messages, both roles, in order
+    last_asked: str | None = None  # objective targeted by the previous assistant question
+    refused: list[str] = Field(default_factory=list)
+    stopped: bool = False
+
+
+class Proposal(BaseModel):
+    """Raw proposer output: typed commands, plus raw items that failed to parse (kept for the audit)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    commands: list[Command] = Field(default_factory=list)
+    malformed: list[dict[str, Any]] = Field(default_factory=list)
+    adapter: str = "unknown"
+    adapter_version: str = "0"
+    calls: list[dict[str, Any]] = Field(default_factory=list)  # LLM call metadata (prompt id, model, latency)
+
+
+class Proposer(Protocol):
+    name: str
+    version: str
+
+    def propose(self, request: ProposerInput) -> Proposal: ...
+
+
+class Answerer(Protocol):
+    """Retrieval + grounded synthesis over the company corpus, turn-local (eq. 7): reads only ``message``."""
+
+    def answer(self, message: str, language: str) -> GroundedAnswer: ...
+
+
+class ConversationStore(Protocol):
+    def create(self, state: ConversationState) -> None: ...
+
+    def load(self, conversation_id: str) -> ConversationState: ...
+
+    def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int) -> None:
+        """Persist the new state and the sealed audit record atomically.
+
+        Raises ``StoreError`` (code ``store.conflict``) if the stored turn is no longer ``expected_turn``.
+        """
+        ...
+
+    def records(self, conversation_id: str) -> list[dict[str, Any]]:
+        """The conversation's sealed audit records in chain order."""
+        ...
+
+    def list_conversations(self) -> list[str]: ...
+
+
+__all__ = [
+    "Answerer",
+    "Citation",
+    "ConversationState",
+    "ConversationStore",
+    "GroundedAnswer",
+    "Proposal",
+    "Proposer",
+    "ProposerInput",
+]

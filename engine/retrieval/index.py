@@ -1,0 +1,135 @@
+"""The retrieval interface (paper eq. 7) and its embedded default: hybrid BM25 + dense, in process, offline.
+
+``search`` reads only the query string it is given (turn-local: the current visitor message); it never sees
+history or state. Both backends return ``ScoredPassage`` hits with the lexical and dense components kept, since
+the grounding gate needs them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Protocol
+
+import bm25s
+import numpy as np
+import numpy.typing as npt
+import structlog
+
+from engine.retrieval.analysis import AnalyzerSet, TermStats
+from engine.retrieval.cache import EmbeddingCache
+from engine.retrieval.corpus import Corpus
+from engine.retrieval.embedder import Embedder, Matrix
+from engine.retrieval.errors import RetrievalError
+from engine.retrieval.filters import FieldFilter, matches
+from engine.retrieval.fusion import ranks, reciprocal_rank_fusion
+from engine.retrieval.models import Passage, ScoredPassage
+from engine.retrieval.rules import RetrievalSettings
+
+log = structlog.get_logger("grace.retrieval")
+
+
+class Retriever(Protocol):
+    """TopK over the company corpus for one query string; ``filters`` restrict record fields."""
+
+    corpus: Corpus
+    term_stats: TermStats
+    passage_terms: dict[str, frozenset[str]]
+
+    def search(self, query: str, k: int, filters: Sequence[FieldFilter] = ()) -> list[ScoredPassage]: ...
+
+
+def analyse_corpus(corpus: Corpus, analyzers: AnalyzerSet) -> tuple[list[list[str]], TermStats]:
+    """Index terms per passage (each under its own language's analyzer) and their document frequencies."""
+    term_lists = [analyzers.for_language(p.language).terms(p.indexed_text()) for p in corpus.passages]
+    return term_lists, TermStats.build(term_lists)
+
+
+def embed_corpus(corpus: Corpus, embedder: Embedder, cache: EmbeddingCache | None) -> Matrix:
+    texts = [p.indexed_text() for p in corpus.passages]
+    if cache is not None:
+        cached = cache.load(corpus.content_hash, embedder.model_id, len(texts), embedder.dim)
+        if cached is not None:
+            return cached
+    started = time.perf_counter()
+    matrix = embedder.embed_passages(texts)
+    if matrix.shape != (len(texts), embedder.dim):
+        raise RetrievalError(
+            f"embedder {embedder.model_id} returned shape {matrix.shape}", code="retrieval.embedder.shape"
+        )
+    log.info(
+        "retrieval.embed.corpus",
+        model=embedder.model_id,
+        passages=len(texts),
+        ms=round((time.perf_counter() - started) * 1000, 1),
+    )
+    if cache is not None:
+        cache.store(corpus.content_hash, embedder.model_id, matrix)
+    return matrix
+
+
+class EmbeddedIndex:
+    """Hybrid in-process index: bm25s over Snowball-stemmed terms + cosine over embeddings, fused by RRF."""
+
+    def __init__(
+        self,
+        corpus: Corpus,
+        analyzers: AnalyzerSet,
+        embedder: Embedder,
+        settings: RetrievalSettings,
+        cache: EmbeddingCache | None = None,
+    ) -> None:
+        self.corpus = corpus
+        self.analyzers = analyzers
+        self.embedder = embedder
+        self.settings = settings
+        term_lists, self.term_stats = analyse_corpus(corpus, analyzers)
+        self.passage_terms = {p.id: frozenset(t) for p, t in zip(corpus.passages, term_lists, strict=True)}
+        self._bm25 = bm25s.BM25(k1=settings.bm25_k1, b=settings.bm25_b)
+        # bm25s needs at least one token per document; a passage made only of stopwords gets a placeholder.
+        self._bm25.index([t or ["\x00"] for t in term_lists], show_progress=False)
+        self._vocab: set[str] = set(self._bm25.vocab_dict)
+        self._vectors = embed_corpus(corpus, embedder, cache)
+
+    def _lexical(self, query: str) -> npt.NDArray[np.float64]:
+        terms = [t for t in self.analyzers.query_terms(query) if t in self._vocab]
+        if not terms:
+            return np.zeros(len(self.corpus.passages))
+        return np.asarray(self._bm25.get_scores(terms), dtype=np.float64)
+
+    def _dense(self, query: str) -> npt.NDArray[np.float64]:
+        q = self.embedder.embed_queries([query])
+        return np.asarray(self._vectors @ q[0], dtype=np.float64)
+
+    def search(self, query: str, k: int, filters: Sequence[FieldFilter] = ()) -> list[ScoredPassage]:
+        started = time.perf_counter()
+        passages: tuple[Passage, ...] = self.corpus.passages
+        allowed = np.array([matches(p, filters) for p in passages], dtype=bool) if filters else np.ones(
+            len(passages), dtype=bool
+        )
+        lexical = self._lexical(query)
+        dense = self._dense(query)
+        fused = reciprocal_rank_fusion(
+            [ranks(lexical, allowed & (lexical > 0)), ranks(dense, allowed)],
+            [self.settings.lexical_weight, self.settings.dense_weight],
+            self.settings.rrf_k,
+        )
+        order = sorted((i for i in range(len(passages)) if allowed[i]), key=lambda i: (-fused[i], i))[:k]
+        hits = [
+            ScoredPassage(
+                passage=passages[i],
+                score=float(fused[i]),
+                rank=position,
+                lexical_score=float(lexical[i]),
+                dense_score=float(dense[i]),
+            )
+            for position, i in enumerate(order, start=1)
+        ]
+        log.debug(
+            "retrieval.query.done",
+            backend="embedded",
+            k=k,
+            hits=[h.passage.id for h in hits],
+            ms=round((time.perf_counter() - started) * 1000, 2),
+        )
+        return hits

@@ -1,0 +1,65 @@
+"""Does a visitor message contain a company question at all?
+
+"I need three bedrooms" states a requirement (no answer is due); "Do you have houses with a pool?" asks one.
+Cues per sentence, from every language in the rules (visitors switch language): a question mark; a request
+phrase ("tell me", "me gustaría saber"); an auxiliary followed by a subject ("do you", "are there"); a wh-word
+(optionally after a preposition) followed, within ``aux_window`` words, by an auxiliary and not directly by a
+pronoun ("What I need is ..." is a statement). Where ``aux_window`` is 0 (Spanish), a sentence-initial
+wh-word is enough: written Spanish marks interrogatives with an accent, so "qué"/"cómo" are matched
+accent-sensitively while "como" is not a cue.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.retrieval.rules import LanguageRules, QuestionCues, RetrievalRules
+from engine.text import fold, normalize
+
+_SENTENCES = re.compile(r"[^.!?¿¡\n]+[.!?]*|[¿¡][^?!\n]*[?!]?")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def _words(text: str) -> list[str]:
+    return [w.replace("’", "'") for w in _WORD.findall(normalize(text).casefold())]
+
+
+def _contains_phrase(folded_sentence: str, phrase: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(fold(phrase))}(?!\w)", folded_sentence) is not None
+
+
+def _cue(sentence: str, cues: QuestionCues) -> bool:
+    folded = fold(sentence)
+    if any(_contains_phrase(folded, phrase) for phrase in cues.request_phrases):
+        return True
+    words = _words(sentence)
+    if not words:
+        return False
+    aux = set(cues.auxiliaries)
+    if len(words) >= 2 and words[0] in aux and words[1] in set(cues.subject_words):
+        return True
+    start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
+    if words[start] not in set(cues.wh_words):
+        return False
+    if cues.aux_window == 0:
+        return True
+    following = words[start + 1 : start + 1 + cues.aux_window]
+    if not following or following[0] in set(cues.blocked_after_wh):
+        return False
+    return any(word in aux for word in following)
+
+
+def question_sentences(message: str, languages: dict[str, LanguageRules]) -> list[str]:
+    """The sentences of ``message`` that ask something (in message order)."""
+    found: list[str] = []
+    for match in _SENTENCES.finditer(normalize(message)):
+        sentence = match.group(0).strip()
+        if not sentence:
+            continue
+        if "?" in sentence or "¿" in sentence or any(_cue(sentence, lang.question) for lang in languages.values()):
+            found.append(sentence)
+    return found
+
+
+def is_question(message: str, rules: RetrievalRules) -> bool:
+    return bool(question_sentences(message, rules.languages))

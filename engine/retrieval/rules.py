@@ -1,0 +1,117 @@
+"""Loading ``rules/retrieval.json``: schema-validated, then checked semantically, then frozen.
+
+Policy numbers (depth, fusion constant, thresholds) and vocabularies (stopwords, question cues, messages) are
+data; this module only turns them into typed, immutable objects.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import Stemmer
+from pydantic import BaseModel, ConfigDict
+
+from engine.retrieval.errors import RetrievalRulesError
+
+DEFAULT_RULES_PATH = Path(__file__).resolve().parents[2] / "rules" / "retrieval.json"
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "rules" / "schemas" / "retrieval.schema.json"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RetrievalSettings(_Frozen):
+    top_k: int
+    fusion: str
+    rrf_k: int
+    lexical_weight: float
+    dense_weight: float
+    bm25_k1: float
+    bm25_b: float
+
+
+class GroundingSettings(_Frozen):
+    coverage_weight: float  # relevance = dense cosine + coverage_weight * lexical query coverage
+    min_relevance: float  # a passage below this cannot support an answer
+    secondary_margin: float  # further passages must be within this of the best passage's relevance
+    reject_unknown_names: bool  # a question naming something the corpus never mentions is unanswerable
+    max_passages: int
+    max_sentences_per_passage: int
+    min_claim_support: float
+    cross_language_fallback: bool  # answer from passages in another language when none is in the visitor's
+
+
+class QuestionCues(_Frozen):
+    wh_words: tuple[str, ...]
+    wh_prepositions: tuple[str, ...]
+    auxiliaries: tuple[str, ...]
+    subject_words: tuple[str, ...]
+    blocked_after_wh: tuple[str, ...]
+    aux_window: int
+    request_phrases: tuple[str, ...]
+
+
+class LanguageRules(_Frozen):
+    stemmer: str
+    unavailable_message: str
+    stopwords: frozenset[str]
+    negations: frozenset[str]
+    question: QuestionCues
+
+
+class RetrievalRules(_Frozen):
+    version: str
+    description: str
+    retrieval: RetrievalSettings
+    grounding: GroundingSettings
+    languages: dict[str, LanguageRules]
+
+    def language(self, code: str) -> LanguageRules:
+        try:
+            return self.languages[code]
+        except KeyError:
+            raise RetrievalRulesError(
+                f"language {code!r} has no retrieval rules (known: {', '.join(sorted(self.languages))})",
+                code="retrieval.language.unsupported",
+            ) from None
+
+
+def _schema() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return data
+
+
+def parse_rules(data: dict[str, Any]) -> RetrievalRules:
+    """Validate a parsed rule document against the committed schema, then semantically."""
+    validator = jsonschema.Draft202012Validator(_schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        first = errors[0]
+        where = "/".join(str(p) for p in first.absolute_path) or "(root)"
+        raise RetrievalRulesError(f"retrieval rules invalid at {where}: {first.message}", code="retrieval.rules.schema")
+    rules = RetrievalRules.model_validate(data)
+    known = set(Stemmer.algorithms())
+    for code, lang in rules.languages.items():
+        if lang.stemmer not in known:
+            raise RetrievalRulesError(
+                f"language {code!r} names unknown Snowball stemmer {lang.stemmer!r}", code="retrieval.rules.stemmer"
+            )
+    return rules
+
+
+def load_rules(path: Path | None = None) -> RetrievalRules:
+    """Load and validate the retrieval rule file (default: the repository's ``rules/retrieval.json``)."""
+    target = path or DEFAULT_RULES_PATH
+    try:
+        data = json.loads(target.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RetrievalRulesError(f"retrieval rules not found: {target}", code="retrieval.rules.missing") from None
+    except json.JSONDecodeError as exc:
+        raise RetrievalRulesError(f"retrieval rules are not JSON: {exc.msg}", code="retrieval.rules.json") from None
+    if not isinstance(data, dict):
+        raise RetrievalRulesError("retrieval rules must be a JSON object", code="retrieval.rules.schema")
+    return parse_rules(data)

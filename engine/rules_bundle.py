@@ -1,0 +1,245 @@
+"""Loading, validating and publishing the versioned rule bundle under ``rules/``.
+
+A bundle is every JSON rule file under the rules folder (except ``published/`` and ``schemas/``), the schemas
+and the manifest ``bundle.json``. Its content hash covers every file. ``grace rules approve`` writes
+``published/<version>.json``; loading a published bundle re-hashes every file and refuses any modification.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import structlog
+
+from engine.errors import IntegrityError, PublicationError, RuleBundleError
+
+log = structlog.get_logger("grace.rules")
+
+DEFAULT_RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+_EXCLUDED_DIRS = ("published", "schemas")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    id: str
+    kind: str
+    options: dict[str, dict[str, list[str]]]
+    allow_unlisted: bool = False
+
+    def terms(self, option: str) -> list[str]:
+        return [term for terms in self.options.get(option, {}).values() for term in terms]
+
+
+@dataclass(frozen=True)
+class RuleBundle:
+    """A loaded, schema-valid bundle. ``files`` maps relative path (without .json) to parsed content."""
+
+    root: Path
+    version: str
+    content_hash: str
+    file_hashes: dict[str, str]
+    files: dict[str, dict[str, Any]]
+    published: dict[str, Any] | None = None
+    vocabularies: dict[str, Vocabulary] = field(default_factory=dict)
+
+    def file(self, name: str) -> dict[str, Any]:
+        try:
+            return self.files[name]
+        except KeyError:
+            raise RuleBundleError(f"rule file {name}.json is not in the bundle", code="rules.file_missing") from None
+
+    def has(self, name: str) -> bool:
+        return name in self.files
+
+
+def _sha256(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def _bundle_paths(root: Path) -> list[Path]:
+    paths = []
+    for path in sorted(root.rglob("*.json")):
+        rel = path.relative_to(root)
+        if rel.parts[0] == "published":
+            continue
+        paths.append(path)
+    changelog = root / "CHANGELOG.md"
+    if changelog.exists():
+        paths.append(changelog)
+    return paths
+
+
+def compute_hashes(root: Path) -> tuple[str, dict[str, str]]:
+    """Per-file hashes and the bundle hash (hash of the sorted ``path=hash`` lines)."""
+    file_hashes = {p.relative_to(root).as_posix(): _sha256(p.read_bytes()) for p in _bundle_paths(root)}
+    listing = "\n".join(f"{k}={v}" for k, v in sorted(file_hashes.items())).encode()
+    return _sha256(listing), file_hashes
+
+
+def _schema_for(rel: str, patterns: dict[str, str]) -> str | None:
+    stem = Path(rel).stem
+    for pattern, schema in patterns.items():
+        if fnmatch.fnmatch(rel, pattern):
+            return schema.replace("{stem}", stem)
+    return None
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RuleBundleError(f"{path.name}: not readable JSON ({exc})", code="rules.json_invalid") from exc
+    if not isinstance(data, dict):
+        raise RuleBundleError(f"{path.name}: top level must be an object", code="rules.json_invalid")
+    return data
+
+
+def validate_files(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Schema-validate every rule file. Returns (manifest, files by name without extension)."""
+    manifest_path = root / "bundle.json"
+    if not manifest_path.exists():
+        raise RuleBundleError(f"no bundle.json in {root}", code="rules.manifest_missing")
+    manifest = _read_json(manifest_path)
+    patterns = manifest.get("schemas")
+    if not isinstance(patterns, dict):
+        raise RuleBundleError("bundle.json: 'schemas' must map file patterns to schemas", code="rules.manifest_invalid")
+    files: dict[str, dict[str, Any]] = {}
+    for path in _bundle_paths(root):
+        rel = path.relative_to(root).as_posix()
+        if path.suffix != ".json" or rel.startswith("schemas/"):
+            continue
+        data = _read_json(path)
+        schema_rel = _schema_for(rel, patterns)
+        if schema_rel is None:
+            raise RuleBundleError(f"{rel}: no schema pattern in bundle.json matches this file", code="rules.no_schema")
+        schema_path = root / schema_rel
+        if not schema_path.exists():
+            raise RuleBundleError(f"{rel}: schema {schema_rel} is missing", code="rules.schema_missing")
+        for required in ("version", "description"):
+            if required not in data:
+                raise RuleBundleError(f"{rel}: missing required field '{required}'", code="rules.field_missing")
+        try:
+            jsonschema.validate(data, _read_json(schema_path))
+        except jsonschema.ValidationError as exc:
+            where = "/".join(str(p) for p in exc.absolute_path) or "(top)"
+            raise RuleBundleError(f"{rel}: at {where}: {exc.message}", code="rules.schema_violation") from exc
+        files[rel[: -len(".json")]] = data
+    return manifest, files
+
+
+def _vocabularies(files: dict[str, dict[str, Any]]) -> dict[str, Vocabulary]:
+    vocabularies: dict[str, Vocabulary] = {}
+    for name, data in files.items():
+        if not name.startswith("vocabularies/"):
+            continue
+        vocab_id = str(data.get("id", name.split("/", 1)[1]))
+        if vocab_id in vocabularies:
+            raise RuleBundleError(f"vocabulary id {vocab_id} defined twice", code="rules.vocabulary_duplicate")
+        vocabularies[vocab_id] = Vocabulary(
+            id=vocab_id,
+            kind=str(data.get("kind", "enumeration")),
+            options={k: {lang: list(t) for lang, t in v.items()} for k, v in data.get("options", {}).items()},
+            allow_unlisted=bool(data.get("allow_unlisted", False)),
+        )
+    return vocabularies
+
+
+def load_bundle(root: Path = DEFAULT_RULES_DIR, *, require_published: bool = True) -> RuleBundle:
+    """Load and validate a bundle; with ``require_published`` refuse unpublished or modified bundles."""
+    root = root.resolve()
+    manifest, files = validate_files(root)
+    content_hash, file_hashes = compute_hashes(root)
+    version = str(manifest["version"])
+    published: dict[str, Any] | None = None
+    publication = root / "published" / f"{version}.json"
+    if publication.exists():
+        published = _read_json(publication)
+        if published.get("content_hash") != content_hash:
+            changed = sorted(
+                k for k in set(file_hashes) | set(published.get("files", {}))
+                if file_hashes.get(k) != published.get("files", {}).get(k)
+            )
+            raise IntegrityError(
+                f"bundle {version} was modified after publication: {', '.join(changed) or 'listing'}",
+                code="rules.modified_after_publication",
+                changed=changed,
+            )
+    elif require_published:
+        raise PublicationError(f"rule bundle {version} is not published", code="rules.not_published")
+    bundle = RuleBundle(
+        root=root,
+        version=version,
+        content_hash=content_hash,
+        file_hashes=file_hashes,
+        files=files,
+        published=published,
+        vocabularies=_vocabularies(files),
+    )
+    log.debug("rules.bundle.loaded", version=version, content_hash=content_hash)
+    return bundle
+
+
+def approve_bundle(root: Path, approved_by: str, *, now: datetime | None = None) -> dict[str, Any]:
+    """Publish the bundle's current version as an immutable record; a changed bundle needs a new version."""
+    if not approved_by.strip():
+        raise PublicationError("an approver name is required", code="rules.approver_missing")
+    root = root.resolve()
+    manifest, _ = validate_files(root)
+    content_hash, file_hashes = compute_hashes(root)
+    version = str(manifest["version"])
+    target = root / "published" / f"{version}.json"
+    if target.exists():
+        existing = _read_json(target)
+        if existing.get("content_hash") == content_hash:
+            return existing
+        raise PublicationError(
+            f"version {version} is already published with other content: bump bundle.json 'version'",
+            code="rules.version_exists",
+        )
+    record = {
+        "version": version,
+        "content_hash": content_hash,
+        "files": file_hashes,
+        "approved_by": approved_by.strip(),
+        "approved_at": (now or datetime.now(UTC)).isoformat(),
+    }
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(target)
+    log.info("rules.bundle.published", version=version, content_hash=content_hash, approved_by=approved_by)
+    return record
+
+
+class BundleHolder:
+    """Serves the last good bundle: a failed reload (modified, invalid) keeps the version already in service."""
+
+    def __init__(self, root: Path = DEFAULT_RULES_DIR, loader: Callable[[Path], RuleBundle] | None = None) -> None:
+        self._root = root
+        self._lock = threading.Lock()
+        self._load = loader or load_bundle
+        self._bundle = self._load(root)
+
+    @property
+    def bundle(self) -> RuleBundle:
+        return self._bundle
+
+    def reload(self) -> RuleBundle:
+        try:
+            fresh = self._load(self._root)
+        except (RuleBundleError, IntegrityError, PublicationError) as exc:
+            log.warning("rules.bundle.reload_refused", code=exc.code, message=exc.message,
+                        serving=self._bundle.version)
+            raise
+        with self._lock:
+            self._bundle = fresh
+        return fresh

@@ -1,0 +1,53 @@
+"""``grace rules validate|approve|prove``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from engine.decision.invariants import prove_bundle
+from engine.rules_bundle import DEFAULT_RULES_DIR, approve_bundle, load_bundle
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rules = sub.add_parser("rules", help="validate, publish and prove the rule bundle")
+    rsub = rules.add_subparsers(dest="rules_command", required=True)
+    for name, handler, text in (
+        ("validate", _validate, "schema-validate every rule file and show the bundle hash"),
+        ("prove", _prove, "prove the bundle's properties with Z3, one line per property"),
+    ):
+        p = rsub.add_parser(name, help=text)
+        p.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR)
+        p.set_defaults(handler=handler)
+    approve = rsub.add_parser("approve", help="publish the bundle version as immutable")
+    approve.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR)
+    approve.add_argument("--by", required=True)
+    approve.set_defaults(handler=_approve)
+
+
+def _validate(args: argparse.Namespace) -> int:
+    bundle = load_bundle(args.rules, require_published=False)
+    state = "published" if bundle.published else "NOT published"
+    print(f"valid: bundle {bundle.version} ({len(bundle.files)} files) {bundle.content_hash} [{state}]")
+    return 0
+
+
+def _prove(args: argparse.Namespace) -> int:
+    bundle = load_bundle(args.rules, require_published=False)
+    results = prove_bundle(bundle)
+    for result in results:
+        print(f"{result.status:8} {result.name}: {result.description}")
+        if result.counterexample:
+            print(f"         counterexample: {result.counterexample}")
+    return 0 if all(r.status == "proved" for r in results) else 1
+
+
+def _approve(args: argparse.Namespace) -> int:
+    bundle = load_bundle(args.rules, require_published=False)
+    prove_failures = [r.name for r in prove_bundle(bundle) if r.status != "proved"]
+    if prove_failures:
+        print(f"refused: properties not proved: {', '.join(prove_failures)}")
+        return 1
+    record = approve_bundle(args.rules, args.by)
+    print(f"published bundle {record['version']} {record['content_hash']} by {record['approved_by']}")
+    return 0

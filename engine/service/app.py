@@ -1,0 +1,436 @@
+"""The GRACE HTTP API (FastAPI): visitor endpoints, operator endpoints, the widget and the console.
+
+Visitor endpoints need no login; they are rate-limited per client address and body-limited. Operator
+endpoints need ``Authorization: Bearer <GRACE_OPERATOR_TOKEN>``. Every error is JSON
+``{"error": {"code": <stable dotted code>, "message": <one line>}}``.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import structlog
+from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from engine.errors import GraceError, StoreError
+from engine.service import pages
+from engine.service.catalog import Catalog, ServedGoal
+from engine.service.config import ServiceConfig
+from engine.service.errors import AuthError, NotFoundError, RateLimitError, RequestError, status_for
+from engine.service.middleware import BodyGuard
+from engine.service.ratelimit import RateLimiter
+from engine.service.schemas import (
+    CONVERSATION_ID_PATTERN,
+    AuditTrail,
+    ChainStatus,
+    ConversationCreated,
+    ConversationList,
+    ConversationSummaryOut,
+    CreateConversation,
+    ErrorResponse,
+    GoalSpecList,
+    GoalSpecOut,
+    Health,
+    MessageOut,
+    OperatorConversation,
+    RuleBundleList,
+    RuleBundleOut,
+    TurnRequest,
+    TurnResponse,
+    VisitorConversation,
+)
+from engine.service.turns import TurnSubmitter, check_key
+from engine.storage.base import DurableStore
+
+log = structlog.get_logger("engine.service")
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+API_VERSION = "1.0.0"
+
+ConversationId = Annotated[str, PathParam(pattern=CONVERSATION_ID_PATTERN)]
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 413, 415, 429, 503)
+}
+
+
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+def _check_text(value: str, field: str) -> None:
+    # JSON escapes can smuggle lone surrogates into a str; they are not text and no store can keep them.
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RequestError(
+            f"{field} contains invalid Unicode (lone surrogate)", code="input.binary"
+        ) from None
+
+
+def create_app(
+    *,
+    config: ServiceConfig,
+    store: DurableStore,
+    catalog: Catalog,
+    audit_key: bytes,
+    clock: Callable[[], float] | None = None,
+) -> FastAPI:
+    limits = config.limits
+    limiter = (
+        RateLimiter(limits.rate_limits, max_clients=limits.rate_limit_max_clients, clock=clock)
+        if clock is not None
+        else RateLimiter(limits.rate_limits, max_clients=limits.rate_limit_max_clients)
+    )
+    submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts)
+    token = config.operator_token.encode("utf-8")
+
+    app = FastAPI(
+        title="GRACE conversation service",
+        version=API_VERSION,
+        description=(
+            "Goal-oriented, auditable conversations. Visitor endpoints are public but rate- and size-limited;"
+            " "
+            "operator endpoints need `Authorization: Bearer <token>`. Errors are "
+            '`{"error": {"code", "message"}}` with stable dotted codes.'
+        ),
+        docs_url="/docs",
+        redoc_url=None,
+    )
+    app.state.store = store
+    app.state.catalog = catalog
+    app.state.submitter = submitter
+
+    # -- errors ------------------------------------------------------------------------------------
+
+    @app.exception_handler(GraceError)
+    async def grace_error(_: Request, exc: GraceError) -> JSONResponse:
+        status = status_for(exc)
+        headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, RateLimitError) else None
+        if isinstance(exc, AuthError):
+            headers = {"WWW-Authenticate": "Bearer"}
+        if status >= 500:
+            log.error("service.request.failed", code=exc.code, message=exc.message)
+        message = exc.message
+        if isinstance(exc, StoreError) and status >= 500:
+            message = "the conversation store is unavailable; retry later"  # no database details to visitors
+        return _error(status, exc.code, message, headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        kind = str(first.get("type", ""))
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+        if kind == "json_invalid":
+            return _error(400, "input.malformed", "request body is not valid JSON")
+        if kind in ("missing",) and where == "body":
+            return _error(400, "input.malformed", "a JSON body is required")
+        return _error(400, "input.malformed", f"{where}: {first.get('msg', 'invalid')}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "http.not_found", 405: "http.method_not_allowed"}.get(exc.status_code, "http.error")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("service.request.crashed", error=type(exc).__name__)
+        return _error(500, "internal.error", "internal error; the turn was not committed")
+
+    # -- dependencies ------------------------------------------------------------------------------
+
+    def client_of(request: Request) -> str:
+        if config.trust_forwarded:
+            forwarded = request.headers.get("x-forwarded-for", "")
+            if forwarded:
+                return forwarded.split(",")[0].strip()
+        return request.client.host if request.client else "unknown"
+
+    def limited(family: str) -> Callable[[Request], None]:
+        def dependency(request: Request) -> None:
+            limiter.check(family, client_of(request))
+
+        return dependency
+
+    bearer = HTTPBearer(auto_error=False, description="GRACE_OPERATOR_TOKEN")
+
+    def operator(
+        request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+    ) -> None:
+        limiter.check("operator", client_of(request))
+        if "authorization" not in request.headers:
+            raise AuthError(
+                "operator endpoints need Authorization: Bearer <token>", code="auth.missing_token"
+            )
+        presented = credentials.credentials.encode("utf-8", "replace") if credentials else b""
+        if not hmac.compare_digest(presented, token):
+            log.info("service.auth.refused", client=client_of(request))
+            raise AuthError("operator token is not valid", code="auth.invalid_token")
+
+    def goal_of(conversation_id: str) -> tuple[Any, ServedGoal]:
+        try:
+            state = store.load(conversation_id)
+        except StoreError as exc:
+            if exc.code == "store.not_found":
+                raise NotFoundError(
+                    f"no conversation {conversation_id}", code="conversation.not_found"
+                ) from exc
+            raise
+        return state, catalog.for_state(state)
+
+    # -- visitor API -------------------------------------------------------------------------------
+
+    @app.post(
+        "/v1/conversations",
+        status_code=201,
+        response_model=ConversationCreated,
+        responses=_ERRORS,
+        dependencies=[Depends(limited("visitor_create"))],
+        tags=["visitor"],
+        summary="Start a conversation for a published goal spec",
+    )
+    def create_conversation(body: CreateConversation) -> ConversationCreated:
+        goal = catalog.resolve(body.goal)
+        state = goal.runtime.start(language=body.language)
+        return ConversationCreated(
+            conversation_id=state.conversation_id,
+            goal_ref=state.goal_ref,
+            language=state.language,
+            turn=state.turn,
+            state=state.state_string(),
+            objectives=goal.objectives(),
+        )
+
+    @app.post(
+        "/v1/conversations/{conversation_id}/turns",
+        response_model=TurnResponse,
+        responses=_ERRORS,
+        dependencies=[Depends(limited("visitor_turn"))],
+        tags=["visitor"],
+        summary="Post a visitor message; get the grounded answer, the follow-up question and the state",
+    )
+    def post_turn(
+        conversation_id: ConversationId,
+        body: TurnRequest,
+        response: Response,
+        idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
+    ) -> dict[str, Any]:
+        _check_text(body.message, "message")
+        key = check_key(idempotency_key, limits.idempotency_key_max_chars)
+        _, goal = goal_of(conversation_id)
+        submitted = submitter.submit(goal.runtime, conversation_id, body.message, key)
+        if submitted.replayed:
+            response.headers["Idempotent-Replayed"] = "true"
+        return submitted.response
+
+    @app.get(
+        "/v1/conversations/{conversation_id}",
+        response_model=VisitorConversation,
+        responses=_ERRORS,
+        dependencies=[Depends(limited("visitor_read"))],
+        tags=["visitor"],
+        summary="The visitor's view of a conversation (messages and state)",
+    )
+    def get_conversation(conversation_id: ConversationId) -> VisitorConversation:
+        state, _ = goal_of(conversation_id)
+        return VisitorConversation(
+            conversation_id=state.conversation_id,
+            goal_ref=state.goal_ref,
+            language=state.language,
+            turn=state.turn,
+            state=state.state_string(),
+            stopped=state.stopped,
+            messages=[MessageOut(role=m.role.value, turn=m.turn, text=m.text) for m in state.messages],
+        )
+
+    # -- operator API ------------------------------------------------------------------------------
+
+    op = [Depends(operator)]
+
+    @app.get(
+        "/v1/operator/conversations",
+        response_model=ConversationList,
+        responses=_ERRORS,
+        dependencies=op,
+        tags=["operator"],
+        summary="Conversations, most recently active first",
+    )
+    def list_conversations(
+        limit: Annotated[int, Query(ge=1, le=1000)] = limits.console_page_size,
+        offset: Annotated[int, Query(ge=0)] = 0,
+    ) -> ConversationList:
+        rows = store.summaries(limit=limit, offset=offset)
+        return ConversationList(
+            conversations=[ConversationSummaryOut(**vars(row)) for row in rows], limit=limit, offset=offset
+        )
+
+    @app.get(
+        "/v1/operator/conversations/{conversation_id}",
+        response_model=OperatorConversation,
+        responses=_ERRORS,
+        dependencies=op,
+        tags=["operator"],
+        summary="A conversation's full stored state",
+    )
+    def operator_conversation(conversation_id: ConversationId) -> OperatorConversation:
+        try:
+            state, goal = goal_of(conversation_id)
+            title, objectives = goal.published.spec.title, goal.objectives()
+        except GraceError as exc:
+            if exc.code != "conversation.version_unavailable":
+                raise
+            state, title, objectives = store.load(conversation_id), None, []
+        return OperatorConversation(
+            conversation_id=state.conversation_id,
+            goal_ref=state.goal_ref,
+            goal_title=title,
+            objectives=objectives,
+            state=state.model_dump(mode="json"),
+        )
+
+    @app.get(
+        "/v1/operator/conversations/{conversation_id}/audit",
+        response_model=AuditTrail,
+        responses=_ERRORS,
+        dependencies=op,
+        tags=["operator"],
+        summary="The sealed audit records, in order",
+    )
+    def audit_trail(conversation_id: ConversationId) -> AuditTrail:
+        return AuditTrail(conversation_id=conversation_id, records=_records(conversation_id))
+
+    @app.get(
+        "/v1/operator/conversations/{conversation_id}/audit/verify",
+        response_model=ChainStatus,
+        responses=_ERRORS,
+        dependencies=op,
+        tags=["operator"],
+        summary="Verify the hash chain and the keyed head checkpoint",
+    )
+    def verify_chain(conversation_id: ConversationId) -> ChainStatus:
+        from audit.chain import verify
+
+        records = _records(conversation_id)
+        state = store.load(conversation_id)
+        report = verify(records, state.audit_head, audit_key if state.audit_head is not None else None)
+        return ChainStatus(
+            conversation_id=conversation_id,
+            ok=report.ok,
+            records=report.records,
+            code=report.code,
+            failed_seq=report.failed_seq,
+            message=report.message,
+            head_seq=report.head_seq,
+            anchored_seq=report.anchored_seq,
+        )
+
+    def _records(conversation_id: str) -> list[dict[str, Any]]:
+        try:
+            return store.records(conversation_id)
+        except StoreError as exc:
+            if exc.code == "store.not_found":
+                raise NotFoundError(
+                    f"no conversation {conversation_id}", code="conversation.not_found"
+                ) from exc
+            raise
+
+    @app.get(
+        "/v1/operator/goal-specs",
+        response_model=GoalSpecList,
+        responses=_ERRORS,
+        dependencies=op,
+        tags=["operator"],
+        summary="Published goal specs served here",
+    )
+    def goal_specs() -> GoalSpecList:
+        out = []
+        for goal in sorted(catalog.goals, key=lambda g: g.published.ref):
+            published = goal.published
+            out.append(
+                GoalSpecOut(
+                    ref=published.ref,
+                    id=published.spec.id,
+                    version=published.version,
+                    title=published.spec.title,
+                    content_hash=published.content_hash,
+                    approved_by=published.approved_by,
+                    approved_at=published.approved_at.isoformat(),
+                    default_language=published.spec.default_language,
+                    languages=list(published.spec.languages),
+                    objectives=goal.objectives(),
+                )
+            )
+        return GoalSpecList(goal_specs=out)
+
+    @app.get(
+        "/v1/operator/rule-bundles",
+        response_model=RuleBundleList,
+        responses=_ERRORS,
+        dependencies=op,
+        tags=["operator"],
+        summary="The rule bundle conversations are pinned to",
+    )
+    def rule_bundles() -> RuleBundleList:
+        bundle = catalog.bundle
+        published = bundle.published or {}
+        return RuleBundleList(
+            rule_bundles=[
+                RuleBundleOut(
+                    version=bundle.version,
+                    content_hash=bundle.content_hash,
+                    published=bundle.published is not None,
+                    approved_by=published.get("approved_by"),
+                    approved_at=published.get("approved_at"),
+                    files=sorted(bundle.file_hashes),
+                )
+            ]
+        )
+
+    # -- meta and pages ----------------------------------------------------------------------------
+
+    @app.get("/healthz", response_model=Health, tags=["meta"], summary="Liveness")
+    def health() -> Health:
+        return Health(status="ok", store=store.backend, goals=catalog.refs())
+
+    @app.get("/", include_in_schema=False)
+    def index() -> HTMLResponse:
+        return pages.html(pages.index_page(catalog))
+
+    @app.get("/demo/{goal}", include_in_schema=False)
+    def demo_page(
+        goal: str, lang: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None
+    ) -> HTMLResponse:
+        served = catalog.resolve(goal)
+        return pages.html(pages.demo_page(served, lang or served.published.spec.default_language))
+
+    @app.get("/console", include_in_schema=False)
+    def console() -> FileResponse:
+        return FileResponse(STATIC_DIR / "console.html", headers=pages.CONSOLE_HEADERS)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> RedirectResponse:
+        return RedirectResponse("/static/favicon.svg")
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    # Outermost last: CORS must also decorate the body guard's refusals, or browsers hide them.
+    app.add_middleware(BodyGuard, max_body_bytes=limits.max_body_bytes)
+    if config.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(config.cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Content-Type", "Idempotency-Key", "Authorization"],
+            expose_headers=["Idempotent-Replayed", "Retry-After"],
+            max_age=600,
+        )
+    return app

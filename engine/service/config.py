@@ -1,0 +1,63 @@
+"""Service configuration: from explicit arguments, or from the environment for ``grace serve``.
+
+GRACE_DATABASE_URL       sqlite:///path.db (default: ./grace-data/grace.db) or postgresql://...
+GRACE_OPERATOR_TOKEN     bearer token of the operator endpoints (required unless --demo)
+GRACE_AUDIT_KEY          key of the audit checkpoints/redaction (audit.keys formats; or GRACE_AUDIT_KEY_FILE)
+GRACE_CORS_ORIGINS       comma-separated origins allowed to call the API from a browser (default: none)
+GRACE_TRUST_FORWARDED    "1": rate-limit by the first X-Forwarded-For address (only behind a trusted proxy)
+GRACE_SERVICE_LIMITS     path of a limits JSON file (default: engine/service/limits.json)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.service.errors import RequestError
+from engine.service.limits import DEFAULT_LIMITS, ServiceLimits, load_limits
+
+MIN_TOKEN_CHARS = 16
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    operator_token: str
+    limits: ServiceLimits = field(default_factory=load_limits)
+    cors_origins: tuple[str, ...] = ()
+    trust_forwarded: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.operator_token) < MIN_TOKEN_CHARS:
+            raise RequestError(
+                f"operator token must be at least {MIN_TOKEN_CHARS} characters", code="service.token_weak"
+            )
+
+
+def origins_from(text: str | None) -> tuple[str, ...]:
+    if not text:
+        return ()
+    origins = tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
+    for origin in origins:
+        if origin != "*" and not origin.startswith(("http://", "https://")):
+            raise RequestError(
+                f"CORS origin {origin!r} must start with http:// or https://", code="service.cors_invalid"
+            )
+    return origins
+
+
+def config_from_env(
+    env: Mapping[str, str] | None = None, *, operator_token: str | None = None
+) -> ServiceConfig:
+    source = os.environ if env is None else env
+    token = operator_token or source.get("GRACE_OPERATOR_TOKEN", "")
+    if not token:
+        raise RequestError("set GRACE_OPERATOR_TOKEN (or run with --demo)", code="service.token_missing")
+    limits_path = source.get("GRACE_SERVICE_LIMITS")
+    return ServiceConfig(
+        operator_token=token,
+        limits=load_limits(Path(limits_path) if limits_path else DEFAULT_LIMITS),
+        cors_origins=origins_from(source.get("GRACE_CORS_ORIGINS")),
+        trust_forwarded=source.get("GRACE_TRUST_FORWARDED", "") == "1",
+    )

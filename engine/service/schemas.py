@@ -1,0 +1,174 @@
+"""Request and response bodies of the HTTP API (they are also the OpenAPI document's schemas)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+GOAL_PATTERN = r"^[a-z][a-z0-9_-]{0,63}(@v[1-9][0-9]{0,8})?$"
+LANGUAGE_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$"
+CONVERSATION_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateConversation(_In):
+    goal: str = Field(
+        pattern=GOAL_PATTERN, description="Goal spec id (latest published version) or ref 'id@vN'."
+    )
+    language: str | None = Field(
+        default=None, pattern=LANGUAGE_PATTERN, description="Defaults to the spec's."
+    )
+
+
+class TurnRequest(_In):
+    message: str = Field(
+        description="The visitor's message (limits: rules/runtime.json, service limits.json)."
+    )
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="Stable dotted error code.")
+    message: str = Field(description="One line for humans.")
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+class ObjectiveOut(BaseModel):
+    id: str
+    name: str
+    order: int
+    kind: str
+    description: str
+
+
+class ConversationCreated(BaseModel):
+    conversation_id: str
+    goal_ref: str
+    language: str
+    turn: int
+    state: str
+    objectives: list[ObjectiveOut]
+
+
+class CitationOut(BaseModel):
+    source: str
+    passage_id: str
+    quote: str
+
+
+class AnswerOut(BaseModel):
+    text: str
+    supported: bool
+    citations: list[CitationOut]
+
+
+class TurnResponse(BaseModel):
+    conversation_id: str
+    turn: int
+    state: str = Field(description="Binary state in the spec's approved objective order, e.g. '1010'.")
+    bits: list[int]
+    action: str = Field(description="'NONE' or 'ASK(<objective id>)'.")
+    question: str | None = Field(description="The one follow-up question, or null.")
+    answer: AnswerOut
+    response_text: str = Field(description="What the visitor is shown: answer, then the question.")
+    fail_closed: str | None = Field(description="Reason code when the turn failed closed.")
+    stopped: bool
+    record_seq: int | None = Field(description="Sequence number of this turn's audit record.")
+
+
+class MessageOut(BaseModel):
+    role: str
+    turn: int
+    text: str
+
+
+class VisitorConversation(BaseModel):
+    conversation_id: str
+    goal_ref: str
+    language: str
+    turn: int
+    state: str
+    stopped: bool
+    messages: list[MessageOut]
+
+
+class ConversationSummaryOut(BaseModel):
+    conversation_id: str
+    goal_ref: str
+    language: str
+    turn: int
+    state: str
+    created_at: str
+    updated_at: str
+
+
+class ConversationList(BaseModel):
+    conversations: list[ConversationSummaryOut]
+    limit: int
+    offset: int
+
+
+class OperatorConversation(BaseModel):
+    conversation_id: str
+    goal_ref: str
+    goal_title: str | None
+    objectives: list[ObjectiveOut]
+    state: dict[str, Any] = Field(description="The full stored ConversationState.")
+
+
+class AuditTrail(BaseModel):
+    conversation_id: str
+    records: list[dict[str, Any]]
+
+
+class ChainStatus(BaseModel):
+    conversation_id: str
+    ok: bool
+    records: int
+    code: str | None = Field(description="Stable reason code when the chain does not verify.")
+    failed_seq: int | None
+    message: str | None
+    head_seq: int | None
+    anchored_seq: int | None = Field(description="Seq anchored by the keyed head checkpoint.")
+
+
+class GoalSpecOut(BaseModel):
+    ref: str
+    id: str
+    version: int
+    title: str
+    content_hash: str
+    approved_by: str
+    approved_at: str
+    default_language: str
+    languages: list[str]
+    objectives: list[ObjectiveOut]
+
+
+class GoalSpecList(BaseModel):
+    goal_specs: list[GoalSpecOut]
+
+
+class RuleBundleOut(BaseModel):
+    version: str
+    content_hash: str
+    published: bool
+    approved_by: str | None
+    approved_at: str | None
+    files: list[str]
+
+
+class RuleBundleList(BaseModel):
+    rule_bundles: list[RuleBundleOut]
+
+
+class Health(BaseModel):
+    status: str
+    store: str
+    goals: list[str]

@@ -1,0 +1,331 @@
+/* GRACE chat widget. Embed with one tag:
+ *   <script src="https://YOUR-GRACE-HOST/static/widget.js" data-goal="real-estate" data-lang="es" defer></script>
+ * Optional attributes: data-title (panel title), data-api (API origin; default: where this script came from),
+ * data-open="true" (start opened).
+ * Plain JavaScript, no build step, no dependencies. All visitor and server text is inserted as text, never HTML.
+ */
+(function () {
+  "use strict";
+
+  var script = document.currentScript;
+  if (!script) { return; }
+  var apiBase = (script.getAttribute("data-api") || new URL(script.src, window.location.href).origin).replace(/\/$/, "");
+  var goal = script.getAttribute("data-goal") || "";
+  var requestedLang = (script.getAttribute("data-lang") || document.documentElement.lang || "en").slice(0, 2).toLowerCase();
+
+  var STRINGS = {
+    en: {
+      launcher: "Chat with us",
+      title: "Questions? Ask us",
+      close: "Close chat",
+      greeting: "Hello! Ask us anything about our services. Answers come from our company information, with sources.",
+      placeholder: "Type your message…",
+      send: "Send",
+      sources: "Sources",
+      thinking: "Thinking…",
+      retrying: "Connection problem, retrying…",
+      privacy: "Your messages are stored to answer you and to keep an audit trail.",
+      errors: {
+        "input.empty": "Please type a message first.",
+        "input.too_long": "That message is too long. Please shorten it.",
+        "input.too_large": "That message is too long. Please shorten it.",
+        "input.binary": "That message contains characters we cannot read.",
+        "rate.limited": "You are sending messages very quickly. Please wait a moment.",
+        "conversation.not_found": "This conversation has expired. Reload the page to start again.",
+        "goal.not_found": "This chat is not available right now.",
+        "network": "We could not reach the server. Please try again.",
+        "default": "Something went wrong. Please try again."
+      }
+    },
+    es: {
+      launcher: "Hablemos",
+      title: "¿Dudas? Pregúntenos",
+      close: "Cerrar chat",
+      greeting: "¡Hola! Pregúntenos lo que quiera sobre nuestros servicios. Las respuestas salen de la información de la empresa, con sus fuentes.",
+      placeholder: "Escriba su mensaje…",
+      send: "Enviar",
+      sources: "Fuentes",
+      thinking: "Pensando…",
+      retrying: "Problema de conexión, reintentando…",
+      privacy: "Guardamos sus mensajes para responderle y mantener un registro de auditoría.",
+      errors: {
+        "input.empty": "Escriba un mensaje primero.",
+        "input.too_long": "El mensaje es demasiado largo. Acórtelo, por favor.",
+        "input.too_large": "El mensaje es demasiado largo. Acórtelo, por favor.",
+        "input.binary": "El mensaje contiene caracteres que no podemos leer.",
+        "rate.limited": "Está enviando mensajes muy rápido. Espere un momento.",
+        "conversation.not_found": "Esta conversación ha caducado. Recargue la página para empezar de nuevo.",
+        "goal.not_found": "Este chat no está disponible ahora.",
+        "network": "No pudimos contactar con el servidor. Inténtelo de nuevo.",
+        "default": "Algo ha fallado. Inténtelo de nuevo."
+      }
+    }
+  };
+  var lang = STRINGS[requestedLang] ? requestedLang : "en";
+  var T = STRINGS[lang];
+  var title = script.getAttribute("data-title") || T.title;
+  var storageKey = "grace-widget:" + apiBase + ":" + goal + ":" + lang;
+  var MAX_ATTEMPTS = 4;
+
+  var CSS = [
+    ":host { all: initial; }",
+    ".grace { font: 15px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #1f2933; }",
+    ".launcher { position: fixed; right: 20px; bottom: 20px; z-index: 2147483000; border: 0; border-radius: 999px;",
+    "  padding: 12px 20px; background: #24508f; color: #fff; font: inherit; font-weight: 600; cursor: pointer;",
+    "  box-shadow: 0 4px 14px rgba(15, 35, 70, .25); }",
+    ".launcher:focus-visible, button:focus-visible, textarea:focus-visible { outline: 3px solid #f0b429; outline-offset: 2px; }",
+    ".panel { position: fixed; right: 20px; bottom: 20px; z-index: 2147483001; width: min(380px, calc(100vw - 40px));",
+    "  height: min(560px, calc(100vh - 40px)); display: flex; flex-direction: column; background: #fff;",
+    "  border-radius: 14px; box-shadow: 0 10px 40px rgba(15, 35, 70, .28); overflow: hidden; }",
+    ".panel[hidden], .launcher[hidden] { display: none; }",
+    "header { display: flex; align-items: center; justify-content: space-between; padding: 12px 16px; background: #24508f; color: #fff; }",
+    "header h2 { margin: 0; font-size: 16px; font-weight: 600; }",
+    "header button { border: 0; background: transparent; color: #fff; font-size: 22px; line-height: 1; cursor: pointer; padding: 2px 6px; }",
+    ".log { flex: 1; overflow-y: auto; padding: 14px; background: #f5f7fa; display: flex; flex-direction: column; gap: 10px; }",
+    ".msg { max-width: 86%; padding: 9px 12px; border-radius: 12px; white-space: pre-wrap; word-wrap: break-word; }",
+    ".visitor { align-self: flex-end; background: #24508f; color: #fff; border-bottom-right-radius: 4px; }",
+    ".bot { align-self: flex-start; background: #fff; border: 1px solid #d9e2ec; border-bottom-left-radius: 4px; }",
+    ".bot .answer { margin: 0; }",
+    ".bot .question { margin: 8px 0 0; padding-top: 8px; border-top: 1px dashed #bcccdc; font-weight: 600; color: #102a43; }",
+    ".sources { margin: 8px 0 0; font-size: 13px; color: #486581; }",
+    ".sources summary { cursor: pointer; }",
+    ".sources ol { margin: 6px 0 0; padding-left: 20px; }",
+    ".sources q { font-style: italic; }",
+    ".sources .src { display: block; font-size: 12px; color: #627d98; }",
+    ".note { align-self: center; font-size: 13px; color: #627d98; text-align: center; }",
+    ".error { align-self: center; font-size: 13px; color: #a61b1b; background: #fde8e8; padding: 6px 10px; border-radius: 8px; }",
+    "form { display: flex; gap: 8px; padding: 10px; border-top: 1px solid #d9e2ec; background: #fff; }",
+    "textarea { flex: 1; resize: none; min-height: 40px; max-height: 120px; padding: 9px 10px; border: 1px solid #9fb3c8;",
+    "  border-radius: 8px; font: inherit; color: inherit; }",
+    "form button { border: 0; border-radius: 8px; padding: 0 16px; background: #24508f; color: #fff; font: inherit; font-weight: 600; cursor: pointer; }",
+    "form button:disabled { background: #9fb3c8; cursor: default; }",
+    ".privacy { margin: 0; padding: 0 12px 8px; font-size: 11px; color: #829ab1; background: #fff; }"
+  ].join("\n");
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined && text !== null) { node.textContent = text; }
+    return node;
+  }
+
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
+
+  // -- DOM ---------------------------------------------------------------------------------------
+  var host = el("div", { "id": "grace-widget", "data-goal": goal, "data-lang": lang, "data-state": "" });
+  var root = host.attachShadow({ mode: "open" });
+  var style = el("style", {}, CSS);
+  var wrap = el("div", { "class": "grace", "lang": lang });
+  var launcher = el("button", { "class": "launcher", "type": "button", "data-testid": "grace-launcher", "aria-haspopup": "dialog" }, T.launcher);
+  var panel = el("section", { "class": "panel", "role": "dialog", "aria-label": title, "data-testid": "grace-panel" });
+  panel.hidden = true;
+  var header = el("header");
+  header.appendChild(el("h2", {}, title));
+  var closeBtn = el("button", { "type": "button", "aria-label": T.close, "data-testid": "grace-close" }, "×");
+  header.appendChild(closeBtn);
+  var log = el("div", { "class": "log", "role": "log", "aria-live": "polite", "data-testid": "grace-log" });
+  var form = el("form", { "data-testid": "grace-form" });
+  var input = el("textarea", { "rows": "1", "placeholder": T.placeholder, "aria-label": T.placeholder, "data-testid": "grace-input" });
+  var sendBtn = el("button", { "type": "submit", "data-testid": "grace-send" }, T.send);
+  form.appendChild(input);
+  form.appendChild(sendBtn);
+  panel.appendChild(header);
+  panel.appendChild(log);
+  panel.appendChild(form);
+  panel.appendChild(el("p", { "class": "privacy" }, T.privacy));
+  wrap.appendChild(launcher);
+  wrap.appendChild(panel);
+  root.appendChild(style);
+  root.appendChild(wrap);
+
+  function scrollDown() { log.scrollTop = log.scrollHeight; }
+
+  function addVisitor(text) {
+    log.appendChild(el("div", { "class": "msg visitor", "data-testid": "grace-visitor" }, text));
+    scrollDown();
+  }
+
+  function addNote(text, cls, testid) {
+    var node = el("div", { "class": cls || "note", "data-testid": testid || "grace-note" }, text);
+    log.appendChild(node);
+    scrollDown();
+    return node;
+  }
+
+  function addBot(reply) {
+    var box = el("div", { "class": "msg bot", "data-testid": "grace-bot", "data-action": reply.action || "NONE", "data-state": reply.state || "" });
+    var answer = reply.answer || {};
+    if (answer.text) {
+      box.appendChild(el("p", { "class": "answer", "data-testid": "grace-answer" }, answer.text));
+    }
+    var citations = answer.citations || [];
+    if (citations.length) {
+      var details = el("details", { "class": "sources", "data-testid": "grace-sources" });
+      details.appendChild(el("summary", {}, T.sources + " (" + citations.length + ")"));
+      var list = el("ol");
+      citations.forEach(function (c) {
+        var item = el("li", { "data-testid": "grace-citation" });
+        if (c.quote) { item.appendChild(el("q", {}, c.quote)); }
+        item.appendChild(el("span", { "class": "src" }, c.source + (c.passage_id ? " · " + c.passage_id : "")));
+        list.appendChild(item);
+      });
+      details.appendChild(list);
+      box.appendChild(details);
+    }
+    if (reply.question) {
+      box.appendChild(el("p", { "class": "question", "data-testid": "grace-question" }, reply.question));
+    }
+    if (!box.childNodes.length && reply.response_text) {
+      box.appendChild(el("p", { "class": "answer" }, reply.response_text));
+    }
+    log.appendChild(box);
+    host.setAttribute("data-state", reply.state || "");
+    host.setAttribute("data-turn", String(reply.turn || 0));
+    scrollDown();
+  }
+
+  function errorText(code) { return T.errors[code] || T.errors["default"]; }
+
+  // -- API ---------------------------------------------------------------------------------------
+  function api(method, path, body, headers) {
+    var init = { method: method, headers: Object.assign({ "Accept": "application/json" }, headers || {}) };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(apiBase + path, init).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (data) {
+        return { ok: res.ok, status: res.status, data: data };
+      });
+    });
+  }
+
+  var conversationId = null;
+  var starting = null;
+
+  function restore(id) {
+    return api("GET", "/v1/conversations/" + encodeURIComponent(id)).then(function (res) {
+      if (!res.ok) { return false; }
+      conversationId = id;
+      res.data.messages.forEach(function (m) {
+        if (m.role === "visitor") { addVisitor(m.text); }
+        else { addBot({ response_text: m.text, state: res.data.state, answer: {} }); }
+      });
+      host.setAttribute("data-state", res.data.state);
+      host.setAttribute("data-turn", String(res.data.turn));
+      return true;
+    }).catch(function () { return false; });
+  }
+
+  function start() {
+    if (conversationId) { return Promise.resolve(conversationId); }
+    if (starting) { return starting; }
+    var saved = null;
+    try { saved = window.sessionStorage.getItem(storageKey); } catch (e) { saved = null; }
+    var first = saved ? restore(saved) : Promise.resolve(false);
+    starting = first.then(function (restored) {
+      if (restored) { return conversationId; }
+      return api("POST", "/v1/conversations", { goal: goal, language: lang }).then(function (res) {
+        if (!res.ok) {
+          var code = res.data && res.data.error ? res.data.error.code : "default";
+          throw new Error(code);
+        }
+        conversationId = res.data.conversation_id;
+        host.setAttribute("data-conversation", conversationId);
+        host.setAttribute("data-state", res.data.state);
+        try { window.sessionStorage.setItem(storageKey, conversationId); } catch (e) { /* private mode */ }
+        return conversationId;
+      });
+    });
+    starting.then(function (id) { host.setAttribute("data-conversation", id); }, function () { starting = null; });
+    return starting;
+  }
+
+  // One message, one Idempotency-Key: retries after a network error or a busy conversation reuse the key,
+  // so the server applies the message at most once.
+  function sendTurn(text) {
+    var key = newKey();
+    var attempt = 0;
+    var retryNote = null;
+    function tryOnce() {
+      attempt += 1;
+      return api("POST", "/v1/conversations/" + encodeURIComponent(conversationId) + "/turns",
+                 { message: text }, { "Idempotency-Key": key })
+        .catch(function () { return { ok: false, status: 0, data: { error: { code: "network" } } }; })
+        .then(function (res) {
+          var code = res.data && res.data.error ? res.data.error.code : null;
+          var retryable = res.status === 0 || res.status === 503 || code === "conversation.busy" || code === "store.conflict";
+          if (!res.ok && retryable && attempt < MAX_ATTEMPTS) {
+            if (!retryNote) { retryNote = addNote(T.retrying); }
+            return sleep(400 * attempt).then(tryOnce);
+          }
+          if (retryNote && retryNote.parentNode) { retryNote.parentNode.removeChild(retryNote); }
+          return res;
+        });
+    }
+    return tryOnce();
+  }
+
+  var busy = false;
+  function setBusy(value) {
+    busy = value;
+    sendBtn.disabled = value;
+    host.setAttribute("data-busy", value ? "true" : "false");
+  }
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var text = input.value.trim();
+    if (busy) { return; }
+    if (!text) { addNote(errorText("input.empty"), "error", "grace-error"); return; }
+    setBusy(true);
+    addVisitor(text);
+    input.value = "";
+    var thinking = addNote(T.thinking, "note", "grace-thinking");
+    start().then(function () { return sendTurn(text); }).then(function (res) {
+      thinking.remove();
+      if (res.ok) { addBot(res.data); return; }
+      var code = res.data && res.data.error ? res.data.error.code : "default";
+      addNote(errorText(code), "error", "grace-error");
+    }).catch(function (err) {
+      thinking.remove();
+      addNote(errorText(err && err.message ? err.message : "network"), "error", "grace-error");
+    }).then(function () { setBusy(false); input.focus(); });
+  });
+
+  input.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" && !event.shiftKey) {
+      event.preventDefault();
+      if (typeof form.requestSubmit === "function") { form.requestSubmit(); } else { sendBtn.click(); }
+    }
+  });
+
+  function open() {
+    launcher.hidden = true;
+    panel.hidden = false;
+    if (!log.childNodes.length) { addNote(T.greeting, "note", "grace-greeting"); }
+    start().catch(function (err) { addNote(errorText(err.message), "error", "grace-error"); });
+    input.focus();
+  }
+  function close() {
+    panel.hidden = true;
+    launcher.hidden = false;
+    launcher.focus();
+  }
+  launcher.addEventListener("click", open);
+  closeBtn.addEventListener("click", close);
+  panel.addEventListener("keydown", function (event) { if (event.key === "Escape") { close(); } });
+
+  function mount() {
+    document.body.appendChild(host);
+    if (script.getAttribute("data-open") === "true") { open(); }
+  }
+  if (document.body) { mount(); } else { document.addEventListener("DOMContentLoaded", mount); }
+})();

@@ -1,0 +1,293 @@
+"""PostgreSQL conversation store (psycopg 3 with a connection pool): the store for several processes.
+
+``commit_turn`` locks the conversation row with ``SELECT … FOR UPDATE`` before comparing the stored
+turn, so two turns for one conversation never interleave even across engine processes; the state update,
+the audit record and the idempotency entry are committed in one transaction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+import structlog
+from psycopg import errors as pg_errors
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from engine.conversation import ConversationState
+from engine.storage import codec, errors
+from engine.storage.base import (
+    ConversationSummary,
+    IdempotencyEntry,
+    check_commit_args,
+    check_pins,
+)
+
+log = structlog.get_logger("engine.storage.postgres")
+
+SCHEMA_VERSION = 1
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+_MIGRATION_1 = [
+    """CREATE TABLE IF NOT EXISTS grace_conversations (
+        id          TEXT PRIMARY KEY,
+        goal_ref    TEXT NOT NULL,
+        language    TEXT NOT NULL,
+        turn        INTEGER NOT NULL,
+        state_bits  TEXT NOT NULL,
+        state_json  TEXT NOT NULL,
+        created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+        updated_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+    )""",
+    "CREATE INDEX IF NOT EXISTS grace_conversations_updated ON grace_conversations (updated_at)",
+    # record_json is TEXT, not JSONB: the sealed canonical bytes come back exactly as written.
+    """CREATE TABLE IF NOT EXISTS grace_audit_records (
+        conversation_id TEXT NOT NULL REFERENCES grace_conversations (id),
+        seq             INTEGER NOT NULL,
+        turn            INTEGER NOT NULL,
+        record_json     TEXT NOT NULL,
+        committed_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (conversation_id, seq)
+    )""",
+    """CREATE OR REPLACE FUNCTION grace_audit_append_only() RETURNS trigger AS $$
+    BEGIN
+        RAISE EXCEPTION 'grace audit records are append-only';
+    END;
+    $$ LANGUAGE plpgsql""",
+    "DROP TRIGGER IF EXISTS grace_audit_records_append_only ON grace_audit_records",
+    """CREATE TRIGGER grace_audit_records_append_only BEFORE UPDATE OR DELETE ON grace_audit_records
+        FOR EACH ROW EXECUTE FUNCTION grace_audit_append_only()""",
+    """CREATE TABLE IF NOT EXISTS grace_idempotency (
+        conversation_id TEXT NOT NULL REFERENCES grace_conversations (id),
+        key             TEXT NOT NULL,
+        fingerprint     TEXT NOT NULL,
+        turn            INTEGER NOT NULL,
+        response_json   TEXT NOT NULL,
+        created_at      TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (conversation_id, key)
+    )""",
+]
+
+
+class PostgresStore:
+    """Durable ``ConversationStore`` on PostgreSQL, optionally inside its own schema (one per tenant/test)."""
+
+    backend = "postgres"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        min_size: int = 1,
+        max_size: int = 8,
+        timeout_s: float = 10.0,
+    ) -> None:
+        if schema is not None and not _SCHEMA_NAME.match(schema):
+            raise errors.StoreError(f"invalid schema name {schema!r}", code=errors.URL_INVALID)
+        self.schema = schema
+        kwargs: dict[str, Any] = {"autocommit": True}
+        if schema is not None:
+            kwargs["options"] = f"-c search_path={schema}"
+        if schema is not None:
+            self._ensure_schema(url, schema)
+        self._pool = ConnectionPool(
+            url, min_size=min_size, max_size=max_size, timeout=timeout_s, kwargs=kwargs, open=False
+        )
+        try:
+            self._pool.open(wait=True, timeout=timeout_s)
+        except PoolTimeout as exc:
+            self._pool.close()
+            raise errors.StoreError(f"cannot connect to PostgreSQL: {exc}", code=errors.FAILED) from exc
+        self._migrate()
+
+    @staticmethod
+    def _ensure_schema(url: str, schema: str) -> None:
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+        except psycopg.Error as exc:
+            raise errors.StoreError(f"cannot create schema {schema!r}: {exc}", code=errors.FAILED) from exc
+
+    @contextmanager
+    def _tx(self) -> Iterator[psycopg.Connection[Any]]:
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                yield conn
+        except PoolTimeout as exc:
+            raise errors.StoreError(f"no database connection available: {exc}", code=errors.BUSY) from exc
+        except (
+            pg_errors.SerializationFailure,
+            pg_errors.DeadlockDetected,
+            pg_errors.LockNotAvailable,
+        ) as exc:
+            raise errors.StoreError(f"postgres: {exc}", code=errors.BUSY) from exc
+        except psycopg.Error as exc:
+            raise errors.StoreError(f"postgres: {exc}", code=errors.FAILED) from exc
+
+    def _migrate(self) -> None:
+        with self._tx() as conn:
+            # Serialise concurrent first starts of several processes on one database.
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext('grace.storage.migrate'))")
+            conn.execute("CREATE TABLE IF NOT EXISTS grace_schema_version (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT max(version) FROM grace_schema_version").fetchone()
+            version = row[0] if row and row[0] is not None else 0
+            if version > SCHEMA_VERSION:
+                raise errors.StoreError(
+                    f"database schema {version} is newer than this code ({SCHEMA_VERSION})",
+                    code=errors.CORRUPT,
+                )
+            if version < 1:
+                for statement in _MIGRATION_1:
+                    conn.execute(statement)  # static DDL, never user input
+                conn.execute("INSERT INTO grace_schema_version (version) VALUES (1)")
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # -- ConversationStore -------------------------------------------------------------------------
+
+    def create(self, state: ConversationState) -> None:
+        body = codec.dump_state(state)
+        try:
+            with self._tx() as conn:
+                conn.execute(
+                    "INSERT INTO grace_conversations (id, goal_ref, language, turn, state_bits, state_json)"
+                    " VALUES (%s, %s, %s, %s, %s, %s)",
+                    (
+                        state.conversation_id,
+                        state.goal_ref,
+                        state.language,
+                        state.turn,
+                        state.state_string(),
+                        body,
+                    ),
+                )
+        except errors.StoreError as exc:
+            if isinstance(exc.__cause__, pg_errors.UniqueViolation):
+                raise errors.exists(state.conversation_id) from exc
+            raise
+        log.info("storage.conversation.created", backend=self.backend, conversation_id=state.conversation_id)
+
+    def load(self, conversation_id: str) -> ConversationState:
+        with self._tx() as conn:
+            row = conn.execute(
+                "SELECT state_json FROM grace_conversations WHERE id = %s", (conversation_id,)
+            ).fetchone()
+        if row is None:
+            raise errors.not_found(conversation_id)
+        return codec.load_state(row[0])
+
+    def commit_turn(
+        self,
+        state: ConversationState,
+        record: dict[str, Any],
+        expected_turn: int,
+        *,
+        idempotency: IdempotencyEntry | None = None,
+    ) -> None:
+        check_commit_args(state, expected_turn, idempotency)
+        body = codec.dump_state(state)
+        record_text = codec.dump_record(record)
+        response_text = codec.dump_json(idempotency.response, what="response") if idempotency else None
+        cid = state.conversation_id
+        try:
+            with self._tx() as conn:
+                row = conn.execute(
+                    "SELECT turn, state_json FROM grace_conversations WHERE id = %s FOR UPDATE", (cid,)
+                ).fetchone()
+                if row is None:
+                    raise errors.not_found(cid)
+                if row[0] != expected_turn:
+                    log.info(
+                        "storage.turn.conflict",
+                        backend=self.backend,
+                        conversation_id=cid,
+                        expected=expected_turn,
+                        found=row[0],
+                    )
+                    raise errors.conflict(cid, expected_turn, row[0])
+                check_pins(codec.load_state(row[1]), state)
+                seq_row = conn.execute(
+                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s",
+                    (cid,),
+                ).fetchone()
+                seq = int(seq_row[0]) if seq_row else 1
+                conn.execute(
+                    "UPDATE grace_conversations SET turn = %s, state_bits = %s, state_json = %s,"
+                    " updated_at = now() WHERE id = %s",
+                    (state.turn, state.state_string(), body, cid),
+                )
+                conn.execute(
+                    "INSERT INTO grace_audit_records (conversation_id, seq, turn, record_json)"
+                    " VALUES (%s, %s, %s, %s)",
+                    (cid, seq, state.turn, record_text),
+                )
+                if idempotency is not None:
+                    conn.execute(
+                        "INSERT INTO grace_idempotency"
+                        " (conversation_id, key, fingerprint, turn, response_json)"
+                        " VALUES (%s, %s, %s, %s, %s)",
+                        (cid, idempotency.key, idempotency.fingerprint, state.turn, response_text),
+                    )
+        except errors.StoreError as exc:
+            if isinstance(exc.__cause__, pg_errors.UniqueViolation):
+                # Another request with this key (or this seq) committed first: caller re-reads and retries.
+                raise errors.StoreError(
+                    f"concurrent commit on conversation {cid!r}", code=errors.CONFLICT
+                ) from exc
+            raise
+        log.info(
+            "storage.turn.committed", backend=self.backend, conversation_id=cid, turn=state.turn, seq=seq
+        )
+
+    def records(self, conversation_id: str) -> list[dict[str, Any]]:
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT record_json FROM grace_audit_records WHERE conversation_id = %s ORDER BY seq",
+                (conversation_id,),
+            ).fetchall()
+            if (
+                not rows
+                and conn.execute(
+                    "SELECT 1 FROM grace_conversations WHERE id = %s", (conversation_id,)
+                ).fetchone()
+                is None
+            ):
+                raise errors.not_found(conversation_id)
+        return [codec.load_record(r[0]) for r in rows]
+
+    def list_conversations(self) -> list[str]:
+        with self._tx() as conn:
+            rows = conn.execute("SELECT id FROM grace_conversations ORDER BY created_at, id").fetchall()
+        return [r[0] for r in rows]
+
+    # -- DurableStore extras -----------------------------------------------------------------------
+
+    def summaries(self, *, limit: int = 100, offset: int = 0) -> list[ConversationSummary]:
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT id, goal_ref, language, turn, state_bits, created_at, updated_at"
+                " FROM grace_conversations ORDER BY updated_at DESC, id LIMIT %s OFFSET %s",
+                (max(0, limit), max(0, offset)),
+            ).fetchall()
+        return [
+            ConversationSummary(r[0], r[1], r[2], r[3], r[4], r[5].isoformat(), r[6].isoformat())
+            for r in rows
+        ]
+
+    def idempotent(self, conversation_id: str, key: str) -> IdempotencyEntry | None:
+        with self._tx() as conn:
+            row = conn.execute(
+                "SELECT fingerprint, turn, response_json FROM grace_idempotency"
+                " WHERE conversation_id = %s AND key = %s",
+                (conversation_id, key),
+            ).fetchone()
+        if row is None:
+            return None
+        return IdempotencyEntry(
+            conversation_id, key, row[0], row[1], codec.load_json(row[2], what="response")
+        )

@@ -1,0 +1,308 @@
+"""SQLite conversation store (stdlib ``sqlite3``): the embedded default.
+
+One file, WAL journal, one connection per thread. ``commit_turn`` runs in a ``BEGIN IMMEDIATE``
+transaction, which takes the database write lock before reading the stored turn, so the compare-and-set
+of the turn and the append of the audit record are one atomic step across threads and processes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from engine.conversation import ConversationState
+from engine.storage import codec, errors
+from engine.storage.base import (
+    ConversationSummary,
+    IdempotencyEntry,
+    check_commit_args,
+    check_pins,
+)
+
+log = structlog.get_logger("engine.storage.sqlite")
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS grace_conversations (
+    id          TEXT PRIMARY KEY,
+    goal_ref    TEXT NOT NULL,
+    language    TEXT NOT NULL,
+    turn        INTEGER NOT NULL,
+    state_bits  TEXT NOT NULL,
+    state_json  TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS grace_conversations_updated ON grace_conversations (updated_at);
+CREATE TABLE IF NOT EXISTS grace_audit_records (
+    conversation_id TEXT NOT NULL REFERENCES grace_conversations (id),
+    seq             INTEGER NOT NULL,
+    turn            INTEGER NOT NULL,
+    record_json     TEXT NOT NULL,
+    committed_at    TEXT NOT NULL,
+    PRIMARY KEY (conversation_id, seq)
+);
+-- Audit records are append-only: an edit or deletion must go around the application, where the hash
+-- chain verifier catches it.
+CREATE TRIGGER IF NOT EXISTS grace_audit_records_no_update BEFORE UPDATE ON grace_audit_records
+BEGIN SELECT RAISE(ABORT, 'grace audit records are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS grace_audit_records_no_delete BEFORE DELETE ON grace_audit_records
+BEGIN SELECT RAISE(ABORT, 'grace audit records are append-only'); END;
+CREATE TABLE IF NOT EXISTS grace_idempotency (
+    conversation_id TEXT NOT NULL REFERENCES grace_conversations (id),
+    key             TEXT NOT NULL,
+    fingerprint     TEXT NOT NULL,
+    turn            INTEGER NOT NULL,
+    response_json   TEXT NOT NULL,
+    created_at      TEXT NOT NULL,
+    PRIMARY KEY (conversation_id, key)
+);
+"""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class SQLiteStore:
+    """Durable ``ConversationStore`` on one SQLite file."""
+
+    backend = "sqlite"
+
+    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
+        self.path = Path(path)
+        if str(path) == ":memory:":
+            # Each thread would get its own empty database: never what a service wants.
+            raise errors.StoreError("use a file path for SQLite, not :memory:", code=errors.URL_INVALID)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._busy_timeout_ms = busy_timeout_ms
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._all_lock = threading.Lock()
+        self._migrate()
+
+    # -- connections -------------------------------------------------------------------------------
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is exactly our block.
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=self._busy_timeout_ms / 1000
+            )
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: durable at checkpoint, never corrupt
+            self._local.conn = conn
+            with self._all_lock:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def _tx(self, *, write: bool) -> Iterator[sqlite3.Connection]:
+        conn = self._conn()
+        try:
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        except sqlite3.OperationalError as exc:
+            raise errors.StoreError(f"database busy: {exc}", code=errors.BUSY) from exc
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError):
+                locked = "locked" in str(exc) or "busy" in str(exc)
+                raise errors.StoreError(
+                    f"sqlite: {exc}", code=errors.BUSY if locked else errors.FAILED
+                ) from exc
+            raise
+
+    def _migrate(self) -> None:
+        conn = self._conn()
+        conn.execute("PRAGMA journal_mode = WAL")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise errors.StoreError(
+                f"database schema {version} is newer than this code ({SCHEMA_VERSION})", code=errors.CORRUPT
+            )
+        if version < SCHEMA_VERSION:
+            with self._tx(write=True) as tx:
+                for statement in _split(_SCHEMA):
+                    tx.execute(statement)
+                tx.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        with self._all_lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+        self._local = threading.local()
+
+    # -- ConversationStore -------------------------------------------------------------------------
+
+    def create(self, state: ConversationState) -> None:
+        body = codec.dump_state(state)
+        now = _now()
+        with self._tx(write=True) as tx:
+            try:
+                tx.execute(
+                    "INSERT INTO grace_conversations"
+                    " (id, goal_ref, language, turn, state_bits, state_json, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        state.conversation_id,
+                        state.goal_ref,
+                        state.language,
+                        state.turn,
+                        state.state_string(),
+                        body,
+                        now,
+                        now,
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise errors.exists(state.conversation_id) from exc
+        log.info("storage.conversation.created", backend=self.backend, conversation_id=state.conversation_id)
+
+    def load(self, conversation_id: str) -> ConversationState:
+        row = (
+            self._conn()
+            .execute("SELECT state_json FROM grace_conversations WHERE id = ?", (conversation_id,))
+            .fetchone()
+        )
+        if row is None:
+            raise errors.not_found(conversation_id)
+        return codec.load_state(row[0])
+
+    def commit_turn(
+        self,
+        state: ConversationState,
+        record: dict[str, Any],
+        expected_turn: int,
+        *,
+        idempotency: IdempotencyEntry | None = None,
+    ) -> None:
+        check_commit_args(state, expected_turn, idempotency)
+        # Serialise before the transaction: an unserialisable input writes nothing.
+        body = codec.dump_state(state)
+        record_text = codec.dump_record(record)
+        response_text = codec.dump_json(idempotency.response, what="response") if idempotency else None
+        now = _now()
+        cid = state.conversation_id
+        with self._tx(write=True) as tx:
+            row = tx.execute(
+                "SELECT turn, state_json FROM grace_conversations WHERE id = ?", (cid,)
+            ).fetchone()
+            if row is None:
+                raise errors.not_found(cid)
+            if row[0] != expected_turn:
+                log.info(
+                    "storage.turn.conflict",
+                    backend=self.backend,
+                    conversation_id=cid,
+                    expected=expected_turn,
+                    found=row[0],
+                )
+                raise errors.conflict(cid, expected_turn, row[0])
+            check_pins(codec.load_state(row[1]), state)
+            seq = tx.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = ?", (cid,)
+            ).fetchone()[0]
+            tx.execute(
+                "UPDATE grace_conversations SET turn = ?, state_bits = ?, state_json = ?, updated_at = ?"
+                " WHERE id = ?",
+                (state.turn, state.state_string(), body, now, cid),
+            )
+            tx.execute(
+                "INSERT INTO grace_audit_records (conversation_id, seq, turn, record_json, committed_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (cid, seq, state.turn, record_text, now),
+            )
+            if idempotency is not None:
+                try:
+                    tx.execute(
+                        "INSERT INTO grace_idempotency"
+                        " (conversation_id, key, fingerprint, turn, response_json, created_at)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (cid, idempotency.key, idempotency.fingerprint, state.turn, response_text, now),
+                    )
+                except sqlite3.IntegrityError as exc:
+                    # Another request with this key committed first: the caller re-reads the entry.
+                    raise errors.StoreError(
+                        f"idempotency key already used on conversation {cid!r}", code=errors.CONFLICT
+                    ) from exc
+        log.info(
+            "storage.turn.committed", backend=self.backend, conversation_id=cid, turn=state.turn, seq=seq
+        )
+
+    def records(self, conversation_id: str) -> list[dict[str, Any]]:
+        conn = self._conn()
+        rows = conn.execute(
+            "SELECT record_json FROM grace_audit_records WHERE conversation_id = ? ORDER BY seq",
+            (conversation_id,),
+        ).fetchall()
+        if (
+            not rows
+            and conn.execute("SELECT 1 FROM grace_conversations WHERE id = ?", (conversation_id,)).fetchone()
+            is None
+        ):
+            raise errors.not_found(conversation_id)
+        return [codec.load_record(r[0]) for r in rows]
+
+    def list_conversations(self) -> list[str]:
+        rows = self._conn().execute("SELECT id FROM grace_conversations ORDER BY created_at, id").fetchall()
+        return [r[0] for r in rows]
+
+    # -- DurableStore extras -----------------------------------------------------------------------
+
+    def summaries(self, *, limit: int = 100, offset: int = 0) -> list[ConversationSummary]:
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT id, goal_ref, language, turn, state_bits, created_at, updated_at"
+                " FROM grace_conversations ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
+                (max(0, limit), max(0, offset)),
+            )
+            .fetchall()
+        )
+        return [ConversationSummary(*row) for row in rows]
+
+    def idempotent(self, conversation_id: str, key: str) -> IdempotencyEntry | None:
+        row = (
+            self._conn()
+            .execute(
+                "SELECT fingerprint, turn, response_json FROM grace_idempotency"
+                " WHERE conversation_id = ? AND key = ?",
+                (conversation_id, key),
+            )
+            .fetchone()
+        )
+        if row is None:
+            return None
+        response = codec.load_json(row[2], what="response")
+        return IdempotencyEntry(conversation_id, key, row[0], row[1], response)
+
+
+def _split(script: str) -> list[str]:
+    """Split the schema script into statements, keeping trigger bodies (which contain ';') whole."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines():
+        if line.strip().startswith("--") or not line.strip():
+            continue
+        buffer += line + "\n"
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

@@ -1,0 +1,49 @@
+"""The reference in-memory store: atomic per call, optimistic concurrency on the turn number."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from typing import Any
+
+from engine.conversation import ConversationState
+from engine.errors import StoreError
+
+
+class InMemoryStore:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._states: dict[str, ConversationState] = {}
+        self._records: dict[str, list[dict[str, Any]]] = {}
+
+    def create(self, state: ConversationState) -> None:
+        with self._lock:
+            if state.conversation_id in self._states:
+                raise StoreError(f"conversation {state.conversation_id} exists", code="store.exists")
+            self._states[state.conversation_id] = copy.deepcopy(state)
+            self._records[state.conversation_id] = []
+
+    def load(self, conversation_id: str) -> ConversationState:
+        with self._lock:
+            try:
+                return copy.deepcopy(self._states[conversation_id])
+            except KeyError:
+                raise StoreError(f"no conversation {conversation_id}", code="store.not_found") from None
+
+    def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int) -> None:
+        with self._lock:
+            current = self._states.get(state.conversation_id)
+            if current is None:
+                raise StoreError(f"no conversation {state.conversation_id}", code="store.not_found")
+            if current.turn != expected_turn:
+                raise StoreError("another turn was committed first", code="store.conflict")
+            self._states[state.conversation_id] = copy.deepcopy(state)
+            self._records[state.conversation_id].append(copy.deepcopy(record))
+
+    def records(self, conversation_id: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return copy.deepcopy(self._records.get(conversation_id, []))
+
+    def list_conversations(self) -> list[str]:
+        with self._lock:
+            return sorted(self._states)

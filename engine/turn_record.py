@@ -1,0 +1,116 @@
+"""The per-turn transition record: what an auditor needs, redacted and sealed into the conversation's chain."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from audit.chain import SealedHead, checkpoint, seal
+from audit.redaction import redact_record
+from engine.conversation import ConversationState
+from engine.decision.decider import CandidateDecision, Decision
+from engine.goals.models import PublishedGoalSpec
+from engine.policy import ActionUtility
+from engine.ports import GroundedAnswer, Proposal
+from engine.rules_bundle import RuleBundle
+
+
+def _snapshot(state: ConversationState) -> dict[str, Any]:
+    return {
+        "bits": list(state.bits),
+        "refused": sorted(state.refused),
+        "stopped": state.stopped,
+        "uncertain": dict(sorted(state.uncertain.items())),
+        "ask_counts": dict(sorted(state.ask_counts.items())),
+        "last_asked": state.last_asked,
+        "values": {k: [v.model_dump(mode="json") for v in vs] for k, vs in sorted(state.values.items())},
+    }
+
+
+def _utility(action: ActionUtility) -> dict[str, Any]:
+    out: dict[str, Any] = {"action": action.action, "U_B": float(action.u_b), "U_V": float(action.u_v),
+                           "feasible": action.feasible}
+    if action.rubric is not None:
+        r = action.rubric
+        for name, level in (("R", r.relevance), ("B", r.burden), ("D", r.repetition), ("P", r.privacy)):
+            out[name] = {"value": float(level), "rationale": r.rationale.get(name, "")}
+    return out
+
+
+def _candidate(c: CandidateDecision) -> dict[str, Any]:
+    span = c.command.get("span") or {}
+    witness = None
+    if isinstance(span, dict) and isinstance(span.get("turn"), int) and span.get("end", 0) > span.get("start", 0):
+        witness = {"turn": span["turn"], "start": span["start"], "end": span["end"]}
+    return {
+        "command": c.command,
+        "accepted": c.accepted,
+        "reason_code": c.reason,
+        "validator": c.validator,
+        "validator_code": c.validator_code,
+        "witness": witness,
+    }
+
+
+def _malformed(item: dict[str, Any]) -> dict[str, Any]:
+    return {"command": item, "accepted": False, "reason_code": "command.malformed"}
+
+
+def build_record(
+    *,
+    spec: PublishedGoalSpec,
+    bundle: RuleBundle,
+    state_before: ConversationState,
+    state_after: ConversationState,
+    proposal: Proposal,
+    decision: Decision,
+    question: str | None,
+    answer: GroundedAnswer,
+    fail_closed: tuple[str, str] | None,
+    timings: dict[str, float],
+    received_at: datetime,
+    completed_at: datetime,
+) -> dict[str, Any]:
+    """The record as ``audit.record.TransitionRecord`` defines it (validated again when sealed)."""
+    action = f"ASK({decision.chosen})" if question is not None and decision.chosen else "NONE"
+    return {
+        "conversation_id": state_before.conversation_id,
+        "turn": state_after.turn,
+        "timestamps": {"received_at": received_at.isoformat(), "completed_at": completed_at.isoformat()},
+        "language": state_before.language,
+        "goal_ref": spec.ref,
+        "goal_hash": spec.content_hash,
+        "bundle_version": bundle.version,
+        "bundle_hash": bundle.content_hash,
+        "proposer": {"name": proposal.adapter, "version": proposal.adapter_version},
+        "llm_calls": list(proposal.calls),
+        "candidates": [_candidate(c) for c in decision.candidates] + [_malformed(m) for m in decision.malformed],
+        "utilities": [_utility(a) for a in decision.actions],
+        "chosen_action": action,
+        "question": question,
+        "state_before": _snapshot(state_before),
+        "state_after": _snapshot(state_after),
+        "answer": {
+            "supported": answer.supported,
+            "is_question": answer.is_question,
+            "citations": [{"source": c.source, "passage_id": c.passage_id} for c in answer.citations],
+        },
+        "timings_ms": dict(timings),
+        "fail_closed": None if fail_closed is None else {"code": fail_closed[0], "message": fail_closed[1]},
+    }
+
+
+@dataclass(frozen=True)
+class Sealed:
+    record: dict[str, Any]
+    checkpoint: dict[str, Any]
+
+
+def seal_for_store(record: dict[str, Any], head: dict[str, Any] | None, key: bytes) -> Sealed:
+    """Redact personal data, chain the record to the previous head, and key a new head checkpoint."""
+    redacted = redact_record(record, key)
+    prev = None if head is None else SealedHead(head["conversation_id"], int(head["seq"]), str(head["head_hash"]))
+    sealed = seal(redacted, prev)
+    mark = checkpoint(sealed["conversation_id"], sealed["seq"], sealed["hash"], key)
+    return Sealed(record=sealed, checkpoint=mark)

@@ -1,0 +1,45 @@
+"""Contact criteria: e-mail syntax (email-validator, no DNS) and telephone numbers (phonenumbers)."""
+
+from __future__ import annotations
+
+import re
+
+import phonenumbers
+from email_validator import EmailNotValidError, validate_email
+
+from engine.text import fold
+from engine.validators.result import ValidationResult
+
+VALIDATOR = "contact/1"
+_DIGITS = re.compile(r"\D+")
+
+
+def _digits(text: str) -> str:
+    return _DIGITS.sub("", text)
+
+
+def validate_contact(value: str, span_text: str, channels: list[str], region: str) -> ValidationResult:
+    value = value.strip()
+    if "@" in value:
+        if "email" not in channels:
+            return ValidationResult.reject("contact.channel_not_allowed", VALIDATOR)
+        if fold(value) not in fold(span_text):
+            return ValidationResult.reject("contact.value_not_in_span", VALIDATOR)
+        try:
+            normalized = validate_email(value, check_deliverability=False).normalized
+        except EmailNotValidError:
+            return ValidationResult.reject("contact.email_invalid", VALIDATOR)
+        return ValidationResult(ok=True, code="contact.email_ok", validator=VALIDATOR, normalized=normalized)
+    if "phone" not in channels:
+        return ValidationResult.reject("contact.channel_not_allowed", VALIDATOR)
+    digits = _digits(value)
+    if not digits or digits not in _digits(span_text):
+        return ValidationResult.reject("contact.value_not_in_span", VALIDATOR)
+    try:
+        number = phonenumbers.parse(value, region)
+    except phonenumbers.NumberParseException:
+        return ValidationResult.reject("contact.phone_invalid", VALIDATOR)
+    if not phonenumbers.is_valid_number(number):
+        return ValidationResult.reject("contact.phone_invalid", VALIDATOR)
+    normalized = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+    return ValidationResult(ok=True, code="contact.phone_ok", validator=VALIDATOR, normalized=normalized)

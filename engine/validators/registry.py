@@ -1,0 +1,58 @@
+"""Dispatch a proposed value to the validator of its objective's criterion kind."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from engine.goals.models import Criterion, CriterionKind
+from engine.rules_bundle import RuleBundle
+from engine.validators.contact import validate_contact
+from engine.validators.money import validate_money
+from engine.validators.result import ValidationResult
+from engine.validators.scalar import validate_datetime, validate_free_text, validate_quantity
+from engine.validators.vocabulary import validate_enumeration, validate_features, validate_place
+
+
+def validate_value(criterion: Criterion, value: str, span_text: str, bundle: RuleBundle) -> ValidationResult:
+    """Pure and deterministic: same inputs, same result. Unknown kinds are rejected (fail closed)."""
+    defaults = bundle.file("criteria")
+    params = criterion.params
+    vocabulary = bundle.vocabularies.get(str(params["vocabulary"])) if "vocabulary" in params else None
+    kind = criterion.kind
+    if kind is CriterionKind.CONTACT:
+        contact = defaults["contact"]
+        return validate_contact(
+            value,
+            span_text,
+            list(params.get("channels", contact["default_channels"])),
+            str(params.get("default_region", contact["default_region"])),
+        )
+    if kind is CriterionKind.MONEY:
+        money = defaults["money"]
+        return validate_money(
+            value,
+            span_text,
+            params.get("currency"),
+            Decimal(str(params.get("min_amount", money["default_min_amount"]))),
+            [str(w) for w in money["number_words"]],
+        )
+    if kind is CriterionKind.PLACE:
+        return validate_place(value, span_text, vocabulary, int(defaults["place"]["min_length"]))
+    if kind is CriterionKind.ENUMERATION:
+        return validate_enumeration(value, span_text, vocabulary)
+    if kind is CriterionKind.FEATURES:
+        return validate_features(value, span_text, vocabulary)
+    if kind is CriterionKind.QUANTITY:
+        quantity = defaults["quantity"]
+        return validate_quantity(
+            value,
+            span_text,
+            Decimal(str(params.get("min", quantity["min"]))),
+            Decimal(str(params.get("max", quantity["max"]))),
+        )
+    if kind is CriterionKind.DATETIME:
+        return validate_datetime(value, span_text, str(params.get("granularity", "date")))
+    if kind is CriterionKind.FREE_TEXT:
+        free = defaults["free_text"]
+        return validate_free_text(value, span_text, int(free["min_length"]), int(free["max_length"]))
+    return ValidationResult.reject("validator.unknown_kind", "none/0")  # pragma: no cover - enum is closed

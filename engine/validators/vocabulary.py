@@ -1,0 +1,63 @@
+"""Place, enumeration and feature criteria, checked against the criterion's vocabulary rule file."""
+
+from __future__ import annotations
+
+import re
+
+from engine.rules_bundle import Vocabulary
+from engine.text import fold
+from engine.validators.result import ValidationResult
+
+PLACE = "place/1"
+ENUMERATION = "enumeration/1"
+FEATURES = "features/1"
+_FEATURE_ITEM = re.compile(r"^(?P<id>[a-z][a-z0-9_]*)(?:\s*=\s*(?P<n>\d+(?:\.\d+)?))?$")
+
+
+def _grounded(vocabulary: Vocabulary, option: str, span_text: str) -> bool:
+    """Some term of the option (any language) occurs in the span: the value is the visitor's, not invented."""
+    folded = fold(span_text)
+    return any(fold(term) in folded for term in vocabulary.terms(option))
+
+
+def validate_place(value: str, span_text: str, vocabulary: Vocabulary | None, min_length: int) -> ValidationResult:
+    text = value.strip()
+    if len(text) < min_length or not any(ch.isalpha() for ch in text):
+        return ValidationResult.reject("place.too_short", PLACE)
+    if fold(text) not in fold(span_text):
+        return ValidationResult.reject("place.value_not_in_span", PLACE)
+    if vocabulary is not None and not vocabulary.allow_unlisted:
+        listed = {fold(t) for option in vocabulary.options for t in vocabulary.terms(option)}
+        if fold(text) not in listed:
+            return ValidationResult.reject("place.not_in_vocabulary", PLACE)
+    return ValidationResult(ok=True, code="place.ok", validator=PLACE, normalized=text)
+
+
+def validate_enumeration(value: str, span_text: str, vocabulary: Vocabulary | None) -> ValidationResult:
+    if vocabulary is None:
+        return ValidationResult.reject("enumeration.vocabulary_missing", ENUMERATION)
+    option = value.strip()
+    if option not in vocabulary.options:
+        return ValidationResult.reject("enumeration.unknown_option", ENUMERATION)
+    if not _grounded(vocabulary, option, span_text):
+        return ValidationResult.reject("enumeration.not_in_span", ENUMERATION)
+    return ValidationResult(ok=True, code="enumeration.ok", validator=ENUMERATION, normalized=option)
+
+
+def validate_features(value: str, span_text: str, vocabulary: Vocabulary | None) -> ValidationResult:
+    if vocabulary is None:
+        return ValidationResult.reject("features.vocabulary_missing", FEATURES)
+    items = [part.strip() for part in value.split(";") if part.strip()]
+    if not items:
+        return ValidationResult.reject("features.empty", FEATURES)
+    normalized: list[str] = []
+    for item in items:
+        match = _FEATURE_ITEM.match(item)
+        if match is None:
+            return ValidationResult.reject("features.unparseable", FEATURES)
+        if match["id"] not in vocabulary.options:
+            return ValidationResult.reject("features.unknown_option", FEATURES)
+        if not _grounded(vocabulary, match["id"], span_text):
+            return ValidationResult.reject("features.not_in_span", FEATURES)
+        normalized.append(item.replace(" ", ""))
+    return ValidationResult(ok=True, code="features.ok", validator=FEATURES, normalized="; ".join(sorted(normalized)))

@@ -1,0 +1,171 @@
+"""Z3 encodings of the invariants of SPEC.md, shared by the runtime check and the bundle proofs.
+
+Runtime (per transition): the concrete transition is bound to fresh constants and the solver is asked for a
+counter-example to the conjunction of I-3..I-8; ``unsat`` means the transition is legal, anything else rejects.
+Bundle proofs (per rule bundle, for all states): each property is proved by showing its negation unsat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import z3
+
+LEVELS = (Fraction(0), Fraction(1, 2), Fraction(1))
+
+
+def q(value: Fraction) -> z3.RatNumRef:
+    return z3.RealVal(f"{value.numerator}/{value.denominator}")
+
+
+@dataclass(frozen=True)
+class TransitionFacts:
+    """A concrete transition as the invariants see it. Utilities are exact rationals."""
+
+    before: Sequence[int]
+    z: Sequence[int]
+    after: Sequence[int]
+    weights: Sequence[Fraction]
+    visitor_witness: Sequence[bool]  # per objective: the accepted completion's witness is visitor text
+    vetoed: Sequence[bool]  # per objective: refused or stopped
+    ask_utility: Sequence[Fraction]  # U_V of ASK(i)
+    none_utility: Fraction
+    epsilon: Fraction
+    chosen: int | None  # objective index of the chosen ASK, or None for NONE
+
+
+@dataclass(frozen=True)
+class TransitionEncoding:
+    """Symbolic invariants for n objectives; a concrete transition is checked by binding the variables."""
+
+    n: int
+    negated_invariants: z3.BoolRef
+    s: list[z3.ArithRef]
+    z: list[z3.ArithRef]
+    s1: list[z3.ArithRef]
+    w: list[z3.ArithRef]
+    uv: list[z3.ArithRef]
+    witness: list[z3.BoolRef]
+    vetoed: list[z3.BoolRef]
+    eps: z3.ArithRef
+    none_uv: z3.ArithRef
+    chosen: z3.ArithRef  # objective index, or -1 for NONE
+
+    def bind(self, f: TransitionFacts) -> list[z3.BoolRef]:
+        out = [self.eps == q(f.epsilon), self.none_uv == q(f.none_utility),
+               self.chosen == (-1 if f.chosen is None else f.chosen)]
+        for i in range(self.n):
+            out += [self.s[i] == f.before[i], self.z[i] == f.z[i], self.s1[i] == f.after[i],
+                    self.w[i] == q(f.weights[i]), self.uv[i] == q(f.ask_utility[i]),
+                    self.witness[i] == z3.BoolVal(bool(f.visitor_witness[i])),
+                    self.vetoed[i] == z3.BoolVal(bool(f.vetoed[i]))]
+        return out
+
+
+def transition_encoding(n: int) -> TransitionEncoding:
+    """I-3 weights, I-5 source separation, I-6 monotone update, I-8 feasibility, ε-floor and optimality."""
+    s = [z3.Int(f"s_{i}") for i in range(n)]
+    zz = [z3.Int(f"z_{i}") for i in range(n)]
+    s1 = [z3.Int(f"s1_{i}") for i in range(n)]
+    w = [z3.Real(f"w_{i}") for i in range(n)]
+    uv = [z3.Real(f"uv_{i}") for i in range(n)]
+    witness = [z3.Bool(f"witness_{i}") for i in range(n)]
+    vetoed = [z3.Bool(f"vetoed_{i}") for i in range(n)]
+    eps, none_uv, chosen = z3.Real("eps"), z3.Real("uv_none"), z3.Int("chosen")
+    feasible = [z3.And(s1[i] == 0, z3.Not(vetoed[i]), uv[i] >= eps) for i in range(n)]
+    inv: list[z3.BoolRef] = [z3.Sum(w) == 1, chosen >= -1, chosen < n]
+    for i in range(n):
+        inv += [
+            w[i] > 0,
+            z3.Or(s[i] == 0, s[i] == 1),
+            z3.Or(zz[i] == 0, zz[i] == 1),
+            s1[i] == z3.If(s[i] >= zz[i], s[i], zz[i]),  # s' = s ∨ z  (eq. 10)
+            s1[i] >= s[i],  # monotone (eq. 11)
+            z3.Implies(zz[i] == 1, z3.And(s[i] == 0, witness[i])),  # eq. 9: only visitor evidence completes
+        ]
+    inv.append(z3.Implies(chosen == -1, z3.And([none_uv >= eps] + [z3.Not(f) for f in feasible])))
+    for c in range(n):
+        # the chosen ASK is feasible and optimal: no feasible ASK has a larger weight, nor an equal weight
+        # earlier in approved order (eq. 14)
+        optimal = [feasible[c]]
+        optimal += [z3.Implies(feasible[j], w[j] < w[c]) for j in range(c)]
+        optimal += [z3.Implies(feasible[j], w[j] <= w[c]) for j in range(c + 1, n)]
+        inv.append(z3.Implies(chosen == c, z3.And(optimal)))
+    return TransitionEncoding(n, z3.Not(z3.And(inv)), s, zz, s1, w, uv, witness, vetoed, eps, none_uv, chosen)
+
+
+@dataclass(frozen=True)
+class PolicyNumbers:
+    relevance: Fraction
+    burden: Fraction
+    repetition: Fraction
+    privacy: Fraction
+    epsilon: Fraction
+    none_utility: Fraction
+    vetoed_ask_utility: Fraction
+    relevance_uncertain_recent: Fraction
+    burden_uncertain_recent: Fraction
+
+
+def _level(name: str) -> tuple[z3.ArithRef, z3.BoolRef]:
+    var = z3.Real(name)
+    return var, z3.Or([var == q(level) for level in LEVELS])
+
+
+def utility(p: PolicyNumbers, r: z3.ArithRef, b: z3.ArithRef, d: z3.ArithRef, pr: z3.ArithRef) -> z3.ArithRef:
+    return q(p.relevance) * r + q(p.burden) * b + q(p.repetition) * d + q(p.privacy) * pr
+
+
+def bundle_properties(p: PolicyNumbers) -> dict[str, tuple[str, z3.BoolRef]]:
+    """Property name -> (description, NEGATION of the property). Each is proved when its negation is unsat."""
+    r, r_dom = _level("R")
+    b, b_dom = _level("B")
+    d, d_dom = _level("D")
+    pr, p_dom = _level("P")
+    d2, d2_dom = _level("D2")
+    b2, b2_dom = _level("B2")
+    p2, p2_dom = _level("P2")
+    r2, r2_dom = _level("R2")
+    dom = [r_dom, b_dom, d_dom, p_dom]
+    refused = z3.Bool("refused")
+    stopped = z3.Bool("stopped")
+    vetoed = z3.Or(refused, stopped)
+    uv = z3.If(vetoed, q(p.vetoed_ask_utility), utility(p, r, b, d, pr))
+    eps = q(p.epsilon)
+    return {
+        "none_always_feasible": (
+            "NONE satisfies the visitor-utility floor in every state, so a decision always exists (eq. 14).",
+            z3.Not(q(p.none_utility) >= eps),
+        ),
+        "refused_objective_never_asked": (
+            "For every rubric value, an ASK of a refused objective is below epsilon.",
+            z3.And(dom + [refused, uv >= eps]),
+        ),
+        "stop_blocks_every_question": (
+            "After a stop request, every ASK is below epsilon whatever its rubric values.",
+            z3.And(dom + [stopped, uv >= eps]),
+        ),
+        "uncertain_objective_not_reasked_in_cooldown": (
+            "With the rubric levels for a recent 'do not know yet', the ASK is below epsilon for all D and P.",
+            z3.And(dom + [r == q(p.relevance_uncertain_recent), b == q(p.burden_uncertain_recent),
+                          z3.Not(vetoed), uv >= eps]),
+        ),
+        "more_repetition_never_raises_utility": (
+            "Raising repetition D never raises U_V (coefficient sign).",
+            z3.And(dom + [d2_dom, d2 > d, utility(p, r, b, d2, pr) > utility(p, r, b, d, pr)]),
+        ),
+        "more_burden_never_raises_utility": (
+            "Raising burden B never raises U_V.",
+            z3.And(dom + [b2_dom, b2 > b, utility(p, r, b2, d, pr) > utility(p, r, b, d, pr)]),
+        ),
+        "more_privacy_never_raises_utility": (
+            "Raising privacy sensitivity P never raises U_V.",
+            z3.And(dom + [p2_dom, p2 > pr, utility(p, r, b, d, p2) > utility(p, r, b, d, pr)]),
+        ),
+        "more_relevance_never_lowers_utility": (
+            "Raising relevance R never lowers U_V.",
+            z3.And(dom + [r2_dom, r2 > r, utility(p, r2, b, d, pr) < utility(p, r, b, d, pr)]),
+        ),
+    }

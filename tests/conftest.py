@@ -1,0 +1,70 @@
+"""Shared fixtures: the project's rule bundle and a small four-objective goal spec with no vocabularies."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+import shutil
+
+import pytest
+
+from engine.goals.models import Criterion, GoalSpec, Objective, PublishedGoalSpec
+from engine.goals.publication import spec_hash
+from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, load_bundle
+
+
+def make_spec(weights: tuple[str, ...] = ("0.35", "0.25", "0.20", "0.20")) -> GoalSpec:
+    kinds = [
+        ("budget", "money", {"currency": "EUR", "min_amount": 10000}),
+        ("location", "place", {}),
+        ("notes", "free_text", {}),
+        ("contact", "contact", {"channels": ["email", "phone"], "default_region": "ES"}),
+    ]
+    objectives = [
+        Objective(
+            id=oid,
+            name=oid.title(),
+            questions={"en": f"What is your {oid}?", "es": f"¿Cuál es su {oid}?"},
+            criterion=Criterion(kind=kind, description=f"visitor states their {oid}", params=params),
+            weight=Decimal(w),
+            order=i + 1,
+        )
+        for i, ((oid, kind, params), w) in enumerate(zip(kinds, weights, strict=True))
+    ]
+    return GoalSpec(id="test-spec", title="Test", default_language="en", languages=["en", "es"],
+                    objectives=objectives)
+
+
+def publish(spec: GoalSpec, version: int = 1) -> PublishedGoalSpec:
+    return PublishedGoalSpec(spec=spec, version=version, content_hash=spec_hash(spec), approved_by="tester",
+                             approved_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+CORE_FILES = ("bundle", "policy", "acceptance", "criteria", "runtime", "governance")
+
+
+def copy_core_rules(target: Path) -> Path:
+    """A bundle holding only the core rule files (and their schemas), for tests of the decision layer."""
+    (target / "schemas").mkdir(parents=True)
+    for name in CORE_FILES:
+        source = DEFAULT_RULES_DIR / f"{name}.json"
+        if source.exists():
+            shutil.copy(source, target / f"{name}.json")
+            shutil.copy(DEFAULT_RULES_DIR / "schemas" / f"{name}.schema.json", target / "schemas")
+    return target
+
+
+@pytest.fixture(scope="session")
+def core_rules_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_core_rules(tmp_path_factory.mktemp("rules"))
+
+
+@pytest.fixture(scope="session")
+def bundle(core_rules_dir: Path) -> RuleBundle:
+    return load_bundle(core_rules_dir, require_published=False)
+
+
+@pytest.fixture(scope="session")
+def published_spec() -> PublishedGoalSpec:
+    return publish(make_spec())

@@ -1,0 +1,117 @@
+"""Random decision inputs shared by the differential test and the property tests (seeded, deterministic)."""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
+from engine.conversation import ConversationState, Message, Role
+from engine.goals.models import Criterion, GoalSpec, Objective, PublishedGoalSpec
+from engine.goals.publication import spec_hash
+
+KINDS: list[tuple[str, dict[str, Any]]] = [
+    ("money", {"currency": "EUR", "min_amount": 10000}),
+    ("place", {}),
+    ("contact", {"default_region": "ES"}),
+    ("free_text", {}),
+]
+WORDS = ["budget", "350.000", "EUR", "near", "Vera", "mail", "a@b.com", "bad@x", "600000005", "12", "and", "I",
+         "need", "no", "quiero", "tres", "~", "ｆｕｌｌ", "\u200b", "Mojácar", "around", "300"]
+VALUES = ["<=350000 EUR", "350000 EUR", "~300 EUR", "Vera", "Mojácar", "a@b.com", "bad@x", "600000005", "12",
+          "near", "xx"]
+
+
+@dataclass
+class Case:
+    spec: PublishedGoalSpec
+    state: ConversationState
+    commands: list[Command]
+    company_question: bool
+
+
+def random_spec(rng: random.Random) -> PublishedGoalSpec:
+    n = rng.randint(1, 6)
+    cuts = sorted(rng.sample(range(1, 20), n - 1)) if n > 1 else []
+    parts = [b - a for a, b in zip([0, *cuts], [*cuts, 20], strict=True)]
+    objectives = []
+    for i, part in enumerate(parts):
+        kind, params = rng.choice(KINDS)
+        objectives.append(Objective(
+            id=f"o{i}", name=f"Objective {i}", questions={"en": f"Question {i}?"},
+            criterion=Criterion(kind=kind, description="random", params=params),
+            weight=Decimal(part) / Decimal(20), order=i + 1,
+        ))
+    spec = GoalSpec(id="random", title="Random", default_language="en", languages=["en"], objectives=objectives)
+    return PublishedGoalSpec(spec=spec, version=1, content_hash=spec_hash(spec), approved_by="gen",
+                             approved_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+def _text(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 8))).replace("\u200b", "").strip() or "hi"
+
+
+def _span(rng: random.Random, texts: dict[int, str], turn: int) -> Span:
+    choice = rng.random()
+    t = rng.randint(1, turn)
+    text = texts[t]
+    start = rng.randint(0, max(0, len(text) - 1))
+    end = rng.randint(start + 1, len(text)) if len(text) > start else start + 1
+    quote = text[start:end] or "x"
+    if choice < 0.08:
+        return Span(turn=turn + rng.randint(1, 2), start=start, end=end, quote=quote)  # future turn
+    if choice < 0.16:
+        return Span(turn=t, start=start, end=end + 50, quote=quote)  # out of range
+    if choice < 0.26:
+        return Span(turn=t, start=start, end=end, quote=quote + "!")  # mismatch
+    if choice < 0.30:
+        return Span(turn=t, start=start, end=end, quote=quote.upper() if quote.upper() != quote else quote + "Z")
+    return Span(turn=t, start=start, end=end, quote=quote)
+
+
+def random_case(rng: random.Random) -> Case:
+    spec = random_spec(rng)
+    ids = [o.id for o in spec.spec.ordered()]
+    turn = rng.randint(1, 5)
+    texts = {t: _text(rng) for t in range(1, turn + 1)}
+    # sometimes the quote of a valid span holds a value the validators accept
+    if rng.random() < 0.5:
+        texts[turn] = texts[turn] + " " + rng.choice(["below 350.000 EUR", "a@b.com", "600000005", "Vera"])
+    messages = []
+    for t in range(1, turn + 1):
+        messages.append(Message(role=Role.VISITOR, turn=t, text=texts[t]))
+        if t < turn:
+            messages.append(Message(role=Role.ASSISTANT, turn=t, text="Assistant says a@b.com in Vera"))
+    state = ConversationState(
+        conversation_id="gen", goal_ref=spec.ref, goal_hash=spec.content_hash, bundle_hash="b", language="en",
+        turn=turn, bits=[rng.randint(0, 1) for _ in ids],
+        refused=[i for i in ids if rng.random() < 0.15],
+        stopped=rng.random() < 0.1,
+        uncertain={i: rng.randint(0, turn) for i in ids if rng.random() < 0.2},
+        ask_counts={i: rng.randint(0, 3) for i in ids if rng.random() < 0.5},
+        last_asked=rng.choice([None, *ids]),
+        messages=messages,
+    )
+    commands: list[Command] = []
+    for _ in range(rng.randint(0, 6)):
+        objective = rng.choice(ids) if rng.random() > 0.07 else "unknown_objective"
+        span = _span(rng, texts, turn)
+        kind = rng.random()
+        value = rng.choice(VALUES + [span.quote])
+        if kind < 0.45:
+            commands.append(Complete(objective=objective, span=span, value=value))
+        elif kind < 0.6:
+            commands.append(Correct(objective=objective, span=span, value=value))
+        elif kind < 0.72:
+            commands.append(Refuse(objective=objective, span=span))
+        elif kind < 0.8:
+            commands.append(Stop(span=span))
+        elif kind < 0.9:
+            commands.append(Uncertain(objective=objective, span=span))
+        else:
+            commands.append(Resume(objective=rng.choice([None, objective]), span=span))
+    return Case(spec=spec, state=state, commands=commands, company_question=rng.random() < 0.3)
