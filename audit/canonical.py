@@ -65,9 +65,24 @@ def sha256_of(value: Any) -> str:
     return sha256_hex(canonical_bytes(value))
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def _prepare(value: Any, depth: int) -> JsonValue:
     if depth > MAX_DEPTH:
         raise CanonicalError(f"value nested deeper than {MAX_DEPTH} levels", code="audit.canonical.too_deep")
+    # Fast path for data that is already plain JSON (records read back from a store or a file).
+    kind = type(value)
+    if kind in _PLAIN:
+        return value  # type: ignore[no-any-return]
+    if kind is dict and all(type(key) is str for key in value):
+        return {key: _prepare(item, depth + 1) for key, item in value.items()}
+    if kind is list:
+        return [_prepare(item, depth + 1) for item in value]
+    return _prepare_other(value, depth)
+
+
+def _prepare_other(value: Any, depth: int) -> JsonValue:
     # Order matters: bool is an int, StrEnum is a str, datetime is a date.
     if value is None or isinstance(value, bool):
         return value

@@ -117,6 +117,10 @@ class Candidate(_Model):
         default=None, description="Criterion validator consulted (kind and version)."
     )
     validator_code: DottedCode | None = Field(default=None, description="The validator's own result code.")
+    judgement: str | None = Field(
+        default=None,
+        description="Who decided: 'deterministic' (the validator) or 'proposer' (free-text criteria only).",
+    )
     witness: Witness | None = Field(default=None, description="Cited visitor span; required when accepted.")
     value_digest: KeyedDigest | None = Field(
         default=None,

@@ -48,6 +48,8 @@ _HEX_AS_LETTERS = str.maketrans("0123456789abcdef", "abcdefghijklmnop")
 _LOCAL_CHARS = r"\w.!#$%&'*+/=?^`{|}~-"
 # Starts only at the beginning of a run of local-part characters: keeps matching linear on long words.
 _EMAIL_RE = re.compile(rf"(?<![{_LOCAL_CHARS}])[{_LOCAL_CHARS}]+[@\uff20\ufe6b][\w-]+(?:\.[\w-]+)*")
+# "spec@v3", "free_text@1", "pkg@1.2.0": version references, not addresses (a real domain has a name part).
+_VERSION_DOMAIN_RE = re.compile(r"[vV]?\d+(?:\.\d+)*")
 # Calendar dates and ISO timestamps: protected from phone detection (validated below).
 _ISO_RE = re.compile(
     r"(?<!\w)(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?!\d)"
@@ -83,7 +85,7 @@ class RedactionPolicy(BaseModel):
     version: str = Field(pattern=r"^\d+\.\d+\.\d+$", description="Semantic version of this rule file.")
     description: str = Field(min_length=1, description="What the rules do, for compliance readers.")
     digest_chars: int = Field(ge=4, le=64, description="Digest characters kept in a token.")
-    phone: PhonePolicy
+    phone: PhonePolicy = Field(description="What counts as a phone-like string.")
     money_markers: list[str] = Field(description="Currency symbols/words that mark a number as an amount.")
     phone_exempt_keys: list[str] = Field(description="Keys whose values are machine ids/digests.")
 
@@ -157,7 +159,11 @@ class Redactor:
 
     def find(self, text: str, *, phones: bool = True) -> list[Finding]:
         """Contact data in ``text`` as given (no normalisation), in order, non-overlapping."""
-        findings = [Finding("email", m.start(), m.end()) for m in _EMAIL_RE.finditer(text)]
+        findings = [
+            Finding("email", m.start(), m.end())
+            for m in _EMAIL_RE.finditer(text)
+            if not _VERSION_DOMAIN_RE.fullmatch(re.split("[@\uff20\ufe6b]", m.group(), maxsplit=1)[1])
+        ]
         if phones:
             masked = list(text)
             for found in findings:  # an address's digits are never a phone number

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import os
 import sys
 from collections.abc import Sequence
-
-import structlog
 
 from engine.errors import GraceError
 
@@ -42,12 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _configure_logging() -> None:
-    """CLI default: warnings and errors on stderr; GRACE_LOG_LEVEL=info|debug shows more."""
-    level = getattr(logging, os.environ.get("GRACE_LOG_LEVEL", "warning").upper(), logging.WARNING)
-    structlog.configure(
-        wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-    )
+    """JSON logs on stderr with contact data redacted; warnings by default, GRACE_LOG_LEVEL=info|debug for more."""
+    from audit.logging import configure_logging
+
+    configure_logging(redaction_key=None, level=os.environ.get("GRACE_LOG_LEVEL", "warning"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,6 +14,12 @@ from engine.goals.publication import spec_hash
 from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    from audit.logging import configure_logging
+
+    configure_logging(redaction_key=None, level="warning")
+
+
 def make_spec(weights: tuple[str, ...] = ("0.35", "0.25", "0.20", "0.20")) -> GoalSpec:
     kinds = [
         ("budget", "money", {"currency": "EUR", "min_amount": 10000}),

@@ -17,7 +17,7 @@ import structlog
 from engine.ports import Citation, GroundedAnswer
 from engine.retrieval.analysis import AnalyzerSet
 from engine.retrieval.filters import FieldFilter
-from engine.retrieval.grounding import ClaimCheck, check_claim, query_coverage, usable
+from engine.retrieval.grounding import ClaimCheck, check_claim, query_coverage, relevance, unknown_names
 from engine.retrieval.index import Retriever
 from engine.retrieval.models import ScoredPassage
 from engine.retrieval.questions import is_question, question_sentences
@@ -35,6 +35,8 @@ class AnswerTrace:
     is_question: bool = False
     hits: list[ScoredPassage] = field(default_factory=list)
     coverage: dict[str, float] = field(default_factory=dict)
+    relevance: dict[str, float] = field(default_factory=dict)
+    unknown_names: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)  # passage ids that passed the relevance gate
     checks: list[ClaimCheck] = field(default_factory=list)
     ms: float = 0.0
@@ -64,23 +66,34 @@ class GroundedAnswerer:
 
     def _evidence(self, message: str, hits: list[ScoredPassage], language: str, trace: AnswerTrace) -> list[ScoredPassage]:
         settings = self.rules.grounding
+        asked = question_sentences(message, self.rules.languages)
+        if settings.reject_unknown_names:
+            stop = frozenset().union(*(a.stopwords for a in self.analyzers.by_language.values()))
+            trace.unknown_names = unknown_names(" ".join(asked), self.retriever.vocabulary, stop)
+            if trace.unknown_names:
+                return []
         # Coverage is taken over the whole message and over its question sentences alone, whichever is higher:
         # "My budget is 450.000 EUR. Do you have parking?" asks only about parking.
         views = [self.analyzers.query_words(message)]
-        asked = question_sentences(message, self.rules.languages)
         if asked:
             views.append(self.analyzers.query_words(" ".join(asked)))
-        passing: list[ScoredPassage] = []
+        scored: list[tuple[float, ScoredPassage]] = []
         for hit in hits:
             terms = self.retriever.passage_terms[hit.passage.id]
             coverage = max(query_coverage(words, terms, self.retriever.term_stats) for words in views)
             trace.coverage[hit.passage.id] = round(coverage, 4)
-            if usable(hit, coverage, settings):
-                passing.append(hit)
-        same_language = [h for h in passing if h.passage.language == language]
+            score = relevance(hit, coverage, settings)
+            trace.relevance[hit.passage.id] = round(score, 4)
+            if score >= settings.min_relevance:
+                scored.append((score, hit))
+        same_language = [pair for pair in scored if pair[1].passage.language == language]
         if same_language or not settings.cross_language_fallback:
-            passing = same_language
-        return passing[: settings.max_passages]
+            scored = same_language
+        if not scored:
+            return []
+        scored.sort(key=lambda pair: -pair[0])
+        best = scored[0][0]
+        return [hit for score, hit in scored if score >= best - settings.secondary_margin][: settings.max_passages]
 
     def answer_with_trace(self, message: str, language: str) -> tuple[GroundedAnswer, AnswerTrace]:
         started = time.perf_counter()

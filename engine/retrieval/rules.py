@@ -52,6 +52,7 @@ class QuestionCues(_Frozen):
     subject_words: tuple[str, ...]
     blocked_after_wh: tuple[str, ...]
     aux_window: int
+    standalone_wh_words: tuple[str, ...]  # interrogative at sentence start without an auxiliary
     request_phrases: tuple[str, ...]
 
 

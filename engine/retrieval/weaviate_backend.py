@@ -222,7 +222,7 @@ class WeaviateIndex:
         self.embedder = embedder
         self.settings = settings
         self.client = client
-        term_lists, self.term_stats = analyse_corpus(corpus, analyzers)
+        term_lists, self.term_stats, self.vocabulary = analyse_corpus(corpus, analyzers)
         self.passage_terms = {p.id: frozenset(t) for p, t in zip(corpus.passages, term_lists, strict=True)}
         self._by_id = corpus.by_id()
         total = settings.lexical_weight + settings.dense_weight

@@ -58,6 +58,8 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 API_VERSION = "1.0.0"
 
 ConversationId = Annotated[str, PathParam(pattern=CONVERSATION_ID_PATTERN)]
+# Module level: route signatures are resolved from module globals (postponed annotations).
+bearer = HTTPBearer(auto_error=False, description="GRACE_OPERATOR_TOKEN")
 _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 413, 415, 429, 503)
 }
@@ -109,6 +111,7 @@ def create_app(
     app.state.store = store
     app.state.catalog = catalog
     app.state.submitter = submitter
+    app.state.limits = limits
 
     # -- errors ------------------------------------------------------------------------------------
 
@@ -160,8 +163,6 @@ def create_app(
             limiter.check(family, client_of(request))
 
         return dependency
-
-    bearer = HTTPBearer(auto_error=False, description="GRACE_OPERATOR_TOKEN")
 
     def operator(
         request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]

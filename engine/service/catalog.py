@@ -40,7 +40,7 @@ class ServedGoal:
 
 @dataclass
 class Catalog:
-    bundle: RuleBundle
+    bundle: RuleBundle | None
     goals: list[ServedGoal] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -66,7 +66,7 @@ class Catalog:
             self._add(goal)
 
     def resolve(self, goal: str) -> ServedGoal:
-        found = self._by_ref.get(goal) if "@" in goal else self._by_name.get(goal)
+        found = self._by_ref.get(goal) or self._by_name.get(goal)
         if found is None:
             raise NotFoundError(f"no published goal spec {goal!r} is served here", code="goal.not_found")
         return found

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-GOAL_PATTERN = r"^[a-z][a-z0-9_-]{0,63}(@v[1-9][0-9]{0,8})?$"
+GOAL_PATTERN = r"^[a-z][a-z0-9_-]{0,63}(/v[1-9][0-9]{0,8})?$"
 LANGUAGE_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$"
 CONVERSATION_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
@@ -17,7 +17,7 @@ class _In(BaseModel):
 
 class CreateConversation(_In):
     goal: str = Field(
-        pattern=GOAL_PATTERN, description="Goal spec id (latest published version) or ref 'id@vN'."
+        pattern=GOAL_PATTERN, description="Goal spec id (latest published version) or ref 'id/vN'."
     )
     language: str | None = Field(
         default=None, pattern=LANGUAGE_PATTERN, description="Defaults to the spec's."

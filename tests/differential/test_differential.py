@@ -12,7 +12,7 @@ from engine.rules_bundle import RuleBundle
 from engine.text import normalize
 from engine.validators import validate_value
 from spec.reference import RefCandidate, RefObjective, RefState, decide
-from tests.differential.generators import Case, random_case
+from spec.generators import Case, random_case
 
 CASES = int(os.environ.get("GRACE_DIFFERENTIAL_CASES", "10000"))
 

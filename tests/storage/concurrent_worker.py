@@ -34,7 +34,10 @@ def run_turns(store: DurableStore, conversation_id: str, worker: str, count: int
             turn = state.turn + 1
             text = f"{worker}-{index}"
             new = state.model_copy(
-                update={"turn": turn, "messages": [*state.messages, Message(role=Role.VISITOR, turn=turn, text=text)]}
+                update={
+                    "turn": turn,
+                    "messages": [*state.messages, Message(role=Role.VISITOR, turn=turn, text=text)],
+                }
             )
             try:
                 store.commit_turn(new, {"turn": turn, "text": text}, expected_turn=state.turn)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -11,69 +10,7 @@ import pytest
 
 from engine.conversation import ConversationState
 from engine.storage.base import DurableStore
-
-PG_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
-
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param(
-        "postgres",
-        id="postgres",
-        marks=[
-            pytest.mark.postgres,
-            pytest.mark.skipif(not PG_URL, reason="GRACE_TEST_POSTGRES_URL is not set"),
-        ],
-    ),
-]
-
-
-class StoreFactory:
-    """Opens stores on one fresh database (a file for SQLite, a schema for PostgreSQL)."""
-
-    def __init__(self, backend: str, tmp_path: Path) -> None:
-        self.backend = backend
-        self.path = tmp_path / "grace.db"
-        self.schema = f"t_{uuid.uuid4().hex[:16]}"
-        self.opened: list[DurableStore] = []
-
-    @property
-    def url(self) -> str:
-        return f"sqlite:///{self.path}" if self.backend == "sqlite" else PG_URL
-
-    def open(self) -> DurableStore:
-        store: DurableStore
-        if self.backend == "sqlite":
-            from engine.storage.sqlite import SQLiteStore
-
-            store = SQLiteStore(self.path)
-        else:
-            from engine.storage.postgres import PostgresStore
-
-            store = PostgresStore(PG_URL, schema=self.schema)
-        self.opened.append(store)
-        return store
-
-    def execute_raw(self, sql: str) -> None:
-        """Run SQL around the application (what an attacker or a careless admin could do)."""
-        if self.backend == "sqlite":
-            import sqlite3
-
-            with sqlite3.connect(self.path) as conn:
-                conn.execute(sql)
-        else:
-            import psycopg
-
-            with psycopg.connect(PG_URL, autocommit=True, options=f"-c search_path={self.schema}") as conn:
-                conn.execute(sql.encode())
-
-    def cleanup(self) -> None:
-        for store in self.opened:
-            store.close()
-        if self.backend == "postgres":
-            import psycopg
-
-            with psycopg.connect(PG_URL, autocommit=True) as conn:
-                conn.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE'.encode())
+from tests.storage.backends import BACKENDS, StoreFactory
 
 
 @pytest.fixture(params=BACKENDS)

@@ -9,10 +9,9 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from concurrent_worker import run_turns
-from conftest import StoreFactory
-
 from engine.conversation import ConversationState, Role
+from tests.storage.backends import StoreFactory
+from tests.storage.concurrent_worker import run_turns
 
 MakeState = Callable[..., ConversationState]
 WORKER = Path(__file__).with_name("concurrent_worker.py")
@@ -60,8 +59,16 @@ def test_separate_processes(factory: StoreFactory, make_state: MakeState) -> Non
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path.cwd()), *sys.path])}
     procs = [
         subprocess.Popen(
-            [sys.executable, str(WORKER), factory.backend, location, factory.schema, state.conversation_id,
-             f"p{index}", "10"],
+            [
+                sys.executable,
+                str(WORKER),
+                factory.backend,
+                location,
+                factory.schema,
+                state.conversation_id,
+                f"p{index}",
+                "10",
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -1,4 +1,4 @@
-"""Random decision inputs shared by the differential test and the property tests (seeded, deterministic)."""
+"""Random decision inputs for the differential tests, property tests and the decision benchmark (seeded)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""Benchmarks that print numbers (never asserted as wall-clock limits in tests)."""

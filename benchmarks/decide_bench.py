@@ -1,0 +1,89 @@
+"""Decision latency per turn: acceptance rules + validators + policy + Z3 check + audit redaction/hashing.
+
+No proposer and no retrieval. The reference model (spec/reference.py) runs on the same inputs in the same
+process; the ratio engine/reference is printed beside the absolute numbers.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from datetime import UTC, datetime
+from fractions import Fraction
+
+from engine.commands import Complete, Correct
+from engine.decision.decider import Decider
+from engine.ports import GroundedAnswer, Proposal
+from engine.rules_bundle import RuleBundle
+from engine.text import normalize
+from engine.turn_record import build_record, seal_for_store
+from engine.validators import validate_value
+from spec.generators import Case, random_case
+from spec.reference import RefCandidate, RefObjective, RefState, decide
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _reference(case: Case, bundle: RuleBundle) -> None:
+    objectives = case.spec.spec.ordered()
+    by_id = {o.id: o for o in objectives}
+    candidates = []
+    for c in case.commands:
+        ok = True
+        if isinstance(c, Complete | Correct) and c.objective in by_id:
+            ok = validate_value(by_id[c.objective].criterion, c.value, c.span.quote, bundle).ok
+        candidates.append(RefCandidate(c.type, getattr(c, "objective", None), c.span.turn, c.span.start, c.span.end,
+                                       normalize(c.span.quote), ok))
+    s = case.state
+    decide([RefObjective(o.id, Fraction(str(o.weight)), o.criterion.kind.value) for o in objectives],
+           RefState(s.turn, tuple(s.bits), {m.turn: m.text for m in s.messages if m.role == "visitor"},
+                    frozenset(s.refused), s.stopped, dict(s.uncertain), dict(s.ask_counts), s.last_asked),
+           candidates, bundle.file("policy"), case.company_question)
+
+
+def run(bundle: RuleBundle, turns: int = 2000, seed: int = 7) -> dict[str, float]:
+    rng = random.Random(seed)
+    cases = [random_case(rng) for _ in range(turns)]
+    deciders = {c.spec.content_hash: Decider(c.spec, bundle) for c in cases}
+    key = b"bench-key-0123456789abcdef012345"
+    for case in cases[:50]:  # warm-up: solver caches, durable-rules host
+        deciders[case.spec.content_hash].decide(case.state, case.commands)
+    engine_ms: list[float] = []
+    reference_ms: list[float] = []
+    for case in cases:
+        t0 = time.perf_counter()
+        decision = deciders[case.spec.content_hash].decide(case.state, case.commands,
+                                                           company_question=case.company_question)
+        now = datetime.now(UTC)
+        record = build_record(spec=case.spec, bundle=bundle, state_before=case.state, state_after=decision.new_state,
+                              proposal=Proposal(adapter="bench", adapter_version="1"), decision=decision,
+                              question=None, answer=GroundedAnswer(), fail_closed=None, timings={},
+                              received_at=now, completed_at=now)
+        seal_for_store(record, None, key)
+        engine_ms.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        _reference(case, bundle)
+        reference_ms.append((time.perf_counter() - t0) * 1000)
+    return {
+        "turns": float(turns),
+        "engine_p50_ms": _percentile(engine_ms, 0.50),
+        "engine_p99_ms": _percentile(engine_ms, 0.99),
+        "engine_mean_ms": statistics.fmean(engine_ms),
+        "reference_p50_ms": _percentile(reference_ms, 0.50),
+        "reference_p99_ms": _percentile(reference_ms, 0.99),
+        "ratio_p50": _percentile(engine_ms, 0.50) / max(_percentile(reference_ms, 0.50), 1e-9),
+    }
+
+
+def report(result: dict[str, float]) -> str:
+    return (
+        f"decision latency over {int(result['turns'])} random turns (rules + validators + Z3 + audit hashing)\n"
+        f"  engine     p50 {result['engine_p50_ms']:.3f} ms   p99 {result['engine_p99_ms']:.3f} ms   "
+        f"mean {result['engine_mean_ms']:.3f} ms\n"
+        f"  reference  p50 {result['reference_p50_ms']:.3f} ms   p99 {result['reference_p99_ms']:.3f} ms\n"
+        f"  ratio engine/reference at p50: {result['ratio_p50']:.1f}x"
+    )

@@ -1,0 +1,216 @@
+"""Typed views of rules/compiler.json and rules/governance.json (schema-checked, then semantically checked)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import jsonschema
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from engine.compiler.errors import CompilerRulesError
+from engine.compiler.matching import KeywordIndex
+from engine.goals.models import CriterionKind
+
+DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
+
+_M = TypeVar("_M", bound=BaseModel)
+
+TextByLanguage = dict[str, str]
+TermsByLanguage = dict[str, list[str]]
+
+
+class _Rules(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class WeightRule(_Rules):
+    scheme: Literal["rank_decay_floor"]
+    first: Decimal
+    step: Decimal
+    floor: Decimal
+    decimals: int
+    explanation: str
+
+    @model_validator(mode="after")
+    def _coherent(self) -> WeightRule:
+        if self.floor > self.first:
+            raise ValueError("weights.floor must not exceed weights.first")
+        return self
+
+
+class Defaults(_Rules):
+    currency: str
+    phone_region: str
+    max_examples: int
+
+
+class ObjectiveKindRule(_Rules):
+    key: str
+    id: str
+    criterion: CriterionKind
+    fallback_criterion: CriterionKind | None = None
+    phase: Literal["qualify", "handoff"]
+    names: TextByLanguage
+    keywords: TermsByLanguage
+    implied_by: TermsByLanguage = Field(default_factory=dict)
+    granularity_keywords: TermsByLanguage = Field(default_factory=dict)
+    questions: TextByLanguage
+    questions_with_examples: TextByLanguage = Field(default_factory=dict)
+    questions_datetime: TextByLanguage = Field(default_factory=dict)
+    descriptions: TextByLanguage
+    corpus_strategy: Literal["place_names"] | None = None
+    vocabulary_without_corpus: bool = False
+    seed_options: dict[str, TermsByLanguage] = Field(default_factory=dict)
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def needs_vocabulary(self) -> bool:
+        return self.criterion in (CriterionKind.ENUMERATION, CriterionKind.FEATURES)
+
+
+class CorpusRules(_Rules):
+    extensions: list[str]
+    max_files: int
+    max_bytes: int
+    min_place_mentions: int
+    max_terms: int
+    locative_prepositions: TermsByLanguage
+    place_connectors: TermsByLanguage
+    list_joiners: TermsByLanguage
+    not_places: list[str]
+
+
+class CompilerRules(_Rules):
+    version: str
+    description: str
+    max_objectives: int
+    max_intent_chars: int
+    weights: WeightRule
+    defaults: Defaults
+    purpose_markers: TermsByLanguage
+    item_separators: TermsByLanguage
+    objective_kinds: list[ObjectiveKindRule]
+    corpus: CorpusRules
+
+    @model_validator(mode="after")
+    def _unique(self) -> CompilerRules:
+        for attr in ("key", "id"):
+            values = [getattr(kind, attr) for kind in self.objective_kinds]
+            dupes = sorted({v for v in values if values.count(v) > 1})
+            if dupes:
+                raise ValueError(f"objective_kinds: duplicate {attr} {', '.join(dupes)}")
+        for kind in self.objective_kinds:
+            if kind.needs_vocabulary and not kind.seed_options and kind.fallback_criterion is None:
+                raise ValueError(f"objective kind {kind.key}: a vocabulary kind needs seed_options or a fallback")
+        return self
+
+    @property
+    def languages(self) -> list[str]:
+        """Languages every objective kind can speak (names, questions and descriptions)."""
+        sets = [set(k.questions) & set(k.names) & set(k.descriptions) for k in self.objective_kinds]
+        return sorted(set.intersection(*sets)) if sets else []
+
+    _index: KeywordIndex | None = PrivateAttr(default=None)
+
+    def keyword_index(self) -> KeywordIndex:
+        """Keywords of every objective kind in every language, labelled with the kind key."""
+        if self._index is None:
+            self._index = KeywordIndex(
+                (kind.key, keyword)
+                for kind in self.objective_kinds
+                for keywords in kind.keywords.values()
+                for keyword in keywords
+            )
+        return self._index
+
+    def kind(self, key: str) -> ObjectiveKindRule | None:
+        return next((k for k in self.objective_kinds if k.key == key), None)
+
+
+class GovernanceCategory(_Rules):
+    id: str
+    label: TextByLanguage
+    legal_basis: str
+    allow_with_exemption: bool
+    keywords: TermsByLanguage
+
+
+class Exemption(_Rules):
+    category: str
+    goal_spec_id: str
+    justification: str
+    approved_by: str
+
+
+class GovernanceRules(_Rules):
+    version: str
+    description: str
+    categories: list[GovernanceCategory]
+    exemptions: list[Exemption] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _exemptions_allowed(self) -> GovernanceRules:
+        allowed = {c.id for c in self.categories if c.allow_with_exemption}
+        for exemption in self.exemptions:
+            if exemption.category not in allowed:
+                raise ValueError(f"exemption for category {exemption.category}, which allows none")
+        return self
+
+    _index: KeywordIndex | None = PrivateAttr(default=None)
+
+    def keyword_index(self) -> KeywordIndex:
+        """All category keywords, compiled once per loaded rules object."""
+        if self._index is None:
+            self._index = KeywordIndex(
+                (category.id, keyword)
+                for category in self.categories
+                for keywords in category.keywords.values()
+                for keyword in keywords
+            )
+        return self._index
+
+    def exempt(self, category: str, spec_id: str) -> bool:
+        return any(e.category == category and e.goal_spec_id == spec_id for e in self.exemptions)
+
+
+def read_rule_file(name: str, rules_dir: Path | None = None) -> dict[str, Any]:
+    """Read rules/<name>.json and validate it against rules/schemas/<name>.schema.json."""
+    root = rules_dir or DEFAULT_RULES_DIR
+    path, schema_path = root / f"{name}.json", root / "schemas" / f"{name}.schema.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CompilerRulesError(f"{name}.json or its schema is not readable JSON ({exc})") from exc
+    try:
+        jsonschema.validate(data, schema)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "(top)"
+        raise CompilerRulesError(f"{name}.json: at {where}: {exc.message}", code="rules.schema_violation") from exc
+    if not isinstance(data, dict):
+        raise CompilerRulesError(f"{name}.json: top level must be an object")
+    return data
+
+
+def _typed(model: type[_M], data: Mapping[str, Any], name: str) -> _M:
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = "/".join(str(p) for p in first["loc"]) or "(top)"
+        raise CompilerRulesError(f"{name}.json: at {where}: {first['msg']}") from exc
+
+
+def load_compiler_rules(source: Path | Mapping[str, Any] | None = None) -> CompilerRules:
+    """From a rules directory (schema-validated), a parsed mapping (e.g. ``bundle.file('compiler')``) or the default."""
+    data = source if isinstance(source, Mapping) else read_rule_file("compiler", source)
+    return _typed(CompilerRules, data, "compiler")
+
+
+def load_governance_rules(source: Path | Mapping[str, Any] | None = None) -> GovernanceRules:
+    data = source if isinstance(source, Mapping) else read_rule_file("governance", source)
+    return _typed(GovernanceRules, data, "governance")

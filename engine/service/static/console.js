@@ -1,0 +1,371 @@
+/* GRACE operator console: reads the operator API and shows, turn by turn, what the engine decided and why.
+ * Plain JavaScript, no build step. Every server value is inserted as text (never as HTML).
+ * The token lives in sessionStorage only; a "#token=..." fragment (printed by `grace serve --demo`) is
+ * consumed once and removed from the address bar.
+ */
+(function () {
+  "use strict";
+
+  var TOKEN_KEY = "grace-console-token";
+  var token = null;
+  var selected = null;
+
+  function $(id) { return document.getElementById(id); }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "class") { node.className = attrs[k]; } else { node.setAttribute(k, attrs[k]); }
+    });
+    (Array.isArray(children) ? children : (children === undefined || children === null ? [] : [children]))
+      .forEach(function (child) {
+        if (child === null || child === undefined || child === false) { return; }
+        node.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+      });
+    return node;
+  }
+
+  // -- token -------------------------------------------------------------------------------------
+  function readToken() {
+    var match = window.location.hash.match(/token=([^&]+)/);
+    if (match) {
+      try { window.sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(match[1])); } catch (e) { /* ignore */ }
+      history.replaceState(null, "", window.location.pathname + window.location.search);
+    }
+    try { return window.sessionStorage.getItem(TOKEN_KEY); } catch (e) { return null; }
+  }
+
+  function api(path) {
+    return fetch(path, { headers: { "Authorization": "Bearer " + token, "Accept": "application/json" } })
+      .then(function (res) {
+        return res.json().catch(function () { return {}; }).then(function (data) {
+          if (res.status === 401) { signOut("The token was not accepted."); throw new Error("auth"); }
+          if (!res.ok) {
+            var err = new Error(data && data.error ? data.error.code + ": " + data.error.message : "HTTP " + res.status);
+            err.status = res.status;
+            throw err;
+          }
+          return data;
+        });
+      });
+  }
+
+  function showSignin(message) {
+    $("app").hidden = true;
+    $("signout").hidden = true;
+    $("signin").hidden = false;
+    $("whoami").textContent = "";
+    var err = $("signin-error");
+    err.hidden = !message;
+    err.textContent = message || "";
+    $("token").focus();
+  }
+
+  function signOut(message) {
+    token = null;
+    try { window.sessionStorage.removeItem(TOKEN_KEY); } catch (e) { /* ignore */ }
+    showSignin(message);
+  }
+
+  function showApp() {
+    $("signin").hidden = true;
+    $("app").hidden = false;
+    $("signout").hidden = false;
+    $("whoami").textContent = "Signed in";
+    loadList();
+  }
+
+  // -- helpers for records of either shape -------------------------------------------------------
+  function bitsOf(value) {
+    if (typeof value === "string") { return value.split("").map(Number); }
+    if (value && Array.isArray(value.bits)) { return value.bits.slice(); }
+    return [];
+  }
+  function actionOf(rec) { return rec.action || rec.chosen_action || "NONE"; }
+  function failOf(rec) {
+    var f = rec.fail_closed;
+    if (!f) { return null; }
+    return typeof f === "string" ? { code: f, message: "" } : { code: f.code, message: f.message || "" };
+  }
+  function field(c, name) {
+    if (c[name] !== undefined && c[name] !== null) { return c[name]; }
+    return c.command && c.command[name] !== undefined ? c.command[name] : null;
+  }
+  function witnessOf(c) {
+    var w = c.witness || (c.command && c.command.span) || null;
+    if (!w || w.start === null || w.start === undefined || w.end === null || w.end === undefined) { return null; }
+    return { turn: w.turn, start: Number(w.start), end: Number(w.end) };
+  }
+  // Offsets are Python string indices (code points); JavaScript strings index UTF-16 units.
+  function codepoints(text) { return Array.from(text || ""); }
+  function sliceCp(text, start, end) { return codepoints(text).slice(start, end).join(""); }
+
+  function messageOf(state, role, turn) {
+    var found = null;
+    (state.messages || []).forEach(function (m) { if (m.role === role && m.turn === turn) { found = m; } });
+    return found;
+  }
+
+  function bitsView(bits, objectives, before) {
+    var box = el("span", { "class": "bits" });
+    bits.forEach(function (b, i) {
+      var obj = objectives[i];
+      var changed = before && before[i] !== b;
+      box.appendChild(el("span", {
+        "class": "bit" + (b ? " on" : "") + (changed ? " changed" : ""),
+        "title": (obj ? obj.name + " (" + obj.id + ")" : "objective " + (i + 1)) + ": " + (b ? "complete" : "open")
+      }, String(b)));
+    });
+    return box;
+  }
+
+  // Visitor text with witness spans marked: accepted completions green, rejected candidates amber/dashed.
+  function highlighted(text, spans) {
+    var cps = codepoints(text);
+    var cuts = [0, cps.length];
+    spans.forEach(function (s) {
+      cuts.push(Math.max(0, Math.min(cps.length, s.start)));
+      cuts.push(Math.max(0, Math.min(cps.length, s.end)));
+    });
+    cuts = cuts.filter(function (v, i, a) { return a.indexOf(v) === i; }).sort(function (a, b) { return a - b; });
+    var out = el("div", { "class": "text", "data-testid": "console-visitor-text" });
+    for (var i = 0; i < cuts.length - 1; i++) {
+      var a = cuts[i], b = cuts[i + 1];
+      var piece = cps.slice(a, b).join("");
+      var covering = spans.filter(function (s) { return s.start <= a && s.end >= b; });
+      if (!covering.length) { out.appendChild(document.createTextNode(piece)); continue; }
+      var accepted = covering.some(function (s) { return s.accepted; });
+      var label = covering.map(function (s) {
+        return (s.objective || "?") + " · " + (s.accepted ? "accepted" : "rejected: " + s.reason);
+      }).join("; ");
+      out.appendChild(el("mark", {
+        "class": accepted ? "accepted" : "rejected",
+        "title": label,
+        "data-testid": accepted ? "console-witness" : "console-witness-rejected",
+        "data-objective": covering.map(function (s) { return s.objective; }).join(" ")
+      }, piece));
+    }
+    return out;
+  }
+
+  function num(value) {
+    if (value === null || value === undefined) { return "—"; }
+    if (typeof value === "number") { return (Math.round(value * 1000) / 1000).toString(); }
+    var s = String(value);
+    if (/^-?\d+\/\d+$/.test(s)) {  // exact fractions are recorded as "p/q"
+      var parts = s.split("/");
+      return (Math.round(Number(parts[0]) / Number(parts[1]) * 1000) / 1000).toString() + " (" + s + ")";
+    }
+    return s;
+  }
+
+  function rubricOf(u) {
+    var out = [];
+    ["R", "B", "D", "P"].forEach(function (k) {
+      var names = { R: "relevance", B: "burden", D: "repetition", P: "privacy" };
+      var level = null, why = null;
+      if (u[k] && typeof u[k] === "object") { level = u[k].value; why = u[k].rationale; }
+      else if (u.rubric) { level = u.rubric[k]; why = u.rubric.rationale ? (u.rubric.rationale[k] || u.rubric.rationale[names[k]]) : null; }
+      if (level !== null && level !== undefined) { out.push({ key: k, name: names[k], level: level, why: why }); }
+    });
+    return out;
+  }
+
+  // -- views -------------------------------------------------------------------------------------
+  function candidateTable(rec, state) {
+    var cands = rec.candidates || [];
+    var malformed = rec.malformed || [];
+    if (!cands.length && !malformed.length) { return el("p", { "class": "muted" }, "The proposer suggested no commands this turn."); }
+    var body = el("tbody");
+    cands.forEach(function (c) {
+      var w = witnessOf(c);
+      var quote = "";
+      if (w) {
+        var m = messageOf(state, "visitor", w.turn);
+        quote = m ? sliceCp(m.text, w.start, w.end) : "";
+      }
+      var accepted = !!c.accepted;
+      var reason = c.reason_code || (accepted ? "accepted" : "rejected");
+      var details = [c.rule_id ? "rule " + c.rule_id : null, c.validator ? "validator " + c.validator : null,
+                     c.validator_code ? c.validator_code : null, c.judgement ? "judgement: " + c.judgement : null]
+        .filter(Boolean).join(" · ");
+      body.appendChild(el("tr", { "data-testid": accepted ? "console-candidate-accepted" : "console-candidate-rejected" }, [
+        el("td", {}, String(field(c, "type") || "?")),
+        el("td", {}, String(field(c, "objective") || "—")),
+        el("td", {}, w ? [el("q", {}, quote || "(span not found)"), el("div", { "class": "muted mono" }, "turn " + w.turn + " [" + w.start + ", " + w.end + ")")] : "—"),
+        el("td", {}, String(field(c, "value") !== null ? field(c, "value") : (c.value_digest ? "(redacted)" : "—"))),
+        el("td", {}, [el("span", { "class": "badge " + (accepted ? "ok" : "warn") }, accepted ? "accepted" : "rejected"),
+                      el("div", { "class": "mono" }, reason), details ? el("div", { "class": "muted" }, details) : null])
+      ]));
+    });
+    malformed.forEach(function (m) {
+      body.appendChild(el("tr", { "data-testid": "console-candidate-rejected" }, [
+        el("td", {}, "malformed"), el("td", {}, "—"), el("td", { "class": "mono" }, JSON.stringify(m.item || m).slice(0, 160)),
+        el("td", {}, "—"), el("td", {}, [el("span", { "class": "badge warn" }, "rejected"), el("div", { "class": "mono" }, m.reason_code || m.code || "command.malformed")])
+      ]));
+    });
+    return el("table", {}, [el("thead", {}, el("tr", {}, ["Command", "Objective", "Witness (visitor's words)", "Value", "Decision"].map(function (h) { return el("th", {}, h); }))), body]);
+  }
+
+  function utilityTable(rec, objectives) {
+    var utils = rec.utilities || [];
+    if (!utils.length) { return el("p", { "class": "muted" }, "No actions were scored (the turn failed closed or nothing was left to ask)."); }
+    var chosen = actionOf(rec);
+    var names = {};
+    objectives.forEach(function (o) { names[o.id] = o.name; });
+    var body = el("tbody");
+    utils.forEach(function (u) {
+      var action = u.action;
+      var m = /^ASK\((.+)\)$/.exec(action);
+      var objective = m ? m[1] : (action !== "NONE" && names[action] ? action : null);
+      var isChosen = action === chosen || (objective && chosen === "ASK(" + objective + ")");
+      var rubric = rubricOf(u);
+      var rationale = rubric.length
+        ? el("ul", { "class": "rationale" }, rubric.map(function (r) { return el("li", {}, r.name + " " + num(r.level) + (r.why ? " — " + r.why : "")); }))
+        : el("span", { "class": "muted" }, action === "NONE" ? "Asking nothing is always allowed." : "—");
+      var status = u.vetoed ? el("span", { "class": "badge bad" }, "vetoed")
+        : (u.feasible ? el("span", { "class": "badge ok" }, "feasible") : el("span", { "class": "badge warn" }, "below ε"));
+      body.appendChild(el("tr", { "class": (isChosen ? "chosen " : "") + (u.feasible ? "" : "infeasible"), "data-testid": isChosen ? "console-utility-chosen" : "console-utility" }, [
+        el("td", {}, [objective ? (names[objective] || objective) : "No question", el("div", { "class": "muted mono" }, action), isChosen ? el("strong", {}, "✓ chosen") : null]),
+        el("td", { "class": "num" }, num(u.U_B)),
+        el("td", { "class": "num" }, num(u.U_V)),
+        el("td", {}, status),
+        el("td", {}, rationale)
+      ]));
+    });
+    return el("table", {}, [el("thead", {}, el("tr", {}, ["Action", "Business U_B", "Visitor U_V", "Status", "Visitor-utility rationale"].map(function (h) { return el("th", {}, h); }))), body]);
+  }
+
+  function turnCard(rec, state, objectives) {
+    var turn = rec.turn;
+    var before = bitsOf(rec.state_before);
+    var after = bitsOf(rec.state_after);
+    var fail = failOf(rec);
+    var visitor = messageOf(state, "visitor", turn);
+    var bot = messageOf(state, "assistant", turn);
+    var spans = [];
+    (rec.candidates || []).forEach(function (c) {
+      var w = witnessOf(c);
+      if (w && w.turn === turn) {
+        spans.push({ start: w.start, end: w.end, accepted: !!c.accepted, objective: field(c, "objective"), reason: c.reason_code });
+      }
+    });
+    var head = el("div", { "class": "turn-head" }, [
+      el("h3", {}, "Turn " + turn),
+      el("div", {}, [bitsView(before, objectives), el("span", { "class": "arrow" }, "→"), bitsView(after, objectives, before)]),
+      el("div", {}, [
+        el("span", { "class": "badge", "data-testid": "console-action" }, actionOf(rec)),
+        " ",
+        fail ? el("span", { "class": "badge bad", "title": fail.message }, "failed closed: " + fail.code) : null,
+        rec.invariant_check ? el("span", { "class": "badge " + (rec.invariant_check === "proved" || rec.invariant_check === "ok" || rec.invariant_check === "sat" || rec.invariant_check === "holds" ? "ok" : "warn") }, "invariants: " + rec.invariant_check) : null
+      ])
+    ]);
+    var citations = (rec.answer && rec.answer.citations) || [];
+    var card = el("article", { "class": "turn", "data-testid": "console-turn", "data-turn": String(turn) }, [
+      head,
+      el("div", { "class": "said" }, [el("div", { "class": "who" }, "Visitor"), visitor ? highlighted(visitor.text, spans) : el("div", { "class": "text muted" }, "(message not stored)")]),
+      el("h4", {}, "Candidate commands"),
+      candidateTable(rec, state),
+      el("h4", {}, "Question choice (utilities)"),
+      utilityTable(rec, objectives),
+      el("div", { "class": "said bot" }, [el("div", { "class": "who" }, "Response"), el("div", { "class": "text" }, bot ? bot.text : (rec.question || "—"))]),
+      citations.length ? el("ol", { "class": "citations" }, citations.map(function (c) { return el("li", {}, c.source + (c.passage_id ? " · " + c.passage_id : "")); })) : null,
+      el("div", { "class": "kv" }, [
+        rec.seq !== undefined ? el("span", {}, "record seq " + rec.seq) : null,
+        rec.hash ? el("span", { "class": "mono", "title": rec.hash }, "hash " + String(rec.hash).slice(0, 19) + "…") : null,
+        rec.proposer ? el("span", {}, "proposer " + rec.proposer.name + " " + rec.proposer.version) : null,
+        rec.timings_ms && rec.timings_ms.total_ms !== undefined ? el("span", {}, "total " + rec.timings_ms.total_ms + " ms") : null
+      ])
+    ]);
+    return card;
+  }
+
+  function chainBanner(status) {
+    if (!status) { return el("div", { "class": "chain unknown", "data-testid": "console-chain" }, "Audit chain status unavailable."); }
+    if (status.ok) {
+      var anchored = status.anchored_seq === null || status.anchored_seq === undefined
+        ? "no keyed checkpoint yet" : "head anchored by the keyed checkpoint at seq " + status.anchored_seq;
+      return el("div", { "class": "chain ok", "data-testid": "console-chain", "data-ok": "true" }, [
+        "✓ Audit chain verified", el("small", {}, status.records + " record(s); " + anchored + ".")]);
+    }
+    return el("div", { "class": "chain bad", "data-testid": "console-chain", "data-ok": "false" }, [
+      "✗ Audit chain check failed: " + status.code,
+      el("small", {}, (status.failed_seq !== null && status.failed_seq !== undefined ? "at seq " + status.failed_seq + ": " : "") + (status.message || ""))]);
+  }
+
+  function showDetail(id) {
+    selected = id;
+    Array.prototype.forEach.call(document.querySelectorAll(".conv-item"), function (b) {
+      b.setAttribute("aria-current", b.getAttribute("data-id") === id ? "true" : "false");
+    });
+    var detail = $("detail");
+    detail.textContent = "";
+    detail.appendChild(el("p", { "class": "muted" }, "Loading…"));
+    var base = "/v1/operator/conversations/" + encodeURIComponent(id);
+    Promise.all([
+      api(base),
+      api(base + "/audit"),
+      api(base + "/audit/verify").catch(function () { return null; })
+    ]).then(function (res) {
+      if (selected !== id) { return; }
+      var conv = res[0], trail = res[1], status = res[2];
+      var state = conv.state;
+      var objectives = conv.objectives || [];
+      detail.textContent = "";
+      detail.appendChild(el("div", { "class": "detail-head" }, [
+        el("h1", {}, (conv.goal_title || conv.goal_ref) + " — " + String(state.state_string || (state.bits || []).join(""))),
+        el("dl", { "class": "facts" }, [
+          el("dt", {}, "Conversation"), el("dd", { "class": "mono", "data-testid": "console-conversation-id" }, conv.conversation_id),
+          el("dt", {}, "Goal spec"), el("dd", {}, conv.goal_ref + "  " + state.goal_hash),
+          el("dt", {}, "Rule bundle"), el("dd", { "class": "mono" }, state.bundle_hash),
+          el("dt", {}, "Language"), el("dd", {}, state.language),
+          el("dt", {}, "Turns"), el("dd", {}, String(state.turn) + (state.stopped ? " (visitor asked to stop)" : "")),
+          el("dt", {}, "State"), el("dd", { "data-testid": "console-state" }, [bitsView(state.bits || [], objectives), " ", (state.bits || []).join("")])
+        ])
+      ]));
+      detail.appendChild(chainBanner(status));
+      detail.appendChild(el("ul", { "class": "legend", "aria-label": "Objectives in approved order" }, objectives.map(function (o) {
+        return el("li", { "title": o.description }, [el("b", {}, String(o.order)), o.name + " ", el("span", { "class": "muted mono" }, o.id + " · " + o.kind)]);
+      })));
+      if (!trail.records.length) { detail.appendChild(el("p", { "class": "muted" }, "No turns yet.")); }
+      trail.records.forEach(function (rec) { detail.appendChild(turnCard(rec, state, objectives)); });
+    }).catch(function (err) {
+      if (err.message === "auth") { return; }
+      detail.textContent = "";
+      detail.appendChild(el("p", { "class": "error" }, "Could not load the conversation: " + err.message));
+    });
+  }
+
+  function loadList() {
+    api("/v1/operator/conversations").then(function (data) {
+      var list = $("conversations");
+      list.textContent = "";
+      $("list-empty").hidden = data.conversations.length > 0;
+      data.conversations.forEach(function (c) {
+        var button = el("button", { "type": "button", "class": "conv-item", "data-id": c.conversation_id, "data-testid": "console-conversation", "aria-current": c.conversation_id === selected ? "true" : "false" }, [
+          el("div", { "class": "row" }, [el("span", { "class": "goal" }, c.goal_ref), el("span", { "class": "mono" }, c.state)]),
+          el("div", { "class": "row meta" }, [el("span", { "class": "mono" }, c.conversation_id.slice(0, 12) + "…"), el("span", {}, "turn " + c.turn + " · " + c.language)]),
+          el("div", { "class": "meta" }, new Date(c.updated_at).toLocaleString())
+        ]);
+        button.addEventListener("click", function () { showDetail(c.conversation_id); });
+        list.appendChild(el("li", {}, button));
+      });
+    }).catch(function (err) {
+      if (err.message !== "auth") { $("whoami").textContent = "Could not load conversations: " + err.message; }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    $("signin-form").addEventListener("submit", function (event) {
+      event.preventDefault();
+      token = $("token").value.trim();
+      try { window.sessionStorage.setItem(TOKEN_KEY, token); } catch (e) { /* ignore */ }
+      $("token").value = "";
+      showApp();
+    });
+    $("signout").addEventListener("click", function () { signOut(""); });
+    $("refresh").addEventListener("click", function () { loadList(); if (selected) { showDetail(selected); } });
+    token = readToken();
+    if (token) { showApp(); } else { showSignin(""); }
+  });
+})();

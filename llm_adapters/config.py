@@ -1,0 +1,134 @@
+"""Adapter settings from rules/llm.json (schema-checked); API keys come only from the environment."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import jsonschema
+from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
+
+from llm_adapters.errors import LLMConfigError
+
+DEFAULT_RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+
+Mode = Literal["tools", "json_schema", "json", "md_json"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ProviderSettings(_Frozen):
+    kind: Literal["mistral", "openai_compat"]
+    model: str
+    base_url: str | None
+    api_key_env: str | None
+    api_key_required: bool
+    mode: Mode
+
+
+class ModulationRules(_Frozen):
+    max_chars: int
+    min_shared_terms: int
+    min_term_length: int
+    stopwords: dict[str, list[str]]
+
+
+class LLMSettings(_Frozen):
+    """Everything one adapter instance needs, resolved for one provider."""
+
+    rules_version: str
+    provider_name: str
+    provider: ProviderSettings
+    temperature: float
+    max_tokens: int
+    max_reasks: int
+    transport_retries: int
+    backoff_initial_ms: int
+    backoff_max_ms: int
+    request_timeout_s: float
+    connect_timeout_s: float
+    prompt_languages: list[str]
+    fallback_language: str
+    modulation: ModulationRules
+
+    def with_overrides(self, **changes: Any) -> LLMSettings:
+        """A copy with top-level or provider fields replaced (``model``, ``base_url``, ``mode`` go to the provider)."""
+        provider_fields = {k: changes.pop(k) for k in list(changes) if k in ProviderSettings.model_fields}
+        provider = self.provider.model_copy(update=provider_fields)
+        try:
+            return LLMSettings.model_validate({**self.model_dump(), **changes, "provider": provider.model_dump()})
+        except ValidationError as exc:
+            raise LLMConfigError(f"invalid LLM setting override: {exc.errors()[0]['msg']}") from exc
+
+
+def read_llm_rules(source: Path | Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The parsed rules/llm.json, validated against rules/schemas/llm.schema.json."""
+    if isinstance(source, Mapping):
+        return dict(source)
+    root = source or DEFAULT_RULES_DIR
+    try:
+        data = json.loads((root / "llm.json").read_text(encoding="utf-8"))
+        schema = json.loads((root / "schemas" / "llm.schema.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LLMConfigError(f"rules/llm.json or its schema is not readable JSON ({exc})") from exc
+    try:
+        jsonschema.validate(data, schema)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "(top)"
+        raise LLMConfigError(f"llm.json: at {where}: {exc.message}") from exc
+    if not isinstance(data, dict):
+        raise LLMConfigError("llm.json: top level must be an object")
+    return data
+
+
+def load_llm_settings(source: Path | Mapping[str, Any] | None = None, *, provider: str | None = None) -> LLMSettings:
+    """Settings for ``provider`` (default: the file's default_provider)."""
+    data = read_llm_rules(source)
+    name = provider or data["default_provider"]
+    if name not in data["providers"]:
+        raise LLMConfigError(f"unknown LLM provider {name!r} (configured: {', '.join(sorted(data['providers']))})",
+                             code="llm.provider_unknown")
+    try:
+        return LLMSettings(
+            rules_version=data["version"],
+            provider_name=name,
+            provider=ProviderSettings.model_validate(data["providers"][name]),
+            temperature=data["generation"]["temperature"],
+            max_tokens=data["generation"]["max_tokens"],
+            max_reasks=data["retries"]["max_reasks"],
+            transport_retries=data["retries"]["transport_retries"],
+            backoff_initial_ms=data["retries"]["backoff_initial_ms"],
+            backoff_max_ms=data["retries"]["backoff_max_ms"],
+            request_timeout_s=data["timeouts"]["request_s"],
+            connect_timeout_s=data["timeouts"]["connect_s"],
+            prompt_languages=data["prompt_languages"]["supported"],
+            fallback_language=data["prompt_languages"]["fallback"],
+            modulation=ModulationRules.model_validate(data["modulation"]),
+        )
+    except (KeyError, ValidationError) as exc:
+        raise LLMConfigError(f"llm.json is incomplete or ill-typed ({type(exc).__name__})") from exc
+
+
+def load_modulation_rules(source: Path | Mapping[str, Any] | None = None) -> ModulationRules:
+    try:
+        return ModulationRules.model_validate(read_llm_rules(source)["modulation"])
+    except (KeyError, ValidationError) as exc:
+        raise LLMConfigError("llm.json: modulation section is missing or ill-typed") from exc
+
+
+def resolve_api_key(settings: LLMSettings, environ: Mapping[str, str] | None = None) -> SecretStr | None:
+    """The provider's key from its environment variable; missing + required is a config error (no value shown)."""
+    env = os.environ if environ is None else environ
+    name = settings.provider.api_key_env
+    value = env.get(name, "").strip() if name else ""
+    if value:
+        return SecretStr(value)
+    if settings.provider.api_key_required:
+        raise LLMConfigError(f"provider {settings.provider_name} needs an API key in ${name}",
+                             code="llm.api_key_missing")
+    return None

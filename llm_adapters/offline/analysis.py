@@ -1,0 +1,173 @@
+"""One visitor message prepared for extraction: folded text with an index map, sentences, questions, clauses.
+
+Cue patterns run on the folded text (case- and accent-insensitive); every match is mapped back to the
+original characters, so spans quote the stored message exactly.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.text import fold
+from llm_adapters.offline.rules import OfflineRules
+
+_SENTENCE_END = re.compile(r"[.!?;]+(?=\s|$)|\n+")
+_INVERTED = re.compile(r"[¿¡]")
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+
+
+class FoldedText:
+    """``text`` folded character by character, remembering which original character each folded one came from."""
+
+    def __init__(self, source: str) -> None:
+        parts: list[str] = []
+        origin: list[int] = []
+        for index, char in enumerate(source):
+            folded = fold(char)
+            parts.append(folded)
+            origin.extend([index] * len(folded))
+        self.source = source
+        self.text = "".join(parts)
+        self._origin = origin
+
+    def to_source(self, start: int, end: int) -> tuple[int, int]:
+        """Original [start, end) covering folded [start, end)."""
+        if end <= start:
+            anchor = self._origin[start] if start < len(self._origin) else len(self.source)
+            return anchor, anchor
+        return self._origin[start], self._origin[end - 1] + 1
+
+    def to_folded(self, index: int) -> int:
+        """First folded index whose source character is at or after ``index``."""
+        return bisect.bisect_left(self._origin, index)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    start: int  # folded offsets, whitespace-trimmed
+    end: int
+    is_question: bool
+    clauses: tuple[tuple[int, int], ...]  # local clauses (folded offsets) used for blockers
+
+
+@dataclass
+class Analysis:
+    rules: OfflineRules
+    folded: FoldedText
+    sentences: list[Sentence]
+    masked: str  # folded text with e-mail addresses blanked, so vocabulary terms inside them never match
+
+    @property
+    def text(self) -> str:
+        return self.folded.text
+
+    def sentence_at(self, pos: int) -> Sentence | None:
+        for sentence in self.sentences:
+            if sentence.start <= pos < sentence.end:
+                return sentence
+        return None
+
+    def clause_at(self, pos: int) -> tuple[int, int]:
+        sentence = self.sentence_at(pos)
+        if sentence is None:
+            return pos, pos
+        for start, end in sentence.clauses:
+            if start <= pos < end:
+                return start, end
+        return sentence.start, sentence.end
+
+    def any_cue(self, name: str, start: int, end: int) -> bool:
+        window = self.masked[start:end]
+        return any(p.search(window) for p in self.rules.cue(name))
+
+    def cue_matches(self, name: str, start: int, end: int) -> list[tuple[int, int]]:
+        window = self.masked[start:end]
+        found = [(m.start() + start, m.end() + start) for p in self.rules.cue(name) for m in p.finditer(window)]
+        return sorted(found)
+
+    def source_span(self, start: int, end: int) -> tuple[int, int]:
+        return self.folded.to_source(start, end)
+
+    def words(self, start: int, end: int) -> list[str]:
+        return _WORD.findall(self.masked[start:end])
+
+    def blocked(self, pos: int) -> bool:
+        """The local clause around ``pos`` is small talk, about a third party, or about the company itself."""
+        start, end = self.clause_at(pos)
+        return any(self.any_cue(name, start, end) for name in ("small_talk", "third_party", "company_self"))
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in " \t\r\n\"'“”«»-–—,":
+        start += 1
+    while end > start and text[end - 1] in " \t\r\n":
+        end -= 1
+    return start, end
+
+
+def _raw_sentences(text: str) -> Iterable[tuple[int, int]]:
+    cuts = {0, len(text)}
+    for match in _SENTENCE_END.finditer(text):
+        cuts.add(match.end())
+    for match in _INVERTED.finditer(text):
+        cuts.add(match.start())  # "Busco limpieza general, ¿cuánto cuesta?": the statement stands alone
+    ordered = sorted(cuts)
+    yield from zip(ordered, ordered[1:], strict=False)
+
+
+def _is_question(rules: OfflineRules, body: str) -> bool:
+    stripped = body.strip()
+    if stripped.endswith("?") or "¿" in stripped:
+        return True
+    return any(p.match(stripped) for p in rules.cue("question_start"))
+
+
+def _split_tag_question(rules: OfflineRules, text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """'I need a pool, do you have any?': the statement before a comma-introduced question is not a question."""
+    body = text[start:end]
+    if not body.rstrip().endswith("?"):
+        return [(start, end)]
+    for comma in reversed([m.end() for m in re.finditer(r",\s*", body)]):
+        if any(p.match(body[comma:]) for p in rules.cue("question_start")):
+            return [(start, start + comma), (start + comma, end)]
+    return [(start, end)]
+
+
+def _clauses(rules: OfflineRules, text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
+    cuts = {start, end}
+    window = text[start:end]
+    for pattern in rules.cue("clause_breaker"):
+        for match in pattern.finditer(window):
+            cuts.add(start + match.start())
+            cuts.add(start + match.end())
+    ordered = sorted(cuts)
+    return tuple((a, b) for a, b in zip(ordered, ordered[1:], strict=False) if b > a)
+
+
+def _mask_emails(rules: OfflineRules, folded: FoldedText) -> str:
+    chars = list(folded.text)
+    for match in rules.email.finditer(folded.source):
+        start = folded.to_folded(match.start())
+        end = folded.to_folded(match.end())
+        for i in range(start, min(end, len(chars))):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def analyze(rules: OfflineRules, text: str) -> Analysis:
+    folded = FoldedText(text)
+    sentences: list[Sentence] = []
+    for raw_start, raw_end in _raw_sentences(folded.text):
+        for part_start, part_end in _split_tag_question(rules, folded.text, raw_start, raw_end):
+            start, end = _trim(folded.text, part_start, part_end)
+            if end <= start or not any(ch.isalnum() for ch in folded.text[start:end]):
+                continue
+            sentences.append(Sentence(
+                start=start, end=end,
+                is_question=_is_question(rules, folded.text[start:end]),
+                clauses=_clauses(rules, folded.text, start, end),
+            ))
+    return Analysis(rules=rules, folded=folded, sentences=sentences, masked=_mask_emails(rules, folded))

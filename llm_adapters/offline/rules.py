@@ -1,0 +1,225 @@
+"""Load the offline proposer's rule data: vocabularies (rules/vocabularies) and cue patterns (rules/patterns).
+
+Works from a rules folder (schema-validated here) or from a loaded ``engine.rules_bundle.RuleBundle``'s parsed
+files (already validated by the bundle loader). Regexes are compiled once; a bad one fails loading, never a turn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from engine.text import fold
+from llm_adapters.offline.errors import OfflineRulesError
+
+DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
+_FLAGS = re.IGNORECASE | re.UNICODE
+
+
+def _strip_accents(pattern: str) -> str:
+    """Cue regexes run on folded text, so accents in a pattern would never match: remove them."""
+    decomposed = unicodedata.normalize("NFKD", pattern)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _compile(pattern: str, where: str) -> re.Pattern[str]:
+    try:
+        return re.compile(_strip_accents(pattern), _FLAGS)
+    except re.error as exc:
+        raise OfflineRulesError(f"{where}: bad regex ({exc})", code="proposer.pattern_invalid") from exc
+
+
+@dataclass(frozen=True)
+class VocabularyData:
+    """One vocabulary: option id -> folded terms (all languages), longest first for greedy matching."""
+
+    id: str
+    kind: str
+    allow_unlisted: bool
+    terms: tuple[tuple[str, str], ...]  # (folded term, option id), longest term first
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> VocabularyData:
+        pairs = {
+            (fold(term).strip(), str(option))
+            for option, by_language in data["options"].items()
+            for terms in by_language.values()
+            for term in terms
+            if fold(term).strip()
+        }
+        ordered = tuple(sorted(pairs, key=lambda p: (-len(p[0]), p[0], p[1])))
+        return VocabularyData(
+            id=str(data["id"]), kind=str(data["kind"]),
+            allow_unlisted=bool(data.get("allow_unlisted", False)), terms=ordered,
+        )
+
+
+@dataclass(frozen=True)
+class NumberWords:
+    units: dict[str, Decimal] = field(default_factory=dict)
+    hundreds: dict[str, Decimal] = field(default_factory=dict)
+    multipliers: dict[str, Decimal] = field(default_factory=dict)
+    scales: dict[str, Decimal] = field(default_factory=dict)
+    fractions: dict[str, Decimal] = field(default_factory=dict)
+    articles: frozenset[str] = frozenset()
+    connectors: frozenset[str] = frozenset()
+
+    def is_number_word(self, word: str) -> bool:
+        return any(word in table for table in (self.units, self.hundreds, self.multipliers, self.scales,
+                                               self.fractions))
+
+
+@dataclass(frozen=True)
+class Settings:
+    question_evidence_kinds: frozenset[str]
+    phone_min_digits: int
+    cued_phone_min_digits: int
+    lenient_phone_min_digits: int
+    bare_answer_max_words: int
+    scale_suffixes: dict[str, Decimal]
+
+
+@dataclass(frozen=True)
+class OfflineRules:
+    """Everything the proposer reads, merged over languages (code-switching: all languages apply at once)."""
+
+    version: str
+    cues: dict[str, tuple[re.Pattern[str], ...]]
+    topics: dict[str, tuple[str, ...]]
+    numbers: NumberWords
+    currencies: dict[str, tuple[str, ...]]  # ISO code -> folded terms
+    non_place_words: frozenset[str]
+    term_contexts: dict[str, dict[str, tuple[re.Pattern[str], ...]]]
+    settings: Settings
+    email: re.Pattern[str]
+    phone: re.Pattern[str]
+    place_name: re.Pattern[str]
+    digit_number: re.Pattern[str]
+    vocabularies: dict[str, VocabularyData]
+
+    def cue(self, name: str) -> tuple[re.Pattern[str], ...]:
+        return self.cues.get(name, ())
+
+
+def _validate(data: dict[str, Any], schema: dict[str, Any], where: str) -> None:
+    try:
+        jsonschema.validate(data, schema)
+    except jsonschema.ValidationError as exc:
+        path = "/".join(str(p) for p in exc.absolute_path) or "(top)"
+        raise OfflineRulesError(f"{where}: at {path}: {exc.message}", code="proposer.rules_schema") from exc
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise OfflineRulesError(f"{path.name}: not readable JSON ({exc})", code="proposer.rules_unreadable") from exc
+    if not isinstance(data, dict):
+        raise OfflineRulesError(f"{path.name}: top level must be an object", code="proposer.rules_unreadable")
+    return data
+
+
+def read_rule_files(root: Path = DEFAULT_RULES_DIR) -> dict[str, dict[str, Any]]:
+    """Read and schema-validate rules/vocabularies/*.json and rules/patterns/*.json, keyed like a RuleBundle."""
+    files: dict[str, dict[str, Any]] = {}
+    for folder, schema_name in (("vocabularies", "vocabulary"), ("patterns", "patterns")):
+        schema = _read(root / "schemas" / f"{schema_name}.schema.json")
+        for path in sorted((root / folder).glob("*.json")):
+            data = _read(path)
+            _validate(data, schema, f"{folder}/{path.name}")
+            files[f"{folder}/{path.stem}"] = data
+    return files
+
+
+def _decimal_table(raw: Mapping[str, Any]) -> dict[str, Decimal]:
+    return {fold(k): Decimal(str(v)) for k, v in raw.items()}
+
+
+def build_rules(files: Mapping[str, Mapping[str, Any]]) -> OfflineRules:
+    """Merge parsed vocabulary and pattern files (keys 'vocabularies/<id>', 'patterns/<language>')."""
+    patterns = {name.split("/", 1)[1]: data for name, data in files.items() if name.startswith("patterns/")}
+    if "common" not in patterns:
+        raise OfflineRulesError("rules/patterns/common.json is missing", code="proposer.rules_missing")
+    common = patterns["common"]
+    cues: dict[str, list[re.Pattern[str]]] = {}
+    topics: dict[str, list[str]] = {}
+    tables: dict[str, dict[str, Decimal]] = {k: {} for k in ("units", "hundreds", "multipliers", "scales",
+                                                            "fractions")}
+    articles: set[str] = set()
+    connectors: set[str] = set()
+    currencies: dict[str, list[str]] = {}
+    non_place: set[str] = set()
+    contexts: dict[str, dict[str, list[re.Pattern[str]]]] = {}
+    versions = []
+    for language in sorted(patterns):
+        data = patterns[language]
+        versions.append(f"{language}@{data['version']}")
+        for cue_name, regexes in data.get("cues", {}).items():
+            for i, rx in enumerate(regexes):
+                cues.setdefault(cue_name, []).append(_compile(rx, f"patterns/{language} cues.{cue_name}[{i}]"))
+        for kind, words in data.get("topics", {}).items():
+            topics.setdefault(kind, []).extend(fold(w) for w in words)
+        number_words = data.get("number_words", {})
+        for table in tables:
+            tables[table].update(_decimal_table(number_words.get(table, {})))
+        articles.update(fold(w) for w in number_words.get("articles", []))
+        connectors.update(fold(w) for w in number_words.get("connectors", []))
+        for iso, terms in data.get("currencies", {}).items():
+            currencies.setdefault(iso, []).extend(fold(t) for t in terms)
+        non_place.update(fold(w) for w in data.get("non_place_words", []))
+        for vocab_id, ctx in data.get("term_contexts", {}).items():
+            target = contexts.setdefault(vocab_id, {"exclude_before": [], "exclude_after": []})
+            for side in ("exclude_before", "exclude_after"):
+                for i, rx in enumerate(ctx.get(side, [])):
+                    target[side].append(_compile(rx, f"patterns/{language} term_contexts.{vocab_id}.{side}[{i}]"))
+    settings_raw = common.get("settings", {})
+    regex_raw = common.get("regex", {})
+    for required in ("email", "phone", "place_name", "digit_number"):
+        if required not in regex_raw:
+            raise OfflineRulesError(f"patterns/common: regex.{required} is missing", code="proposer.rules_missing")
+    settings = Settings(
+        question_evidence_kinds=frozenset(settings_raw.get("question_evidence_kinds", [])),
+        phone_min_digits=int(settings_raw.get("phone_min_digits", 9)),
+        cued_phone_min_digits=int(settings_raw.get("cued_phone_min_digits", 1)),
+        lenient_phone_min_digits=int(settings_raw.get("lenient_phone_min_digits", 3)),
+        bare_answer_max_words=int(settings_raw.get("bare_answer_max_words", 6)),
+        scale_suffixes=_decimal_table(settings_raw.get("scale_suffixes", {})),
+    )
+    vocabularies = {}
+    for name, data in files.items():
+        if name.startswith("vocabularies/"):
+            vocab = VocabularyData.from_json(data)
+            vocabularies[vocab.id] = vocab
+            versions.append(f"{vocab.id}@{data['version']}")
+    return OfflineRules(
+        version=",".join(versions),
+        cues={k: tuple(v) for k, v in cues.items()},
+        topics={k: tuple(dict.fromkeys(v)) for k, v in topics.items()},
+        numbers=NumberWords(
+            units=tables["units"], hundreds=tables["hundreds"], multipliers=tables["multipliers"],
+            scales=tables["scales"], fractions=tables["fractions"],
+            articles=frozenset(articles), connectors=frozenset(connectors),
+        ),
+        currencies={k: tuple(dict.fromkeys(v)) for k, v in currencies.items()},
+        non_place_words=frozenset(non_place),
+        term_contexts={k: {s: tuple(p) for s, p in v.items()} for k, v in contexts.items()},
+        settings=settings,
+        # Token regexes run on the original (normalised) text: case matters for place names.
+        email=re.compile(regex_raw["email"]),
+        phone=re.compile(regex_raw["phone"]),
+        place_name=re.compile(regex_raw["place_name"]),
+        digit_number=re.compile(regex_raw["digit_number"]),
+        vocabularies=vocabularies,
+    )
+
+
+def load_offline_rules(root: Path = DEFAULT_RULES_DIR) -> OfflineRules:
+    return build_rules(read_rule_files(root))

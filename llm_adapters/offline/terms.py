@@ -1,0 +1,79 @@
+"""Vocabulary term matching on folded text, with the context checks every typed extractor shares:
+negation ("I do not need parking"), modifier contexts ("limpieza de oficinas") and replaced values."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.rules import VocabularyData
+
+
+@dataclass(frozen=True)
+class TermMatch:
+    start: int  # folded offsets
+    end: int
+    option: str
+    term: str
+
+
+@lru_cache(maxsize=256)
+def _term_pattern(term: str) -> re.Pattern[str]:
+    parts = [re.escape(p) for p in re.split(r"[\s\-]+", term) if p]
+    body = r"[\s\-]+".join(parts)
+    return re.compile(rf"(?<![\w@]){body}(?![\w@])")
+
+
+def find_terms(analysis: Analysis, vocabulary: VocabularyData) -> list[TermMatch]:
+    """Non-overlapping matches, longest term first, returned in text order."""
+    text = analysis.masked
+    taken: list[tuple[int, int]] = []
+    found: list[TermMatch] = []
+    for term, option in vocabulary.terms:
+        for match in _term_pattern(term).finditer(text):
+            start, end = match.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            taken.append((start, end))
+            found.append(TermMatch(start=start, end=end, option=option, term=term))
+    return sorted(found, key=lambda m: m.start)
+
+
+def _last_match_end(analysis: Analysis, name: str, start: int, end: int) -> int | None:
+    matches = analysis.cue_matches(name, start, end)
+    return max((e for _, e in matches), default=None)
+
+
+def negated(analysis: Analysis, sentence: Sentence, start: int, end: int) -> bool:
+    """Is the term at [start, end) negated inside its sentence?"""
+    text = analysis.masked
+    before = text[sentence.start:start]
+    if any(p.search(before) for p in analysis.rules.cue("negation_immediate")):
+        return True
+    cue_end = _last_match_end(analysis, "negation_before", sentence.start, start)
+    if cue_end is not None and not analysis.any_cue("negation_breaker", cue_end, start):
+        return True
+    after = text[end:sentence.end]
+    return any(p.match(after) for p in analysis.rules.cue("negation_after"))
+
+
+def is_modifier(analysis: Analysis, vocabulary_id: str, sentence: Sentence, match: TermMatch) -> bool:
+    """The term is used as a modifier (object of a service, ...) rather than stated as the visitor's option."""
+    contexts = analysis.rules.term_contexts.get(vocabulary_id, {})
+    before = analysis.masked[sentence.start:match.start]
+    after = analysis.masked[match.end:sentence.end]
+    return any(p.search(before) for p in contexts.get("exclude_before", ())) or any(
+        p.match(after) for p in contexts.get("exclude_after", ()))
+
+
+def replaced(analysis: Analysis, sentence: Sentence, start: int, end: int, correcting: bool) -> bool:
+    """A value the visitor is replacing ('replace X with Y', 'instead of X', 'no en X')."""
+    before = analysis.masked[sentence.start:start]
+    if any(p.search(before) for p in analysis.rules.cue("replaced_before")):
+        return True
+    if not correcting:
+        return False
+    after = analysis.masked[end:sentence.end]
+    return any(p.match(after) for p in analysis.rules.cue("replaced_after"))

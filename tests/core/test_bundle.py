@@ -1,0 +1,93 @@
+"""Rule bundles: schema validation, publication, tamper refusal, last-good serving and Z3 properties."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.decision.invariants import prove_bundle
+from engine.errors import IntegrityError, PublicationError, RuleBundleError
+from engine.rules_bundle import BundleHolder, approve_bundle, load_bundle
+from engine.verified_bundle import load_verified_bundle
+from tests.conftest import copy_core_rules
+
+
+@pytest.fixture()
+def rules(tmp_path: Path) -> Path:
+    return copy_core_rules(tmp_path / "rules")
+
+
+def _edit(path: Path, **changes: object) -> None:
+    data = json.loads(path.read_text())
+    data.update(changes)
+    path.write_text(json.dumps(data))
+
+
+def test_unpublished_bundle_refused_at_runtime(rules: Path) -> None:
+    with pytest.raises(PublicationError) as err:
+        load_bundle(rules)
+    assert err.value.code == "rules.not_published"
+
+
+def test_publish_then_load(rules: Path) -> None:
+    record = approve_bundle(rules, "Compliance Officer")
+    bundle = load_verified_bundle(rules)
+    assert bundle.content_hash == record["content_hash"]
+    assert bundle.published is not None and bundle.published["approved_by"] == "Compliance Officer"
+    assert approve_bundle(rules, "Someone Else")["approved_by"] == "Compliance Officer"  # idempotent
+
+
+def test_modified_after_publication_is_refused_and_holder_keeps_serving(rules: Path) -> None:
+    approve_bundle(rules, "CO")
+    holder = BundleHolder(rules, loader=load_verified_bundle)
+    serving = holder.bundle.content_hash
+    _edit(rules / "policy.json", epsilon=-0.5)
+    with pytest.raises(IntegrityError) as err:
+        holder.reload()
+    assert err.value.code == "rules.modified_after_publication"
+    assert "policy.json" in err.value.message
+    assert holder.bundle.content_hash == serving
+    with pytest.raises(PublicationError) as again:
+        approve_bundle(rules, "CO")  # same version, other content
+    assert again.value.code == "rules.version_exists"
+
+
+def test_new_version_can_be_published(rules: Path) -> None:
+    approve_bundle(rules, "CO")
+    _edit(rules / "policy.json", epsilon=-0.1)
+    _edit(rules / "bundle.json", version="1.1.0")
+    approve_bundle(rules, "CO")
+    assert load_verified_bundle(rules).version == "1.1.0"
+
+
+def test_all_properties_proved_on_shipped_policy(rules: Path) -> None:
+    results = prove_bundle(load_bundle(rules, require_published=False))
+    assert {r.status for r in results} == {"proved"}
+    assert len(results) == 8
+
+
+@pytest.mark.parametrize(
+    ("changes", "refuted"),
+    [
+        ({"vetoed_ask_utility": 0.5}, {"refused_objective_never_asked", "stop_blocks_every_question"}),
+        ({"none_utility": -1.0}, {"none_always_feasible"}),
+    ],
+)
+def test_unsafe_policy_is_refuted(rules: Path, changes: dict[str, object], refuted: set[str]) -> None:
+    _edit(rules / "policy.json", **changes)
+    results = prove_bundle(load_bundle(rules, require_published=False))
+    assert {r.name for r in results if r.status == "refuted"} == refuted
+    with pytest.raises(RuleBundleError) as err:
+        load_verified_bundle(rules, require_published=False)
+    assert err.value.code == "rules.property_not_proved"
+
+
+def test_uncertainty_cooldown_property_depends_on_levels(rules: Path) -> None:
+    policy = json.loads((rules / "policy.json").read_text())
+    policy["offline_rubric"]["relevance_uncertain_recent"] = 1.0
+    policy["offline_rubric"]["burden_uncertain_recent"] = 0.0
+    (rules / "policy.json").write_text(json.dumps(policy))
+    failed = {r.name for r in prove_bundle(load_bundle(rules, require_published=False)) if r.status != "proved"}
+    assert failed == {"uncertain_objective_not_reasked_in_cooldown"}

@@ -1,0 +1,175 @@
+"""The grounded answerer over the demo corpora with the real bundled model (my own question wordings)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from engine.ports import Answerer, GroundedAnswer
+from engine.retrieval import GroundedAnswerer, build_answerer
+from engine.retrieval.analysis import split_sentences
+from engine.retrieval.errors import RetrievalConfigError, RetrievalRulesError
+from engine.retrieval.grounding import Claim
+from engine.retrieval.models import ScoredPassage
+from engine.retrieval.rules import RetrievalRules
+
+from .conftest import CLEANING, REAL_ESTATE
+
+
+def _assert_grounded(answerer: GroundedAnswerer, answer: GroundedAnswer) -> None:
+    """Every citation quotes a sentence of the cited corpus passage, and the text is made of those quotes."""
+    assert answer.supported and answer.is_question and answer.citations
+    passages = answerer.retriever.corpus.by_id()
+    for citation in answer.citations:
+        passage = passages[citation.passage_id]
+        assert citation.source == passage.source
+        assert citation.quote in split_sentences(passage.text)
+        assert citation.quote in answer.text
+
+
+def test_answerer_implements_the_port(real_estate: GroundedAnswerer) -> None:
+    port: Answerer = real_estate
+    assert isinstance(port.answer("Do you sell fincas?", "en"), GroundedAnswer)
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "must_contain"),
+    [
+        ("Could I buy a villa that has its own swimming pool?", "en", "pool"),
+        ("What paperwork is required for a non-Spanish buyer?", "en", "NIE"),
+        ("What paperwork is required for a non-Spanish buyer?", "en", "arras"),
+        ("What do you offer to buyers?", "en", "Tourist rental management"),
+        ("¿Qué zona recomendáis para vivir cerca de la playa?", "es", "Macenas"),
+    ],
+)
+def test_real_estate_answers_are_grounded(
+    real_estate: GroundedAnswerer, question: str, language: str, must_contain: str
+) -> None:
+    answer = real_estate.answer(question, language)
+    _assert_grounded(real_estate, answer)
+    assert must_contain in answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "must_contain"),
+    [
+        ("¿Cuántos días a la semana limpiáis las escaleras de un edificio de vecinos?", "2 y 5 días"),
+        ("¿Podéis pulir mármol sin estropearlo?", "mármol"),
+        ("¿Trabajáis en Málaga?", "Málaga"),
+        ("¿Cómo aseguráis la calidad de la limpieza?", "supervisión periódica"),
+    ],
+)
+def test_cleaning_answers_are_grounded(cleaning: GroundedAnswerer, question: str, must_contain: str) -> None:
+    answer = cleaning.answer(question, "es")
+    _assert_grounded(cleaning, answer)
+    assert must_contain in answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("Is there an international school close to your homes?", "en"),
+        ("Could I book a time to go and see one of the apartments?", "en"),
+        ("¿Cómo concierto una visita a uno de los pisos?", "es"),
+        ("Do you have anything in Benidorm?", "en"),
+    ],
+)
+def test_real_estate_abstains_where_the_corpus_is_silent(
+    real_estate: GroundedAnswerer, rules: RetrievalRules, question: str, language: str
+) -> None:
+    answer = real_estate.answer(question, language)
+    assert answer == GroundedAnswer(
+        text=rules.language(language).unavailable_message, citations=[], supported=False, is_question=True
+    )
+
+
+def test_cleaning_abstains_in_spanish(cleaning: GroundedAnswerer, rules: RetrievalRules) -> None:
+    answer = cleaning.answer("¿Tenéis servicio de mudanzas y transporte de muebles?", "es")
+    assert not answer.supported and answer.is_question
+    assert answer.text == rules.language("es").unavailable_message
+
+
+@pytest.mark.parametrize("message", ["I need four bedrooms and a pool.", "My email is me@example.com", ""])
+def test_non_questions_get_an_empty_answer(real_estate: GroundedAnswerer, message: str) -> None:
+    assert real_estate.answer(message, "en") == GroundedAnswer(text="", supported=False, is_question=False)
+
+
+def test_answer_is_turn_local_and_deterministic(real_estate: GroundedAnswerer) -> None:
+    question = "Do you manage holiday rentals?"
+    first = real_estate.answer(question, "en")
+    real_estate.answer("Are there international schools?", "en")
+    assert real_estate.answer(question, "en") == first
+
+
+def test_unknown_language_fails_closed(real_estate: GroundedAnswerer) -> None:
+    with pytest.raises(RetrievalRulesError) as info:
+        real_estate.answer("Do you sell fincas?", "de")
+    assert info.value.code == "retrieval.language.unsupported"
+
+
+class _Inventing:
+    """A synthesizer that rephrases and invents: its unsupported claims must never reach the visitor."""
+
+    name = "inventing"
+
+    def __init__(self, claims: Sequence[str]) -> None:
+        self.claims = claims
+
+    def synthesize(self, message: str, evidence: Sequence[ScoredPassage], language: str) -> list[Claim]:
+        return [Claim(text=text, passage_id=evidence[0].passage.id) for text in self.claims]
+
+
+def test_unsupported_claims_are_dropped(embedding_cache: Path) -> None:
+    answerer = build_answerer(
+        REAL_ESTATE,
+        cache_dir=embedding_cache,
+        synthesizer=_Inventing(
+            ["Yes, we have houses with swimming pools for sale in Vera.", "Every villa includes a free yacht."]
+        ),
+    )
+    answer = answerer.answer("Do you have houses with a swimming pool?", "en")
+    assert answer.supported
+    assert answer.text == "Yes, we have houses with swimming pools for sale in Vera."
+    assert [c.quote for c in answer.citations] == [answer.text]
+
+
+def test_no_supported_claim_means_the_unavailable_message(embedding_cache: Path, rules: RetrievalRules) -> None:
+    answerer = build_answerer(
+        CLEANING, cache_dir=embedding_cache, synthesizer=_Inventing(["Limpiamos gratis los domingos en Madrid."])
+    )
+    answer = answerer.answer("¿Limpiáis oficinas?", "es")
+    assert answer == GroundedAnswer(text=rules.language("es").unavailable_message, supported=False, is_question=True)
+
+
+@pytest.mark.parametrize(
+    ("backend", "options", "code"),
+    [
+        ("pinecone", {}, "retrieval.config.backend"),
+        ("embedded", {"url": "http://x"}, "retrieval.config.option"),
+        ("embedded", {"embedder": "nope"}, "retrieval.config.embedder"),
+        ("embedded", {"filters": "town=Vera"}, "retrieval.config.filter"),
+    ],
+)
+def test_factory_rejects_bad_configuration(backend: str, options: dict[str, object], code: str) -> None:
+    with pytest.raises(RetrievalConfigError) as info:
+        build_answerer(REAL_ESTATE, backend=backend, use_cache=False, **options)
+    assert info.value.code == code
+
+
+def test_weaviate_backend_needs_a_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("WEAVIATE_URL", raising=False)
+    with pytest.raises(RetrievalConfigError) as info:
+        build_answerer(REAL_ESTATE, backend="weaviate", embedder="hashing", use_cache=False)
+    assert info.value.code == "retrieval.config.url"
+
+
+def test_configured_filters_apply_to_every_question(embedding_cache: Path) -> None:
+    answerer = build_answerer(
+        REAL_ESTATE,
+        cache_dir=embedding_cache,
+        filters=[{"field": "town", "op": "eq", "value": "Mojácar"}],
+    )
+    hits = answerer.retriever.search("villa with a pool", 5, answerer.filters)
+    assert hits and all(h.passage.fields.get("town") == "Mojácar" for h in hits)

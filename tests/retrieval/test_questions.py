@@ -1,0 +1,61 @@
+"""Question detection: my own wordings in both languages (the paper's sentences are not special-cased)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.retrieval.questions import is_question, question_sentences
+from engine.retrieval.rules import RetrievalRules
+
+QUESTIONS = [
+    "Is there a garage in the townhouse",
+    "Do you sell flats near the port?",
+    "Which villas come with a garden",
+    "How much does the notary cost",
+    "In which towns do you operate",
+    "Could you tell me about tourist rentals",
+    "I'd like to know whether you handle rentals.",
+    "We are a family of four. Are there bigger homes?",
+    "¿Limpiáis garajes?",
+    "Dónde tenéis oficina",
+    "Cuánto tardáis en responder",
+    "Quisiera saber si trabajáis los sábados",
+    "Información sobre limpieza de hoteles, por favor.",
+    "Mi piso está en Málaga. ¿Llegáis hasta allí?",
+]
+STATEMENTS = [
+    "We need four bedrooms and a big garden.",
+    "My maximum is 280.000 EUR",
+    "What we really want is a sea view.",
+    "When I retire I will move to Spain.",
+    "Have a great weekend",
+    "Como ya dije, es una oficina pequeña.",
+    "Busco limpieza de cristales dos veces al mes.",
+    "El local está en Granada capital.",
+    "Thanks, that is all.",
+    "",
+    "   ",
+]
+
+
+@pytest.mark.parametrize("message", QUESTIONS)
+def test_questions_are_detected(rules: RetrievalRules, message: str) -> None:
+    assert is_question(message, rules)
+
+
+@pytest.mark.parametrize("message", STATEMENTS)
+def test_statements_are_not_questions(rules: RetrievalRules, message: str) -> None:
+    assert not is_question(message, rules)
+
+
+def test_question_sentences_isolate_the_question(rules: RetrievalRules) -> None:
+    found = question_sentences("My budget is 300.000 EUR. Do you have flats with a lift?", rules.languages)
+    assert found == ["Do you have flats with a lift?"]
+
+
+@given(st.text(max_size=300))
+def test_detection_is_total_and_marked_questions_always_count(rules: RetrievalRules, text: str) -> None:
+    assert isinstance(is_question(text, rules), bool)
+    assert is_question(text + " Any news?", rules)

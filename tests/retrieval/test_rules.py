@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from engine.retrieval.errors import RetrievalRulesError
+from engine.retrieval.rules import DEFAULT_RULES_PATH, SCHEMA_PATH, load_rules, parse_rules
+
+
+def _raw() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(DEFAULT_RULES_PATH.read_text(encoding="utf-8"))
+    return data
+
+
+def test_committed_rules_match_committed_schema() -> None:
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(_raw(), schema)
+    rules = load_rules()
+    assert rules.version == _raw()["version"]
+    assert set(rules.languages) >= {"en", "es"}
+
+
+def test_each_language_has_its_own_unavailable_message() -> None:
+    rules = load_rules()
+    assert rules.language("en").unavailable_message != rules.language("es").unavailable_message
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "code"),
+    [
+        (("retrieval", "top_k"), 0, "retrieval.rules.schema"),
+        (("grounding", "min_claim_support"), 1.5, "retrieval.rules.schema"),
+        (("retrieval", "fusion"), "sum", "retrieval.rules.schema"),
+        (("languages", "en", "stemmer"), "klingon", "retrieval.rules.stemmer"),
+        (("version",), "one", "retrieval.rules.schema"),
+    ],
+)
+def test_invalid_rules_fail_with_stable_code(path: tuple[str, ...], value: object, code: str) -> None:
+    data = copy.deepcopy(_raw())
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(RetrievalRulesError) as info:
+        parse_rules(data)
+    assert info.value.code == code
+
+
+def test_missing_and_malformed_rule_files(tmp_path: Path) -> None:
+    with pytest.raises(RetrievalRulesError) as missing:
+        load_rules(tmp_path / "nope.json")
+    assert missing.value.code == "retrieval.rules.missing"
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(RetrievalRulesError) as malformed:
+        load_rules(bad)
+    assert malformed.value.code == "retrieval.rules.json"
+
+
+def test_unknown_language_is_refused() -> None:
+    with pytest.raises(RetrievalRulesError) as info:
+        load_rules().language("de")
+    assert info.value.code == "retrieval.language.unsupported"

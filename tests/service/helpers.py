@@ -1,0 +1,145 @@
+"""A small service under test: the real TurnRuntime, decision layer, audit chain and durable store, with a
+tiny exact proposer and a fixed company answerer standing in for the offline NLU and the retrieval index."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from engine.commands import Command, Complete, Span
+from engine.goals.models import PublishedGoalSpec
+from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
+from engine.rules_bundle import RuleBundle
+from engine.service.app import create_app
+from engine.service.assembly import GoalSource, build_catalog
+from engine.service.catalog import Catalog
+from engine.service.config import ServiceConfig
+from engine.service.limits import ServiceLimits, load_limits
+from engine.storage.base import DurableStore
+
+TOKEN = "operator-token-for-tests-0123456789"
+AUDIT_KEY = b"service-test-audit-key-32-bytes!"
+
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+AMOUNT = re.compile(r"(\d{4,})\s*EUR")
+
+
+class ScriptProposer:
+    """Finds e-mail addresses and 'N EUR' amounts; ``hook`` runs inside propose (to inject races)."""
+
+    name = "service-test"
+    version = "1"
+
+    def __init__(self, hook: Callable[[ProposerInput], None] | None = None) -> None:
+        self.hook = hook
+        self.calls = 0
+
+    def propose(self, request: ProposerInput) -> Proposal:
+        self.calls += 1
+        if self.hook is not None:
+            self.hook(request)
+        text, turn = request.message.text, request.turn
+        commands: list[Command] = []
+        for match in EMAIL.finditer(text):
+            span = Span(turn=turn, start=match.start(), end=match.end(), quote=match.group(0))
+            commands.append(Complete(objective="contact", value=match.group(0), span=span))
+        for match in AMOUNT.finditer(text):
+            span = Span(turn=turn, start=match.start(), end=match.end(), quote=match.group(0))
+            commands.append(Complete(objective="budget", value=f"{match.group(1)} EUR", span=span))
+        return Proposal(commands=commands, adapter=self.name, adapter_version=self.version)
+
+
+class FixedAnswerer:
+    """Answers any message with a question mark from one fixed company passage."""
+
+    def answer(self, message: str, language: str) -> GroundedAnswer:
+        if "?" not in message:
+            return GroundedAnswer()
+        return GroundedAnswer(
+            text="We work in the whole city.",
+            citations=[Citation(source="areas.md", passage_id="areas-1", quote="We work in the whole city.")],
+            supported=True,
+            is_question=True,
+        )
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class Service:
+    app: FastAPI
+    client: TestClient
+    store: DurableStore
+    catalog: Catalog
+    proposer: ScriptProposer
+    clock: FakeClock
+    headers: dict[str, str] = field(default_factory=lambda: {"Authorization": f"Bearer {TOKEN}"})
+
+    def start(self, goal: str = "test-spec", language: str | None = None) -> str:
+        body: dict[str, Any] = {"goal": goal}
+        if language:
+            body["language"] = language
+        response = self.client.post("/v1/conversations", json=body)
+        assert response.status_code == 201, response.text
+        cid: str = response.json()["conversation_id"]
+        return cid
+
+    def turn(self, cid: str, message: str, key: str | None = None) -> Any:
+        headers = {"Idempotency-Key": key} if key else {}
+        return self.client.post(f"/v1/conversations/{cid}/turns", json={"message": message}, headers=headers)
+
+
+def generous_limits(**overrides: Any) -> ServiceLimits:
+    data = {
+        "version": "1.0.0",
+        "description": "tests",
+        "max_body_bytes": 32768,
+        "idempotency_key_max_chars": 128,
+        "turn_commit_attempts": 5,
+        "rate_limits": {
+            name: {"capacity": 100000, "refill_per_second": 1000.0}
+            for name in ("visitor_turn", "visitor_create", "visitor_read", "operator")
+        },
+        "rate_limit_max_clients": 1000,
+        "console_page_size": 100,
+    }
+    data.update(overrides)
+    return ServiceLimits.from_dict(data)
+
+
+def make_service(
+    store: DurableStore,
+    bundle: RuleBundle,
+    spec: PublishedGoalSpec,
+    *,
+    limits: ServiceLimits | None = None,
+    proposer: ScriptProposer | None = None,
+    cors: tuple[str, ...] = (),
+) -> Service:
+    proposer = proposer or ScriptProposer()
+    catalog = build_catalog(
+        store=store,
+        bundle=bundle,
+        proposer=proposer,
+        goals=[GoalSource(spec, FixedAnswerer(), aliases=("test",))],
+        audit_key=AUDIT_KEY,
+    )
+    clock = FakeClock()
+    config = ServiceConfig(operator_token=TOKEN, limits=limits or generous_limits(), cors_origins=cors)
+    app = create_app(config=config, store=store, catalog=catalog, audit_key=AUDIT_KEY, clock=clock)
+    client = TestClient(app, raise_server_exceptions=False)
+    return Service(app, client, store, catalog, proposer, clock)
+
+
+__all__ = ["AUDIT_KEY", "TOKEN", "Service", "generous_limits", "load_limits", "make_service"]
