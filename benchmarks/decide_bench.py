@@ -25,7 +25,7 @@ from spec.reference import RefCandidate, RefObjective, RefState, decide
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def _reference(case: Case, bundle: RuleBundle) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import string
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -11,14 +10,14 @@ from typing import Any
 
 from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
 from engine.conversation import ConversationState, Message, Role
-from engine.goals.models import Criterion, GoalSpec, Objective, PublishedGoalSpec
+from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
 
-KINDS: list[tuple[str, dict[str, Any]]] = [
-    ("money", {"currency": "EUR", "min_amount": 10000}),
-    ("place", {}),
-    ("contact", {"default_region": "ES"}),
-    ("free_text", {}),
+KINDS: list[tuple[CriterionKind, dict[str, Any]]] = [
+    (CriterionKind.MONEY, {"currency": "EUR", "min_amount": 10000}),
+    (CriterionKind.PLACE, {}),
+    (CriterionKind.CONTACT, {"default_region": "ES"}),
+    (CriterionKind.FREE_TEXT, {}),
 ]
 WORDS = ["budget", "350.000", "EUR", "near", "Vera", "mail", "a@b.com", "bad@x", "600000005", "12", "and", "I",
          "need", "no", "quiero", "tres", "~", "ｆｕｌｌ", "\u200b", "Mojácar", "around", "300"]

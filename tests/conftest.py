@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-import shutil
 
 import pytest
 

@@ -47,9 +47,7 @@ class AcceptanceRules:
                 when_all(condition)(self._recorder(rule.id))
 
             # Every fact must be handled by some rule or durable-rules raises; acceptance is "no rejection fired".
-            @when_all(+m.fact_id)
-            def observed(_context: Any) -> None:
-                return None
+            when_all(+m.fact_id)(_observed)
 
     def _recorder(self, rule_id: str) -> Any:
         def fire(_context: Any) -> None:
@@ -70,6 +68,10 @@ class AcceptanceRules:
                 raise DecisionError(f"rules engine error: {exc}", code="decision.rules_engine") from exc
             fired = sorted(set(self._fired), key=self._order.__getitem__)
         return self.rules[self._order[fired[0]]] if fired else None
+
+
+def _observed(_context: Any) -> None:
+    return None
 
 
 def compile_acceptance(bundle: RuleBundle) -> AcceptanceRules:

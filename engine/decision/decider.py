@@ -13,7 +13,14 @@ from engine.decision.acceptance import compile_acceptance
 from engine.decision.facts import candidate_fact
 from engine.decision.invariants import CheckOutcome, InvariantChecker
 from engine.goals.models import PublishedGoalSpec
-from engine.policy import ActionUtility, ObjectiveView, OfflineRubric, PolicyConfig, RubricContext, evaluate_actions
+from engine.policy import (
+    ActionUtility,
+    ObjectiveView,
+    OfflineRubric,
+    PolicyConfig,
+    RubricContext,
+    evaluate_actions,
+)
 from engine.rules_bundle import RuleBundle
 from engine.validators import ValidationResult, validate_value
 from spec.z3_encodings import TransitionFacts

@@ -73,8 +73,10 @@ def semantic_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]
                 issues.append(("goalspec.vocabulary_unknown",
                                f"objective '{objective.id}' names unknown vocabulary '{vocab_id}'"))
             elif kind not in _VOCABULARY_KINDS or vocabulary.kind != kind.value:
-                issues.append(("goalspec.vocabulary_kind_mismatch",
-                               f"objective '{objective.id}' is {kind} but vocabulary '{vocab_id}' is {vocabulary.kind}"))
+                issues.append((
+                    "goalspec.vocabulary_kind_mismatch",
+                    f"objective '{objective.id}' is {kind} but vocabulary '{vocab_id}' is {vocabulary.kind}",
+                ))
     if spec.initial_state is not None and (
         len(spec.initial_state) != len(spec.objectives) or any(b not in (0, 1) for b in spec.initial_state)
     ):

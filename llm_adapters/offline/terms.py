@@ -20,7 +20,7 @@ class TermMatch:
 
 
 @lru_cache(maxsize=256)
-def _term_pattern(term: str) -> re.Pattern[str]:
+def term_pattern(term: str) -> re.Pattern[str]:
     parts = [re.escape(p) for p in re.split(r"[\s\-]+", term) if p]
     body = r"[\s\-]+".join(parts)
     return re.compile(rf"(?<![\w@]){body}(?![\w@])")
@@ -32,7 +32,7 @@ def find_terms(analysis: Analysis, vocabulary: VocabularyData) -> list[TermMatch
     taken: list[tuple[int, int]] = []
     found: list[TermMatch] = []
     for term, option in vocabulary.terms:
-        for match in _term_pattern(term).finditer(text):
+        for match in term_pattern(term).finditer(text):
             start, end = match.span()
             if any(start < e and s < end for s, e in taken):
                 continue

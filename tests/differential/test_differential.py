@@ -11,8 +11,8 @@ from engine.decision.decider import Decider
 from engine.rules_bundle import RuleBundle
 from engine.text import normalize
 from engine.validators import validate_value
-from spec.reference import RefCandidate, RefObjective, RefState, decide
 from spec.generators import Case, random_case
+from spec.reference import RefCandidate, RefObjective, RefState, decide
 
 CASES = int(os.environ.get("GRACE_DIFFERENTIAL_CASES", "10000"))
 

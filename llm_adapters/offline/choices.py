@@ -1,0 +1,66 @@
+"""Vocabulary evidence: features ('bedrooms=3; parking; pool') and enumerations (one option id).
+
+Terms in questions, negated terms, terms in small talk / about third parties, and terms used as modifiers
+(the facility in 'limpieza de oficinas' names the service, not the client) are not evidence.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.numbers import count_before
+from llm_adapters.offline.rules import VocabularyData
+from llm_adapters.offline.terms import TermMatch, find_terms, is_modifier, negated, replaced
+
+
+def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> list[tuple[TermMatch, bool]]:
+    analysis = ctx.analysis
+    usable = []
+    for match in find_terms(analysis, vocabulary):
+        sentence = analysis.sentence_at(match.start)
+        if sentence is None or not ctx.allowed(sentence.is_question, kind) or analysis.blocked(match.start):
+            continue
+        if negated(analysis, sentence, match.start, match.end):
+            continue
+        if is_modifier(analysis, vocabulary.id, sentence, match):
+            continue
+        usable.append((match, replaced(analysis, sentence, match.start, match.end, ctx.correcting)))
+    return usable
+
+
+def _format_count(count: Decimal) -> str:
+    return f"{count.normalize():f}"
+
+
+def extract_features(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evidence]:
+    analysis = ctx.analysis
+    items: dict[str, Decimal | None] = {}
+    sentences: dict[tuple[int, int], None] = {}
+    first = None
+    for match, old in _usable(ctx, vocabulary, "features"):
+        if old:
+            continue
+        sentence = analysis.sentence_at(match.start)
+        assert sentence is not None  # _usable only keeps matches inside a sentence
+        count = count_before(analysis, match.start, sentence.start)
+        if match.option not in items or (items[match.option] is None and count is not None):
+            items[match.option] = count
+        sentences[(sentence.start, sentence.end)] = None
+        first = match.start if first is None else first
+    if not items or first is None:
+        return []
+    value = "; ".join(option if count is None else f"{option}={_format_count(count)}"
+                      for option, count in items.items())
+    return [Evidence(value=value, pos=first, sentences=tuple(sentences), rank=2)]
+
+
+def extract_enumeration(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evidence]:
+    analysis = ctx.analysis
+    evidence = []
+    for match, old in _usable(ctx, vocabulary, "enumeration"):
+        sentence = analysis.sentence_at(match.start)
+        assert sentence is not None
+        evidence.append(Evidence(value=match.option, pos=match.start,
+                                 sentences=((sentence.start, sentence.end),), old=old, rank=2))
+    return evidence

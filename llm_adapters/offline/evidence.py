@@ -1,0 +1,37 @@
+"""What an extractor returns: one candidate value for one objective, with where its witness lies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.goals.models import Objective
+from llm_adapters.offline.analysis import Analysis
+
+
+@dataclass(frozen=True)
+class Evidence:
+    value: str
+    pos: int  # folded offset of the value, for ordering
+    sentences: tuple[tuple[int, int], ...]  # folded spans of the sentences the witness needs
+    old: bool = False  # a value the visitor is replacing
+    rank: int = 0  # higher is more convincing (explicit cue, known vocabulary term, ...)
+
+
+@dataclass(frozen=True)
+class ExtractionContext:
+    """What an extractor may know beyond the message: the objective, whether its question was just asked,
+    whether the visitor is correcting something, and the other objectives' vocabularies."""
+
+    analysis: Analysis
+    objective: Objective
+    lenient: bool  # the previous question targeted this objective: bare answers of the right kind count
+    correcting: bool
+    unit_terms: tuple[Any, ...] = field(default_factory=tuple)  # VocabularyData of features criteria
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.objective.criterion.params)
+
+    def allowed(self, sentence_is_question: bool, kind: str) -> bool:
+        return not sentence_is_question or kind in self.analysis.rules.settings.question_evidence_kinds

@@ -1,0 +1,81 @@
+"""Place evidence: known places of the criterion's vocabulary and, when it allows unlisted places, capitalised
+names after a location preposition ('in Níjar', 'cerca de Roquetas').
+
+A place counts when its sentence carries a location anchor (want / looking / located / situada en / a property
+or facility noun ...), unless its local clause is small talk, about a third party or about the company. In a
+question it counts only when the visitor asks for properties or service there (their area of interest).
+"""
+
+from __future__ import annotations
+
+from engine.text import fold
+from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.rules import VocabularyData
+from llm_adapters.offline.terms import find_terms, replaced
+
+
+def _question_ok(analysis: Analysis, sentence: Sentence) -> bool:
+    return analysis.any_cue("availability_question", sentence.start, sentence.end)
+
+
+def _trim_name(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
+    """Drop trailing words that are not place words ('Mojácar I ...')."""
+    source = analysis.folded.source
+    words = source[start:end].split(" ")
+    while len(words) > 1 and fold(words[-1]) in analysis.rules.non_place_words:
+        words.pop()
+    return start, start + len(" ".join(words))
+
+
+def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    analysis = ctx.analysis
+    source = analysis.folded.source
+    bare = ctx.lenient and len(analysis.words(0, len(analysis.text))) <= analysis.rules.settings.bare_answer_max_words
+    found = []
+    for match in analysis.rules.place_name.finditer(source):
+        start, end = _trim_name(analysis, match.start(), match.end())
+        fstart, fend = analysis.folded.to_folded(start), analysis.folded.to_folded(end)
+        if any(fstart < e and s < fend for s, e in taken):
+            continue
+        if fold(source[start:end].split(" ")[0]) in analysis.rules.non_place_words:
+            continue
+        sentence = analysis.sentence_at(fstart)
+        if sentence is None:
+            continue
+        before = analysis.masked[sentence.start:fstart]
+        after_preposition = any(p.search(before) for p in analysis.rules.cue("place_preposition"))
+        if after_preposition or (bare and fstart == sentence.start):
+            found.append((fstart, fend, source[start:end]))
+    return found
+
+
+def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> list[Evidence]:
+    analysis = ctx.analysis
+    candidates: list[tuple[int, int, str, bool]] = []
+    taken: list[tuple[int, int]] = []
+    if vocabulary is not None:
+        for match in find_terms(analysis, vocabulary):
+            src_start, src_end = analysis.source_span(match.start, match.end)
+            candidates.append((match.start, match.end, analysis.folded.source[src_start:src_end], True))
+            taken.append((match.start, match.end))
+    if vocabulary is None or vocabulary.allow_unlisted:
+        candidates.extend((s, e, v, False) for s, e, v in _unlisted(ctx, taken))
+    evidence = []
+    for start, end, value, known in candidates:
+        sentence = analysis.sentence_at(start)
+        if sentence is None or analysis.blocked(start):
+            continue
+        if sentence.is_question and not (ctx.allowed(True, "place") and _question_ok(analysis, sentence)):
+            continue
+        clause_start, clause_end = analysis.clause_at(start)
+        local = analysis.any_cue("place_anchor", clause_start, clause_end)
+        anchored = local or analysis.any_cue("place_anchor", sentence.start, sentence.end)
+        if not (anchored or sentence.is_question or ctx.correcting or ctx.lenient):
+            continue
+        evidence.append(Evidence(
+            value=value, pos=start, sentences=((sentence.start, sentence.end),),
+            old=replaced(analysis, sentence, start, end, ctx.correcting),
+            rank=(2 if local else 1 if anchored else 0) * 2 + (1 if known else 0),
+        ))
+    return evidence

@@ -1,0 +1,50 @@
+"""Pages and static assets the service serves, and the committed OpenAPI document."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engine.service.app import STATIC_DIR
+from engine.service.openapi import OPENAPI_PATH, openapi_document
+from tests.service.helpers import Service
+
+
+def test_committed_openapi_matches_the_app() -> None:
+    committed = json.loads(Path(OPENAPI_PATH).read_text(encoding="utf-8"))
+    assert committed == openapi_document(), "run: python -m engine.service.openapi --write"
+
+
+def test_served_openapi_matches_the_committed_one(service: Service) -> None:
+    served = service.client.get("/openapi.json").json()
+    assert served == json.loads(Path(OPENAPI_PATH).read_text(encoding="utf-8"))
+    assert "/v1/conversations/{conversation_id}/turns" in served["paths"]
+    turn = served["paths"]["/v1/conversations/{conversation_id}/turns"]["post"]
+    assert any(p["name"] == "Idempotency-Key" for p in turn["parameters"])
+    assert "409" in turn["responses"] and "429" in turn["responses"]
+
+
+def test_widget_and_console_assets_are_served(service: Service) -> None:
+    for name in ("widget.js", "console.js", "console.css", "site.css", "favicon.svg"):
+        response = service.client.get(f"/static/{name}")
+        assert response.status_code == 200, name
+        assert response.content == (STATIC_DIR / name).read_bytes()
+    console = service.client.get("/console")
+    assert console.status_code == 200
+    assert "frame-ancestors 'none'" in console.headers["content-security-policy"]
+    assert b'src="/static/console.js"' in console.content
+
+
+def test_demo_page_embeds_the_widget_with_one_script_tag(service: Service) -> None:
+    page = service.client.get("/demo/test?lang=es")
+    assert page.status_code == 200
+    assert page.text.count('<script src="/static/widget.js"') == 1  # the one real tag
+    assert "&lt;script src=&quot;/static/widget.js&quot;" in page.text  # and the same line shown as code
+    assert 'data-goal="test"' in page.text and 'data-lang="es"' in page.text
+    assert service.client.get("/demo/unknown").status_code == 404
+
+
+def test_index_lists_demos_and_console(service: Service) -> None:
+    page = service.client.get("/")
+    assert page.status_code == 200
+    assert "/demo/test?lang=en" in page.text and "/console" in page.text
