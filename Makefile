@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench install
+.PHONY: demo test lint bench install system-deps postgres test-service load-bench openapi
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,3 +26,21 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/grace bench decide
+
+# Service, storage and browser suites (PostgreSQL tests run when GRACE_TEST_POSTGRES_URL is set:
+# `make system-deps postgres` then `source /tmp/grace_postgres.env`).
+system-deps:
+	bash scripts/install_system_deps.sh
+
+postgres:
+	@bash scripts/start_postgres.sh >/dev/null
+	@echo "PostgreSQL ready: source /tmp/grace_postgres.env"
+
+test-service: $(STAMP)
+	$(BIN)/pytest -p no:cacheprovider tests/storage tests/service tests/browser
+
+load-bench: $(STAMP)
+	$(BIN)/python -m benchmarks.load_bench
+
+openapi: $(STAMP)
+	$(BIN)/python -m engine.service.openapi --write

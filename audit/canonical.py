@@ -46,9 +46,7 @@ def canonical_bytes(value: Any) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as exc:  # lone surrogates survive json.dumps but are not UTF-8
-        raise CanonicalError(
-            "string is not valid Unicode (lone surrogate)", code="audit.canonical.bad_string"
-        ) from exc
+        raise CanonicalError("string is not valid Unicode (lone surrogate)", code="audit.canonical.bad_string") from exc
 
 
 def canonical_text(value: Any) -> str:
@@ -94,21 +92,15 @@ def _prepare_other(value: Any, depth: int) -> JsonValue:
         return int(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise CanonicalError(
-                f"non-finite number {value!r} is not JSON", code="audit.canonical.non_finite"
-            )
+            raise CanonicalError(f"non-finite number {value!r} is not JSON", code="audit.canonical.non_finite")
         return float(value)
     if isinstance(value, Decimal):
         if not value.is_finite():
-            raise CanonicalError(
-                f"non-finite decimal {value!r} is not JSON", code="audit.canonical.non_finite"
-            )
+            raise CanonicalError(f"non-finite decimal {value!r} is not JSON", code="audit.canonical.non_finite")
         return str(value)
     if isinstance(value, datetime):
         if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
-            raise CanonicalError(
-                "naive datetime: a timezone is required", code="audit.canonical.naive_datetime"
-            )
+            raise CanonicalError("naive datetime: a timezone is required", code="audit.canonical.naive_datetime")
         return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
     if isinstance(value, date):
         return value.isoformat()

@@ -80,9 +80,7 @@ class SealedHead:
         """Head of a sealed record (e.g. the last one loaded from the store)."""
         cid, seq, digest = record.get("conversation_id"), record.get("seq"), record.get("hash")
         if not isinstance(cid, str) or type(seq) is not int or not isinstance(digest, str):
-            raise RecordError(
-                "record is not sealed (conversation_id/seq/hash missing)", code="audit.record.unsealed"
-            )
+            raise RecordError("record is not sealed (conversation_id/seq/hash missing)", code="audit.record.unsealed")
         return cls(conversation_id=cid, seq=seq, hash=digest)
 
 
@@ -134,9 +132,7 @@ def seal(record: Mapping[str, Any], prev: SealedHead | None, *, validate: bool =
         seq, prev_hash = 0, None
     else:
         if prev.conversation_id != cid:
-            raise RecordError(
-                "previous head belongs to another conversation", code="audit.conversation_mismatch"
-            )
+            raise RecordError("previous head belongs to another conversation", code="audit.conversation_mismatch")
         if prev.seq < 0 or not _HASH_RE.match(prev.hash):
             raise RecordError("previous head is malformed", code="audit.record.bad_head")
         seq, prev_hash = prev.seq + 1, prev.hash
@@ -261,9 +257,7 @@ def _verify(
     count = len(records)
 
     def fail(code: str, seq: int | None, message: str, cid: str | None = None) -> VerifyReport:
-        return VerifyReport(
-            ok=False, records=count, conversation_id=cid, code=code, failed_seq=seq, message=message
-        )
+        return VerifyReport(ok=False, records=count, conversation_id=cid, code=code, failed_seq=seq, message=message)
 
     if cp is not None:
         if key is None:
@@ -297,9 +291,7 @@ def _verify(
             later = {r.get("seq") for r in records[position + 1 :] if isinstance(r, Mapping)}
             if seq > position and position not in later:
                 return fail(SEQ_GAP, position, f"expected seq {position}, found {seq}: records missing", cid)
-            return fail(
-                SEQ_REORDERED, position, f"expected seq {position}, found {seq}: records out of order", cid
-            )
+            return fail(SEQ_REORDERED, position, f"expected seq {position}, found {seq}: records out of order", cid)
         if record["prev_hash"] != prev_hash:
             return fail(CHAIN_BROKEN, position, "prev_hash does not link to the previous record", cid)
         prev_hash = record["hash"]
@@ -311,9 +303,7 @@ def _verify(
             return fail(CHECKPOINT_CONVERSATION_MISMATCH, None, "checkpoint is for another conversation", cid)
         anchored = cp["seq"]
         if anchored >= count:
-            return fail(
-                TRUNCATED, count, f"checkpoint anchors seq {anchored} but the chain ends before it", cid
-            )
+            return fail(TRUNCATED, count, f"checkpoint anchors seq {anchored} but the chain ends before it", cid)
         if not hmac.compare_digest(records[anchored]["hash"], cp["head_hash"]):
             return fail(CHECKPOINT_MISMATCH, anchored, "record at the checkpoint seq has another hash", cid)
         if anchored < count - 1 and not allow_unanchored_tail:

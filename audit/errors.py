@@ -46,9 +46,7 @@ class RedactionError(AuditError, InputError):
 class ExportFormatError(AuditError, InputError):
     default_code = "audit.jsonl_invalid"
 
-    def __init__(
-        self, message: str, *, code: str | None = None, line: int | None = None, **context: Any
-    ) -> None:
+    def __init__(self, message: str, *, code: str | None = None, line: int | None = None, **context: Any) -> None:
         self.line = line
         super().__init__(message, code=code, line=line, **context)
 
@@ -64,8 +62,6 @@ class AuditIOError(AuditError, StoreError):
 class ChainIntegrityError(AuditError, IntegrityError):
     default_code = "audit.verify.failed"
 
-    def __init__(
-        self, message: str, *, code: str | None = None, seq: int | None = None, **context: Any
-    ) -> None:
+    def __init__(self, message: str, *, code: str | None = None, seq: int | None = None, **context: Any) -> None:
         self.seq = seq
         super().__init__(message, code=code, seq=seq, **context)

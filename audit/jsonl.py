@@ -41,9 +41,7 @@ def parse_jsonl(data: bytes) -> list[dict[str, Any]]:
         except CanonicalError as exc:
             raise ExportFormatError(f"line has no canonical form ({exc.code})", line=number) from exc
         if canonical != raw:
-            raise ExportFormatError(
-                "line is not in canonical JSON form", code="audit.not_canonical", line=number
-            )
+            raise ExportFormatError("line is not in canonical JSON form", code="audit.not_canonical", line=number)
         records.append(value)
     return records
 
@@ -69,9 +67,7 @@ def _parse_object(raw: bytes, line: int) -> dict[str, Any]:
     if not raw:
         raise ExportFormatError("empty line", line=line)
     try:
-        value = json.loads(
-            raw.decode("utf-8"), object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant
-        )
+        value = json.loads(raw.decode("utf-8"), object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
     except UnicodeDecodeError as exc:
         raise ExportFormatError("line is not valid UTF-8", line=line) from exc
     except ValueError as exc:  # JSONDecodeError, duplicate keys, NaN/Infinity
@@ -104,9 +100,7 @@ def _read(path: Path) -> bytes:
 def _atomic_write(path: Path, data: bytes) -> None:
     tmp_name: str | None = None
     try:
-        with tempfile.NamedTemporaryFile(
-            "wb", dir=path.parent, prefix=f".{path.name}.", delete=False
-        ) as handle:
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, prefix=f".{path.name}.", delete=False) as handle:
             tmp_name = handle.name
             handle.write(data)
             handle.flush()

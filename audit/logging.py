@@ -80,11 +80,7 @@ def turn_summary(record: Mapping[str, Any]) -> dict[str, Any]:
     candidates = record.get("candidates") or []
     accepted = [c for c in candidates if isinstance(c, Mapping) and c.get("accepted") is True]
     rejected_codes = sorted(
-        {
-            str(c.get("reason_code"))
-            for c in candidates
-            if isinstance(c, Mapping) and c.get("accepted") is not True
-        }
+        {str(c.get("reason_code")) for c in candidates if isinstance(c, Mapping) and c.get("accepted") is not True}
     )
     fail_closed = record.get("fail_closed")
     return {

@@ -50,9 +50,7 @@ class Timestamps(_Model):
     """Wall-clock times of the turn, stored in UTC."""
 
     received_at: AwareDatetime = Field(description="When the visitor message reached the runtime.")
-    completed_at: AwareDatetime = Field(
-        description="When the turn's decision was complete (before persisting)."
-    )
+    completed_at: AwareDatetime = Field(description="When the turn's decision was complete (before persisting).")
 
     @field_validator("received_at", "completed_at")
     @classmethod
@@ -68,24 +66,27 @@ class ProposerInfo(_Model):
 
 
 class LLMCall(_Model):
-    """Metadata of one model call made during the turn (never the prompt text or the visitor's data)."""
+    """One model call made during the turn (mirrors llm_adapters.protocol.CallRecord; no prompt text)."""
 
     purpose: str | None = Field(default=None, description="Role of the call: 'proposer', 'synthesizer', ...")
     adapter: str | None = Field(default=None, description="Adapter that made the call.")
     model: str | None = Field(default=None, description="Model identifier as the provider names it.")
     prompt_id: str | None = Field(default=None, description="Id of the versioned prompt template used.")
+    prompt_version: str | None = Field(default=None, description="Version of that prompt template.")
     prompt_hash: str | None = Field(default=None, description="Digest of the rendered prompt.")
     response_hash: str | None = Field(default=None, description="Digest of the raw response.")
     latency_ms: NonNegative | None = Field(default=None, description="Wall time of the call in milliseconds.")
-    input_tokens: int | None = Field(
-        default=None, ge=0, description="Prompt tokens reported by the provider."
-    )
+    input_tokens: int | None = Field(default=None, ge=0, description="Prompt tokens reported by the provider.")
     output_tokens: int | None = Field(default=None, ge=0, description="Completion tokens reported.")
     attempt: int = Field(default=1, ge=1, description="1 for the first try, 2+ for retries.")
     status: DottedCode = Field(default="ok", description="'ok', 'replayed', or a dotted error code.")
     error_code: DottedCode | None = Field(default=None, description="Stable code of the failure, if any.")
     params: dict[str, ParamValue] = Field(
         default_factory=dict, description="Decoding parameters (temperature, max_tokens, seed, ...)."
+    )
+    output: dict[str, Any] | None = Field(
+        default=None,
+        description="The validated structured output (for offline replay); redacted like every record string.",
     )
 
 
@@ -110,12 +111,8 @@ class Candidate(_Model):
         description="The command as proposed (typed command dump, or the raw item if it failed to parse)."
     )
     accepted: bool = Field(description="True if the command changed (or confirmed) the state.")
-    reason_code: DottedCode = Field(
-        description="'accepted', or the stable code of the rule that rejected it."
-    )
-    validator: str | None = Field(
-        default=None, description="Criterion validator consulted (kind and version)."
-    )
+    reason_code: DottedCode = Field(description="'accepted', or the stable code of the rule that rejected it.")
+    validator: str | None = Field(default=None, description="Criterion validator consulted (kind and version).")
     validator_code: DottedCode | None = Field(default=None, description="The validator's own result code.")
     judgement: str | None = Field(
         default=None,
@@ -170,9 +167,7 @@ class StateSnapshot(_Model):
     bits: list[Bit] = Field(min_length=1, description="Completion vector in approved objective order.")
     refused: list[str] = Field(default_factory=list, description="Objectives the visitor declined.")
     stopped: bool = Field(default=False, description="The visitor asked not to be asked anything more.")
-    uncertain: dict[str, int] = Field(
-        default_factory=dict, description="Objective -> turn of latest Uncertain."
-    )
+    uncertain: dict[str, int] = Field(default_factory=dict, description="Objective -> turn of latest Uncertain.")
     ask_counts: dict[str, int] = Field(default_factory=dict, description="Objective -> times asked.")
     last_asked: str | None = Field(default=None, description="Objective targeted by the previous question.")
     values: dict[str, list[RecordedValue]] = Field(
@@ -206,9 +201,7 @@ class TransitionRecord(_Model):
     """One visitor turn, as built by the turn runtime (before sealing)."""
 
     record_version: Literal[1] = Field(default=RECORD_VERSION, description="Version of this schema.")
-    conversation_id: str = Field(
-        min_length=1, max_length=200, description="Conversation the turn belongs to."
-    )
+    conversation_id: str = Field(min_length=1, max_length=200, description="Conversation the turn belongs to.")
     turn: int = Field(ge=1, description="Visitor turn number (1-based).")
     timestamps: Timestamps = Field(description="Wall-clock times of the turn (UTC).")
     language: str | None = Field(default=None, description="Conversation language code.")
@@ -218,12 +211,8 @@ class TransitionRecord(_Model):
     bundle_hash: Sha256 = Field(description="Content hash of the pinned rule bundle.")
     proposer: ProposerInfo = Field(description="Proposer that produced the candidates.")
     llm_calls: list[LLMCall] = Field(default_factory=list, description="Model calls made during the turn.")
-    candidates: list[Candidate] = Field(
-        default_factory=list, description="Every proposed command and verdict."
-    )
-    utilities: list[ActionUtility] = Field(
-        default_factory=list, description="Scores of every action considered."
-    )
+    candidates: list[Candidate] = Field(default_factory=list, description="Every proposed command and verdict.")
+    utilities: list[ActionUtility] = Field(default_factory=list, description="Scores of every action considered.")
     chosen_action: str = Field(min_length=1, description="Action the policy selected.")
     question: str | None = Field(default=None, description="Question text shown (None for no question).")
     state_before: StateSnapshot = Field(description="State before the turn.")

@@ -7,8 +7,9 @@ idempotent. Equal values give equal tokens under one key (e-mails compare case-i
 their digits and a leading '+'), so an auditor can check "the same address as turn 2" without seeing it.
 
 What stays readable: offsets, validator names, result codes, numbers that are not phone-like, dates,
-single-dot decimals, money amounts next to a currency marker. What the detector cannot see: contact data
-spelled out in words ("six zero zero ..."), phone numbers stored as JSON floats, or digits glued to letters.
+single-dot decimals, money amounts next to a currency marker, hex digests. What the detector cannot see:
+contact data spelled out in words ("six zero zero ..."), phone numbers stored as JSON floats, or digits glued
+to a word that could be hex or holds digits ("abc600000005").
 
 Detection works on the text as given and, if that differs, on its Unicode-normalised form too (fullwidth
 '@', zero-width characters), so a disguised address is still replaced. The rules (digit counts, money
@@ -59,7 +60,10 @@ _YMD_RE = re.compile(r"(?<![\w./-])(\d{4})([./])(\d{1,2})\2(\d{1,2})(?![\w]|[./-
 _DECIMAL_RE = re.compile(r"\d+\.\d+")
 _AMOUNT_RE = re.compile(r"\d+(?:[.,]\d{1,2})?|\d{1,3}([.,' \u00a0])\d{3}(?:\1\d{3})*(?:[.,]\d{1,2})?")
 _DIGIT_RE = re.compile(r"\d")
+_ASCII_TRIGGER = re.compile(r"[0-9@]")  # an ASCII string without these holds no contact data
+_ASCII_AT = re.compile("@")
 _PHONE_SEPARATORS = " \t\u00a0().-/"
+_HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 
 
 class PhonePolicy(BaseModel):
@@ -112,9 +116,7 @@ def _read_policy(path: Path) -> RedactionPolicy:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RedactionError(
-            f"cannot read redaction policy {path}", code="audit.redaction.policy_unreadable"
-        ) from exc
+        raise RedactionError(f"cannot read redaction policy {path}", code="audit.redaction.policy_unreadable") from exc
     try:
         return RedactionPolicy.model_validate(data)
     except ValidationError as exc:
@@ -141,9 +143,10 @@ class Redactor:
         self._key = None if key is None else check_key(key, source="redaction key")
         self.policy = policy or load_policy()
         lo, hi = self.policy.phone.min_digits, self.policy.phone.max_digits
-        # Not inside a word/number or an address; groups joined by at most two separator characters.
+        # Not inside a number or an address; groups joined by at most two separator characters. Letters
+        # around the run are judged in _glued_to_token (hex digests must stay intact, "tel600..." must not).
         self._phone_re = re.compile(
-            rf"(?<![\w+@])\+?\d(?:[{re.escape(_PHONE_SEPARATORS)}]{{0,2}}\d){{{lo - 1},{hi - 1}}}(?![\w@])"
+            rf"(?<![\d+@])\+?\d(?:[{re.escape(_PHONE_SEPARATORS)}]{{0,2}}\d){{{lo - 1},{hi - 1}}}(?![\d@])"
         )
         markers = sorted({m.strip() for m in self.policy.money_markers}, key=len, reverse=True)
         alternation = "|".join(_marker_pattern(m) for m in markers)
@@ -172,6 +175,10 @@ class Redactor:
         return sorted(findings, key=lambda f: f.start)
 
     def redact_text(self, text: str, *, phones: bool = True) -> str:
+        if text.isascii():  # NFKC and the invisible-character strip are identities on ASCII
+            if not (_ASCII_TRIGGER if phones else _ASCII_AT).search(text):
+                return text
+            return self._replace(text, phones)
         out = self._replace(text, phones)
         normalized = normalize(out)
         if normalized != out and self.find(normalized, phones=phones):
@@ -240,6 +247,8 @@ class Redactor:
                 end = start + len(text[start:cut].rstrip(_PHONE_SEPARATORS))
             candidate = text[start:end]
             pos = end if cut is None else cut
+            if _glued_to_token(text, start, end):
+                continue
             if len(_DIGIT_RE.findall(candidate)) < self.policy.phone.min_digits:
                 continue
             if _DECIMAL_RE.fullmatch(candidate) or self._is_amount(text, start, end):
@@ -253,6 +262,11 @@ class Redactor:
         if self._money_after.match(text, end):
             return True
         return self._money_before.search(text[max(0, start - 24) : start]) is not None
+
+    def _holds_contact(self, text: str, phones: bool) -> bool:
+        if self.find(text, phones=phones):
+            return True
+        return not text.isascii() and bool(self.find(normalize(text), phones=phones))
 
     def _phone_like_int(self, value: int) -> bool:
         digits = len(str(abs(value)))
@@ -278,9 +292,7 @@ class Redactor:
             for key, item in value.items():
                 new_key = self._walk_key(key, strict)
                 if new_key in out:
-                    raise RedactionError(
-                        "two keys redact to the same token", code="audit.redaction.key_collision"
-                    )
+                    raise RedactionError("two keys redact to the same token", code="audit.redaction.key_collision")
                 out[new_key] = self._walk(item, strict, phones=key not in self._exempt, depth=depth + 1)
             return out
         if isinstance(value, list | tuple):
@@ -296,14 +308,12 @@ class Redactor:
         if isinstance(key, str):
             return self.redact_text(str(key))
         if strict and not isinstance(key, int | float | bool) and key is not None:
-            raise RedactionError(
-                f"cannot redact a key of type {type(key).__name__}", code="audit.redaction.bad_key"
-            )
+            raise RedactionError(f"cannot redact a key of type {type(key).__name__}", code="audit.redaction.bad_key")
         return key if strict else self.redact_text(str(key))
 
     def _scan(self, value: Any, path: str, found: list[str], phones: bool) -> None:
         if isinstance(value, str):
-            if self.find(value, phones=phones) or self.find(normalize(value), phones=phones):
+            if self._holds_contact(value, phones):
                 found.append(path or "/")
         elif isinstance(value, bool) or value is None:
             return
@@ -312,7 +322,7 @@ class Redactor:
                 found.append(path or "/")
         elif isinstance(value, Mapping):
             for key, item in value.items():
-                if isinstance(key, str) and (self.find(key) or self.find(normalize(key))):
+                if isinstance(key, str) and self._holds_contact(key, True):
                     found.append(f"{path}/{key!s}#key")
                 self._scan(item, f"{path}/{key!s}", found, phones=key not in self._exempt)
         elif isinstance(value, list | tuple):
@@ -320,9 +330,7 @@ class Redactor:
                 self._scan(item, f"{path}/{index}", found, phones)
 
 
-def redact_record(
-    record: Mapping[str, Any], key: bytes, policy: RedactionPolicy | None = None
-) -> dict[str, Any]:
+def redact_record(record: Mapping[str, Any], key: bytes, policy: RedactionPolicy | None = None) -> dict[str, Any]:
     """Redact a transition record before sealing (strict: unknown value types are refused)."""
     redacted = Redactor(key, policy).redact(record, strict=True)
     if not isinstance(redacted, dict):
@@ -336,6 +344,25 @@ def _canonical_contact(kind: Kind, value: str) -> str:
         return text.casefold()
     digits = "".join(str(unicodedata.decimal(ch)) for ch in text if unicodedata.decimal(ch, None) is not None)
     return ("+" if text.lstrip().startswith("+") else "") + digits
+
+
+def _glued_to_token(text: str, start: int, end: int) -> bool:
+    """True if the digit run is part of a hex digest or an alphanumeric id rather than free-standing.
+
+    Letters touching the run are fine ("tel600000005", "600000005thanks"), unless the word they form could
+    be hex or already holds digits ("sha256:ab12cd34...", "a1b2c3d4e5f6a7b8").
+    """
+    before = start
+    while before > 0 and (text[before - 1].isalnum() or text[before - 1] == "_"):
+        before -= 1
+    after = end
+    while after < len(text) and (text[after].isalnum() or text[after] == "_"):
+        after += 1
+    return any(_hex_or_numeric(word) for word in (text[before:start], text[end:after]) if word)
+
+
+def _hex_or_numeric(word: str) -> bool:
+    return all(ch in _HEX_CHARS for ch in word) or any(ch.isdigit() for ch in word)
 
 
 def _marker_pattern(marker: str) -> str:

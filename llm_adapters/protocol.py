@@ -41,7 +41,7 @@ class UtilityRequest(_Request):
 
     spec: PublishedGoalSpec
     language: str
-    turn: int = Field(ge=1)
+    turn: int | None = Field(default=None, ge=1)  # None: the turn of the latest proposal (replay bookkeeping)
     candidates: list[str] = Field(min_length=1)
     message: Message
     history: list[Message] = Field(default_factory=list)
@@ -57,7 +57,7 @@ class ModulationRequest(_Request):
     spec: PublishedGoalSpec
     objective_id: str
     language: str
-    turn: int = Field(ge=1)
+    turn: int | None = Field(default=None, ge=1)
     message: Message | None = None
     history: list[Message] = Field(default_factory=list)
     answer: GroundedAnswer = Field(default_factory=GroundedAnswer)

@@ -1,16 +1,18 @@
-"""Keep API keys out of logs: a logging filter on the client libraries' loggers that blanks known secrets.
+"""Keep API keys out of logs: every log record created in the process has registered secrets blanked.
 
-Our own errors and events never carry a key (they are built from status codes and counts); this filter
-covers what third-party libraries log (e.g. Instructor logs provider error messages verbatim).
+Our own errors and events never carry a key (they are built from status codes and counts). Third-party
+libraries log from many module-level loggers created lazily (Instructor logs provider error bodies
+verbatim), so the redaction hooks the log-record factory rather than individual loggers: it runs once per
+record, before any handler, and only replaces the exact secret strings registered with ``protect``.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from typing import Any
 
 REDACTED = "[redacted]"
-_LIBRARY_LOGGERS = ("instructor", "openai", "mistralai", "httpx", "httpx2", "httpcore", "httpcore2", "llm_adapters")
 _MIN_SECRET_LENGTH = 4  # shorter strings would blank ordinary words
 
 
@@ -46,21 +48,30 @@ class SecretFilter(logging.Filter):
 
 
 _FILTER = SecretFilter()
+_INSTALLED = False
+_INSTALL_LOCK = threading.Lock()
 
 
-def _attach() -> None:
-    names = set(_LIBRARY_LOGGERS)
-    names.update(n for n in logging.root.manager.loggerDict if n.startswith(_LIBRARY_LOGGERS))
-    for name in names:
-        logger = logging.getLogger(name)
-        if _FILTER not in logger.filters:
-            logger.addFilter(_FILTER)
+def _install() -> None:
+    global _INSTALLED
+    with _INSTALL_LOCK:
+        if _INSTALLED:
+            return
+        previous = logging.getLogRecordFactory()
+
+        def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+            record = previous(*args, **kwargs)
+            _FILTER.filter(record)
+            return record
+
+        logging.setLogRecordFactory(factory)
+        _INSTALLED = True
 
 
 def protect(secret: str) -> None:
-    """Register a secret and (re)attach the filter to every client-library logger that exists now."""
+    """Register a secret: from now on no log record in this process can show it."""
     _FILTER.add(secret)
-    _attach()
+    _install()
 
 
 def redact(text: str) -> str:

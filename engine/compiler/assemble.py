@@ -34,13 +34,15 @@ class KindContext:
     corpus_language: str | None = None
 
 
-def _slug(text: str) -> str:
+def _slug(text: str, limit: int = 64) -> str:
     slug = re.sub(r"[^a-z0-9]+", "_", fold(text)).strip("_") or "option"
-    return slug if slug[0].isalpha() else f"p_{slug}"
+    slug = slug if slug[0].isalpha() else f"p_{slug}"
+    return slug[:limit].rstrip("_")
 
 
 def vocabulary_id(spec_id: str, objective_id: str) -> str:
-    return f"{_slug(spec_id)}_{objective_id}"
+    """Ids match ^[a-z][a-z0-9_]{0,63}$ (the vocabulary schema): the spec part is shortened if needed."""
+    return f"{_slug(spec_id, 63 - len(objective_id))}_{objective_id}"
 
 
 def join_examples(examples: list[str], language: str) -> str:
@@ -55,14 +57,16 @@ def join_examples(examples: list[str], language: str) -> str:
 def vocabulary_document(vocab_id: str, kind: CriterionKind, options: dict[str, dict[str, list[str]]],
                         *, allow_unlisted: bool, source: str) -> dict[str, Any]:
     """A rules/vocabularies/<id>.json body for the reviewer to approve with the spec."""
-    return {
+    document: dict[str, Any] = {
         "version": VOCABULARY_VERSION,
         "description": f"Derived by the goal compiler from {source}; review before approval.",
         "id": vocab_id,
         "kind": kind.value,
         "options": options,
-        "allow_unlisted": allow_unlisted,
     }
+    if kind is CriterionKind.PLACE:  # the vocabulary schema allows allow_unlisted on places only
+        document["allow_unlisted"] = allow_unlisted
+    return document
 
 
 def objective_from_kind(

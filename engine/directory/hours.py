@@ -196,6 +196,8 @@ class HoursParser:
             days = [self.vocab.compact_day_codes[c] for c in codes]
             if "-" in match.group(0) and len(days) == 2:
                 days = _day_range(days[0], days[1])
+            elif any(b <= a for a, b in zip(days, days[1:], strict=False)):
+                continue  # "SS", "SW": not a run of weekday initials
             tokens.append(_Tok("day", match.start(), match.end(), match.group(0), days=tuple(days)))
             taken.append((match.start(), match.end()))
         for pattern, kind in ((self.vocab.irregular_patterns, "irregular"), (self.vocab.monthly_patterns, "monthly")):
@@ -259,13 +261,14 @@ class HoursParser:
                 j += 1
             if second is not None and second.clock is not None:
                 span = infer_range(tok.clock, second.clock)
-                out.append(_Tok("times", tok.start, second.end, span=span) if span else _Tok("word", tok.start, second.end))
+                out.append(_Tok("times", tok.start, second.end, span=span) if span
+                           else _Tok("badtime", tok.start, second.end))
                 i = j + 1
                 continue
             if tok.clock.strong:
                 minute = _single(tok.clock)
                 out.append(_Tok("times", tok.start, tok.end, span=(minute, None)) if minute is not None
-                           else _Tok("word", tok.start, tok.end))
+                           else _Tok("badtime", tok.start, tok.end))
             else:
                 out.append(_Tok("num", tok.start, tok.end, tok.text))
             i += 1
@@ -325,7 +328,9 @@ class _Machine:
         if self.rel_entry is not None:
             self.rel_entry = None
         target = self.neg if self.neg is not None else self.cur
-        if target is self.cur and self.cur.times:
+        if target is self.cur and (self.cur.times or (self.cur.entries and self.last == "word")):
+            # A new weekday after times, or after other words ("EVERY SUN APPT / EVERY MON 9-5"), starts a
+            # new group: the earlier weekdays keep their own (possibly unknown) hours.
             self._finalize()
             target = self.cur
         weeks = frozenset(self.ords) if self.ords else None
@@ -383,6 +388,8 @@ class _Machine:
             self.irregular = True
 
     def _on_monthly(self, tok: _Tok) -> None:
+        if self.last != "day":  # "Saturday of each month": only a weekday right before it is affected
+            return
         target = self.neg if self.neg is not None else self.cur
         chain = [i for i in range(target.chain_start, len(target.entries)) if target.entries[i][1] is None]
         self._mark_irregular(chain, target)
@@ -420,6 +427,13 @@ class _Machine:
         self.last = "word"
 
     def _on_num(self, tok: _Tok) -> None:
+        self._on_word(tok)
+
+    def _on_badtime(self, tok: _Tok) -> None:
+        # A stated but unreadable time ("9:00AM 4:30AM"): keep the weekday, time unknown; never lend it
+        # the next line's hours.
+        if self.neg is None and self.cur.entries and not self.cur.times:
+            self._finalize()
         self._on_word(tok)
 
     # helpers -------------------------------------------------------------

@@ -96,6 +96,7 @@ class QueryVocabulary:
     stopwords: frozenset[str]
     common_words: frozenset[str]
     spanish_markers: frozenset[str]
+    non_place_capitalized: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class AddressVocabulary:
     street_words: frozenset[str]
     place_suffix_words: frozenset[str]
     place_prefix_words: frozenset[str]
+    directional_words: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -233,6 +235,7 @@ def _query(data: dict[str, Any]) -> QueryVocabulary:
         generic_name_words=frozenset(_words(data["generic_name_words"])),
         stopwords=frozenset(_lang_words(data["stopwords"])), common_words=frozenset(_words(data["common_words"])),
         spanish_markers=frozenset(_words(data["spanish_markers"])),
+        non_place_capitalized=frozenset(_words(data["non_place_capitalized"])),
     )
 
 
@@ -247,6 +250,7 @@ def _address(data: dict[str, Any]) -> AddressVocabulary:
         street_words=frozenset(_words(data["street_words"])),
         place_suffix_words=frozenset(_words(data["place_suffix_words"])),
         place_prefix_words=frozenset(_words(data["place_prefix_words"])),
+        directional_words=frozenset(w.strip(".") for w in _words(data["directional_words"])),
     )
 
 

@@ -56,6 +56,7 @@ class GroundedAnswerer:
         self.analyzers = analyzers
         self.synthesizer = synthesizer
         self.filters = tuple(filters)
+        self._stopwords = frozenset().union(*(a.stopwords for a in analyzers.by_language.values()))
 
     def answer(self, message: str, language: str) -> GroundedAnswer:
         return self.answer_with_trace(message, language)[0]
@@ -64,12 +65,13 @@ class GroundedAnswerer:
         text = self.rules.language(language).unavailable_message
         return GroundedAnswer(text=text, citations=[], supported=False, is_question=True)
 
-    def _evidence(self, message: str, hits: list[ScoredPassage], language: str, trace: AnswerTrace) -> list[ScoredPassage]:
+    def _evidence(
+        self, message: str, hits: list[ScoredPassage], language: str, trace: AnswerTrace
+    ) -> list[ScoredPassage]:
         settings = self.rules.grounding
         asked = question_sentences(message, self.rules.languages)
         if settings.reject_unknown_names:
-            stop = frozenset().union(*(a.stopwords for a in self.analyzers.by_language.values()))
-            trace.unknown_names = unknown_names(" ".join(asked), self.retriever.vocabulary, stop)
+            trace.unknown_names = unknown_names(" ".join(asked), self.retriever.vocabulary, self._stopwords)
             if trace.unknown_names:
                 return []
         # Coverage is taken over the whole message and over its question sentences alone, whichever is higher:

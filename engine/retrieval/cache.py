@@ -41,7 +41,7 @@ class EmbeddingCache:
         if not path.exists():
             return None
         try:
-            matrix = np.load(path, allow_pickle=False)
+            matrix: Matrix = np.load(path, allow_pickle=False)
         except (OSError, ValueError) as exc:
             log.warning("retrieval.cache.unreadable", path=str(path), error=str(exc))
             return None

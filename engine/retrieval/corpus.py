@@ -53,7 +53,9 @@ def _read(path: Path, rel: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CorpusError(f"{rel}: cannot read as UTF-8 ({exc.__class__.__name__})", code="retrieval.corpus.read") from None
+        raise CorpusError(
+            f"{rel}: cannot read as UTF-8 ({exc.__class__.__name__})", code="retrieval.corpus.read"
+        ) from None
 
 
 def _load_manifest(root: Path) -> CorpusManifest:
@@ -108,7 +110,9 @@ def load_corpus(root: Path) -> Corpus:
     manifest = _load_manifest(root)
     for declared in manifest.records:
         if not (root / declared).is_file():
-            raise CorpusError(f"{MANIFEST}: declared record file {declared} is missing", code="retrieval.corpus.manifest")
+            raise CorpusError(
+                f"{MANIFEST}: declared record file {declared} is missing", code="retrieval.corpus.manifest"
+            )
     passages: list[Passage] = []
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = path.relative_to(root).as_posix()

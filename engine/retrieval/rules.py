@@ -15,6 +15,7 @@ import Stemmer
 from pydantic import BaseModel, ConfigDict
 
 from engine.retrieval.errors import RetrievalRulesError
+from engine.rules_bundle import RuleBundle
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parents[2] / "rules" / "retrieval.json"
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "rules" / "schemas" / "retrieval.schema.json"
@@ -30,6 +31,7 @@ class RetrievalSettings(_Frozen):
     rrf_k: int
     lexical_weight: float
     dense_weight: float
+    title_weight: float
     bm25_k1: float
     bm25_b: float
 
@@ -101,6 +103,11 @@ def parse_rules(data: dict[str, Any]) -> RetrievalRules:
             raise RetrievalRulesError(
                 f"language {code!r} names unknown Snowball stemmer {lang.stemmer!r}", code="retrieval.rules.stemmer"
             )
+        cues = lang.question
+        if not set(cues.standalone_wh_words) <= set(cues.wh_words):
+            raise RetrievalRulesError(
+                f"language {code!r}: standalone_wh_words must be a subset of wh_words", code="retrieval.rules.question"
+            )
     return rules
 
 
@@ -116,3 +123,8 @@ def load_rules(path: Path | None = None) -> RetrievalRules:
     if not isinstance(data, dict):
         raise RetrievalRulesError("retrieval rules must be a JSON object", code="retrieval.rules.schema")
     return parse_rules(data)
+
+
+def rules_from_bundle(bundle: RuleBundle) -> RetrievalRules:
+    """The retrieval rules of a loaded (pinned) rule bundle, so answers follow the conversation's bundle."""
+    return parse_rules(bundle.file("retrieval"))

@@ -59,9 +59,7 @@ class ExtractiveSynthesizer:
         claims: list[Claim] = []
         for hit in evidence:
             bullets = _bullet_lines(hit.passage.text)
-            claims.extend(
-                Claim(text=s, passage_id=hit.passage.id, bullet=s in bullets) for s in self._pick(words, hit)
-            )
+            claims.extend(Claim(text=s, passage_id=hit.passage.id, bullet=s in bullets) for s in self._pick(words, hit))
         return claims
 
 

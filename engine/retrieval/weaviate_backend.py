@@ -183,7 +183,9 @@ def connect(url: str, grpc_port: int = 50051, api_key: str | None = None) -> Any
 
     parsed = urlparse(url)
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise RetrievalConfigError(f"Weaviate URL must be http(s)://host[:port], got {url!r}", code="retrieval.config.url")
+        raise RetrievalConfigError(
+            f"Weaviate URL must be http(s)://host[:port], got {url!r}", code="retrieval.config.url"
+        )
     secure = parsed.scheme == "https"
     try:
         return weaviate.connect_to_custom(
@@ -228,9 +230,12 @@ class WeaviateIndex:
         total = settings.lexical_weight + settings.dense_weight
         self.alpha = settings.dense_weight / total if total > 0 else 0.5
         self.name = collection_name(prefix, corpus)
-        self.collection = self._ensure(cache)
+        # Title vectors stay local (the corpus is local): Weaviate ranks by its hybrid, we add the title score.
+        self.vectors = embed_corpus(corpus, embedder, cache)
+        self._row = {p.id: i for i, p in enumerate(corpus.passages)}
+        self.collection = self._ensure()
 
-    def _ensure(self, cache: EmbeddingCache | None) -> Any:
+    def _ensure(self) -> Any:
         from weaviate.classes.config import Configure
         from weaviate.classes.data import DataObject
         from weaviate.util import generate_uuid5
@@ -239,7 +244,7 @@ class WeaviateIndex:
             if self.client.collections.exists(self.name):
                 log.info("retrieval.weaviate.reuse", collection=self.name)
                 return self.client.collections.get(self.name)
-            vectors = embed_corpus(self.corpus, self.embedder, cache)
+            vectors = self.vectors.body
             collection = self.client.collections.create(
                 self.name,
                 description=f"GRACE corpus {self.corpus.manifest.company} {self.corpus.content_hash}",
@@ -294,8 +299,12 @@ class WeaviateIndex:
             vector = _vector_of(obj)
             dense = float(np.dot(np.asarray(vector, dtype=np.float32), q)) if vector else 0.0
             score = getattr(obj.metadata, "score", None)
+            row = self._row[passage.id]
+            title = float(self.vectors.titles[row] @ q) if self.vectors.has_title[row] else 0.0
             hits.append(
-                ScoredPassage(passage=passage, score=float(score or 0.0), rank=position, dense_score=dense)
+                ScoredPassage(
+                    passage=passage, score=float(score or 0.0), rank=position, dense_score=dense, title_score=title
+                )
             )
         log.debug(
             "retrieval.query.done",

@@ -74,9 +74,7 @@ def _check_text(value: str, field: str) -> None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise RequestError(
-            f"{field} contains invalid Unicode (lone surrogate)", code="input.binary"
-        ) from None
+        raise RequestError(f"{field} contains invalid Unicode (lone surrogate)", code="input.binary") from None
 
 
 def create_app(
@@ -169,9 +167,7 @@ def create_app(
     ) -> None:
         limiter.check("operator", client_of(request))
         if "authorization" not in request.headers:
-            raise AuthError(
-                "operator endpoints need Authorization: Bearer <token>", code="auth.missing_token"
-            )
+            raise AuthError("operator endpoints need Authorization: Bearer <token>", code="auth.missing_token")
         presented = credentials.credentials.encode("utf-8", "replace") if credentials else b""
         if not hmac.compare_digest(presented, token):
             log.info("service.auth.refused", client=client_of(request))
@@ -182,9 +178,7 @@ def create_app(
             state = store.load(conversation_id)
         except StoreError as exc:
             if exc.code == "store.not_found":
-                raise NotFoundError(
-                    f"no conversation {conversation_id}", code="conversation.not_found"
-                ) from exc
+                raise NotFoundError(f"no conversation {conversation_id}", code="conversation.not_found") from exc
             raise
         return state, catalog.for_state(state)
 
@@ -339,9 +333,7 @@ def create_app(
             return store.records(conversation_id)
         except StoreError as exc:
             if exc.code == "store.not_found":
-                raise NotFoundError(
-                    f"no conversation {conversation_id}", code="conversation.not_found"
-                ) from exc
+                raise NotFoundError(f"no conversation {conversation_id}", code="conversation.not_found") from exc
             raise
 
     @app.get(
@@ -382,6 +374,8 @@ def create_app(
     )
     def rule_bundles() -> RuleBundleList:
         bundle = catalog.bundle
+        if bundle is None:
+            return RuleBundleList(rule_bundles=[])
         published = bundle.published or {}
         return RuleBundleList(
             rule_bundles=[
@@ -407,9 +401,7 @@ def create_app(
         return pages.html(pages.index_page(catalog))
 
     @app.get("/demo/{goal}", include_in_schema=False)
-    def demo_page(
-        goal: str, lang: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None
-    ) -> HTMLResponse:
+    def demo_page(goal: str, lang: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None) -> HTMLResponse:
         served = catalog.resolve(goal)
         return pages.html(pages.demo_page(served, lang or served.published.spec.default_language))
 

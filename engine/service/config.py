@@ -1,6 +1,6 @@
 """Service configuration: from explicit arguments, or from the environment for ``grace serve``.
 
-GRACE_DATABASE_URL       sqlite:///path.db (default: ./grace-data/grace.db) or postgresql://...
+GRACE_DATABASE_URL       sqlite:///path.db (default: ./.grace/grace.db) or postgresql://...
 GRACE_OPERATOR_TOKEN     bearer token of the operator endpoints (required unless --demo)
 GRACE_AUDIT_KEY          key of the audit checkpoints/redaction (audit.keys formats; or GRACE_AUDIT_KEY_FILE)
 GRACE_CORS_ORIGINS       comma-separated origins allowed to call the API from a browser (default: none)
@@ -47,9 +47,7 @@ def origins_from(text: str | None) -> tuple[str, ...]:
     return origins
 
 
-def config_from_env(
-    env: Mapping[str, str] | None = None, *, operator_token: str | None = None
-) -> ServiceConfig:
+def config_from_env(env: Mapping[str, str] | None = None, *, operator_token: str | None = None) -> ServiceConfig:
     source = os.environ if env is None else env
     token = operator_token or source.get("GRACE_OPERATOR_TOKEN", "")
     if not token:

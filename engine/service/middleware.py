@@ -70,9 +70,7 @@ class BodyGuard:
         if scope.get("path", "").startswith(self.json_prefix) and body:
             media = headers.get("content-type", "").split(";")[0].strip().lower()
             if media != "application/json":
-                await send_error(
-                    send, 415, "input.unsupported_media_type", "send the body as application/json"
-                )
+                await send_error(send, 415, "input.unsupported_media_type", "send the body as application/json")
                 return
             try:
                 body.decode("utf-8")
@@ -93,6 +91,4 @@ class BodyGuard:
 
     async def _refuse_size(self, send: Send, scope: Scope) -> None:
         log.info("service.request.refused", code="input.too_large", path=scope.get("path"))
-        await send_error(
-            send, 413, "input.too_large", f"request body larger than {self.max_body_bytes} bytes"
-        )
+        await send_error(send, 413, "input.too_large", f"request body larger than {self.max_body_bytes} bytes")

@@ -1,7 +1,7 @@
 """The committed OpenAPI document (``engine/service/openapi.json``) and the command that regenerates it:
 
-    python -m engine.service.openapi --write     # rewrite the committed file
-    python -m engine.service.openapi --check     # exit 1 if it is out of date
+python -m engine.service.openapi --write     # rewrite the committed file
+python -m engine.service.openapi --check     # exit 1 if it is out of date
 """
 
 from __future__ import annotations

@@ -45,12 +45,10 @@ def index_page(catalog: Catalog) -> str:
         spec = goal.published.spec
         name = goal.aliases[0] if goal.aliases else spec.id
         langs = " · ".join(
-            f'<a href="/demo/{escape(name)}?lang={escape(lang)}">{escape(lang.upper())}</a>'
-            for lang in spec.languages
+            f'<a href="/demo/{escape(name)}?lang={escape(lang)}">{escape(lang.upper())}</a>' for lang in spec.languages
         )
         items.append(
-            f"<li><strong>{escape(spec.title)}</strong> <code>{escape(goal.published.ref)}</code>"
-            f" — {langs}</li>"
+            f"<li><strong>{escape(spec.title)}</strong> <code>{escape(goal.published.ref)}</code> — {langs}</li>"
         )
     body = (
         "<main class='page'><h1>GRACE</h1><p>Goal-oriented, auditable conversations.</p>"
@@ -65,10 +63,7 @@ def demo_page(goal: ServedGoal, lang: str) -> str:
     spec = goal.published.spec
     name = goal.aliases[0] if goal.aliases else spec.id
     # The one line a company pastes into its site:
-    tag = (
-        f'<script src="/static/widget.js" data-goal="{escape(name)}" data-lang="{escape(lang)}" '
-        f'data-title="{escape(spec.title)}" defer></script>'
-    )
+    tag = f'<script src="/static/widget.js" data-goal="{escape(name)}" data-lang="{escape(lang)}" defer></script>'
     body = (
         f"<main class='page'><h1>{escape(spec.title)}</h1>"
         "<p class='muted'>A sample company page. The chat opens from the button in the corner; "

@@ -39,9 +39,7 @@ def fail_code(record: dict[str, Any]) -> str | None:
     return str(value) if value else None
 
 
-def turn_response(
-    state: ConversationState, record: dict[str, Any], answer: GroundedAnswer | None
-) -> dict[str, Any]:
+def turn_response(state: ConversationState, record: dict[str, Any], answer: GroundedAnswer | None) -> dict[str, Any]:
     question = record.get("question")
     question = question if isinstance(question, str) and question else None
     grounded = answer or GroundedAnswer()

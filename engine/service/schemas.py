@@ -16,18 +16,12 @@ class _In(BaseModel):
 
 
 class CreateConversation(_In):
-    goal: str = Field(
-        pattern=GOAL_PATTERN, description="Goal spec id (latest published version) or ref 'id/vN'."
-    )
-    language: str | None = Field(
-        default=None, pattern=LANGUAGE_PATTERN, description="Defaults to the spec's."
-    )
+    goal: str = Field(pattern=GOAL_PATTERN, description="Goal spec id (latest published version) or ref 'id/vN'.")
+    language: str | None = Field(default=None, pattern=LANGUAGE_PATTERN, description="Defaults to the spec's.")
 
 
 class TurnRequest(_In):
-    message: str = Field(
-        description="The visitor's message (limits: rules/runtime.json, service limits.json)."
-    )
+    message: str = Field(description="The visitor's message (limits: rules/runtime.json, service limits.json).")
 
 
 class ErrorBody(BaseModel):

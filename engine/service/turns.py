@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,12 @@ class _Pending:
     response: dict[str, Any] | None = None
 
 
+# The decision layer is not safe to run from several threads at once (Z3's default context and the
+# durable-rules engine are process-global: concurrent turns crashed the process in the load benchmark).
+# Turns therefore run one at a time per process; throughput comes from more engine processes on one
+# PostgreSQL database. Re-entrant so a turn may call into another service instance in the same thread.
+ENGINE_LOCK = threading.RLock()
+
 _pending: contextvars.ContextVar[_Pending | None] = contextvars.ContextVar("grace_pending_turn", default=None)
 
 
@@ -65,9 +72,7 @@ class CommitHook:
         response = turn_response(state, record, pending.answer)
         entry = None
         if pending.key is not None:
-            entry = IdempotencyEntry(
-                state.conversation_id, pending.key, pending.fingerprint, state.turn, response
-            )
+            entry = IdempotencyEntry(state.conversation_id, pending.key, pending.fingerprint, state.turn, response)
         self.inner.commit_turn(state, record, expected_turn, idempotency=entry)
         pending.response = response
 
@@ -146,13 +151,12 @@ class TurnSubmitter:
                 pending = _Pending(key=key, fingerprint=fp)
                 token = _pending.set(pending)
                 try:
-                    runtime.handle(conversation_id, message)
+                    with ENGINE_LOCK:
+                        runtime.handle(conversation_id, message)
                 except StoreError as exc:
                     if exc.code not in RETRYABLE:
                         raise
-                    log.info(
-                        "service.turn.retry", conversation_id=conversation_id, attempt=attempt, code=exc.code
-                    )
+                    log.info("service.turn.retry", conversation_id=conversation_id, attempt=attempt, code=exc.code)
                     continue
                 finally:
                     _pending.reset(token)

@@ -29,9 +29,7 @@ def open_store(url: str, *, schema: str | None = None) -> DurableStore:
             raise errors.StoreError("sqlite URL has no file path", code=errors.URL_INVALID)
         return SQLiteStore(Path(path))
     if "://" in url:
-        raise errors.StoreError(
-            f"unsupported database URL scheme in {url.split('://')[0]!r}", code=errors.URL_INVALID
-        )
+        raise errors.StoreError(f"unsupported database URL scheme in {url.split('://')[0]!r}", code=errors.URL_INVALID)
     if not url.strip():
         raise errors.StoreError("empty database URL", code=errors.URL_INVALID)
     return SQLiteStore(Path(url))

@@ -74,9 +74,7 @@ def check_pins(old: ConversationState, new: ConversationState) -> None:
             )
 
 
-def check_commit_args(
-    state: ConversationState, expected_turn: int, idempotency: IdempotencyEntry | None
-) -> None:
+def check_commit_args(state: ConversationState, expected_turn: int, idempotency: IdempotencyEntry | None) -> None:
     if state.turn <= expected_turn:
         raise errors.StoreError(
             f"new state turn {state.turn} does not advance past {expected_turn}",

@@ -21,9 +21,7 @@ def dump_json(value: Any, *, what: str) -> str:
         text.encode("utf-8")  # lone surrogates would fail later, inside the transaction
         return text
     except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
-        raise errors.StoreError(
-            f"{what} is not JSON-serialisable: {exc}", code=errors.UNSERIALIZABLE
-        ) from exc
+        raise errors.StoreError(f"{what} is not JSON-serialisable: {exc}", code=errors.UNSERIALIZABLE) from exc
 
 
 def load_json(text: str, *, what: str) -> Any:
@@ -43,9 +41,7 @@ def load_state(text: str) -> ConversationState:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
-        raise errors.StoreError(
-            f"stored state does not parse at {where}: {first['msg']}", code=errors.CORRUPT
-        ) from exc
+        raise errors.StoreError(f"stored state does not parse at {where}: {first['msg']}", code=errors.CORRUPT) from exc
 
 
 def dump_record(record: dict[str, Any]) -> str:

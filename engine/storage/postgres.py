@@ -222,8 +222,7 @@ class PostgresStore:
                     (state.turn, state.state_string(), body, cid),
                 )
                 conn.execute(
-                    "INSERT INTO grace_audit_records (conversation_id, seq, turn, record_json)"
-                    " VALUES (%s, %s, %s, %s)",
+                    "INSERT INTO grace_audit_records (conversation_id, seq, turn, record_json) VALUES (%s, %s, %s, %s)",
                     (cid, seq, state.turn, record_text),
                 )
                 if idempotency is not None:
@@ -236,13 +235,9 @@ class PostgresStore:
         except errors.StoreError as exc:
             if isinstance(exc.__cause__, pg_errors.UniqueViolation):
                 # Another request with this key (or this seq) committed first: caller re-reads and retries.
-                raise errors.StoreError(
-                    f"concurrent commit on conversation {cid!r}", code=errors.CONFLICT
-                ) from exc
+                raise errors.StoreError(f"concurrent commit on conversation {cid!r}", code=errors.CONFLICT) from exc
             raise
-        log.info(
-            "storage.turn.committed", backend=self.backend, conversation_id=cid, turn=state.turn, seq=seq
-        )
+        log.info("storage.turn.committed", backend=self.backend, conversation_id=cid, turn=state.turn, seq=seq)
 
     def records(self, conversation_id: str) -> list[dict[str, Any]]:
         with self._tx() as conn:
@@ -252,9 +247,7 @@ class PostgresStore:
             ).fetchall()
             if (
                 not rows
-                and conn.execute(
-                    "SELECT 1 FROM grace_conversations WHERE id = %s", (conversation_id,)
-                ).fetchone()
+                and conn.execute("SELECT 1 FROM grace_conversations WHERE id = %s", (conversation_id,)).fetchone()
                 is None
             ):
                 raise errors.not_found(conversation_id)
@@ -274,10 +267,7 @@ class PostgresStore:
                 " FROM grace_conversations ORDER BY updated_at DESC, id LIMIT %s OFFSET %s",
                 (max(0, limit), max(0, offset)),
             ).fetchall()
-        return [
-            ConversationSummary(r[0], r[1], r[2], r[3], r[4], r[5].isoformat(), r[6].isoformat())
-            for r in rows
-        ]
+        return [ConversationSummary(r[0], r[1], r[2], r[3], r[4], r[5].isoformat(), r[6].isoformat()) for r in rows]
 
     def idempotent(self, conversation_id: str, key: str) -> IdempotencyEntry | None:
         with self._tx() as conn:
@@ -288,6 +278,4 @@ class PostgresStore:
             ).fetchone()
         if row is None:
             return None
-        return IdempotencyEntry(
-            conversation_id, key, row[0], row[1], codec.load_json(row[2], what="response")
-        )
+        return IdempotencyEntry(conversation_id, key, row[0], row[1], codec.load_json(row[2], what="response"))

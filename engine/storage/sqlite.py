@@ -121,9 +121,7 @@ class SQLiteStore:
                 conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.OperationalError):
                 locked = "locked" in str(exc) or "busy" in str(exc)
-                raise errors.StoreError(
-                    f"sqlite: {exc}", code=errors.BUSY if locked else errors.FAILED
-                ) from exc
+                raise errors.StoreError(f"sqlite: {exc}", code=errors.BUSY if locked else errors.FAILED) from exc
             raise
 
     def _migrate(self) -> None:
@@ -199,9 +197,7 @@ class SQLiteStore:
         now = _now()
         cid = state.conversation_id
         with self._tx(write=True) as tx:
-            row = tx.execute(
-                "SELECT turn, state_json FROM grace_conversations WHERE id = ?", (cid,)
-            ).fetchone()
+            row = tx.execute("SELECT turn, state_json FROM grace_conversations WHERE id = ?", (cid,)).fetchone()
             if row is None:
                 raise errors.not_found(cid)
             if row[0] != expected_turn:
@@ -218,8 +214,7 @@ class SQLiteStore:
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = ?", (cid,)
             ).fetchone()[0]
             tx.execute(
-                "UPDATE grace_conversations SET turn = ?, state_bits = ?, state_json = ?, updated_at = ?"
-                " WHERE id = ?",
+                "UPDATE grace_conversations SET turn = ?, state_bits = ?, state_json = ?, updated_at = ? WHERE id = ?",
                 (state.turn, state.state_string(), body, now, cid),
             )
             tx.execute(
@@ -240,9 +235,7 @@ class SQLiteStore:
                     raise errors.StoreError(
                         f"idempotency key already used on conversation {cid!r}", code=errors.CONFLICT
                     ) from exc
-        log.info(
-            "storage.turn.committed", backend=self.backend, conversation_id=cid, turn=state.turn, seq=seq
-        )
+        log.info("storage.turn.committed", backend=self.backend, conversation_id=cid, turn=state.turn, seq=seq)
 
     def records(self, conversation_id: str) -> list[dict[str, Any]]:
         conn = self._conn()
@@ -252,8 +245,7 @@ class SQLiteStore:
         ).fetchall()
         if (
             not rows
-            and conn.execute("SELECT 1 FROM grace_conversations WHERE id = ?", (conversation_id,)).fetchone()
-            is None
+            and conn.execute("SELECT 1 FROM grace_conversations WHERE id = ?", (conversation_id,)).fetchone() is None
         ):
             raise errors.not_found(conversation_id)
         return [codec.load_record(r[0]) for r in rows]
@@ -280,8 +272,7 @@ class SQLiteStore:
         row = (
             self._conn()
             .execute(
-                "SELECT fingerprint, turn, response_json FROM grace_idempotency"
-                " WHERE conversation_id = ? AND key = ?",
+                "SELECT fingerprint, turn, response_json FROM grace_idempotency WHERE conversation_id = ? AND key = ?",
                 (conversation_id, key),
             )
             .fetchone()

@@ -7,6 +7,7 @@ original characters, so spans quote the stored message exactly.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -115,7 +116,7 @@ def _raw_sentences(text: str) -> Iterable[tuple[int, int]]:
     for match in _INVERTED.finditer(text):
         cuts.add(match.start())  # "Busco limpieza general, ¿cuánto cuesta?": the statement stands alone
     ordered = sorted(cuts)
-    yield from zip(ordered, ordered[1:], strict=False)
+    yield from itertools.pairwise(ordered)
 
 
 def _is_question(rules: OfflineRules, body: str) -> bool:
@@ -144,7 +145,7 @@ def _clauses(rules: OfflineRules, text: str, start: int, end: int) -> tuple[tupl
             cuts.add(start + match.start())
             cuts.add(start + match.end())
     ordered = sorted(cuts)
-    return tuple((a, b) for a, b in zip(ordered, ordered[1:], strict=False) if b > a)
+    return tuple((a, b) for a, b in itertools.pairwise(ordered) if b > a)
 
 
 def _mask_emails(rules: OfflineRules, folded: FoldedText) -> str:

@@ -12,7 +12,7 @@ from decimal import Decimal
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.numbers import NumberMention, find_numbers
-from llm_adapters.offline.terms import term_pattern
+from llm_adapters.offline.terms import replaced, term_pattern
 
 _QUALIFIERS = (("money_upper", "<="), ("money_lower", ">="), ("money_approx", "~"))
 _DASH = re.compile(r"^\s*[-–]\s*$")
@@ -124,6 +124,7 @@ def extract_money(ctx: ExtractionContext) -> list[Evidence]:
         value = f"{qualifier}{body}{' ' + unit if unit else ''}"
         evidence.append(Evidence(
             value=value, pos=first.mention.start, sentences=((sentence.start, sentence.end),),
-            old=False, rank=2 if strong else (1 if scaled else 0),
+            old=replaced(analysis, sentence, first.mention.start, first.end, ctx.correcting),
+            rank=2 if strong else (1 if scaled else 0),
         ))
     return evidence

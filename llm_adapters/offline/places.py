@@ -12,11 +12,17 @@ from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.rules import VocabularyData
-from llm_adapters.offline.terms import find_terms, replaced
+from llm_adapters.offline.terms import find_terms, negated, replaced
 
 
 def _question_ok(analysis: Analysis, sentence: Sentence) -> bool:
     return analysis.any_cue("availability_question", sentence.start, sentence.end)
+
+
+def _bare(analysis: Analysis, clause_start: int, clause_end: int, start: int, end: int) -> bool:
+    """The clause is the place alone, give or take fillers: 'Almería, with a budget of ...', 'Vera, please'."""
+    others = analysis.words(clause_start, start) + analysis.words(end, clause_end)
+    return all(word in analysis.rules.place_fillers for word in others)
 
 
 def _trim_name(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
@@ -64,12 +70,13 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
     evidence = []
     for start, end, value, known in candidates:
         sentence = analysis.sentence_at(start)
-        if sentence is None or analysis.blocked(start):
+        if sentence is None or analysis.blocked(start) or negated(analysis, sentence, start, end):
             continue
         if sentence.is_question and not (ctx.allowed(True, "place") and _question_ok(analysis, sentence)):
             continue
         clause_start, clause_end = analysis.clause_at(start)
-        local = analysis.any_cue("place_anchor", clause_start, clause_end)
+        local = analysis.any_cue("place_anchor", clause_start, clause_end) or (
+            known and _bare(analysis, clause_start, clause_end, start, end))
         anchored = local or analysis.any_cue("place_anchor", sentence.start, sentence.end)
         if not (anchored or sentence.is_question or ctx.correcting or ctx.lenient):
             continue

@@ -97,6 +97,7 @@ class OfflineRules:
     numbers: NumberWords
     currencies: dict[str, tuple[str, ...]]  # ISO code -> folded terms
     non_place_words: frozenset[str]
+    place_fillers: frozenset[str]
     term_contexts: dict[str, dict[str, tuple[re.Pattern[str], ...]]]
     settings: Settings
     email: re.Pattern[str]
@@ -157,6 +158,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]]) -> OfflineRules:
     connectors: set[str] = set()
     currencies: dict[str, list[str]] = {}
     non_place: set[str] = set()
+    fillers: set[str] = set()
     contexts: dict[str, dict[str, list[re.Pattern[str]]]] = {}
     versions = []
     for language in sorted(patterns):
@@ -175,6 +177,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]]) -> OfflineRules:
         for iso, terms in data.get("currencies", {}).items():
             currencies.setdefault(iso, []).extend(fold(t) for t in terms)
         non_place.update(fold(w) for w in data.get("non_place_words", []))
+        fillers.update(fold(w) for w in data.get("place_fillers", []))
         for vocab_id, ctx in data.get("term_contexts", {}).items():
             target = contexts.setdefault(vocab_id, {"exclude_before": [], "exclude_after": []})
             for side in ("exclude_before", "exclude_after"):
@@ -210,6 +213,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]]) -> OfflineRules:
         ),
         currencies={k: tuple(dict.fromkeys(v)) for k, v in currencies.items()},
         non_place_words=frozenset(non_place),
+        place_fillers=frozenset(fillers),
         term_contexts={k: {s: tuple(p) for s, p in v.items()} for k, v in contexts.items()},
         settings=settings,
         # Token regexes run on the original (normalised) text: case matters for place names.

@@ -23,7 +23,8 @@ class TermMatch:
 def term_pattern(term: str) -> re.Pattern[str]:
     parts = [re.escape(p) for p in re.split(r"[\s\-]+", term) if p]
     body = r"[\s\-]+".join(parts)
-    return re.compile(rf"(?<![\w@]){body}(?![\w@])")
+    plural = "(?:e?s)?" if term[-1:].isalpha() else ""  # 'terrace' also matches 'terraces', 'hotel' 'hoteles'
+    return re.compile(rf"(?<![\w@]){body}{plural}(?![\w@])")
 
 
 def find_terms(analysis: Analysis, vocabulary: VocabularyData) -> list[TermMatch]:

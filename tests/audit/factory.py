@@ -80,8 +80,11 @@ def make_record(conversation_id: str = "conv-1", turn: int = 1, n_objectives: in
         "state_before": {"bits": before},
         "state_after": {
             "bits": after,
-            "values": {objective: [{"turn": turn, "kind": "complete", "value": message, "span_start": 0,
-                                    "span_end": len(message)}]},
+            "values": {
+                objective: [
+                    {"turn": turn, "kind": "complete", "value": message, "span_start": 0, "span_end": len(message)}
+                ]
+            },
         },
         "answer": {"supported": True, "is_question": False, "citations": [{"source": "faq.md", "passage_id": "p3"}]},
         "timings_ms": {"answer_ms": 12.5, "propose_ms": 3.0, "total_ms": 20.0},

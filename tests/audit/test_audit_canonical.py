@@ -59,7 +59,7 @@ def test_golden_bytes() -> None:
     """The encoding is frozen: these bytes must never change (every stored hash depends on them)."""
     value = {
         "z": [1, 1.0, -0.0, 1e-07, 12345678901234567890, True, None],
-        "a": {"é": "ñ\u2028\"\\\n", "b": Decimal("350000.00")},
+        "a": {"é": 'ñ\u2028"\\\n', "b": Decimal("350000.00")},
         "m": datetime(2026, 3, 1, 12, 30, 0, 5, tzinfo=timezone(timedelta(hours=2))),
         "d": date(2026, 3, 1),
     }

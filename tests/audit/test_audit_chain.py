@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import logging
 from typing import Any
 
 import pytest
@@ -53,6 +54,7 @@ def test_seal_is_deterministic_and_does_not_mutate_input() -> None:
 
 
 def test_seal_logs_a_stable_event() -> None:
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.DEBUG))  # restored by fixture
     with structlog.testing.capture_logs() as logs:
         sealed = seal(make_record(), None)
     events = [entry for entry in logs if entry["event"] == "audit.record.sealed"]
@@ -236,6 +238,11 @@ def test_verify_or_raise() -> None:
 def test_reason_codes_are_stable_dotted_names() -> None:
     assert len(set(REASON_CODES)) == len(REASON_CODES)
     assert all(code.startswith("audit.") and code == code.lower() and " " not in code for code in REASON_CODES)
-    for code in ("audit.hash_mismatch", "audit.chain_broken", "audit.seq_gap", "audit.truncated",
-                 "audit.checkpoint_mac_invalid"):
+    for code in (
+        "audit.hash_mismatch",
+        "audit.chain_broken",
+        "audit.seq_gap",
+        "audit.truncated",
+        "audit.checkpoint_mac_invalid",
+    ):
         assert code in REASON_CODES

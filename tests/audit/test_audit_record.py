@@ -44,9 +44,7 @@ def _all_properties(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, An
 def test_every_field_is_documented(model: type[Any]) -> None:
     props = _all_properties(model.model_json_schema())
     assert len(props) > 5
-    undocumented = [
-        f"{owner}.{name}" for owner, name, prop in props if not prop.get("description")
-    ]
+    undocumented = [f"{owner}.{name}" for owner, name, prop in props if not prop.get("description")]
     assert undocumented == []
 
 
@@ -135,3 +133,27 @@ def test_sealed_model_requires_genesis_consistency() -> None:
     record["prev_hash"] = None
     with pytest.raises(ValidationError):
         SealedTransitionRecord.model_validate(record)
+
+
+def test_llm_adapter_call_records_fit_the_schema() -> None:
+    """Contract with llm_adapters: every CallRecord field has a place in ``llm_calls[]``."""
+    protocol = pytest.importorskip("llm_adapters.protocol")
+    call = protocol.CallRecord(
+        purpose="propose",
+        adapter="instructor-mistral",
+        model="mistral-small",
+        prompt_id="grace.propose",
+        prompt_version="1.0.0",
+        prompt_hash="sha256:" + "1" * 64,
+        response_hash="sha256:" + "2" * 64,
+        latency_ms=812.4,
+        input_tokens=1450,
+        output_tokens=96,
+        params={"provider": "mistral", "temperature": 0.2},
+        output={"commands": [{"type": "complete", "objective": "contact", "quote": "call 600000005"}]},
+    )
+    record = make_record()
+    record["llm_calls"] = [call.to_record()]
+    sealed = seal(record, None)
+    assert sealed["llm_calls"][0]["prompt_version"] == "1.0.0"
+    assert set(protocol.CallRecord.model_fields) <= set(sealed["llm_calls"][0])

@@ -8,7 +8,16 @@ from engine.retrieval.rules import RetrievalRules
 
 
 def test_tokens_fold_accents_and_canonicalise_grouped_numbers() -> None:
-    assert tokens("Mármol: 350.000 EUR o 495,000 EUR, 1.5 m") == ["marmol", "350000", "eur", "o", "495000", "eur", "1.5", "m"]
+    assert tokens("Mármol: 350.000 EUR o 495,000 EUR, 1.5 m") == [
+        "marmol",
+        "350000",
+        "eur",
+        "o",
+        "495000",
+        "eur",
+        "1.5",
+        "m",
+    ]
 
 
 @given(st.integers(min_value=1000, max_value=999_999_999), st.sampled_from([".", ","]))

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.ports import Answerer, GroundedAnswer
 from engine.retrieval import GroundedAnswerer, build_answerer
@@ -173,3 +175,23 @@ def test_configured_filters_apply_to_every_question(embedding_cache: Path) -> No
     )
     hits = answerer.retriever.search("villa with a pool", 5, answerer.filters)
     assert hits and all(h.passage.fields.get("town") == "Mojácar" for h in hits)
+
+
+_WORDS = ["pool", "Vera", "villa", "garden", "NIE", "schools", "price", "terrace", "rent", "Mojácar", "beach", "zebra"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6),
+    st.sampled_from(["Do you have {}?", "What about {}?", "{}.", "I like {}"]),
+)
+def test_every_answer_is_empty_unavailable_or_fully_cited(
+    real_estate: GroundedAnswerer, rules: RetrievalRules, words: list[str], template: str
+) -> None:
+    answer = real_estate.answer(template.format(" ".join(words)), "en")
+    if not answer.is_question:
+        assert answer == GroundedAnswer()
+    elif not answer.supported:
+        assert answer.text == rules.language("en").unavailable_message and not answer.citations
+    else:
+        _assert_grounded(real_estate, answer)

@@ -22,7 +22,9 @@ EVIDENCE = {PASSAGE.id: PASSAGE}
 
 
 def _check(rules: RetrievalRules, text: str, passage_id: str = PASSAGE.id) -> tuple[bool, str]:
-    result = check_claim(Claim(text=text, passage_id=passage_id), EVIDENCE, AnalyzerSet.from_rules(rules), rules.grounding)
+    result = check_claim(
+        Claim(text=text, passage_id=passage_id), EVIDENCE, AnalyzerSet.from_rules(rules), rules.grounding
+    )
     return result.supported, result.reason
 
 

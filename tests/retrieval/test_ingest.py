@@ -83,7 +83,11 @@ def test_json_and_csv_records_keep_typed_fields(make_corpus: CorpusFactory) -> N
         ({"a.md": "# A\n```\nunclosed\n"}, None, "retrieval.corpus.markdown"),
         ({"data.json": "[]"}, None, "retrieval.corpus.undeclared"),
         ({"data.json": "{oops"}, {"data.json": {}}, "retrieval.corpus.record"),
-        ({"data.json": '[{"id": "1", "text": "a"}, {"id": "1", "text": "b"}]'}, {"data.json": {}}, "retrieval.corpus.record"),
+        (
+            {"data.json": '[{"id": "1", "text": "a"}, {"id": "1", "text": "b"}]'},
+            {"data.json": {}},
+            "retrieval.corpus.record",
+        ),
         ({"data.json": '[{"text": "no id"}]'}, {"data.json": {}}, "retrieval.corpus.record"),
         ({"data.json": '[{"id": "1", "bad-name": "x"}]'}, {"data.json": {}}, "retrieval.corpus.record"),
         ({"data.json": '[{"id": "1", "nested": {"a": 1}}]'}, {"data.json": {}}, "retrieval.corpus.record"),

@@ -9,7 +9,8 @@ import jsonschema
 import pytest
 
 from engine.retrieval.errors import RetrievalRulesError
-from engine.retrieval.rules import DEFAULT_RULES_PATH, SCHEMA_PATH, load_rules, parse_rules
+from engine.retrieval.rules import DEFAULT_RULES_PATH, SCHEMA_PATH, load_rules, parse_rules, rules_from_bundle
+from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
 
 
 def _raw() -> dict[str, Any]:
@@ -39,6 +40,7 @@ def test_each_language_has_its_own_unavailable_message() -> None:
         (("retrieval", "fusion"), "sum", "retrieval.rules.schema"),
         (("languages", "en", "stemmer"), "klingon", "retrieval.rules.stemmer"),
         (("version",), "one", "retrieval.rules.schema"),
+        (("languages", "en", "question", "standalone_wh_words"), ["whither"], "retrieval.rules.question"),
     ],
 )
 def test_invalid_rules_fail_with_stable_code(path: tuple[str, ...], value: object, code: str) -> None:
@@ -61,6 +63,11 @@ def test_missing_and_malformed_rule_files(tmp_path: Path) -> None:
     with pytest.raises(RetrievalRulesError) as malformed:
         load_rules(bad)
     assert malformed.value.code == "retrieval.rules.json"
+
+
+def test_rules_come_from_the_pinned_bundle() -> None:
+    bundle = load_bundle(DEFAULT_RULES_DIR, require_published=False)
+    assert rules_from_bundle(bundle) == load_rules()
 
 
 def test_unknown_language_is_refused() -> None:

@@ -90,7 +90,7 @@ def test_concurrent_turn_from_another_process_is_not_lost(
             assert other.turn(request_cid[0], "write to eva@example.org", key="B").status_code == 200
 
     request_cid: list[str] = []
-    first, other = _two_services(factory, bundle, published_spec, race)
+    first, _ = _two_services(factory, bundle, published_spec, race)
     request_cid.append(first.start())
     cid = request_cid[0]
     response = first.turn(cid, "budget 150000 EUR", key="A")
@@ -120,7 +120,7 @@ def test_same_key_racing_in_two_processes_makes_one_transition(
             replies.append(other.turn(cid_box[0], "budget 150000 EUR", key="same").json())
 
     cid_box: list[str] = []
-    first, other = _two_services(factory, bundle, published_spec, race)
+    first, _ = _two_services(factory, bundle, published_spec, race)
     cid_box.append(first.start())
     cid = cid_box[0]
     response = first.turn(cid, "budget 150000 EUR", key="same")

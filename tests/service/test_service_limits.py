@@ -26,9 +26,7 @@ def limited_service(factory: StoreFactory, bundle: RuleBundle, spec: PublishedGo
 def test_turns_are_rate_limited_per_client(
     factory: StoreFactory, bundle: RuleBundle, published_spec: PublishedGoalSpec
 ) -> None:
-    service = limited_service(
-        factory, bundle, published_spec, visitor_turn={"capacity": 3, "refill_per_second": 0.5}
-    )
+    service = limited_service(factory, bundle, published_spec, visitor_turn={"capacity": 3, "refill_per_second": 0.5})
     cid = service.start()
     assert [service.turn(cid, f"hello {i}").status_code for i in range(3)] == [200, 200, 200]
     refused = service.turn(cid, "one too many")
@@ -85,7 +83,9 @@ def test_cors_allows_only_configured_origins(
     assert preflight.status_code == 200
     assert preflight.headers["access-control-allow-origin"] == "https://shop.example"
     assert "idempotency-key" in preflight.headers["access-control-allow-headers"].lower()
-    allowed = service.client.post("/v1/conversations", json={"goal": "test"}, headers={"Origin": "https://shop.example"})
+    allowed = service.client.post(
+        "/v1/conversations", json={"goal": "test"}, headers={"Origin": "https://shop.example"}
+    )
     assert allowed.headers["access-control-allow-origin"] == "https://shop.example"
     other = service.client.post("/v1/conversations", json={"goal": "test"}, headers={"Origin": "https://evil.example"})
     assert "access-control-allow-origin" not in other.headers

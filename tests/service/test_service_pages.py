@@ -25,7 +25,7 @@ def test_served_openapi_matches_the_committed_one(service: Service) -> None:
 
 
 def test_widget_and_console_assets_are_served(service: Service) -> None:
-    for name in ("widget.js", "console.js", "console.css", "site.css", "favicon.svg"):
+    for name in ("widget.js", "widget.css", "console.js", "console.css", "site.css", "favicon.svg"):
         response = service.client.get(f"/static/{name}")
         assert response.status_code == 200, name
         assert response.content == (STATIC_DIR / name).read_bytes()

@@ -58,7 +58,10 @@ def test_state_accumulates_over_turns_and_is_readable(service: Service) -> None:
     body = view.json()
     assert (body["turn"], body["state"]) == (2, "1001")
     assert [(m["role"], m["turn"]) for m in body["messages"]] == [
-        ("visitor", 1), ("assistant", 1), ("visitor", 2), ("assistant", 2)
+        ("visitor", 1),
+        ("assistant", 1),
+        ("visitor", 2),
+        ("assistant", 2),
     ]
     assert body["messages"][2]["text"] == "write to ana@example.org"
 

@@ -96,9 +96,7 @@ def test_commit_must_advance_the_turn(store: DurableStore, make_state: MakeState
 
 
 @pytest.mark.parametrize("field", ["goal_ref", "goal_hash", "bundle_hash"])
-def test_commit_cannot_change_the_pinned_versions(
-    store: DurableStore, make_state: MakeState, field: str
-) -> None:
+def test_commit_cannot_change_the_pinned_versions(store: DurableStore, make_state: MakeState, field: str) -> None:
     state = make_state()
     store.create(state)
     new = advance(state)
@@ -141,9 +139,7 @@ def test_idempotency_entry_is_committed_with_the_turn(store: DurableStore, make_
     assert store.idempotent(cid, "key-2") is None
 
 
-def test_reused_idempotency_key_conflicts_and_writes_nothing(
-    store: DurableStore, make_state: MakeState
-) -> None:
+def test_reused_idempotency_key_conflicts_and_writes_nothing(store: DurableStore, make_state: MakeState) -> None:
     state = make_state()
     store.create(state)
     cid = state.conversation_id

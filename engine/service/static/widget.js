@@ -23,6 +23,7 @@
       send: "Send",
       sources: "Sources",
       thinking: "Thinking…",
+      noted: "Thank you, noted.",
       retrying: "Connection problem, retrying…",
       privacy: "Your messages are stored to answer you and to keep an audit trail.",
       errors: {
@@ -46,6 +47,7 @@
       send: "Enviar",
       sources: "Fuentes",
       thinking: "Pensando…",
+      noted: "Gracias, tomamos nota.",
       retrying: "Problema de conexión, reintentando…",
       privacy: "Guardamos sus mensajes para responderle y mantener un registro de auditoría.",
       errors: {
@@ -67,41 +69,6 @@
   var storageKey = "grace-widget:" + apiBase + ":" + goal + ":" + lang;
   var MAX_ATTEMPTS = 4;
 
-  var CSS = [
-    ":host { all: initial; }",
-    ".grace { font: 15px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #1f2933; }",
-    ".launcher { position: fixed; right: 20px; bottom: 20px; z-index: 2147483000; border: 0; border-radius: 999px;",
-    "  padding: 12px 20px; background: #24508f; color: #fff; font: inherit; font-weight: 600; cursor: pointer;",
-    "  box-shadow: 0 4px 14px rgba(15, 35, 70, .25); }",
-    ".launcher:focus-visible, button:focus-visible, textarea:focus-visible { outline: 3px solid #f0b429; outline-offset: 2px; }",
-    ".panel { position: fixed; right: 20px; bottom: 20px; z-index: 2147483001; width: min(380px, calc(100vw - 40px));",
-    "  height: min(560px, calc(100vh - 40px)); display: flex; flex-direction: column; background: #fff;",
-    "  border-radius: 14px; box-shadow: 0 10px 40px rgba(15, 35, 70, .28); overflow: hidden; }",
-    ".panel[hidden], .launcher[hidden] { display: none; }",
-    "header { display: flex; align-items: center; justify-content: space-between; padding: 12px 16px; background: #24508f; color: #fff; }",
-    "header h2 { margin: 0; font-size: 16px; font-weight: 600; }",
-    "header button { border: 0; background: transparent; color: #fff; font-size: 22px; line-height: 1; cursor: pointer; padding: 2px 6px; }",
-    ".log { flex: 1; overflow-y: auto; padding: 14px; background: #f5f7fa; display: flex; flex-direction: column; gap: 10px; }",
-    ".msg { max-width: 86%; padding: 9px 12px; border-radius: 12px; white-space: pre-wrap; word-wrap: break-word; }",
-    ".visitor { align-self: flex-end; background: #24508f; color: #fff; border-bottom-right-radius: 4px; }",
-    ".bot { align-self: flex-start; background: #fff; border: 1px solid #d9e2ec; border-bottom-left-radius: 4px; }",
-    ".bot .answer { margin: 0; }",
-    ".bot .question { margin: 8px 0 0; padding-top: 8px; border-top: 1px dashed #bcccdc; font-weight: 600; color: #102a43; }",
-    ".sources { margin: 8px 0 0; font-size: 13px; color: #486581; }",
-    ".sources summary { cursor: pointer; }",
-    ".sources ol { margin: 6px 0 0; padding-left: 20px; }",
-    ".sources q { font-style: italic; }",
-    ".sources .src { display: block; font-size: 12px; color: #627d98; }",
-    ".note { align-self: center; font-size: 13px; color: #627d98; text-align: center; }",
-    ".error { align-self: center; font-size: 13px; color: #a61b1b; background: #fde8e8; padding: 6px 10px; border-radius: 8px; }",
-    "form { display: flex; gap: 8px; padding: 10px; border-top: 1px solid #d9e2ec; background: #fff; }",
-    "textarea { flex: 1; resize: none; min-height: 40px; max-height: 120px; padding: 9px 10px; border: 1px solid #9fb3c8;",
-    "  border-radius: 8px; font: inherit; color: inherit; }",
-    "form button { border: 0; border-radius: 8px; padding: 0 16px; background: #24508f; color: #fff; font: inherit; font-weight: 600; cursor: pointer; }",
-    "form button:disabled { background: #9fb3c8; cursor: default; }",
-    ".privacy { margin: 0; padding: 0 12px 8px; font-size: 11px; color: #829ab1; background: #fff; }"
-  ].join("\n");
-
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
@@ -121,8 +88,12 @@
   // -- DOM ---------------------------------------------------------------------------------------
   var host = el("div", { "id": "grace-widget", "data-goal": goal, "data-lang": lang, "data-state": "" });
   var root = host.attachShadow({ mode: "open" });
-  var style = el("style", {}, CSS);
+  // An external stylesheet, not an inline <style>: host pages with a strict CSP (style-src) still work.
+  var style = el("link", { "rel": "stylesheet", "href": apiBase + "/static/widget.css" });
   var wrap = el("div", { "class": "grace", "lang": lang });
+  wrap.hidden = true;  // no flash of unstyled widget: shown once the stylesheet has loaded (or failed)
+  style.addEventListener("load", function () { wrap.hidden = false; });
+  style.addEventListener("error", function () { wrap.hidden = false; });
   var launcher = el("button", { "class": "launcher", "type": "button", "data-testid": "grace-launcher", "aria-haspopup": "dialog" }, T.launcher);
   var panel = el("section", { "class": "panel", "role": "dialog", "aria-label": title, "data-testid": "grace-panel" });
   panel.hidden = true;
@@ -182,8 +153,9 @@
     if (reply.question) {
       box.appendChild(el("p", { "class": "question", "data-testid": "grace-question" }, reply.question));
     }
-    if (!box.childNodes.length && reply.response_text) {
-      box.appendChild(el("p", { "class": "answer" }, reply.response_text));
+    if (!box.childNodes.length) {
+      // Nothing to answer and nothing left to ask: acknowledge instead of showing an empty bubble.
+      box.appendChild(el("p", { "class": "answer", "data-testid": "grace-ack" }, reply.response_text || T.noted));
     }
     log.appendChild(box);
     host.setAttribute("data-state", reply.state || "");

@@ -1,0 +1,82 @@
+"""Throughput and latency of full offline turns: TurnRuntime + offline proposer + decision layer (acceptance
+rules, validators, Z3 invariant check) + policy + sealed audit record, on the in-memory store.
+
+    /work/venv/bin/python -m benchmarks.turn_bench [--rounds 5] [--with-answerer] [--dataset PATH]
+
+Prints turns/second and p50/p90/p99 per-turn latency, plus the proposer alone. Numbers, not assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import statistics
+import time
+from pathlib import Path
+
+import structlog
+
+from engine.evaluation.dataset import Dataset, load_dataset
+from engine.evaluation.runner import DemoTarget, pick_demo
+from engine.evaluation.targets import candidate_targets
+from engine.rules_bundle import RuleBundle, load_bundle
+from engine.store_memory import InMemoryStore
+from engine.turn import TurnRuntime
+from llm_adapters.offline import OfflineProposer
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SPECS = [ROOT / "demos/real_estate/goal_spec.json", ROOT / "demos/cleaning/goal_spec.json"]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _run(dataset: Dataset, demos: dict[str, DemoTarget], bundle: RuleBundle, proposer: OfflineProposer,
+         tag: str, latencies: list[float], propose_ms: list[float]) -> None:
+    for conversation in dataset.conversations:
+        config = dataset.configs[conversation.config]
+        target = pick_demo(conversation.config, config, demos, "auto")
+        runtime = TurnRuntime(spec=target.spec, bundle=bundle, proposer=proposer, answerer=target.answerer,
+                              store=InMemoryStore(), audit_key=b"bench-key-" * 4)
+        state = runtime.start(conversation_id=f"{tag}-{conversation.id}")
+        for turn in conversation.turns:
+            t0 = time.perf_counter()
+            result = runtime.handle(state.conversation_id, turn.visitor)
+            latencies.append((time.perf_counter() - t0) * 1000)
+            propose_ms.append(float(result.record["timings_ms"].get("propose_ms", 0.0)))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", type=Path, default=ROOT / "tests/golden/golden_conversations.json")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--with-answerer", action="store_true", help="include embedded retrieval per turn")
+    args = parser.parse_args()
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+
+    bundle = load_bundle(ROOT / "rules", require_published=False)
+    proposer = OfflineProposer.from_bundle(bundle)
+    demos = candidate_targets(SPECS, bundle, with_answerer=args.with_answerer)
+    dataset = load_dataset(args.dataset)
+    _run(dataset, demos, bundle, proposer, "warmup", [], [])  # first retrieval/embedding calls are not timed
+    latencies: list[float] = []
+    propose_ms: list[float] = []
+    started = time.perf_counter()
+    for round_ in range(args.rounds):
+        _run(dataset, demos, bundle, proposer, str(round_), latencies, propose_ms)
+    elapsed = time.perf_counter() - started
+    print(f"dataset {dataset.name}: {len(latencies)} turns in {elapsed:.2f} s "
+          f"({args.rounds} rounds, answerer {'on' if args.with_answerer else 'off'})")
+    print(f"  throughput      {len(latencies) / elapsed:8.1f} turns/s (single thread)")
+    print(f"  turn latency    p50 {statistics.median(latencies):7.2f} ms   p90 {_percentile(latencies, 0.90):7.2f} ms"
+          f"   p99 {_percentile(latencies, 0.99):7.2f} ms   max {max(latencies):7.2f} ms")
+    print(f"  proposer alone  p50 {statistics.median(propose_ms):7.2f} ms"
+          f"   p99 {_percentile(propose_ms, 0.99):7.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,71 @@
+"""``grace chat``: a terminal conversation on embedded defaults, showing state and witnesses after each turn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine.assembly import demo_runtime, embedded_answerer, offline_runtime
+from engine.goals.publication import load_published
+from engine.turn import TurnResult, TurnRuntime
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    chat = sub.add_parser("chat", help="talk to a published goal spec in the terminal")
+    source = chat.add_mutually_exclusive_group(required=True)
+    source.add_argument("--demo", help="demo company: real-estate or cleaning")
+    source.add_argument("--spec", type=Path, help="a published goal spec file (…/published/<id>/vN.json)")
+    chat.add_argument("--corpus", type=Path, help="company corpus folder for grounded answers (with --spec)")
+    chat.add_argument("--language", help="conversation language (default: the spec's)")
+    chat.add_argument("--no-answers", action="store_true", help="skip retrieval (no grounded answers)")
+    chat.set_defaults(handler=_chat)
+
+
+def _witnesses(runtime: TurnRuntime, result: TurnResult, text: str) -> list[str]:
+    lines = []
+    for candidate in result.record["candidates"]:
+        command: dict[str, Any] = candidate["command"]
+        witness = candidate.get("witness")
+        if command.get("type") not in ("complete", "correct", "refuse", "stop", "uncertain", "resume"):
+            continue
+        quote = text[witness["start"]:witness["end"]] if witness and witness["turn"] == result.turn else "?"
+        verdict = "accepted" if candidate["accepted"] else f"rejected: {candidate['reason_code']}"
+        if candidate.get("validator_code"):
+            verdict += f" ({candidate['validator_code']})"
+        lines.append(f"    {command['type']:9} {command.get('objective') or '-':14} «{quote}»  {verdict}")
+    return lines
+
+
+def run_chat(runtime: TurnRuntime, language: str | None, stdin: TextIO, stdout: TextIO) -> int:
+    state = runtime.start(language=language)
+    names = [o.id for o in runtime.spec.spec.ordered()]
+    stdout.write(f"GRACE chat — {runtime.spec.ref} — objectives {', '.join(names)}. Empty line or Ctrl-D ends.\n")
+    while True:
+        stdout.write("you> ")
+        stdout.flush()
+        line = stdin.readline()
+        if not line or not line.strip():
+            break
+        result = runtime.handle(state.conversation_id, line.strip())
+        visitor_text = runtime.store.load(state.conversation_id).visitor_message(result.turn)
+        if result.answer.text:
+            stdout.write(f"grace> {result.answer.text}\n")
+            for ref in dict.fromkeys(f"{c.source}#{c.passage_id}" for c in result.answer.citations):
+                stdout.write(f"         [{ref}]\n")
+        stdout.write(f"grace> {result.question or '(no question)'}\n")
+        stdout.write(f"  state {result.state}  action {result.action}"
+                     f"{'  FAIL-CLOSED ' + result.fail_closed if result.fail_closed else ''}\n")
+        stdout.writelines(line + "\n" for line in _witnesses(runtime, result, visitor_text.text if visitor_text else ""))
+    return 0
+
+
+def _chat(args: argparse.Namespace) -> int:
+    if args.demo:
+        _, runtime = demo_runtime(args.demo, with_answerer=not args.no_answers)
+    else:
+        spec = load_published(args.spec)
+        answerer = embedded_answerer(args.corpus) if args.corpus and not args.no_answers else None
+        runtime = offline_runtime(spec, answerer=answerer)
+    return run_chat(runtime, args.language, sys.stdin, sys.stdout)

@@ -1,0 +1,124 @@
+"""Turning an ``Answer`` into visitor text with citations, and the GRACE ``Answerer`` adapter.
+
+Every sentence is a rule-file template filled with directory values or parsed constraint labels; record lines
+quote the directory verbatim and carry a ``[directory#index]`` citation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from engine.directory.constraints import Constraints, HoursConstraint
+from engine.directory.retriever import Answer, TraceRetriever
+from engine.directory.rules import DirectoryRules
+from engine.ports import Citation, GroundedAnswer
+
+
+def _minutes(value: int) -> str:
+    hour, minute = divmod(value, 60)
+    suffix = "am" if hour < 12 or hour == 24 else "pm"
+    shown = hour % 12 or 12
+    return f"{shown}:{minute:02d}{suffix}" if minute else f"{shown}{suffix}"
+
+
+def _hours_labels(rules: DirectoryRules, hours: HoursConstraint, language: str) -> list[str]:
+    msgs = rules.messages
+    day_names = msgs["day_names"].get(language) or msgs["day_names"]["en"]
+    labels = []
+    or_word = f" {rules.message('or_word', language)} "
+    if hours.days:
+        value = or_word.join(day_names[d] for d in sorted(hours.days))
+        labels.append(rules.messages["labels"]["days"].get(language, msgs["labels"]["days"]["en"]).format(value=value))
+    if hours.dates:
+        value = or_word.join(f"{day_names[d.weekday()]} {d.isoformat()}" for d in hours.dates)
+        labels.append(rules.messages["labels"]["date"].get(language, msgs["labels"]["date"]["en"]).format(value=value))
+    for cond in hours.conditions:
+        relation = msgs["relation_words"]["overlap" if cond.relation == "window" else cond.relation]
+        template = relation.get(language) or relation["en"]
+        value = cond.label if cond.relation == "window" and not cond.label[:1].isdigit() else None
+        text = template.format(value=value or f"{_minutes(cond.start)}-{_minutes(cond.end or cond.start)}",
+                               time=_minutes(cond.start))
+        labels.append(text)
+    return labels
+
+
+def constraint_labels(rules: DirectoryRules, constraints: Constraints, language: str) -> list[str]:
+    labels_cfg: dict[str, Any] = rules.messages["labels"]
+
+    def label(kind: str, value: str) -> str:
+        entry = labels_cfg[kind]
+        return str(entry.get(language) or entry["en"]).format(value=value)
+
+    out = [label(p.kind, p.label) for p in constraints.places]
+    out += [label("unknown_place", p) for p in constraints.unknown_places]
+    out += [label("name", n.label) for n in constraints.names]
+    if constraints.hours is not None:
+        out += _hours_labels(rules, constraints.hours, language)
+    out += [rules.semantic.concepts[c].label(language) for c in constraints.concepts]
+    return out
+
+
+def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: str | None = None) -> str:
+    lang = language or answer.parsed.language
+    constraints = answer.parsed.constraints
+    if answer.status == "clarify":
+        return answer.question or rules.message("clarify_question", lang)
+    described = ", ".join(constraint_labels(rules, constraints, lang))
+    if answer.status == "no_match":
+        lines = [rules.message("unknown_place", lang).format(place=p) for p in constraints.unknown_places]
+        lines.append(rules.message("no_match", lang).format(constraints=described))
+        return " ".join(lines)
+    header = (rules.message("results_header", lang).format(constraints=described) if described
+              else rules.message("results_header_plain", lang))
+    lines = [header]
+    unknown = rules.message("unknown_value", lang)
+    for rank, result in enumerate(answer.results, 1):
+        record = result.record
+        lines.append(rules.message("result_line", lang).format(
+            rank=rank, name=record.name, address=record.address or unknown, hours=record.hours_text or unknown,
+            phone=record.phone or unknown, source=f"{directory_id}#{record.source_index}"))
+        for label, ev in result.citations:
+            if label.startswith("concept:"):
+                lines.append(rules.message("evidence_line", lang).format(quote=ev.quote, field=ev.field))
+    if not constraints.places and not constraints.names:
+        lines.append(rules.message("location_hint", lang))
+    return "\n".join(lines)
+
+
+def citations(answer: Answer, directory_id: str) -> list[Citation]:
+    out = []
+    for result in answer.results:
+        seen = set()
+        for _, ev in result.citations or (("name", _name_evidence(result)),):
+            key = (ev.field, ev.quote)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(Citation(source=f"{directory_id}#{result.source_index}",
+                                passage_id=f"{directory_id}:{result.source_index}:{ev.field}", quote=ev.quote))
+    return out
+
+
+def _name_evidence(result: Any) -> Any:
+    quotes = result.record.raw.get("name")
+    return quotes[0]
+
+
+class DirectoryAnswerer:
+    """GRACE ``Answerer`` over a service directory: turn-local, reads only the current message."""
+
+    def __init__(self, retriever: TraceRetriever, clock: Callable[[], datetime] = datetime.now) -> None:
+        self.retriever = retriever
+        self.clock = clock
+
+    def answer(self, message: str, language: str) -> GroundedAnswer:
+        result = self.retriever.answer(message, self.clock())
+        parsed = result.parsed
+        if not parsed.intent:
+            return GroundedAnswer(text="", citations=[], supported=False, is_question=False)
+        lang = language or parsed.language
+        text = render(result, self.retriever.rules, self.retriever.directory.id, lang)
+        return GroundedAnswer(text=text, citations=citations(result, self.retriever.directory.id),
+                              supported=result.status == "results", is_question=True)

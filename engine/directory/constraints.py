@@ -1,0 +1,192 @@
+"""Constraint types and their exact, record-level semantics (the single definition of 'satisfies').
+
+Structural constraints: places (city / county / ZIP / state), opening hours (recurring weekdays or specific
+dates, with time conditions) and pantry names. Semantic constraints: concept ids from the semantic vocabulary,
+satisfied only by quotable evidence the record carries. Places of the same kind are alternatives ('Wichita or
+Derby'); different kinds must all hold. A place the directory does not know can never be satisfied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from engine.directory.models import Evidence, Record, Slot
+from engine.directory.normalize import key_tokens
+
+PLACE_KINDS = ("city", "county", "zip", "state")
+
+
+@dataclass(frozen=True)
+class PlaceConstraint:
+    kind: str  # one of PLACE_KINDS
+    key: str  # city/county key, ZIP, or state code
+    label: str  # display form, from the directory
+
+
+@dataclass(frozen=True)
+class TimeCondition:
+    """``after``/``before``/``at``/``until`` a minute of the day, or ``window`` [start, end) overlap."""
+
+    relation: str
+    start: int
+    end: int | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class HoursConstraint:
+    days: frozenset[int] = frozenset()  # recurring weekdays, any of them ("on Saturdays")
+    dates: tuple[date, ...] = ()  # specific dates, any of them ("tomorrow")
+    conditions: tuple[TimeCondition, ...] = ()  # all must hold within one opening
+
+
+@dataclass(frozen=True)
+class NameConstraint:
+    key: tuple[str, ...]  # name tokens that must appear contiguously in the record's name
+    label: str
+
+
+@dataclass(frozen=True)
+class Constraints:
+    places: tuple[PlaceConstraint, ...] = ()
+    hours: HoursConstraint | None = None
+    concepts: tuple[str, ...] = ()
+    names: tuple[NameConstraint, ...] = ()
+    unknown_places: tuple[str, ...] = ()
+
+    @property
+    def has_location(self) -> bool:
+        return bool(self.places or self.unknown_places)
+
+    @property
+    def has_structural(self) -> bool:
+        return bool(self.places or self.unknown_places or self.hours or self.names)
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    failed: list[str] = field(default_factory=list)
+    evidence: list[tuple[str, Evidence]] = field(default_factory=list)  # (constraint label, quote)
+
+
+# ----------------------------------------------------------------------------- hours
+def condition_holds(slot: Slot, cond: TimeCondition) -> bool:
+    """Exact reading of a time condition on one opening; unknown times never hold."""
+    if slot.start is None:
+        return False
+    if cond.relation == "window":
+        end = cond.end if cond.end is not None else cond.start
+        if slot.end is None:
+            return cond.start <= slot.start < end
+        return slot.start < end and slot.end > cond.start
+    if cond.relation == "after":
+        return slot.end > cond.start if slot.end is not None else slot.start >= cond.start
+    if cond.relation == "before":
+        return slot.start < cond.start
+    if cond.relation == "at":
+        return slot.start <= cond.start < slot.end if slot.end is not None else slot.start == cond.start
+    if cond.relation == "until":
+        return slot.end is not None and slot.start < cond.start <= slot.end
+    return False
+
+
+def slot_matches(slot: Slot, hours: HoursConstraint, seasonal: bool) -> bool:
+    on_day = not hours.days and not hours.dates
+    if slot.day in hours.days:
+        on_day = True
+    if not on_day and not seasonal:
+        on_day = any(slot.opens_on_date(d) for d in hours.dates)
+    return on_day and all(condition_holds(slot, c) for c in hours.conditions)
+
+
+def matching_slots(record: Record, hours: HoursConstraint) -> tuple[Slot, ...]:
+    return tuple(s for s in record.schedule.slots if slot_matches(s, hours, record.schedule.seasonal))
+
+
+# ----------------------------------------------------------------------------- places & names
+def place_holds(record: Record, place: PlaceConstraint) -> bool:
+    if place.kind == "city":
+        return record.city_key == place.key
+    if place.kind == "county":
+        return place.key in record.county_keys
+    if place.kind == "zip":
+        return record.zip == place.key
+    if place.kind == "state":
+        return record.state == place.key
+    return False
+
+
+def places_hold(record: Record, places: tuple[PlaceConstraint, ...]) -> bool:
+    for kind in PLACE_KINDS:
+        group = [p for p in places if p.kind == kind]
+        if group and not any(place_holds(record, p) for p in group):
+            return False
+    return True
+
+
+def contains_run(tokens: tuple[str, ...], key: tuple[str, ...]) -> bool:
+    if not key or len(key) > len(tokens):
+        return False
+    return any(tokens[i:i + len(key)] == key for i in range(len(tokens) - len(key) + 1))
+
+
+def name_holds(record: Record, name: NameConstraint) -> bool:
+    return contains_run(key_tokens(record.name), name.key)
+
+
+def _place_quote(record: Record, place: PlaceConstraint) -> Evidence | None:
+    field_name = {"city": "city", "county": "county", "zip": "zip", "state": "state"}[place.kind]
+    quotes = record.raw.get(field_name) or ()
+    if place.kind == "county":
+        for quote in quotes:
+            if place.key and place.key.split()[0] in " ".join(key_tokens(quote.quote)):
+                return quote
+    if quotes:
+        return quotes[0]
+    address = record.raw.get("address")
+    return address[0] if address else None
+
+
+def check(record: Record, constraints: Constraints, *, places: bool = True, hours: bool = True,
+          names: bool = True, concepts: bool = True) -> Verdict:
+    """Does ``record`` satisfy every selected constraint? Collects the quotes that show it."""
+    verdict = Verdict(ok=True)
+    if constraints.unknown_places and places:
+        verdict.ok = False
+        verdict.failed.extend(f"place:{p}" for p in constraints.unknown_places)
+    if places and constraints.places:
+        if places_hold(record, constraints.places):
+            for place in constraints.places:
+                quote = _place_quote(record, place) if place_holds(record, place) else None
+                if quote is not None:
+                    verdict.evidence.append((f"{place.kind}:{place.label}", quote))
+        else:
+            verdict.ok = False
+            verdict.failed.append("place")
+    if names and constraints.names:
+        if any(name_holds(record, n) for n in constraints.names):
+            name_quote = record.raw.get("name")
+            if name_quote:
+                verdict.evidence.append(("name", name_quote[0]))
+        else:
+            verdict.ok = False
+            verdict.failed.append("name")
+    if hours and constraints.hours is not None:
+        if matching_slots(record, constraints.hours):
+            hours_quote = record.raw.get("hours")
+            if hours_quote:
+                verdict.evidence.append(("hours", hours_quote[0]))
+        else:
+            verdict.ok = False
+            verdict.failed.append("hours")
+    if concepts:
+        for concept in constraints.concepts:
+            found = record.attributes.get(concept)
+            if found:
+                verdict.evidence.append((f"concept:{concept}", found[0]))
+            else:
+                verdict.ok = False
+                verdict.failed.append(f"concept:{concept}")
+    return verdict

@@ -1,0 +1,109 @@
+"""The knowledge graph of structural facts: record -> city -> county, record -> ZIP/state, record -> weekday.
+
+Nodes are ``kind:key`` strings; edges carry a relation and, for opening hours, the interval. Constraint queries
+walk the indices built from these edges, so a structural constraint is enforced exactly (set membership), never
+by similarity. The gazetteer for query parsing is read from the same nodes: place names come from the directory.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from engine.directory.constraints import HoursConstraint, PlaceConstraint, slot_matches
+from engine.directory.ingest import Directory
+from engine.directory.models import Slot
+
+
+@dataclass(frozen=True)
+class Edge:
+    relation: str
+    target: str
+    slot: Slot | None = None
+
+
+@dataclass
+class KnowledgeGraph:
+    nodes: dict[str, str] = field(default_factory=dict)  # node id -> display label
+    edges: dict[str, list[Edge]] = field(default_factory=lambda: defaultdict(list))
+    incoming: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    seasonal: set[int] = field(default_factory=set)
+
+    def add_node(self, node: str, label: str) -> None:
+        self.nodes.setdefault(node, label)
+
+    def add_edge(self, source: str, relation: str, target: str, slot: Slot | None = None) -> None:
+        self.edges[source].append(Edge(relation, target, slot))
+        self.incoming[target].add(source)
+
+    @property
+    def edge_count(self) -> int:
+        return sum(len(v) for v in self.edges.values())
+
+    # ------------------------------------------------------------------ queries
+    def records_at(self, node: str) -> set[int]:
+        """Records linked to a place node (directly: LOCATED_IN / IN_COUNTY / HAS_ZIP / IN_STATE)."""
+        return {int(source.split(":", 1)[1]) for source in self.incoming.get(node, ()) if source.startswith("record:")}
+
+    def records_in(self, places: tuple[PlaceConstraint, ...]) -> set[int]:
+        """Same-kind places are alternatives; kinds intersect."""
+        result: set[int] | None = None
+        for kind in ("city", "county", "zip", "state"):
+            group = [p for p in places if p.kind == kind]
+            if not group:
+                continue
+            found: set[int] = set()
+            for place in group:
+                found |= self.records_at(f"{kind}:{place.key}")
+            result = found if result is None else result & found
+        return result if result is not None else set()
+
+    def records_open(self, hours: HoursConstraint, among: set[int] | None = None) -> dict[int, tuple[Slot, ...]]:
+        """Records with an opening edge matching the hours constraint, and the matching openings."""
+        days = set(hours.days) | {d.weekday() for d in hours.dates}
+        day_nodes = [f"weekday:{d}" for d in sorted(days)] if days else [f"weekday:{d}" for d in range(7)]
+        found: dict[int, list[Slot]] = defaultdict(list)
+        for node in day_nodes:
+            for source in self.incoming.get(node, ()):
+                index = int(source.split(":", 1)[1])
+                if among is not None and index not in among:
+                    continue
+                for edge in self.edges[source]:
+                    if edge.target == node and edge.slot is not None and slot_matches(
+                            edge.slot, hours, index in self.seasonal):
+                        found[index].append(edge.slot)
+        return {k: tuple(v) for k, v in found.items()}
+
+    def label(self, node: str) -> str:
+        return self.nodes.get(node, node.split(":", 1)[-1])
+
+
+def build_graph(directory: Directory) -> KnowledgeGraph:
+    graph = KnowledgeGraph()
+    city_county: dict[str, Counter[str]] = defaultdict(Counter)
+    for record in directory.records:
+        node = f"record:{record.source_index}"
+        graph.add_node(node, record.name)
+        if record.city_key and record.city:
+            graph.add_node(f"city:{record.city_key}", record.city)
+            graph.add_edge(node, "LOCATED_IN", f"city:{record.city_key}")
+        for key, display in zip(record.county_keys, record.counties, strict=True):
+            graph.add_node(f"county:{key}", display)
+            graph.add_edge(node, "IN_COUNTY", f"county:{key}")
+            if record.city_key:
+                city_county[record.city_key][key] += 1
+        if record.zip:
+            graph.add_node(f"zip:{record.zip}", record.zip)
+            graph.add_edge(node, "HAS_ZIP", f"zip:{record.zip}")
+        if record.state:
+            graph.add_node(f"state:{record.state}", record.state)
+            graph.add_edge(node, "IN_STATE", f"state:{record.state}")
+        if record.schedule.seasonal:
+            graph.seasonal.add(record.source_index)
+        for slot in record.schedule.slots:
+            graph.add_node(f"weekday:{slot.day}", str(slot.day))
+            graph.add_edge(node, "OPEN_ON", f"weekday:{slot.day}", slot)
+    for city, counties in city_county.items():
+        for county in counties:
+            graph.add_edge(f"city:{city}", "PART_OF", f"county:{county}")
+    return graph

@@ -1,0 +1,241 @@
+"""Ingestion: a directory file + its field mapping -> normalised ``Record`` list (``source_index`` kept)."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from engine.directory.address import AddressParser
+from engine.directory.errors import DirectoryFileError, MappingError
+from engine.directory.hours import HoursParser
+from engine.directory.mapping import Mapping, get_path, load_mapping, values
+from engine.directory.models import Evidence, Record
+from engine.directory.normalize import clean, display_case, key_tokens, place_key
+from engine.directory.rules import DirectoryRules, load_rules
+from engine.directory.semantic import ConceptMatcher, split_passages
+from engine.text import fold
+
+log = structlog.get_logger("grace.directory")
+
+
+@dataclass(frozen=True)
+class Directory:
+    id: str
+    path: Path
+    mapping: Mapping
+    records: tuple[Record, ...]
+    content_hash: str
+
+    def record(self, source_index: int) -> Record | None:
+        if 0 <= source_index < len(self.records) and self.records[source_index].source_index == source_index:
+            return self.records[source_index]
+        return next((r for r in self.records if r.source_index == source_index), None)
+
+
+def _read_records(path: Path, mapping: Mapping) -> tuple[list[Any], bytes]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DirectoryFileError(f"{path}: cannot read ({exc.strerror})", code="directory.file_unreadable") from exc
+    if mapping.format == "csv":
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise DirectoryFileError(f"{path.name}: not UTF-8 text", code="directory.file_encoding") from exc
+        return [dict(row) for row in csv.DictReader(text.splitlines())], data
+    try:
+        parsed: Any = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DirectoryFileError(f"{path.name}: not readable JSON ({exc})", code="directory.file_json") from exc
+    for key in mapping.records_path:
+        if not isinstance(parsed, dict) or key not in parsed:
+            raise DirectoryFileError(f"{path.name}: records_path key {key!r} not found",
+                                     code="directory.file_records_path")
+        parsed = parsed[key]
+    if not isinstance(parsed, list):
+        raise DirectoryFileError(f"{path.name}: the records are not a list", code="directory.file_not_list")
+    return parsed, data
+
+
+def _first(record: Any, path: str | None) -> str | None:
+    if not path:
+        return None
+    found = values(record, path)
+    return found[0] if found else None
+
+
+class _Builder:
+    def __init__(self, rules: DirectoryRules, mapping: Mapping, source: str, secondary_source: str | None) -> None:
+        self.rules = rules
+        self.mapping = mapping
+        self.source = source
+        self.secondary_source = secondary_source
+        self.address = AddressParser(rules.address)
+        self.hours = HoursParser(rules.time)
+        self.concepts = ConceptMatcher(rules.semantic)
+
+    def _evidence(self, record: Any, logical: str, source: str) -> tuple[Evidence, ...]:
+        path = self.mapping.scalars.get(logical)
+        if not path:
+            return ()
+        return tuple(Evidence(path, v, source) for v in values(record, path))
+
+    def _tags(self, record: Any, extra: Any) -> list[tuple[str, Evidence]]:
+        tags: list[tuple[str, Evidence]] = []
+        sources = [(record, self.mapping.texts["tags"], self.source)]
+        if extra is not None and self.mapping.secondary is not None:
+            sources.append((extra, self.mapping.secondary.fields.get("tags", ()), self.secondary_source or ""))
+        for rec, paths, src in sources:
+            for path in paths:
+                for value in values(rec, path):
+                    tag = self.mapping.tag_map.get(value, fold(value).strip().replace(" ", "_"))
+                    tags.append((tag, Evidence(path, value, src)))
+        for rule in self.mapping.value_tags:
+            for value in values(record, rule.field):
+                if rule.pattern.search(value):
+                    tags.append((rule.tag, Evidence(rule.field, value, self.source)))
+        return tags
+
+    def _passages(self, record: Any, extra: Any) -> list[Evidence]:
+        passages: list[Evidence] = []
+        for logical in ("eligibility", "notes", "services"):
+            for path in self.mapping.texts[logical]:
+                for value in values(record, path):
+                    passages.extend(split_passages(value, path, self.source))
+            if extra is not None and self.mapping.secondary is not None:
+                for path in self.mapping.secondary.fields.get(logical, ()):
+                    for value in values(extra, path):
+                        passages.extend(split_passages(value, path, self.secondary_source or ""))
+        return passages
+
+    def build(self, index: int, record: Any, extra: Any) -> tuple[Record, tuple[str, ...]]:
+        scalars = self.mapping.scalars
+        raw = {name: self._evidence(record, name, self.source) for name in scalars}
+        name = _first(record, scalars["name"])
+        if name is None:
+            raise DirectoryFileError(f"record {index} has no name (field {scalars['name']!r})",
+                                     code="directory.record_no_name")
+        address = _first(record, scalars["address"])
+        parts = self.address.parse(address)
+        state_value = _first(record, scalars["state"])
+        state = (state_value.strip().upper() if state_value else None) or parts.state or self.mapping.default_state
+        city_value = _first(record, scalars["city"])
+        city = display_case(clean(city_value)) if city_value else parts.city
+        if city:
+            city = self.address.strip_state(city, state)
+        zip_value = _first(record, scalars["zip"])
+        zip_code = _zip(zip_value) if zip_value else parts.zip
+        counties = []
+        for value in values(record, scalars["county"]) if scalars["county"] else []:
+            county = self.address.county(value, self.mapping.county_suffix)
+            if county is not None and county.key not in {c.key for c in counties}:
+                counties.append(county)
+        hours_text = _first(record, scalars["hours"])
+        passages = self._passages(record, extra)
+        tags = self._tags(record, extra)
+        evidence_text = list(passages)
+        evidence_text.append(Evidence(scalars["name"] or "name", name, self.source))
+        if address:
+            evidence_text.append(Evidence(scalars["address"] or "address", address, self.source))
+        if hours_text:
+            evidence_text.extend(split_passages(hours_text, scalars["hours"] or "hours", self.source))
+        built = Record(
+            source_index=index, name=clean(name).strip(), address=address, city=city,
+            city_key=place_key(city) if city else None,
+            counties=tuple(c.display for c in counties), county_keys=tuple(c.key for c in counties),
+            state=state, zip=zip_code, phone=_first(record, scalars["phone"]), hours_text=hours_text,
+            schedule=self.hours.parse(hours_text), link=_first(record, scalars["link"]),
+            tags=tuple(dict.fromkeys(t for t, _ in tags)), passages=tuple(passages),
+            raw={k: v for k, v in raw.items() if v},
+            attributes=self.concepts.evidence(evidence_text, tags),
+        )
+        return built, parts.tail
+
+
+def _zip(value: str) -> str | None:
+    digits = value.strip().split("-")[0]
+    return digits if len(digits) == 5 and digits.isdigit() else None
+
+
+def _load_secondary(directory_path: Path, mapping: Mapping, count: int, primary: list[Any]) -> tuple[list[Any], str]:
+    assert mapping.secondary is not None
+    path = (directory_path.parent / mapping.secondary.file).resolve()
+    sec_mapping = replace(mapping, format="json" if path.suffix.lower() != ".csv" else "csv", records_path=())
+    records, _ = _read_records(path, sec_mapping)
+    if len(records) != count:
+        raise MappingError(f"secondary file {path.name} has {len(records)} records, the directory {count}",
+                           code="directory.secondary_length")
+    verify = mapping.secondary.verify_field
+    if verify:
+        for i, (a, b) in enumerate(zip(primary, records, strict=True)):
+            left, right = get_path(a, verify), get_path(b, verify)
+            if not (isinstance(left, str) and isinstance(right, str) and left.strip() == right.strip()):
+                raise MappingError(f"secondary file {path.name}: record {i} does not match on {verify}",
+                                   code="directory.secondary_mismatch")
+    return records, path.name
+
+
+def _resolve_cities(records: list[Record], tails: list[tuple[str, ...]], parser: AddressParser) -> list[Record]:
+    """Second pass for addresses whose city had no comma: known cities, then the ZIP's city, then a guess."""
+    known: dict[tuple[str, ...], str] = {}
+    by_zip: dict[str, Counter[str]] = defaultdict(Counter)
+    for record in records:
+        if record.city:
+            known.setdefault(key_tokens(record.city), record.city)
+            if record.zip:
+                by_zip[record.zip][record.city] += 1
+    longest = max((len(k) for k in known), default=0)
+    resolved = []
+    for record, tail in zip(records, tails, strict=True):
+        if record.city or not tail:
+            resolved.append(record)
+            continue
+        words = key_tokens(" ".join(tail))
+        city = None
+        for size in range(min(longest, len(words)), 0, -1):
+            city = known.get(words[-size:])
+            if city:
+                break
+        if city is None:
+            city = parser.guess_from_tail(tail)
+        if city is None and record.zip and by_zip.get(record.zip):
+            city = by_zip[record.zip].most_common(1)[0][0]
+        resolved.append(replace(record, city=city, city_key=place_key(city) if city else None))
+    return resolved
+
+
+def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRules | None = None) -> Directory:
+    """Read and normalise a directory. Fails closed: any malformed input raises, nothing is half-loaded."""
+    rules = rules or load_rules()
+    mapping = load_mapping(Path(mapping_path))
+    path = Path(directory_path)
+    raw_records, data = _read_records(path, mapping)
+    digest = hashlib.sha256(data)
+    extra_records: list[Any] | None = None
+    secondary_name = None
+    if mapping.secondary is not None:
+        extra_records, secondary_name = _load_secondary(path, mapping, len(raw_records), raw_records)
+        digest.update((path.parent / mapping.secondary.file).resolve().read_bytes())
+    builder = _Builder(rules, mapping, path.name, secondary_name)
+    records: list[Record] = []
+    tails: list[tuple[str, ...]] = []
+    for index, raw in enumerate(raw_records):
+        if not isinstance(raw, dict):
+            raise DirectoryFileError(f"{path.name}: record {index} is not an object", code="directory.record_invalid")
+        extra = extra_records[index] if extra_records is not None else None
+        record, tail = builder.build(index, raw, extra)
+        records.append(record)
+        tails.append(tail)
+    records = _resolve_cities(records, tails, builder.address)
+    directory = Directory(id=mapping.directory_id, path=path, mapping=mapping, records=tuple(records),
+                          content_hash="sha256:" + digest.hexdigest())
+    log.info("directory.load.done", directory=directory.id, records=len(records),
+             hours_known=sum(r.schedule.known for r in records), cities=len({r.city_key for r in records}))
+    return directory

@@ -1,0 +1,75 @@
+"""Recognising a pantry named in a query (recall-style questions), from the directory's own names.
+
+Each name yields contiguous token variants: the full name, its parts ('A / B', 'X (students)') and those with
+generic words trimmed off both ends ('Hope House Food Pantry' -> 'hope house'). A variant is distinctive when it
+holds a word that is not generic, a place, a common word or a word the parser already gives a meaning to. A
+distinctive multi-word variant is accepted anywhere; anything else only after a recall cue ('tell me about',
+'hours of', quotes) or, for one word, when the visitor capitalised it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.directory.ingest import Directory
+from engine.directory.normalize import key_tokens
+from engine.directory.rules import DirectoryRules
+
+_PARTS = re.compile(r"\s+[-=/|:]\s+|/|\(|\)|:|,")
+_ARTICLES = frozenset({"the", "a", "an", "of", "and", "el", "la", "los", "las", "de"})
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    start: int  # token index
+    end: int  # token index (exclusive)
+    key: tuple[str, ...]
+    distinctive: bool
+
+
+class NameIndex:
+    def __init__(self, directory: Directory, rules: DirectoryRules, place_tokens: frozenset[str],
+                 reserved: frozenset[str]) -> None:
+        self.generic = rules.query.generic_name_words | _ARTICLES
+        self.blocked = place_tokens | reserved | self.generic
+        self.variants: dict[tuple[str, ...], bool] = {}
+        for record in directory.records:
+            for variant in self._variants(record.name):
+                self.variants[variant] = self._distinctive(variant)
+        self.max_len = min(max((len(v) for v in self.variants), default=1), rules.retrieval.max_name_ngram)
+
+    def _trim(self, tokens: tuple[str, ...]) -> tuple[str, ...]:
+        start, end = 0, len(tokens)
+        while start < end and tokens[start] in self.generic:
+            start += 1
+        while end > start and tokens[end - 1] in self.generic:
+            end -= 1
+        return tokens[start:end]
+
+    def _variants(self, name: str) -> set[tuple[str, ...]]:
+        full = key_tokens(name)
+        pieces = [full] + [key_tokens(part) for part in _PARTS.split(name)]
+        out = set()
+        for piece in pieces:
+            for variant in (piece, self._trim(piece)):
+                if variant:
+                    out.add(variant)
+        return out
+
+    def _distinctive(self, variant: tuple[str, ...]) -> bool:
+        return any(len(t) >= 3 and not t.isdigit() and t not in self.blocked for t in variant)
+
+    def find(self, tokens: list[str], accept: Callable[[NameMatch], bool]) -> list[NameMatch]:
+        """Accepted variant occurrences, longest first, non-overlapping."""
+        found: list[NameMatch] = []
+        for size in range(min(self.max_len, len(tokens)), 0, -1):
+            for start in range(len(tokens) - size + 1):
+                key = tuple(tokens[start:start + size])
+                if key not in self.variants or any(m.start < start + size and start < m.end for m in found):
+                    continue
+                match = NameMatch(start, start + size, key, self.variants[key])
+                if accept(match):
+                    found.append(match)
+        return sorted(found, key=lambda m: m.start)

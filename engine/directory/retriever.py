@@ -1,0 +1,229 @@
+"""TRACE retrieval: clarify, graph candidates, evidence filtering with expansion, explicit no-match.
+
+Variants (which structural layers the knowledge graph carries; everything else falls back to text ranking):
+
+    KG-0  text only: candidates ranked by BM25 over the whole record; no structural constraint enforced
+    KG-1  location graph: city / county / ZIP / state enforced exactly; hours only through text ranking
+    KG-2  hours graph: weekday / time intervals enforced exactly; location only through text ranking
+    KG-3  location + hours graph: every structural constraint enforced exactly (the default)
+
+Names are matched on the name field and semantic constraints need quotable evidence in every variant.
+INVARIANT (T-1): under KG-3 every returned record satisfies every extracted constraint (re-checked with
+``constraints.check`` before it is returned) and is a record of the loaded directory; no text is invented.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from enum import StrEnum
+from pathlib import Path
+
+import numpy as np
+import structlog
+
+from engine.directory.constraints import Constraints, check, name_holds
+from engine.directory.errors import DirectoryUsageError
+from engine.directory.gazetteer import build_gazetteer
+from engine.directory.graph import build_graph
+from engine.directory.ingest import Directory, load_directory
+from engine.directory.models import Evidence, Record
+from engine.directory.names import NameIndex
+from engine.directory.query import ParsedQuery, QueryParser
+from engine.directory.rules import DirectoryRules, load_rules
+from engine.directory.textindex import TextIndex
+from engine.directory.vocab_words import reserved_words
+
+log = structlog.get_logger("grace.directory")
+
+
+class Variant(StrEnum):
+    KG0 = "KG-0"
+    KG1 = "KG-1"
+    KG2 = "KG-2"
+    KG3 = "KG-3"
+
+    @property
+    def location_graph(self) -> bool:
+        return self in (Variant.KG1, Variant.KG3)
+
+    @property
+    def hours_graph(self) -> bool:
+        return self in (Variant.KG2, Variant.KG3)
+
+
+def parse_variant(value: str) -> Variant:
+    normal = value.strip().upper().replace("_", "-")
+    if not normal.startswith("KG-"):
+        normal = normal.replace("KG", "KG-", 1)
+    try:
+        return Variant(normal)
+    except ValueError:
+        raise DirectoryUsageError(f"unknown variant {value!r} (use KG-0, KG-1, KG-2 or KG-3)",
+                                  code="directory.usage_variant") from None
+
+
+@dataclass(frozen=True)
+class Result:
+    source_index: int
+    name: str
+    evidence: str  # the main verbatim quote supporting the recommendation
+    citations: tuple[tuple[str, Evidence], ...]  # (constraint, quote) for every checked constraint
+    record: Record
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: str  # results | clarify | no_match
+    results: tuple[Result, ...]
+    question: str | None
+    parsed: ParsedQuery
+    variant: Variant
+    rounds: int = 0
+    candidates: int = 0
+    reason: str = ""
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def as_reference(value: datetime | date | None) -> datetime:
+    if value is None:
+        return datetime.now().replace(second=0, microsecond=0)
+    if isinstance(value, datetime):
+        return value
+    return datetime(value.year, value.month, value.day)
+
+
+class TraceRetriever:
+    """Loaded once per directory; ``answer`` is deterministic for a given text, reference date and variant."""
+
+    def __init__(self, directory: Directory, rules: DirectoryRules | None = None,
+                 variant: Variant = Variant.KG3, embeddings: bool | None = None,
+                 cache_dir: Path | None = None) -> None:
+        self.rules = rules or load_rules()
+        self.directory = directory
+        self.variant = variant
+        self.graph = build_graph(directory)
+        self.gazetteer = build_gazetteer(self.graph, self.rules, len(directory.records))
+        reserved = reserved_words(self.rules)
+        self.names = NameIndex(directory, self.rules, self.gazetteer.place_tokens, reserved)
+        self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved)
+        policy = self.rules.retrieval
+        self.text = TextIndex(directory, policy.bm25_k1, policy.bm25_b)
+        self.use_embeddings = policy.embeddings_enabled if embeddings is None else embeddings
+        if self.use_embeddings:
+            self.text.attach_embedder(cache_dir)
+        log.info("directory.retriever.ready", directory=directory.id, variant=str(variant),
+                 nodes=len(self.graph.nodes), edges=self.graph.edge_count, embeddings=self.use_embeddings)
+
+    @classmethod
+    def from_files(cls, directory_path: Path, mapping_path: Path, *, rules: DirectoryRules | None = None,
+                   variant: Variant = Variant.KG3, embeddings: bool | None = None,
+                   cache_dir: Path | None = None) -> TraceRetriever:
+        rules = rules or load_rules()
+        return cls(load_directory(directory_path, mapping_path, rules), rules, variant, embeddings, cache_dir)
+
+    def with_variant(self, variant: Variant) -> TraceRetriever:
+        """A view sharing every index, retrieving under another variant."""
+        clone = object.__new__(TraceRetriever)
+        clone.__dict__.update(self.__dict__)
+        clone.variant = variant
+        return clone
+
+    # ------------------------------------------------------------------ public
+    def parse(self, text: str, reference: datetime | date | None = None) -> ParsedQuery:
+        return self.parser.parse(text, as_reference(reference))
+
+    def answer(self, text: str, reference: datetime | date | None = None) -> Answer:
+        started = time.perf_counter()
+        parsed = self.parse(text, reference)
+        parsed_at = time.perf_counter()
+        answer = self.retrieve(parsed)
+        done = time.perf_counter()
+        timings = {"parse": (parsed_at - started) * 1000, "retrieve": (done - parsed_at) * 1000}
+        log.debug("retrieval.query.done", directory=self.directory.id, variant=str(self.variant),
+                  status=answer.status, results=len(answer.results), rounds=answer.rounds, **timings)
+        return Answer(**{**answer.__dict__, "timings_ms": timings})
+
+    def retrieve(self, parsed: ParsedQuery) -> Answer:
+        c = parsed.constraints
+        language = parsed.language
+        if c.unknown_places:
+            return Answer("no_match", (), None, parsed, self.variant, reason="unknown_place")
+        needs_clarification = (not (c.places or c.names) if self.rules.retrieval.clarify_requires_location
+                               else not c.has_structural)
+        if needs_clarification:
+            question = self.rules.message("clarify_question", language)
+            return Answer("clarify", (), question, parsed, self.variant, reason="no_structural_constraint")
+        ranked = self._candidates(parsed)
+        results, rounds = self._filter(ranked, c)
+        if not results:
+            return Answer("no_match", (), None, parsed, self.variant, rounds=rounds, candidates=len(ranked),
+                          reason="no_candidate_satisfies")
+        return Answer("results", tuple(results), None, parsed, self.variant, rounds=rounds, candidates=len(ranked))
+
+    # ------------------------------------------------------------------ steps
+    def _candidates(self, parsed: ParsedQuery) -> list[int]:
+        """Graph query for the structural constraints this variant enforces; ranked by text similarity."""
+        c = parsed.constraints
+        records = self.directory.records
+        pool: set[int] | None = None
+        if self.variant.location_graph and c.places:
+            pool = self.graph.records_in(c.places)
+        if self.variant.hours_graph and c.hours is not None:
+            pool = set(self.graph.records_open(c.hours, among=pool))
+        if c.names:
+            named = {r.source_index for r in records if any(name_holds(r, n) for n in c.names)}
+            pool = named if pool is None else pool & named
+        scores = self._text_scores(parsed)
+        if pool is None:
+            # no graph layer applies: the text index alone proposes candidates (the KG-0 behaviour)
+            order = np.argsort(-scores, kind="stable")
+            depth = self.rules.retrieval.text_variant_depth
+            return [records[i].source_index for i in order[:depth] if scores[i] > 0] or [
+                r.source_index for r in records[:depth]]
+        return sorted(pool, key=lambda i: (-scores[self._position(i)], i))
+
+    def _position(self, source_index: int) -> int:
+        record = self.directory.records[source_index] if source_index < len(self.directory.records) else None
+        if record is not None and record.source_index == source_index:
+            return source_index
+        return next(i for i, r in enumerate(self.directory.records) if r.source_index == source_index)
+
+    def _text_scores(self, parsed: ParsedQuery) -> np.ndarray:  # type: ignore[type-arg]
+        labels = [self.rules.semantic.concepts[cid].label("en") for cid in parsed.constraints.concepts]
+        text = " ".join([parsed.text, *labels])
+        scores = self.text.scores(text)
+        embedder = self.text.embedder
+        if self.use_embeddings and embedder is not None:
+            weight = self.rules.retrieval.embeddings_weight
+            top = float(scores.max()) if scores.size and scores.max() > 0 else 1.0
+            scores = (1 - weight) * (scores / top) + weight * embedder.similarities(parsed.text)
+        return scores
+
+    def _filter(self, ranked: list[int], c: Constraints) -> tuple[list[Result], int]:
+        """Evidence filtering over top-k chunks; when too few pass, fetch the next k (until exhausted)."""
+        k = self.rules.retrieval.k
+        results: list[Result] = []
+        rounds = 0
+        for offset in range(0, len(ranked), k):
+            if rounds >= self.rules.retrieval.max_rounds:
+                break
+            rounds += 1
+            for index in ranked[offset:offset + k]:
+                record = self.directory.records[self._position(index)]
+                verdict = check(record, c, places=self.variant.location_graph, hours=self.variant.hours_graph)
+                if verdict.ok:
+                    results.append(_result(record, verdict.evidence))
+                    if len(results) >= k:
+                        return results, rounds
+        return results, rounds
+
+
+def _result(record: Record, evidence: list[tuple[str, Evidence]]) -> Result:
+    def pick(prefix: str) -> Evidence | None:
+        return next((ev for label, ev in evidence if label.startswith(prefix)), None)
+
+    main = pick("concept:") or pick("hours") or pick("name") or pick("city") or pick("county") or pick("zip")
+    quote = main.quote if main is not None else record.name
+    return Result(record.source_index, record.name, quote, tuple(evidence), record)

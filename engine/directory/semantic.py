@@ -1,0 +1,98 @@
+"""Semantic constraints: quotable evidence in a record's own text, and concept requests in a query.
+
+A record satisfies a concept only through evidence it contains: a normalised tag listed for the concept, or a
+passage (sentence/clause of a text field) matching one of the concept's evidence patterns and none of its
+negative patterns. The quote is the verbatim passage, so an answer can cite exactly what the directory says.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.directory.models import Evidence
+from engine.directory.normalize import clean
+from engine.directory.rules import SemanticVocabulary
+from engine.text import fold
+
+# Passage boundaries: sentence ends, pipes, semicolons and line breaks (literal "\n" too, as scraped).
+_SPLIT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(])|\s*\|\s*|\s*;\s*|\s*(?:\\n|\r?\n)+\s*")
+
+
+def split_passages(text: str, field: str, source: str) -> list[Evidence]:
+    """Verbatim sub-strings of ``text``; together they cover all of its non-separator characters."""
+    out = []
+    position = 0
+    for match in _SPLIT.finditer(text):
+        piece = text[position:match.start()].strip()
+        if piece:
+            out.append(Evidence(field, piece, source))
+        position = match.end()
+    tail = text[position:].strip()
+    if tail:
+        out.append(Evidence(field, tail, source))
+    return out
+
+
+def _match_form(text: str) -> str:
+    return fold(clean(html.unescape(text.replace("\\n", " "))))
+
+
+@dataclass(frozen=True)
+class ConceptRequest:
+    concept: str
+    start: int
+    end: int
+    negated_from: str | None = None  # the concept the visitor negated ("no appointment" -> walk_in)
+    unsupported: bool = False  # negated, and the vocabulary has no counterpart: cannot be evidenced
+
+
+class ConceptMatcher:
+    def __init__(self, vocab: SemanticVocabulary) -> None:
+        self.vocab = vocab
+
+    def evidence(self, passages: Iterable[Evidence], tags: Iterable[tuple[str, Evidence]]
+                 ) -> dict[str, tuple[Evidence, ...]]:
+        """Concept id -> supporting evidence (tags first, then passages in record order)."""
+        found: dict[str, list[Evidence]] = {}
+        tag_list = list(tags)
+        for concept in self.vocab.concepts.values():
+            hits = [ev for tag, ev in tag_list if tag in concept.tags]
+            for passage in passages:
+                form = _match_form(passage.quote)
+                if any(p.search(form) for p in concept.negative_patterns):
+                    continue
+                if any(p.search(form) for p in concept.evidence_patterns):
+                    hits.append(passage)
+            if hits:
+                found[concept.id] = list(dict.fromkeys(hits))
+        return {k: tuple(v) for k, v in found.items()}
+
+    def requests(self, folded_query: str) -> list[ConceptRequest]:
+        """Concepts a query asks for; overlapping matches resolve to the earliest, then longest."""
+        matches: list[tuple[int, int, str]] = []
+        for concept in self.vocab.concepts.values():
+            for pattern in concept.query_patterns:
+                for m in pattern.finditer(folded_query):
+                    if m.end() > m.start():
+                        matches.append((m.start(), m.end(), concept.id))
+        matches.sort(key=lambda item: (item[0], -(item[1] - item[0])))
+        chosen: list[ConceptRequest] = []
+        taken_until = -1
+        for start, end, cid in matches:
+            if start < taken_until:
+                continue
+            taken_until = end
+            left = folded_query[max(0, start - 40):start]
+            concept = self.vocab.concepts[cid]
+            if any(cue.search(left) for cue in self.vocab.negation_cues):
+                if concept.negation is None:
+                    # "without a senior ID"? A negated concept with no counterpart cannot be evidenced: skip it.
+                    chosen.append(ConceptRequest(cid, start, end, negated_from=cid, unsupported=True))
+                    continue
+                chosen.append(ConceptRequest(concept.negation, start, end, negated_from=cid))
+                continue
+            chosen.append(ConceptRequest(cid, start, end))
+        return chosen

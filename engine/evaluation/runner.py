@@ -1,0 +1,135 @@
+"""Run every conversation of a dataset through the full turn runtime, one fresh conversation each."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from engine.evaluation.dataset import Dataset, DatasetConfig, DatasetConversation
+from engine.evaluation.errors import EvaluationError
+from engine.evaluation.metrics import ConversationOutcome, TurnOutcome
+from engine.goals.models import PublishedGoalSpec
+from engine.ports import Answerer, Proposer
+from engine.rules_bundle import RuleBundle
+from engine.store_memory import InMemoryStore
+
+log = structlog.get_logger("grace.eval")
+
+
+@dataclass(frozen=True)
+class DemoTarget:
+    """What one demo contributes to an evaluation run: its published spec and (optionally) its answerer."""
+
+    name: str
+    spec: PublishedGoalSpec
+    answerer: Answerer | None = None
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    turn: int
+    visitor: str
+    state: str  # in the dataset config's objective order
+    reference: str | None
+    scored: bool
+    action: str
+    question: str | None
+    fail_closed: str | None
+    rejected: tuple[str, ...] = ()  # "objective:reason" of rejected candidates, for the mismatch diff
+
+
+@dataclass(frozen=True)
+class ConversationRun:
+    id: str
+    config: str
+    demo: str
+    initial: str
+    turns: tuple[TurnRow, ...] = field(default_factory=tuple)
+
+    def outcome(self) -> ConversationOutcome:
+        return ConversationOutcome(self.id, self.initial, tuple(
+            TurnOutcome(t.turn, t.state, t.reference, t.scored) for t in self.turns))
+
+
+def _demo_key(name: str) -> str:
+    return name.replace("_", "-").lower()
+
+
+def pick_demo(config_name: str, config: DatasetConfig, demos: Mapping[str, DemoTarget], requested: str) -> DemoTarget:
+    """--demo NAME, else the demo named like the config (real_estate -> real-estate), else the demo whose
+    objective ids are exactly the config's."""
+    if requested != "auto":
+        if requested not in demos:
+            raise EvaluationError(f"unknown demo {requested!r} (known: {', '.join(sorted(demos))})",
+                                  code="eval.demo_unknown")
+        return demos[requested]
+    by_name = demos.get(_demo_key(config_name))
+    if by_name is not None:
+        return by_name
+    wanted = set(config.ids)
+    matches = [d for d in demos.values() if {o.id for o in d.spec.spec.objectives} == wanted]
+    if len(matches) != 1:
+        raise EvaluationError(f"config {config_name!r}: no single demo has objectives {sorted(wanted)}",
+                              code="eval.demo_unmatched")
+    return matches[0]
+
+
+def _reorder(state: str, spec_ids: list[str], config_ids: list[str]) -> str:
+    return "".join(state[spec_ids.index(oid)] for oid in config_ids)
+
+
+
+
+def _rejection(candidate: Mapping[str, Any]) -> str:
+    command = candidate.get("command") or {}
+    reason = candidate.get("validator_code") or candidate.get("reason_code")
+    return f"{command.get('type')}({command.get('objective')}): {reason}"
+
+
+def run_conversation(
+    conversation: DatasetConversation, config: DatasetConfig, target: DemoTarget, *,
+    bundle: RuleBundle, proposer: Proposer, audit_key: bytes,
+) -> ConversationRun:
+    from engine.turn import TurnRuntime
+
+    spec_ids = [o.id for o in target.spec.spec.ordered()]
+    missing = [oid for oid in config.ids if oid not in spec_ids]
+    if missing:
+        raise EvaluationError(f"{conversation.id}: demo {target.name} has no objective {', '.join(missing)}",
+                              code="eval.objective_unmapped")
+    runtime = TurnRuntime(spec=target.spec, bundle=bundle, proposer=proposer, answerer=target.answerer,
+                          store=InMemoryStore(), audit_key=audit_key)
+    language = conversation.language or config.language
+    if language not in target.spec.spec.languages:
+        language = target.spec.spec.default_language
+    state = runtime.start(conversation_id=f"eval-{conversation.id}", language=language)
+    initial = _reorder(state.state_string(), spec_ids, config.ids)
+    rows = []
+    for turn in conversation.turns:
+        result = runtime.handle(state.conversation_id, turn.visitor)
+        rejected = tuple(_rejection(c) for c in result.record.get("candidates", []) if not c.get("accepted"))
+        rows.append(TurnRow(
+            turn=turn.turn, visitor=turn.visitor, state=_reorder(result.state, spec_ids, config.ids),
+            reference=turn.reference, scored=turn.scored, action=result.action, question=result.question,
+            fail_closed=result.fail_closed, rejected=rejected,
+        ))
+    log.info("eval.conversation.done", conversation=conversation.id, demo=target.name, turns=len(rows))
+    return ConversationRun(conversation.id, conversation.config, target.name, initial, tuple(rows))
+
+
+def run_dataset(
+    dataset: Dataset, demos: Mapping[str, DemoTarget], *, bundle: RuleBundle, proposer: Proposer,
+    demo: str = "auto", audit_key: bytes | None = None,
+) -> list[ConversationRun]:
+    key = audit_key or secrets.token_bytes(32)  # records are sealed in memory only; nothing outlives the run
+    runs = []
+    for conversation in dataset.conversations:
+        config = dataset.configs[conversation.config]
+        target = pick_demo(conversation.config, config, demos, demo)
+        runs.append(run_conversation(conversation, config, target, bundle=bundle, proposer=proposer,
+                                     audit_key=key))
+    return runs

@@ -1,0 +1,61 @@
+"""Where the goal specs of an evaluation come from: the published demos, or candidate specs under test."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import structlog
+
+from engine.errors import GraceError
+from engine.evaluation.errors import EvaluationError
+from engine.evaluation.runner import DemoTarget
+from engine.goals.models import GoalSpec
+from engine.ports import Answerer
+from engine.rules_bundle import RuleBundle
+
+log = structlog.get_logger("grace.eval")
+
+
+def _answerer(corpus_dir: Path) -> Answerer | None:
+    from engine.retrieval.factory import build_answerer
+
+    if not corpus_dir.is_dir():
+        return None
+    try:
+        return build_answerer(corpus_dir)
+    except GraceError as exc:  # the answerer is optional for state metrics: run without it, but say so
+        log.warning("eval.answerer.unavailable", corpus=str(corpus_dir), code=exc.code)
+        return None
+
+
+def published_demos(with_answerer: bool) -> dict[str, DemoTarget]:
+    from engine.demos import demo_names, load_demo
+
+    targets = {}
+    for name in demo_names():
+        demo = load_demo(name)
+        answerer = _answerer(demo.corpus_dir) if with_answerer else None
+        targets[name] = DemoTarget(name=name, spec=demo.spec, answerer=answerer)
+    return targets
+
+
+def candidate_targets(paths: Sequence[Path], bundle: RuleBundle, with_answerer: bool) -> dict[str, DemoTarget]:
+    """Validate candidate spec files and publish them to a throw-away folder (never to demos/)."""
+    from engine.goals.publication import approve
+
+    targets = {}
+    scratch = Path(tempfile.mkdtemp(prefix="grace-eval-"))
+    for path in paths:
+        try:
+            spec = GoalSpec.model_validate_json(path.read_bytes())
+        except OSError as exc:
+            raise EvaluationError(f"cannot read {path}: {exc.strerror}", code="eval.spec_unreadable") from exc
+        except ValueError as exc:
+            raise EvaluationError(f"{path.name}: not a goal spec", code="eval.spec_invalid") from exc
+        published = approve(spec, bundle, "grace-eval (candidate, not approved)", scratch)
+        corpus = path.parent / "corpus"
+        answerer = _answerer(corpus) if with_answerer else None
+        targets[spec.id] = DemoTarget(name=spec.id, spec=published, answerer=answerer)
+    return targets

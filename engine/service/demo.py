@@ -1,0 +1,83 @@
+"""Embedded defaults for ``grace serve``: SQLite, the offline proposer, the embedded retrieval index, the
+demo companies, a local audit key and an operator token. No network, no API key."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import structlog
+
+from engine.errors import InputError
+from engine.ports import Proposer
+from engine.rules_bundle import RuleBundle
+from engine.service.assembly import GoalSource
+
+log = structlog.get_logger("engine.service.demo")
+
+DEMO_NAMES = ("real-estate", "cleaning")
+AUDIT_KEY_FILE = "audit.key"
+
+
+def offline_proposer(bundle: RuleBundle) -> Proposer:
+    """The deterministic offline proposer of ``llm_adapters``."""
+    from llm_adapters.offline import OfflineProposer
+
+    # cast: from_bundle's protocol declares ``files`` settable; RuleBundle (frozen) exposes it read-only.
+    proposer: Proposer = OfflineProposer.from_bundle(cast(Any, bundle))
+    return proposer
+
+
+def demo_sources(names: tuple[str, ...] = DEMO_NAMES, *, cache_dir: Path | None = None) -> list[GoalSource]:
+    from engine.demos import load_demo
+    from engine.retrieval.factory import build_answerer
+
+    sources = []
+    for name in names:
+        demo = load_demo(name)
+        options: dict[str, Any] = {}
+        if cache_dir is not None:
+            options["cache_dir"] = cache_dir
+        answerer = build_answerer(demo.corpus_dir, **options)
+        sources.append(GoalSource(spec=demo.spec, answerer=answerer, aliases=(name,)))
+        log.info("service.demo.loaded", demo=name, goal=demo.spec.ref)
+    return sources
+
+
+def audit_key(data_dir: Path) -> bytes:
+    """``GRACE_AUDIT_KEY`` / ``GRACE_AUDIT_KEY_FILE`` if set, else a key file in ``data_dir`` (made once,
+    mode 0600). The key never leaves the machine and is never printed."""
+    from audit.keys import key_from_env, parse_key
+
+    if os.environ.get("GRACE_AUDIT_KEY"):
+        return key_from_env()
+    path = Path(os.environ.get("GRACE_AUDIT_KEY_FILE") or data_dir / AUDIT_KEY_FILE)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write("hex:" + secrets.token_hex(32) + "\n")
+        log.info("service.audit_key.created", path=str(path))
+    try:
+        return parse_key(path.read_text(encoding="utf-8"), source=str(path))
+    except OSError as exc:
+        raise InputError(f"cannot read audit key file {path}: {exc.strerror}", code="service.audit_key") from exc
+
+
+def operator_token(explicit: str | None = None) -> tuple[str, bool]:
+    """The operator token and whether it was generated for this run (then it is printed at start)."""
+    token = explicit or os.environ.get("GRACE_OPERATOR_TOKEN", "")
+    if token:
+        return token, False
+    return secrets.token_urlsafe(24), True
+
+
+@dataclass(frozen=True)
+class Urls:
+    base: str
+    widgets: list[tuple[str, str, str]]  # (goal name, language, url)
+    console: str
+    docs: str

@@ -1,0 +1,58 @@
+"""Plug LLM modulation into the turn runtime: ``TurnRuntime(modulator=make_modulator(adapter, spec))``.
+
+The runtime's modulator signature carries no visitor message or history, so the model sees the canonical
+question and the grounded answer only. Any failure or a rejected rephrasing returns None: the runtime then
+asks the canonical question, which preserves meaning by definition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import structlog
+
+from engine.goals.models import PublishedGoalSpec
+from engine.ports import GroundedAnswer
+from llm_adapters.config import ModulationRules
+from llm_adapters.errors import LLMError
+from llm_adapters.modulation import check_modulation
+from llm_adapters.protocol import LLMRoles, ModulationRequest
+
+log = structlog.get_logger("llm_adapters")
+
+Modulator = Callable[[str, str, GroundedAnswer, str], str | None]
+
+
+def make_modulator(
+    adapter: LLMRoles,
+    spec: PublishedGoalSpec,
+    *,
+    rules: ModulationRules | None = None,
+    on_call: Callable[[dict[str, Any]], None] | None = None,
+) -> Modulator:
+    """``on_call`` receives each call's metadata (e.g. to append it to the turn's ``llm_calls``)."""
+    objectives = {o.id: o for o in spec.spec.objectives}
+
+    def modulate(objective_id: str, canonical: str, answer: GroundedAnswer, language: str) -> str | None:
+        objective = objectives.get(objective_id)
+        if objective is None:
+            return None
+        try:
+            result = adapter.modulate(ModulationRequest(spec=spec, objective_id=objective_id, language=language,
+                                                        answer=answer))
+        except LLMError as exc:
+            if on_call is not None and exc.call is not None:
+                on_call(exc.call)
+            log.warning("modulation.failed", objective=objective_id, code=exc.code)
+            return None
+        if on_call is not None:
+            on_call(result.call.to_record())
+        others = [o for o in spec.spec.objectives if o.id != objective_id]
+        check = check_modulation(objective, result.output.question, language, rules=rules, others=others)
+        if not check.accepted:
+            log.info("modulation.rejected", objective=objective_id, code=check.code)
+            return None
+        return check.question
+
+    return modulate

@@ -1,0 +1,186 @@
+"""The deterministic offline proposer: typed extractors per criterion kind plus cue detection, all driven by
+the goal spec's criteria and the rule files (vocabularies, per-language cue patterns). No model, no network.
+
+It proposes; the decision layer re-checks every span and validates every value by criterion kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+import structlog
+
+from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
+from engine.goals.models import CriterionKind, Objective
+from engine.ports import Proposal, ProposerInput
+from llm_adapters.offline.analysis import Analysis, analyze
+from llm_adapters.offline.choices import extract_enumeration, extract_features
+from llm_adapters.offline.contact import extract_contact
+from llm_adapters.offline.cues import CueHit, Cues, detect_cues
+from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.money import extract_money
+from llm_adapters.offline.places import extract_place
+from llm_adapters.offline.rules import DEFAULT_RULES_DIR, OfflineRules, VocabularyData, build_rules, load_offline_rules
+
+log = structlog.get_logger("grace.proposer.offline")
+
+MAX_QUOTE = 2000  # engine.commands.Span.quote max_length
+
+
+class _BundleLike(Protocol):
+    @property
+    def files(self) -> Mapping[str, Mapping[str, Any]]: ...
+
+
+class OfflineProposer:
+    """engine.ports.Proposer without an LLM."""
+
+    name = "offline"
+    version = "1.0.0"
+
+    def __init__(self, rules: OfflineRules) -> None:
+        self._rules = rules
+
+    @classmethod
+    def from_rules_dir(cls, root: Path = DEFAULT_RULES_DIR) -> OfflineProposer:
+        return cls(load_offline_rules(root))
+
+    @classmethod
+    def from_bundle(cls, bundle: _BundleLike) -> OfflineProposer:
+        """Use the vocabularies and patterns of a loaded (already schema-validated) rule bundle."""
+        files = {k: v for k, v in bundle.files.items() if k.startswith(("vocabularies/", "patterns/"))}
+        return cls(build_rules(files))
+
+    @property
+    def rules(self) -> OfflineRules:
+        return self._rules
+
+    def propose(self, request: ProposerInput) -> Proposal:
+        analysis = analyze(self._rules, request.message.text)
+        objectives = request.spec.spec.ordered()
+        bits = {o.id: int(b) for o, b in zip(objectives, request.bits, strict=False)}
+        cues = detect_cues(analysis, objectives, bits, request.last_asked)
+        evidence, replacing = self._evidence(analysis, objectives, bits, cues, request.last_asked)
+        commands = _commands(request, analysis, objectives, bits, cues, evidence, replacing)
+        log.debug("proposer.offline.proposed", turn=request.turn, commands=[c.type for c in commands])
+        return Proposal(commands=commands, adapter=self.name, adapter_version=self.version)
+
+    def _vocabulary(self, objective: Objective) -> VocabularyData | None:
+        vocab_id = objective.criterion.params.get("vocabulary")
+        if vocab_id is None:
+            return None
+        vocabulary = self._rules.vocabularies.get(str(vocab_id))
+        if vocabulary is None:
+            log.warning("proposer.offline.vocabulary_missing", objective=objective.id, vocabulary=vocab_id)
+        return vocabulary
+
+    def _evidence(
+        self, analysis: Analysis, objectives: list[Objective], bits: dict[str, int], cues: Cues,
+        last_asked: str | None,
+    ) -> tuple[dict[str, Evidence], set[str]]:
+        """The best candidate per objective, and the objectives whose earlier value the visitor replaces."""
+        unit_terms = tuple(
+            v for o in objectives if o.criterion.kind is CriterionKind.FEATURES
+            for v in [self._vocabulary(o)] if v is not None
+        )
+        chosen: dict[str, Evidence] = {}
+        replacing: set[str] = set()
+        for objective in objectives:
+            ctx = ExtractionContext(
+                analysis=analysis, objective=objective,
+                lenient=last_asked == objective.id and bits.get(objective.id) == 0,
+                correcting=cues.correcting, unit_terms=unit_terms,
+            )
+            found = self._extract(ctx)
+            if any(e.old for e in found):
+                replacing.add(objective.id)
+            candidates = [e for e in found if not e.old]
+            if candidates:
+                chosen[objective.id] = min(candidates, key=lambda e: (-e.rank, e.pos))
+        return chosen, replacing
+
+    def _extract(self, ctx: ExtractionContext) -> list[Evidence]:
+        kind = ctx.objective.criterion.kind
+        vocabulary = self._vocabulary(ctx.objective)
+        extractors: dict[CriterionKind, Callable[[], list[Evidence]]] = {
+            CriterionKind.MONEY: lambda: extract_money(ctx),
+            CriterionKind.CONTACT: lambda: extract_contact(ctx),
+            CriterionKind.PLACE: lambda: extract_place(ctx, vocabulary),
+            CriterionKind.FEATURES: lambda: extract_features(ctx, vocabulary) if vocabulary else [],
+            CriterionKind.ENUMERATION: lambda: extract_enumeration(ctx, vocabulary) if vocabulary else [],
+        }
+        extractor = extractors.get(kind)
+        return extractor() if extractor is not None else []  # other kinds: left to LLM proposers
+
+
+def _span(request: ProposerInput, analysis: Analysis, ranges: tuple[tuple[int, int], ...], pos: int) -> Span:
+    start = min(s for s, _ in ranges)
+    end = max(e for _, e in ranges)
+    src_start, src_end = analysis.source_span(start, end)
+    if src_end - src_start > MAX_QUOTE:  # keep the witness within the command schema's quote limit
+        centre, _ = analysis.source_span(pos, pos + 1)
+        src_start = max(src_start, centre - MAX_QUOTE // 2)
+        src_end = min(src_end, src_start + MAX_QUOTE)
+    text = request.message.text
+    return Span(turn=request.turn, start=src_start, end=src_end, quote=text[src_start:src_end])
+
+
+def _hit_span(request: ProposerInput, analysis: Analysis, hit: CueHit) -> Span:
+    return _span(request, analysis, ((hit.sentence.start, hit.sentence.end),), hit.sentence.start)
+
+
+def _commands(
+    request: ProposerInput, analysis: Analysis, objectives: list[Objective], bits: dict[str, int],
+    cues: Cues, evidence: dict[str, Evidence], replacing: set[str],
+) -> list[Command]:
+    commands: list[Command] = []
+    known = {o.id for o in objectives}
+    for hit in cues.of("resume"):
+        for refused in request.refused:
+            if refused in evidence or refused in hit.objectives:
+                commands.append(Resume(objective=refused, span=_hit_span(request, analysis, hit)))
+        if request.stopped:
+            commands.append(Resume(objective=None, span=_hit_span(request, analysis, hit)))
+    corrected = _corrected(cues, evidence, bits, replacing)
+    for objective in objectives:
+        found = evidence.get(objective.id)
+        if found is None:
+            continue
+        span = _span(request, analysis, found.sentences, found.pos)
+        if bits.get(objective.id) == 0:
+            commands.append(Complete(objective=objective.id, span=span, value=found.value))
+        elif objective.id in corrected:
+            commands.append(Correct(objective=objective.id, span=span, value=found.value))
+    for kind, factory in (("refusal", Refuse), ("uncertainty", Uncertain)):
+        for hit in cues.of(kind):
+            for objective_id in hit.objectives:
+                if objective_id in known and bits.get(objective_id) == 0 and objective_id not in evidence:
+                    commands.append(factory(objective=objective_id, span=_hit_span(request, analysis, hit)))
+    stops = cues.of("stop")
+    if stops and not request.stopped:
+        commands.append(Stop(span=_hit_span(request, analysis, stops[0])))
+    return _dedupe(commands)
+
+
+def _corrected(cues: Cues, evidence: dict[str, Evidence], bits: dict[str, int], replacing: set[str]) -> set[str]:
+    """Complete objectives a correction targets: a replaced value, a topic word in the correction sentence, or
+    the only complete objective restated. Merely restating another value is not a correction."""
+    if not cues.correcting:
+        return set()
+    restated = {oid for oid in evidence if bits.get(oid) == 1}
+    named = {oid for hit in cues.of("correction") for oid in hit.objectives}
+    targeted = restated & (replacing | named)
+    return targeted or (restated if len(restated) == 1 else set())
+
+
+def _dedupe(commands: list[Command]) -> list[Command]:
+    seen: set[tuple[str, str | None]] = set()
+    unique: list[Command] = []
+    for command in commands:
+        key = (command.type, getattr(command, "objective", None))
+        if key not in seen:
+            seen.add(key)
+            unique.append(command)
+    return unique

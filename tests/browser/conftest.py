@@ -1,0 +1,77 @@
+"""Browser tests: Debian's Chromium driven by Playwright (never `playwright install`); skipped cleanly when
+/usr/bin/chromium or the playwright package is absent. Screenshots go to $GRACE_TEST_OUTPUT/browser if set,
+else to the test run's temporary folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("GRACE_CHROMIUM", "/usr/bin/chromium"))
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None  # type: ignore[assignment]
+
+pytestmark = pytest.mark.browser
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    reason = None
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is not installed (apt-get install chromium)"
+    elif sync_playwright is None:
+        reason = "the playwright Python package is not installed"
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    assert sync_playwright is not None
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    # Offline by construction: anything not on the loopback test server is refused.
+    context.route(
+        "**/*",
+        lambda route: route.continue_() if route.request.url.startswith("http://127.0.0.1:") else route.abort(),
+    )
+    created = context.new_page()
+    errors: list[str] = []
+    created.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield created
+    context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def shots(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    base = os.environ.get("GRACE_TEST_OUTPUT")
+    folder = (Path(base) / "browser" / request.node.name) if base else tmp_path / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -1,0 +1,101 @@
+"""`grace serve --demo` end to end in headless Chromium: a full real-estate conversation through the widget
+reaching 1111 (EN and ES), then the operator console showing each completion's witness and the audit status."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.service.runner import Built, build_from_args
+from tests.browser.live import LiveServer
+
+TIMEOUT_MS = 30_000
+OBJECTIVES = {"budget", "location", "requirements", "contact"}
+
+ENGLISH = [
+    "Hello! Do you help foreign buyers with the paperwork?",
+    "My budget is around 350,000 euros.",
+    "I'd like something in Mojácar, close to the beach.",
+    "I need three bedrooms and a parking space.",
+    "You can reach me at maria.lopez@example.com",
+]
+SPANISH = [
+    "Hola, ¿qué documentos necesito para comprar una casa en España?",
+    "Mi presupuesto es de unos 280.000 euros.",
+    "Busco algo en Vera Playa.",
+    "Necesito dos dormitorios y terraza.",
+    "Mi teléfono es 612 345 678",
+]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Built, str]]:
+    args = argparse.Namespace(
+        demo=True,
+        data_dir=tmp_path_factory.mktemp("demo-data"),
+        database_url=None,
+        goals=[],
+        corpus=[],
+        rules=None,
+        cors_origin=[],
+    )
+    built = build_from_args(args)
+    try:
+        with LiveServer(built.app) as server:
+            yield built, server.url
+    finally:
+        built.close()
+
+
+def converse(page: Any, messages: list[str]) -> list[Any]:
+    replies = []
+    for index, text in enumerate(messages):
+        page.locator("[data-testid=grace-input]").fill(text)
+        page.locator("[data-testid=grace-input]").press("Enter")
+        reply = page.locator("[data-testid=grace-bot]").nth(index)
+        reply.wait_for(timeout=TIMEOUT_MS)
+        replies.append(reply)
+    return replies
+
+
+@pytest.mark.parametrize(("lang", "messages"), [("en", ENGLISH), ("es", SPANISH)])
+def test_real_estate_conversation_reaches_1111_and_console_shows_witnesses(
+    page: Any, demo: tuple[Built, str], shots: Path, lang: str, messages: list[str]
+) -> None:
+    built, url = demo
+    page.goto(f"{url}/demo/real-estate?lang={lang}")
+    page.locator("[data-testid=grace-launcher]").click()
+    replies = converse(page, messages)
+
+    first = replies[0]
+    assert first.locator("[data-testid=grace-answer]").inner_text().strip()  # grounded answer to the question
+    assert first.locator("[data-testid=grace-citation]").count() >= 1
+    assert first.locator("[data-testid=grace-question]").count() == 1  # and one follow-up question
+    states = [r.get_attribute("data-state") for r in replies]
+    assert states == ["0000", "1000", "1100", "1110", "1111"]
+    assert replies[-1].get_attribute("data-action") == "NONE"
+    assert replies[-1].locator("[data-testid=grace-question]").count() == 0
+    page.screenshot(path=str(shots / f"widget-real-estate-{lang}.png"))
+
+    cid = page.locator("#grace-widget").get_attribute("data-conversation")
+    assert built.store.load(cid).state_string() == "1111"
+
+    page.goto(f"{url}/console#token={built.token}")
+    page.locator(f"[data-testid=console-conversation][data-id='{cid}']").click()
+    turns = page.locator("[data-testid=console-turn]")
+    turns.nth(len(messages) - 1).wait_for(timeout=TIMEOUT_MS)
+    assert page.locator("[data-testid=console-chain]").get_attribute("data-ok") == "true"
+    witnesses = page.locator("[data-testid=console-witness]")
+    seen = set()
+    for index in range(witnesses.count()):
+        mark = witnesses.nth(index)
+        seen.update((mark.get_attribute("data-objective") or "").split())
+        turn_text = mark.locator("xpath=ancestor::article[1]").get_attribute("data-turn")
+        assert mark.inner_text() in messages[int(turn_text or 0) - 1]  # the witness is the visitor's own words
+    assert seen == OBJECTIVES
+    assert page.locator("[data-testid=console-utility-chosen]").count() == len(messages)
+    page.screenshot(path=str(shots / f"console-real-estate-{lang}.png"), full_page=True)

@@ -1,0 +1,112 @@
+"""The embeddable widget and the operator console in headless Chromium, against a live local server
+(real runtime, decision layer, audit chain and SQLite; a tiny exact proposer and fixed company answer)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.goals.models import PublishedGoalSpec
+from engine.rules_bundle import RuleBundle
+from engine.storage.sqlite import SQLiteStore
+from tests.browser.live import LiveServer
+from tests.service.helpers import TOKEN, Service, make_service
+
+TIMEOUT_MS = 20_000
+
+
+@pytest.fixture
+def live(tmp_path: Path, bundle: RuleBundle, published_spec: PublishedGoalSpec) -> Iterator[tuple[Service, str]]:
+    service = make_service(SQLiteStore(tmp_path / "browser.db"), bundle, published_spec)
+    with LiveServer(service.app) as server:
+        yield service, server.url
+    service.store.close()
+
+
+def send(page: Any, text: str, replies: int) -> Any:
+    page.locator("[data-testid=grace-input]").fill(text)
+    page.locator("[data-testid=grace-input]").press("Enter")
+    bots = page.locator("[data-testid=grace-bot]")
+    bots.nth(replies - 1).wait_for(timeout=TIMEOUT_MS)
+    return bots.nth(replies - 1)
+
+
+def test_widget_conversation_in_english_and_console(page: Any, live: tuple[Service, str], shots: Path) -> None:
+    service, url = live
+    page.goto(f"{url}/demo/test?lang=en")
+    launcher = page.locator("[data-testid=grace-launcher]")
+    assert launcher.inner_text() == "Chat with us"
+    launcher.click()
+    assert "Ask us anything" in page.locator("[data-testid=grace-greeting]").inner_text()
+
+    first = send(page, "My budget is 250000 EUR. Do you work downtown?", 1)
+    assert first.locator("[data-testid=grace-answer]").inner_text() == "We work in the whole city."
+    assert first.locator("[data-testid=grace-citation]").count() == 1
+    first.locator("[data-testid=grace-sources] summary").click()
+    assert "areas.md" in first.locator("[data-testid=grace-citation]").inner_text()
+    assert first.locator("[data-testid=grace-question]").inner_text() == "What is your location?"
+    assert page.locator("#grace-widget").get_attribute("data-state") == "1000"
+
+    second = send(page, "You can write to ana@example.org", 2)
+    assert second.get_attribute("data-state") == "1001"
+    page.screenshot(path=str(shots / "widget-en.png"))
+
+    cid = page.locator("#grace-widget").get_attribute("data-conversation")
+    assert service.store.load(cid).state_string() == "1001"
+
+    # The operator console shows the same conversation, its witnesses and a verified audit chain.
+    page.goto(f"{url}/console#token={TOKEN}")
+    assert "token=" not in page.url  # the fragment is consumed, not kept in history
+    page.locator(f"[data-testid=console-conversation][data-id='{cid}']").click()
+    page.locator("[data-testid=console-turn]").nth(1).wait_for(timeout=TIMEOUT_MS)
+    chain = page.locator("[data-testid=console-chain]")
+    assert chain.get_attribute("data-ok") == "true"
+    assert "verified" in chain.inner_text()
+    witnesses = page.locator("[data-testid=console-witness]")
+    assert sorted(witnesses.all_inner_texts()) == ["250000 EUR", "ana@example.org"]
+    assert witnesses.first.get_attribute("data-objective") == "budget"
+    assert page.locator("[data-testid=console-utility-chosen]").count() == 2
+    page.screenshot(path=str(shots / "console.png"), full_page=True)
+
+
+def test_widget_speaks_spanish_and_survives_a_reload(page: Any, live: tuple[Service, str], shots: Path) -> None:
+    service, url = live
+    page.goto(f"{url}/demo/test?lang=es")
+    launcher = page.locator("[data-testid=grace-launcher]")
+    assert launcher.inner_text() == "Hablemos"
+    launcher.click()
+    assert "Pregúntenos" in page.locator("[data-testid=grace-greeting]").inner_text()
+    reply = send(page, "Mi presupuesto es 300000 EUR", 1)
+    assert reply.locator("[data-testid=grace-question]").inner_text() == "¿Cuál es su location?"
+    page.screenshot(path=str(shots / "widget-es.png"))
+
+    # Empty input is refused locally, in Spanish, without a request.
+    page.locator("[data-testid=grace-input]").fill("   ")
+    page.locator("[data-testid=grace-send]").click()
+    assert page.locator("[data-testid=grace-error]").last.inner_text() == "Escriba un mensaje primero."
+
+    # Same tab, page reloaded: the conversation is restored from the server, not restarted.
+    cid = page.locator("#grace-widget").get_attribute("data-conversation")
+    page.reload()
+    page.locator("[data-testid=grace-launcher]").click()
+    page.locator("[data-testid=grace-visitor]").first.wait_for(timeout=TIMEOUT_MS)
+    assert page.locator("[data-testid=grace-visitor]").all_inner_texts() == ["Mi presupuesto es 300000 EUR"]
+    assert page.locator("#grace-widget").get_attribute("data-conversation") == cid
+    assert service.store.list_conversations() == [cid]
+
+
+def test_console_requires_the_token(page: Any, live: tuple[Service, str]) -> None:
+    _, url = live
+    page.goto(f"{url}/console")
+    page.locator("[data-testid=console-token]").fill("wrong-token-wrong-token")
+    page.locator("[data-testid=console-signin]").click()
+    error = page.locator("#signin-error")
+    error.wait_for(state="visible", timeout=TIMEOUT_MS)
+    assert "not accepted" in error.inner_text()
+    page.locator("[data-testid=console-token]").fill(TOKEN)
+    page.locator("[data-testid=console-signin]").click()
+    page.locator("[data-testid=console-detail]").wait_for(timeout=TIMEOUT_MS)
+    assert page.locator("#app").is_visible()

@@ -1,0 +1,51 @@
+"""The grace command line: goals, rules and chat on embedded defaults."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.chat_cli import run_chat
+from engine.cli import main
+from engine.rules_bundle import RuleBundle
+from engine.store_memory import InMemoryStore
+from engine.turn import TurnRuntime
+from tests.conftest import make_spec, publish
+from tests.core.scripted import ScriptedProposer
+
+
+def test_rules_prove_prints_each_property(capsys: pytest.CaptureFixture[str], core_rules_dir: Path) -> None:
+    assert main(["rules", "prove", "--rules", str(core_rules_dir)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("proved") == 8 and "refused_objective_never_asked" in out
+
+
+def test_goals_validate_reports_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = make_spec().model_dump(mode="json")
+    data["objectives"][0]["weight"] = "0.9"
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(data))
+    assert main(["goals", "validate", str(path), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["valid"] is False
+    assert "goalspec.weights_not_normalised" in [i["code"] for i in report["issues"]]
+
+
+def test_bad_input_exits_with_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.json"
+    assert main(["goals", "approve", str(missing), "--by", "x"]) == 2
+    assert "goalspec.unreadable" in capsys.readouterr().err
+
+
+def test_chat_loop_shows_state_and_witness(bundle: RuleBundle) -> None:
+    runtime = TurnRuntime(spec=publish(make_spec()), bundle=bundle, proposer=ScriptedProposer(), answerer=None,
+                          store=InMemoryStore(), audit_key=b"k" * 32)
+    out = io.StringIO()
+    run_chat(runtime, None, io.StringIO("my budget is 350000 EUR\nwrite to ana@example.com\n\n"), out)
+    text = out.getvalue()
+    assert "state 1000  action ASK(location)" in text
+    assert "«350000 EUR»  accepted (money.ok)" in text
+    assert "state 1001" in text
