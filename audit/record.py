@@ -213,6 +213,11 @@ class TransitionRecord(_Model):
     llm_calls: list[LLMCall] = Field(default_factory=list, description="Model calls made during the turn.")
     candidates: list[Candidate] = Field(default_factory=list, description="Every proposed command and verdict.")
     utilities: list[ActionUtility] = Field(default_factory=list, description="Scores of every action considered.")
+    invariant_check: Literal["unsat", "sat", "unknown"] | None = Field(
+        default=None,
+        description="Z3 result on the negated invariants of this transition: 'unsat' means they hold; "
+        "'sat' or 'unknown' made the turn fail closed.",
+    )
     chosen_action: str = Field(min_length=1, description="Action the policy selected.")
     question: str | None = Field(default=None, description="Question text shown (None for no question).")
     state_before: StateSnapshot = Field(description="State before the turn.")

@@ -51,15 +51,18 @@ _LOCAL_CHARS = r"\w.!#$%&'*+/=?^`{|}~-"
 _EMAIL_RE = re.compile(rf"(?<![{_LOCAL_CHARS}])[{_LOCAL_CHARS}]+[@\uff20\ufe6b][\w-]+(?:\.[\w-]+)*")
 # "spec@v3", "free_text@1", "pkg@1.2.0": version references, not addresses (a real domain has a name part).
 _VERSION_DOMAIN_RE = re.compile(r"[vV]?\d+(?:\.\d+)*")
-# Calendar dates and ISO timestamps: protected from phone detection (validated below).
+# Calendar dates and ISO timestamps: protected from phone detection (validated below). A date-shaped
+# piece of a longer digit-group sequence ("00-2026-01-01") is not a date.
 _ISO_RE = re.compile(
-    r"(?<!\w)(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?!\d)"
+    r"(?<![\w./-])(\d{4})-(\d{2})-(\d{2})"
+    r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?!\d|[./-]\d)"
 )
 _DMY_RE = re.compile(r"(?<![\w./-])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?![\w]|[./-]\d)")
 _YMD_RE = re.compile(r"(?<![\w./-])(\d{4})([./])(\d{1,2})\2(\d{1,2})(?![\w]|[./-]\d)")
 _DECIMAL_RE = re.compile(r"\d+\.\d+")
 _AMOUNT_RE = re.compile(r"\d+(?:[.,]\d{1,2})?|\d{1,3}([.,' \u00a0])\d{3}(?:\1\d{3})*(?:[.,]\d{1,2})?")
 _DIGIT_RE = re.compile(r"\d")
+_DIGITS_RE = re.compile(r"\d+")
 _ASCII_TRIGGER = re.compile(r"[0-9@]")  # an ASCII string without these holds no contact data
 _ASCII_AT = re.compile("@")
 _PHONE_SEPARATORS = " \t\u00a0().-/"
@@ -245,16 +248,28 @@ class Redactor:
             cut = next((span[0] for span in protected if start < span[0] < end), None)
             if cut is not None:  # a phone-like run that runs into a date: keep only the part before it
                 end = start + len(text[start:cut].rstrip(_PHONE_SEPARATORS))
-            candidate = text[start:end]
             pos = end if cut is None else cut
-            if _glued_to_token(text, start, end):
-                continue
-            if len(_DIGIT_RE.findall(candidate)) < self.policy.phone.min_digits:
-                continue
-            if _DECIMAL_RE.fullmatch(candidate) or self._is_amount(text, start, end):
-                continue
-            found.append(Finding("phone", start, end))
+            span = self._phone_span(text, start, end)
+            if span is not None:
+                found.append(Finding("phone", span[0], span[1]))
         return found
+
+    def _phone_span(self, text: str, start: int, end: int) -> tuple[int, int] | None:
+        """The phone-like part of a digit run, or None if it is a date-free amount, decimal or id fragment."""
+        glued_before, glued_after = _glued_to_token(text, start, end)
+        if glued_before or glued_after:
+            # Drop the digit group that touches an id-like word; the groups between stand free.
+            runs = [m.span() for m in _DIGITS_RE.finditer(text, start, end)]
+            runs = runs[1 if glued_before else 0 : len(runs) - 1 if glued_after else len(runs)]
+            if not runs:
+                return None
+            start, end = runs[0][0], runs[-1][1]
+        candidate = text[start:end]
+        if len(_DIGIT_RE.findall(candidate)) < self.policy.phone.min_digits:
+            return None
+        if _DECIMAL_RE.fullmatch(candidate) or self._is_amount(text, start, end):
+            return None
+        return start, end
 
     def _is_amount(self, text: str, start: int, end: int) -> bool:
         if not _AMOUNT_RE.fullmatch(text[start:end].lstrip("+")):
@@ -346,19 +361,27 @@ def _canonical_contact(kind: Kind, value: str) -> str:
     return ("+" if text.lstrip().startswith("+") else "") + digits
 
 
-def _glued_to_token(text: str, start: int, end: int) -> bool:
-    """True if the digit run is part of a hex digest or an alphanumeric id rather than free-standing.
+def _glued_to_token(text: str, start: int, end: int) -> tuple[bool, bool]:
+    """Whether the run's first / last digit group belongs to a hex digest or an alphanumeric id.
 
     Letters touching the run are fine ("tel600000005", "600000005thanks"), unless the word they form could
-    be hex or already holds digits ("sha256:ab12cd34...", "a1b2c3d4e5f6a7b8").
+    be hex or already holds digits ("sha256:ab12cd34...", "Zk9x1234567").
     """
     before = start
-    while before > 0 and (text[before - 1].isalnum() or text[before - 1] == "_"):
+    while before > 0 and _is_word_char(text[before - 1]):
         before -= 1
     after = end
-    while after < len(text) and (text[after].isalnum() or text[after] == "_"):
+    while after < len(text) and _is_word_char(text[after]):
         after += 1
-    return any(_hex_or_numeric(word) for word in (text[before:start], text[end:after]) if word)
+    word_before, word_after = text[before:start], text[end:after]
+    return (
+        bool(word_before) and text[start] != "+" and _hex_or_numeric(word_before),
+        bool(word_after) and _hex_or_numeric(word_after),
+    )
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
 
 
 def _hex_or_numeric(word: str) -> bool:

@@ -18,7 +18,6 @@ import argparse
 import json
 import os
 import secrets
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -247,9 +246,13 @@ def _drop_schema(url: str, schema: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--conversations", type=int, default=16, help=f"concurrent conversations (<= {MAX_CONVERSATIONS})")
+    parser.add_argument(
+        "--conversations", type=int, default=16, help=f"concurrent conversations (<= {MAX_CONVERSATIONS})"
+    )
     parser.add_argument("--turns", type=int, default=5, help="turns per conversation (<= 50)")
-    parser.add_argument("--processes", type=int, default=1, help=f"server processes on one database (<= {MAX_PROCESSES})")
+    parser.add_argument(
+        "--processes", type=int, default=1, help=f"server processes on one database (<= {MAX_PROCESSES})"
+    )
     parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--postgres-url", default=os.environ.get("GRACE_TEST_POSTGRES_URL", ""))
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench", help="audit key, embedding cache")

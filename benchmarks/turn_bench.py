@@ -18,8 +18,8 @@ import structlog
 
 from engine.evaluation.dataset import Dataset, load_dataset
 from engine.evaluation.runner import DemoTarget, pick_demo
-from engine.evaluation.targets import candidate_targets
-from engine.rules_bundle import RuleBundle, load_bundle
+from engine.evaluation.targets import candidate_targets, working_tree_bundle
+from engine.rules_bundle import RuleBundle
 from engine.store_memory import InMemoryStore
 from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer
@@ -57,7 +57,7 @@ def main() -> int:
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
-    bundle = load_bundle(ROOT / "rules", require_published=False)
+    bundle = working_tree_bundle(ROOT / "rules")
     proposer = OfflineProposer.from_bundle(bundle)
     demos = candidate_targets(SPECS, bundle, with_answerer=args.with_answerer)
     dataset = load_dataset(args.dataset)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.rules_bundle import DEFAULT_RULES_DIR
@@ -17,6 +19,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     decide.add_argument("--seed", type=int, default=7)
     decide.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR)
     decide.set_defaults(handler=_decide)
+    for name, module, text in (
+        ("rag", "benchmarks.rag_bench", "grounded answering: Recall@3, abstention, p50/p99 latency per demo corpus"),
+        ("turns", "benchmarks.turn_bench", "full offline turns (proposer + decision + store): turns/s, p50/p99"),
+        ("load", "benchmarks.load_bench", "HTTP load: concurrent conversations against a local server"),
+    ):
+        p = bsub.add_parser(name, help=text, add_help=False)
+        p.add_argument("args", nargs=argparse.REMAINDER)
+        p.set_defaults(handler=_forward(module))
+
+
+def _forward(module_name: str) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        module = importlib.import_module(module_name)
+        result: int = module.main(list(args.args))
+        return result
+
+    return run
 
 
 def _decide(args: argparse.Namespace) -> int:

@@ -38,11 +38,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _CurrentStderr:
+    """Writes to whatever ``sys.stderr`` is at write time (test runners and servers swap it)."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def _configure_logging() -> None:
     """JSON logs on stderr with contact data redacted; warnings by default, GRACE_LOG_LEVEL=info|debug for more."""
     from audit.logging import configure_logging
 
-    configure_logging(redaction_key=None, level=os.environ.get("GRACE_LOG_LEVEL", "warning"))
+    configure_logging(redaction_key=None, level=os.environ.get("GRACE_LOG_LEVEL", "warning"),
+                      stream=_CurrentStderr())  # type: ignore[arg-type]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

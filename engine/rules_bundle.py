@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from engine.errors import IntegrityError, PublicationError, RuleBundleError
 log = structlog.get_logger("grace.rules")
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+DRAFT_ENV = "GRACE_RULES_DRAFT"  # "1": serve an unpublished (draft) bundle; a modified published one never loads
 _EXCLUDED_DIRS = ("published", "schemas")
 
 
@@ -173,8 +175,11 @@ def load_bundle(root: Path = DEFAULT_RULES_DIR, *, require_published: bool = Tru
                 code="rules.modified_after_publication",
                 changed=changed,
             )
-    elif require_published:
+    elif require_published and os.environ.get(DRAFT_ENV) != "1":
         raise PublicationError(f"rule bundle {version} is not published", code="rules.not_published")
+    elif require_published:
+        # Draft mode is for policy teams iterating locally; every record still carries the draft's content hash.
+        log.warning("rules.bundle.draft_in_use", version=version, content_hash=content_hash)
     bundle = RuleBundle(
         root=root,
         version=version,

@@ -87,6 +87,7 @@ def build_record(
         "llm_calls": list(proposal.calls),
         "candidates": [_candidate(c) for c in decision.candidates] + [_malformed(m) for m in decision.malformed],
         "utilities": [_utility(a) for a in decision.actions],
+        "invariant_check": decision.invariant.status,
         "chosen_action": action,
         "question": question,
         "state_before": _snapshot(state_before),

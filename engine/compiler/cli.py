@@ -14,6 +14,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.errors import CompileError
 from engine.compiler.model import CompileInput, CompileOutcome, GoalCompiler
@@ -96,17 +98,22 @@ def run(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.force:
         raise CompileError(f"{args.out} exists; pass --force to overwrite it", code="compile.output_exists")
     languages = [lang.strip() for lang in args.languages.split(",") if lang.strip()] if args.languages else None
-    request = CompileInput(
-        intent=_intent_text(args.intent),
-        language=args.language,
-        languages=languages,
-        spec_id=args.spec_id,
-        title=args.title,
-        corpus_dir=args.corpus,
-        currency=args.currency,
-        phone_region=args.region,
-    )
-    outcome = _compiler(args).compile(request)
+    try:
+        request = CompileInput(
+            intent=_intent_text(args.intent),
+            language=args.language,
+            languages=languages,
+            spec_id=args.spec_id,
+            title=args.title,
+            corpus_dir=args.corpus,
+            currency=args.currency,
+            phone_region=args.region,
+        )
+        outcome = _compiler(args).compile(request)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error["loc"]) or "(top)"
+        raise CompileError(f"{where}: {error['msg']}", code="compile.input_invalid") from exc
     written = write_outcome(outcome, args.out, args.vocab_out)
     for note in outcome.notes:
         print(f"note: {note}", file=sys.stderr)

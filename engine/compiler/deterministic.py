@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import structlog
 
 from engine.compiler.assemble import KindContext, build_spec, default_spec_id, default_title, objective_from_kind
@@ -14,6 +16,7 @@ from engine.compiler.rules import CompilerRules, GovernanceRules
 from engine.errors import GoalSpecError
 
 log = structlog.get_logger("grace.compiler")
+_SPEC_ID = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")  # GoalSpec.id
 
 
 def check_input(request: CompileInput, rules: CompilerRules) -> list[str]:
@@ -24,6 +27,10 @@ def check_input(request: CompileInput, rules: CompilerRules) -> list[str]:
     if len(intent) > rules.max_intent_chars:
         raise CompileError(f"the manager intent is longer than {rules.max_intent_chars} characters",
                            code="compile.intent_too_long")
+    if request.spec_id is not None and not _SPEC_ID.match(request.spec_id):
+        raise CompileError(f"spec id {request.spec_id!r} must match {_SPEC_ID.pattern}", code="compile.spec_id_invalid")
+    if request.title is not None and not request.title.strip():
+        raise CompileError("the title must not be blank", code="compile.title_invalid")
     supported = rules.languages
     wanted = request.languages or supported
     for language in [request.language, *wanted]:
@@ -34,12 +41,12 @@ def check_input(request: CompileInput, rules: CompilerRules) -> list[str]:
 
 
 def check_intent_governance(reading: IntentReading, governance: GovernanceRules, spec_id: str) -> None:
-    """Refuse an intent whose collect clauses ask for a prohibited category, naming the category."""
+    """Refuse an intent that mentions a prohibited category anywhere (purpose clauses too: fail closed)."""
     issues = [
         (PROHIBITED_CATEGORY,
          f"the intent asks for a prohibited data category: {m.label} ({category_label(governance, m.label)}; "
          f"matched '{m.keyword}')")
-        for m in find_prohibited([reading.collect_text()], governance)
+        for m in find_prohibited([reading.folded], governance)
         if not governance.exempt(m.label, spec_id)
     ]
     if issues:

@@ -6,7 +6,9 @@ for the keywords of every category in rules/governance.json and returns one issu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from engine.compiler.errors import PROHIBITED_CATEGORY
@@ -32,15 +34,23 @@ def category_label(rules: GovernanceRules, category_id: str, language: str = "en
     return category.label.get(language) or category.label["en"]
 
 
+@lru_cache(maxsize=4)
+def _rules_from_json(canonical: str) -> GovernanceRules:
+    return load_governance_rules(json.loads(canonical))
+
+
+def _as_rules(governance_rules: GovernanceRules | Mapping[str, Any]) -> GovernanceRules:
+    """Typed rules; a mapping (``bundle.file('governance')``) is parsed once per distinct content."""
+    if isinstance(governance_rules, GovernanceRules):
+        return governance_rules
+    return _rules_from_json(json.dumps(governance_rules, sort_keys=True, ensure_ascii=False))
+
+
 def check_governance(
     spec: GoalSpec, governance_rules: GovernanceRules | Mapping[str, Any]
 ) -> list[tuple[str, str]]:
     """Issues ``(goalspec.prohibited_category, message)``, one per objective and category; empty = permitted."""
-    rules = (
-        governance_rules
-        if isinstance(governance_rules, GovernanceRules)
-        else load_governance_rules(governance_rules)
-    )
+    rules = _as_rules(governance_rules)
     issues: list[tuple[str, str]] = []
     for objective in spec.ordered():
         texts = [objective.name, objective.criterion.description, *objective.questions.values()]

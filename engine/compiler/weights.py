@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_DOWN, Decimal
 
 from engine.compiler.errors import CompileError
 from engine.compiler.rules import WeightRule
@@ -12,15 +12,20 @@ def rank_weights(count: int, rule: WeightRule) -> list[Decimal]:
     """Weights for ``count`` objectives in approved order: non-increasing, positive, summing exactly to one.
 
     raw(r) = max(first - step * (r - 1), floor) for rank r = 1..count; w = raw / sum(raw), rounded to
-    ``decimals`` places; the rounding residue goes to rank 1 so the sum is exactly 1 and rank 1 stays maximal.
+    ``decimals`` places by the largest-remainder method (ties go to the earlier rank), so the sum is exactly
+    1 and the order of the weights never contradicts the approved order.
     """
     if count < 1:
         raise CompileError("cannot weight an empty objective set", code="compile.no_objectives")
     raw = [max(rule.first - rule.step * r, rule.floor) for r in range(count)]
     total = sum(raw, Decimal(0))
     quantum = Decimal(1).scaleb(-rule.decimals)
-    weights = [(value / total).quantize(quantum, rounding=ROUND_HALF_EVEN) for value in raw]
-    weights[0] += Decimal(1) - sum(weights, Decimal(0))
+    exact = [value / total for value in raw]
+    weights = [w.quantize(quantum, rounding=ROUND_DOWN) for w in exact]
+    missing = int((Decimal(1) - sum(weights, Decimal(0))) / quantum)
+    by_remainder = sorted(range(count), key=lambda r: (-(exact[r] - weights[r]), r))
+    for rank in by_remainder[:missing]:
+        weights[rank] += quantum
     if any(w <= 0 for w in weights):
         raise CompileError(f"{count} objectives are too many for {rule.decimals} weight decimals",
                            code="compile.too_many_objectives")

@@ -34,12 +34,16 @@ def _hours_labels(rules: DirectoryRules, hours: HoursConstraint, language: str) 
     if hours.dates:
         value = or_word.join(f"{day_names[d.weekday()]} {d.isoformat()}" for d in hours.dates)
         labels.append(rules.messages["labels"]["date"].get(language, msgs["labels"]["date"]["en"]).format(value=value))
+    names = msgs["daypart_names"].get(language) or msgs["daypart_names"]["en"]
     for cond in hours.conditions:
-        relation = msgs["relation_words"]["overlap" if cond.relation == "window" else cond.relation]
+        kind = cond.relation
+        if kind == "window":
+            kind = "overlap" if cond.label in names else "between"
+        relation = msgs["relation_words"][kind]
         template = relation.get(language) or relation["en"]
-        value = cond.label if cond.relation == "window" and not cond.label[:1].isdigit() else None
-        text = template.format(value=value or f"{_minutes(cond.start)}-{_minutes(cond.end or cond.start)}",
-                               time=_minutes(cond.start))
+        span = f"{_minutes(cond.start)}-{_minutes(cond.end or cond.start)}"
+        value = names.get(cond.label, span) if kind == "overlap" else span
+        text = template.format(value=value, time=_minutes(cond.start))
         labels.append(text)
     return labels
 
@@ -64,7 +68,7 @@ def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: s
     lang = language or answer.parsed.language
     constraints = answer.parsed.constraints
     if answer.status == "clarify":
-        return answer.question or rules.message("clarify_question", lang)
+        return rules.message("clarify_question", lang)
     described = ", ".join(constraint_labels(rules, constraints, lang))
     if answer.status == "no_match":
         lines = [rules.message("unknown_place", lang).format(place=p) for p in constraints.unknown_places]

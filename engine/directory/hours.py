@@ -11,7 +11,9 @@ one-off events and removed first. Anything not understood stays unknown: a text 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from engine.directory.models import ALL_WEEKS, Schedule, Slot
 from engine.directory.normalize import clean, fold_same_length
@@ -20,7 +22,7 @@ from engine.directory.rules import TimeVocabulary
 DAY_MINUTES = 24 * 60
 
 
-def _alternation(words: list[str] | tuple[str, ...] | set[str]) -> str:
+def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
 
 
@@ -196,7 +198,7 @@ class HoursParser:
             days = [self.vocab.compact_day_codes[c] for c in codes]
             if "-" in match.group(0) and len(days) == 2:
                 days = _day_range(days[0], days[1])
-            elif any(b <= a for a, b in zip(days, days[1:], strict=False)):
+            elif any(b <= a for a, b in pairwise(days)):
                 continue  # "SS", "SW": not a run of weekday initials
             tokens.append(_Tok("day", match.start(), match.end(), match.group(0), days=tuple(days)))
             taken.append((match.start(), match.end()))
@@ -252,7 +254,8 @@ class HoursParser:
             second: _Tok | None = None
             if j < len(tokens) and tokens[j].kind == "clock":
                 gap = folded[tok.end:tokens[j].start].strip()
-                both_strong = tok.clock.strong and bool(tokens[j].clock and tokens[j].clock.strong)
+                next_clock = tokens[j].clock
+                both_strong = tok.clock.strong and next_clock is not None and next_clock.strong
                 if gap == "" and both_strong:
                     second = tokens[j]
             elif (j + 1 < len(tokens) and tokens[j].kind == "conn" and tokens[j + 1].kind == "clock"
@@ -505,7 +508,7 @@ class _Machine:
 def _tidy(slots: list[Slot]) -> tuple[Slot, ...]:
     normal: set[Slot] = set()
     for slot in slots:
-        weeks = None if slot.weeks is not None and ALL_WEEKS <= slot.weeks else slot.weeks
+        weeks = None if slot.weeks is not None and slot.weeks >= ALL_WEEKS else slot.weeks
         normal.add(Slot(slot.day, slot.start, slot.end, weeks, slot.irregular))
     weekly = {(s.day, s.start, s.end) for s in normal if s.weeks is None and not s.irregular}
     timed_days = {s.day for s in normal if s.start is not None}

@@ -12,7 +12,7 @@ from typing import Any
 
 import structlog
 
-from engine.directory.address import AddressParser
+from engine.directory.address import AddressParser, County
 from engine.directory.errors import DirectoryFileError, MappingError
 from engine.directory.hours import HoursParser
 from engine.directory.mapping import Mapping, get_path, load_mapping, values
@@ -132,7 +132,7 @@ class _Builder:
             city = self.address.strip_state(city, state)
         zip_value = _first(record, scalars["zip"])
         zip_code = _zip(zip_value) if zip_value else parts.zip
-        counties = []
+        counties: list[County] = []
         for value in values(record, scalars["county"]) if scalars["county"] else []:
             county = self.address.county(value, self.mapping.county_suffix)
             if county is not None and county.key not in {c.key for c in counties}:

@@ -74,7 +74,7 @@ class Record:
     link: str | None
     tags: tuple[str, ...]
     passages: tuple[Evidence, ...]  # semantic text split into quotable passages (eligibility, notes, services...)
-    raw: dict[str, Evidence] = field(default_factory=dict)  # logical field -> verbatim source value
+    raw: dict[str, tuple[Evidence, ...]] = field(default_factory=dict)  # logical field -> verbatim source values
     attributes: dict[str, tuple[Evidence, ...]] = field(default_factory=dict)  # concept id -> evidence
 
     @property

@@ -23,6 +23,7 @@ from engine.directory.semantic import ConceptMatcher
 
 _ZIP = re.compile(r"(?<![\d-])(\d{5})(?:-\d{4})?(?![\d])")
 _QUOTES = "\"'“”«»"
+_ARTICLES = frozenset({"the", "a", "an", "el", "la", "los", "las"})
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class QueryParser:
         self.single_cues = frozenset(c for c in q.locative_cues if " " not in c)
         self.multi_cues = tuple(c for c in q.locative_cues if " " in c)
         self.county_suffixes = frozenset(s.rstrip(".") for s in q.county_suffixes)
+        suffixes = "|".join(re.escape(x) for x in sorted(self.county_suffixes, key=len, reverse=True))
+        self._shared_county_suffix = re.compile(
+            rf"^\s*(?:,|or|and|&|y|o|/)\s+(?:[a-z][a-z'.-]*\s+){{1,3}}(?:{suffixes}|condados)(?![a-z])")
         articles = ("the ", "el ", "la ", "los ", "las ", "")
         self.recall_cues = tuple(f"{cue} {a}".strip() for cue in q.recall_cues for a in articles)
 
@@ -63,6 +67,17 @@ class QueryParser:
     def _sentence_initial(text: str, start: int) -> bool:
         before = text[:start].rstrip()
         return not before or before[-1] in ".!?¿¡:" or before[-1] in _QUOTES
+
+    @staticmethod
+    def _inside_longer_title(original: str, start: int, end: int) -> bool:
+        """'Harvest' in 'Harvest of Hope': one capitalised word of a longer title is not that title."""
+        before = original[:start].rstrip().split()
+        after = original[end:].lstrip().split()
+        if before and before[-1][:1].isupper() and not before[-1].endswith((".", "?", "!", ":")) and len(before) > 1:
+            return True
+        if after and after[0][:1].isupper():
+            return True
+        return len(after) >= 2 and after[0].lower() in {"of", "de", "and", "&", "for", "del"} and after[1][:1].isupper()
 
     def _cued(self, folded: str, start: int, end: int, original: str) -> bool:
         before = folded[:start]
@@ -86,6 +101,11 @@ class QueryParser:
             return True
         if original[start].isupper() and not self._sentence_initial(original, start):
             return True
+        end = tokens[index][2]
+        if original[start].isupper() and any(folded[end:].lstrip().startswith(w + " ") or
+                                             folded[end:].strip() == w for w in self.rules.query.intent_words
+                                             if len(w) > 3):
+            return True  # 'Independence food pantries': a capitalised place right before what is asked for
         word = key[0]
         return len(word) >= 3 and not word.isdigit() and word not in self.reserved
 
@@ -150,15 +170,25 @@ class QueryParser:
             if match.distinctive and len(match.key) >= 2:
                 return True
             if match.distinctive:
-                return cued or original[start].isupper()
-            # all generic words ('First Baptist Church'): only when quoted or cued and not purely generic
-            return cued and any(t not in generic for t in match.key)
+                return cued or (original[start].isupper() and not self._inside_longer_title(original, start, end))
+            # generic words only ('First Baptist Church', 'Iola Food Pantry'): only after a recall cue, and when
+            # every word is generic only if the visitor wrote it as a title ('Tell me about The Food Pantry')
+            surface = original[start:end]
+            titled = all(w[:1].isupper() for w in surface.split() if w[:1].isalpha())
+            if any(t not in generic for t in match.key):
+                # 'Grace Mobile Pantry open tomorrow?' - but a titled place ('Garden City') stays a place
+                own_word = any(t not in generic and t not in self.gaz.place_tokens for t in match.key)
+                return cued or (titled and len(match.key) >= 2 and own_word)
+            return cued and titled
 
         found = []
         for match in self.names.find(words, accept):
             start, end = tokens[match.start][1], tokens[match.end - 1][2]
+            key = match.key
+            while len(key) > 1 and key[0] in _ARTICLES:
+                key = key[1:]  # 'the Salvation Army' also names 'Salvation Army - Newton'
             if take(start, end, "name"):
-                found.append(NameConstraint(key=match.key, label=original[start:end]))
+                found.append(NameConstraint(key=key, label=original[start:end]))
         return found
 
     # ------------------------------------------------------------------ places
@@ -191,6 +221,8 @@ class QueryParser:
                         continue
                 else:
                     chosen = by_kind.get("city") or by_kind.get("county") or by_kind.get("state")
+                    if "county" in by_kind and self._shared_county_suffix.match(folded[end:]):
+                        chosen = by_kind["county"]  # 'Shawnee or Douglas county': the suffix covers both
                     if chosen is None or not self._place_ok(key, tokens, i, folded, original):
                         continue
                 stop = tokens[after][2] if county_mark else end

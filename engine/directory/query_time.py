@@ -51,8 +51,9 @@ class QueryTimeParser:
             rf"|(?<![a-z])(?P<noon>{_alt(vocab.noon_words)})(?![a-z])"
             rf"|(?<![a-z])(?P<midnight>{_alt(vocab.midnight_words)})(?![a-z])")
         self._relations = [(re.compile(rf"(?<![a-z]){re.escape(w)}\s*$"), rel) for w, rel in vocab.time_relations]
-        self._range_joiners = re.compile(r"^\s*(?:-|to|and|until|till|a|y|hasta)\s*$")
-        self._between = re.compile(rf"(?:{_alt(list(vocab.between_words) + ['from', 'de', 'desde'])})\s+$")
+        self._range_joiners = re.compile(r"^\s*(?:-|to|and|until|till|a|y|hasta)\s*(?:las\s*|la\s*)?$")
+        self._between = re.compile(
+            rf"(?:{_alt(vocab.range_openers)})\s+(?:las\s+|la\s+)?$")
 
     # ------------------------------------------------------------------
     def parse(self, folded: str, original: str, free: list[bool], reference: datetime) -> TimeParse:
@@ -87,8 +88,9 @@ class QueryTimeParser:
                     free[i] = False
                 result.spans.append((m.start(), m.end(), f"relative:{offset}"))
                 dates.append(today + timedelta(days=offset))
+        asks_open = any(w in self.vocab.open_words for w in re.findall(r"[a-z]+", folded))
         for m in self._now.finditer(folded):
-            if take(m.start(), m.end(), "now"):
+            if asks_open and take(m.start(), m.end(), "now"):
                 dates.append(today)
                 if reference.hour or reference.minute:
                     minute = reference.hour * 60 + reference.minute
@@ -157,12 +159,13 @@ class QueryTimeParser:
             if index + 1 < len(matches) and self._range_joiners.match(folded[m.end():matches[index + 1].start()]):
                 nxt = matches[index + 1]
                 end_minute, end_explicit = self._minute(nxt, dayparts, meridiem_spans)
-                if end_minute is not None and (self._between.search(before) or explicit or end_explicit):
-                    if end_minute > minute and take(m.start(), nxt.end(), "clock:range"):
-                        conditions.append(TimeCondition("window", minute, end_minute,
-                                                        label=f"{_fmt(minute)}-{_fmt(end_minute)}"))
-                        used.add(index + 1)
-                        continue
+                ranged = end_minute is not None and (self._between.search(before) or explicit or end_explicit)
+                if ranged and end_minute is not None and end_minute > minute and take(m.start(), nxt.end(),
+                                                                                      "clock:range"):
+                    conditions.append(TimeCondition("window", minute, end_minute,
+                                                    label=f"{_fmt(minute)}-{_fmt(end_minute)}"))
+                    used.add(index + 1)
+                    continue
             relation = None
             relation_start = m.start()
             for regex, rel in self._relations:

@@ -15,10 +15,11 @@ INVARIANT (T-1): under KG-3 every returned record satisfies every extracted cons
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import structlog
@@ -143,7 +144,7 @@ class TraceRetriever:
         timings = {"parse": (parsed_at - started) * 1000, "retrieve": (done - parsed_at) * 1000}
         log.debug("retrieval.query.done", directory=self.directory.id, variant=str(self.variant),
                   status=answer.status, results=len(answer.results), rounds=answer.rounds, **timings)
-        return Answer(**{**answer.__dict__, "timings_ms": timings})
+        return replace(answer, timings_ms=timings)
 
     def retrieve(self, parsed: ParsedQuery) -> Answer:
         c = parsed.constraints
@@ -190,7 +191,7 @@ class TraceRetriever:
             return source_index
         return next(i for i, r in enumerate(self.directory.records) if r.source_index == source_index)
 
-    def _text_scores(self, parsed: ParsedQuery) -> np.ndarray:  # type: ignore[type-arg]
+    def _text_scores(self, parsed: ParsedQuery) -> np.ndarray[Any, np.dtype[np.float64]]:
         labels = [self.rules.semantic.concepts[cid].label("en") for cid in parsed.constraints.concepts]
         text = " ".join([parsed.text, *labels])
         scores = self.text.scores(text)

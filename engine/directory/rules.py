@@ -67,6 +67,7 @@ class TimeVocabulary:
     time_range_connectors: tuple[str, ...]
     filler_words: frozenset[str]
     between_words: tuple[str, ...]
+    range_openers: tuple[str, ...]
     irregular_patterns: tuple[re.Pattern[str], ...]
     monthly_patterns: tuple[re.Pattern[str], ...]
     all_week_patterns: tuple[re.Pattern[str], ...]
@@ -76,6 +77,7 @@ class TimeVocabulary:
     dayparts: tuple[Daypart, ...]
     relative_days: tuple[tuple[str, int], ...]  # (phrase, offset), longest phrase first
     now_words: tuple[str, ...]
+    open_words: frozenset[str]
     dated_weekday_prefixes: tuple[str, ...]
     weekend_words: tuple[str, ...]
     weekday_group_words: tuple[str, ...]
@@ -209,16 +211,19 @@ def _time(data: dict[str, Any]) -> TimeVocabulary:
             raise DirectoryRulesError(f"daypart {part.id}: end must be after start", code="directory.rules_daypart")
     return TimeVocabulary(
         day_words=day_words, day_abbreviations=day_abbreviations,
-        compact_day_codes=dict(data["compact_day_codes"]), month_words=month_words, ordinal_words=ordinal_words,
+        compact_day_codes=dict(data["compact_day_codes"]), month_words=month_words,
+        ordinal_words=ordinal_words,
         am_words=_words(data["meridiem"]["am"]), pm_words=_words(data["meridiem"]["pm"]),
         noon_words=_words(data["noon_words"]), midnight_words=_words(data["midnight_words"]),
         day_range_connectors=_words(data["day_range_connectors"]), list_connectors=_words(data["list_connectors"]),
-        time_range_connectors=_words(data["time_range_connectors"]), filler_words=frozenset(_words(data["filler_words"])),
-        between_words=_words(data["between_words"]),
+        time_range_connectors=_words(data["time_range_connectors"]),
+        filler_words=frozenset(_words(data["filler_words"])),
+        between_words=_words(data["between_words"]), range_openers=_words(data["range_openers"]),
         irregular_patterns=pats("irregular_patterns"), monthly_patterns=pats("monthly_patterns"),
         all_week_patterns=pats("all_week_patterns"), all_day_patterns=pats("all_day_patterns"),
         closed_words=_words(data["closed_words"]), relative_to_day_words=_words(data["relative_to_day_words"]),
         dayparts=dayparts, relative_days=tuple(relative), now_words=_lang_words(data["now_words"]),
+        open_words=frozenset(_words(data["open_words"])),
         dated_weekday_prefixes=_lang_words(data["dated_weekday_prefixes"]),
         weekend_words=_lang_words(data["weekend_words"]), weekday_group_words=_lang_words(data["weekday_group_words"]),
         time_relations=tuple(relations),
@@ -281,7 +286,8 @@ def _retrieval(data: dict[str, Any]) -> RetrievalPolicy:
         k=data["k"], max_rounds=data["max_rounds"], bm25_k1=float(data["bm25"]["k1"]), bm25_b=float(data["bm25"]["b"]),
         max_name_ngram=data["name_match"]["max_ngram"], min_token_length=data["name_match"]["min_token_length"],
         embeddings_enabled=bool(data["embeddings"]["enabled"]), embeddings_weight=float(data["embeddings"]["weight"]),
-        text_variant_depth=data["text_variant_depth"], clarify_requires_location=bool(data["clarify_requires_location"]),
+        text_variant_depth=data["text_variant_depth"],
+        clarify_requires_location=bool(data["clarify_requires_location"]),
         latency_queries=data["latency_queries"],
     )
 

@@ -80,8 +80,8 @@ class Embedder:
         if self.cache_path.exists():
             matrix = np.load(self.cache_path)
             if matrix.shape[0] == len(self.documents):
-                self._matrix = matrix
-                return matrix
+                self._matrix = np.asarray(matrix, dtype=np.float32)
+                return self._matrix
         matrix = np.asarray(self._model.passage([d[:2000] for d in self.documents]), dtype=np.float32)
         self.cache_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.cache_path.with_suffix(".tmp.npy")

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from engine.directory.rules import DirectoryRules
 
+from engine.directory.rules import DirectoryRules
 
 _CACHE: dict[str, frozenset[str]] = {}
 

@@ -11,7 +11,7 @@ from engine.evaluation.dataset import load_dataset
 from engine.evaluation.errors import EvaluationError
 from engine.evaluation.report import metrics_by_config, metrics_table, mismatch_diff, results_json
 from engine.evaluation.runner import run_dataset
-from engine.evaluation.targets import candidate_targets, published_demos
+from engine.evaluation.targets import candidate_targets, published_demos, working_tree_bundle
 from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
 
 
@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--demo", default="auto", help="demo to run every conversation on (default: by config)")
     parser.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR, help="rule bundle folder")
     parser.add_argument("--unpublished-rules", action="store_true",
-                        help="allow an unpublished or locally modified rule bundle (development only)")
+                        help="use the rule files as they are now, published or not (development only)")
     parser.add_argument("--candidate-spec", type=Path, action="append", default=[],
                         help="evaluate this unpublished goal spec instead of the published demos (repeatable)")
     parser.add_argument("--no-answerer", action="store_true", help="skip retrieval (state metrics only)")
@@ -35,7 +35,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from llm_adapters.offline import OfflineProposer
 
     dataset = load_dataset(args.dataset)
-    bundle = load_bundle(args.rules, require_published=not args.unpublished_rules)
+    bundle = working_tree_bundle(args.rules) if args.unpublished_rules else load_bundle(args.rules)
     with_answerer = not args.no_answerer
     demos = (candidate_targets(args.candidate_spec, bundle, with_answerer) if args.candidate_spec
              else published_demos(with_answerer))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,9 +14,17 @@ from engine.evaluation.errors import EvaluationError
 from engine.evaluation.runner import DemoTarget
 from engine.goals.models import GoalSpec
 from engine.ports import Answerer
-from engine.rules_bundle import RuleBundle
+from engine.rules_bundle import RuleBundle, load_bundle
 
 log = structlog.get_logger("grace.eval")
+
+
+def working_tree_bundle(root: Path) -> RuleBundle:
+    """The rule files as they are now, ignoring publication records (development only): a scratch copy
+    without ``published/`` is loaded, so an edited bundle can be evaluated before it is re-published."""
+    scratch = Path(tempfile.mkdtemp(prefix="grace-eval-rules-")) / "rules"
+    shutil.copytree(root, scratch, ignore=shutil.ignore_patterns("published"))
+    return load_bundle(scratch, require_published=False)
 
 
 def _answerer(corpus_dir: Path) -> Answerer | None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from engine.errors import GoalSpecError
 from engine.goals.publication import approve, list_published
 from engine.goals.validation import read_spec_file, semantic_issues
+from engine.rules_bundle import DEFAULT_RULES_DIR
 from engine.verified_bundle import load_verified_bundle
 
 
@@ -18,11 +19,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     validate = gsub.add_parser("validate", help="deterministic validation of a candidate goal spec")
     validate.add_argument("file", type=Path)
     validate.add_argument("--json", action="store_true", help="print issues as JSON")
+    validate.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR, help="rule bundle folder")
     validate.set_defaults(handler=_validate)
     approve_p = gsub.add_parser("approve", help="publish an immutable, hashed version")
     approve_p.add_argument("file", type=Path)
     approve_p.add_argument("--by", required=True, help="approver name")
     approve_p.add_argument("--registry", type=Path, help="published specs folder (default: <file dir>/published)")
+    approve_p.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR, help="rule bundle folder")
     approve_p.set_defaults(handler=_approve)
     list_p = gsub.add_parser("list", help="list published versions in a registry folder")
     list_p.add_argument("registry", type=Path)
@@ -30,7 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    bundle = load_verified_bundle()
+    bundle = load_verified_bundle(args.rules)
     try:
         spec = read_spec_file(args.file)
         issues = semantic_issues(spec, bundle)
@@ -47,7 +50,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _approve(args: argparse.Namespace) -> int:
-    bundle = load_verified_bundle()
+    bundle = load_verified_bundle(args.rules)
     spec = read_spec_file(args.file)
     registry = args.registry or args.file.parent / "published"
     published = approve(spec, bundle, args.by, registry)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -84,6 +85,7 @@ def create_app(
     catalog: Catalog,
     audit_key: bytes,
     clock: Callable[[], float] | None = None,
+    engine_lock: AbstractContextManager[Any] | None = None,
 ) -> FastAPI:
     limits = config.limits
     limiter = (
@@ -91,7 +93,7 @@ def create_app(
         if clock is not None
         else RateLimiter(limits.rate_limits, max_clients=limits.rate_limit_max_clients)
     )
-    submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts)
+    submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts, engine_lock=engine_lock)
     token = config.operator_token.encode("utf-8")
 
     app = FastAPI(

@@ -62,11 +62,7 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def serve(args: argparse.Namespace) -> int:
-    import structlog
     import uvicorn
-
-    # Logs to stderr: stdout carries only the banner (URLs), which scripts and benchmarks read.
-    structlog.configure(logger_factory=structlog.PrintLoggerFactory(sys.stderr))
 
     from engine.service.runner import build_from_args
 

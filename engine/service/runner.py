@@ -15,7 +15,7 @@ from engine.service import demo
 from engine.service.app import create_app
 from engine.service.assembly import GoalSource, build_catalog
 from engine.service.catalog import Catalog
-from engine.service.config import config_from_env, origins_from
+from engine.service.config import config_from_env
 from engine.storage import open_store
 from engine.storage.base import DurableStore
 
@@ -65,6 +65,9 @@ def build_from_args(args: argparse.Namespace) -> Built:
     from engine.retrieval.factory import build_answerer
     from engine.verified_bundle import load_verified_bundle
 
+    corpora = _corpus_map(args.corpus)  # argument errors first, before anything slow is loaded
+    if not args.demo and not args.goals:
+        raise InputError("nothing to serve: use --demo or --goals DIR", code="service.no_goals")
     data_dir: Path = args.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
     url = args.database_url or os.environ.get("GRACE_DATABASE_URL") or f"sqlite:///{data_dir / 'grace.db'}"
@@ -74,13 +77,11 @@ def build_from_args(args: argparse.Namespace) -> Built:
     if args.cors_origin:
         env["GRACE_CORS_ORIGINS"] = ",".join(args.cors_origin)
     config = config_from_env(env, operator_token=token or None)
-    origins_from(env.get("GRACE_CORS_ORIGINS"))
 
     bundle = load_verified_bundle(args.rules) if args.rules else load_verified_bundle()
     sources: list[GoalSource] = []
     if args.demo:
         sources.extend(demo.demo_sources(cache_dir=data_dir / "embeddings"))
-    corpora = _corpus_map(args.corpus)
     for folder in args.goals:
         for published in list_published(folder):
             corpus = corpora.get(published.spec.id)

@@ -15,6 +15,7 @@ import contextvars
 import hashlib
 import re
 import threading
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +46,7 @@ class _Pending:
 # The decision layer is not safe to run from several threads at once (Z3's default context and the
 # durable-rules engine are process-global: concurrent turns crashed the process in the load benchmark).
 # Turns therefore run one at a time per process; throughput comes from more engine processes on one
-# PostgreSQL database. Re-entrant so a turn may call into another service instance in the same thread.
+# PostgreSQL database. Tests that simulate two processes in one interpreter give each its own lock.
 ENGINE_LOCK = threading.RLock()
 
 _pending: contextvars.ContextVar[_Pending | None] = contextvars.ContextVar("grace_pending_turn", default=None)
@@ -120,10 +121,13 @@ class Submitted:
 
 
 class TurnSubmitter:
-    def __init__(self, store: DurableStore, *, attempts: int) -> None:
+    def __init__(
+        self, store: DurableStore, *, attempts: int, engine_lock: AbstractContextManager[Any] | None = None
+    ) -> None:
         self.store = store
         self.attempts = attempts
         self.locks = KeyedLocks()
+        self.engine_lock = engine_lock if engine_lock is not None else ENGINE_LOCK
 
     def _replay(self, conversation_id: str, key: str | None, fp: str) -> Submitted | None:
         if key is None:
@@ -151,7 +155,7 @@ class TurnSubmitter:
                 pending = _Pending(key=key, fingerprint=fp)
                 token = _pending.set(pending)
                 try:
-                    with ENGINE_LOCK:
+                    with self.engine_lock:
                         runtime.handle(conversation_id, message)
                 except StoreError as exc:
                     if exc.code not in RETRYABLE:

@@ -39,10 +39,9 @@ def extract_features(ctx: ExtractionContext, vocabulary: VocabularyData) -> list
     sentences: dict[tuple[int, int], None] = {}
     first = None
     for match, old in _usable(ctx, vocabulary, "features"):
-        if old:
-            continue
         sentence = analysis.sentence_at(match.start)
-        assert sentence is not None  # _usable only keeps matches inside a sentence
+        if old or sentence is None:
+            continue
         count = count_before(analysis, match.start, sentence.start)
         if match.option not in items or (items[match.option] is None and count is not None):
             items[match.option] = count
@@ -60,7 +59,8 @@ def extract_enumeration(ctx: ExtractionContext, vocabulary: VocabularyData) -> l
     evidence = []
     for match, old in _usable(ctx, vocabulary, "enumeration"):
         sentence = analysis.sentence_at(match.start)
-        assert sentence is not None
+        if sentence is None:
+            continue
         evidence.append(Evidence(value=match.option, pos=match.start,
                                  sentences=((sentence.start, sentence.end),), old=old, rank=2))
     return evidence

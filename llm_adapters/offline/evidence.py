@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.goals.models import Objective
 from llm_adapters.offline.analysis import Analysis
+from llm_adapters.offline.rules import VocabularyData
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class ExtractionContext:
     objective: Objective
     lenient: bool  # the previous question targeted this objective: bare answers of the right kind count
     correcting: bool
-    unit_terms: tuple[Any, ...] = field(default_factory=tuple)  # VocabularyData of features criteria
+    unit_terms: tuple[VocabularyData, ...] = field(default_factory=tuple)  # features vocabularies: '3 bedrooms'
 
     @property
     def params(self) -> dict[str, Any]:

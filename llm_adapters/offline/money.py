@@ -7,6 +7,7 @@ judged here: 'around three hundred' becomes '~300 EUR' and the money validator r
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 
 from llm_adapters.offline.analysis import Analysis, Sentence
@@ -62,12 +63,12 @@ def _qualifier(analysis: Analysis, start: int, end: int) -> str:
     return best[2] if best else ""
 
 
+@dataclass(frozen=True)
 class _Amount:
-    def __init__(self, mention: NumberMention, currency: str | None, end: int, sentence: Sentence) -> None:
-        self.mention = mention
-        self.currency = currency
-        self.end = end
-        self.sentence = sentence
+    mention: NumberMention
+    currency: str | None
+    end: int  # end of the amount expression, currency included
+    sentence: Sentence
 
 
 def extract_money(ctx: ExtractionContext) -> list[Evidence]:

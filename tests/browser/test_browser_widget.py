@@ -52,6 +52,8 @@ def test_widget_conversation_in_english_and_console(page: Any, live: tuple[Servi
 
     second = send(page, "You can write to ana@example.org", 2)
     assert second.get_attribute("data-state") == "1001"
+    third = send(page, "Or maybe 5000 EUR", 3)  # budget is already complete: this Complete is rejected
+    assert third.get_attribute("data-state") == "1001"
     page.screenshot(path=str(shots / "widget-en.png"))
 
     cid = page.locator("#grace-widget").get_attribute("data-conversation")
@@ -61,14 +63,18 @@ def test_widget_conversation_in_english_and_console(page: Any, live: tuple[Servi
     page.goto(f"{url}/console#token={TOKEN}")
     assert "token=" not in page.url  # the fragment is consumed, not kept in history
     page.locator(f"[data-testid=console-conversation][data-id='{cid}']").click()
-    page.locator("[data-testid=console-turn]").nth(1).wait_for(timeout=TIMEOUT_MS)
+    page.locator("[data-testid=console-turn]").nth(2).wait_for(timeout=TIMEOUT_MS)
     chain = page.locator("[data-testid=console-chain]")
     assert chain.get_attribute("data-ok") == "true"
     assert "verified" in chain.inner_text()
     witnesses = page.locator("[data-testid=console-witness]")
     assert sorted(witnesses.all_inner_texts()) == ["250000 EUR", "ana@example.org"]
     assert witnesses.first.get_attribute("data-objective") == "budget"
-    assert page.locator("[data-testid=console-utility-chosen]").count() == 2
+    assert page.locator("[data-testid=console-utility-chosen]").count() == 3
+    rejected = page.locator("[data-testid=console-candidate-rejected]")
+    assert rejected.count() == 1
+    assert "transition.already_complete" in rejected.inner_text()  # the reason code is shown
+    assert page.locator("[data-testid=console-witness-rejected]").inner_text() == "5000 EUR"
     page.screenshot(path=str(shots / "console.png"), full_page=True)
 
 

@@ -23,21 +23,34 @@ def test_rules_prove_prints_each_property(capsys: pytest.CaptureFixture[str], co
     assert out.count("proved") == 8 and "refused_objective_never_asked" in out
 
 
-def test_goals_validate_reports_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture()
+def draft_rules(core_rules_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("GRACE_RULES_DRAFT", "1")
+    return core_rules_dir
+
+
+def test_goals_validate_reports_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str], draft_rules: Path) -> None:
     data = make_spec().model_dump(mode="json")
     data["objectives"][0]["weight"] = "0.9"
     path = tmp_path / "spec.json"
     path.write_text(json.dumps(data))
-    assert main(["goals", "validate", str(path), "--json"]) == 1
+    assert main(["goals", "validate", str(path), "--json", "--rules", str(draft_rules)]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["valid"] is False
     assert "goalspec.weights_not_normalised" in [i["code"] for i in report["issues"]]
 
 
-def test_bad_input_exits_with_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_exits_with_code(tmp_path: Path, capsys: pytest.CaptureFixture[str], draft_rules: Path) -> None:
     missing = tmp_path / "nope.json"
-    assert main(["goals", "approve", str(missing), "--by", "x"]) == 2
+    assert main(["goals", "approve", str(missing), "--by", "x", "--rules", str(draft_rules)]) == 2
     assert "goalspec.unreadable" in capsys.readouterr().err
+
+
+def test_unpublished_bundle_refused_without_draft_mode(core_rules_dir: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("GRACE_RULES_DRAFT", raising=False)
+    assert main(["goals", "validate", str(tmp_path / "x.json"), "--rules", str(core_rules_dir)]) == 2
+    assert "rules.not_published" in capsys.readouterr().err
 
 
 def test_chat_loop_shows_state_and_witness(bundle: RuleBundle) -> None:

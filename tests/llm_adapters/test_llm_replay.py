@@ -178,7 +178,10 @@ def _turn_runtime(spec: PublishedGoalSpec, rules: Path) -> Callable[[Any], Any]:
 
 def test_recorded_conversation_re_decided_against_same_and_new_bundle(runtime_spec: PublishedGoalSpec,
                                                                       tmp_path: Path) -> None:
-    live_factory = _turn_runtime(runtime_spec, RULES)
+    # Work on an unpublished copy: the checkout's publication record is the lead's, not this test's.
+    same_rules = tmp_path / "same"
+    shutil.copytree(RULES, same_rules, ignore=shutil.ignore_patterns("published"))
+    live_factory = _turn_runtime(runtime_spec, same_rules)
     server = WireServer("mistral", ["propose_ok"])
     adapter = adapter_from_settings(settings_for("mistral"), http_client=server.client(),
                                     environ={"MISTRAL_API_KEY": FAKE_KEY}, sleep=lambda _: None)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from llm_wire_harness import FAKE_KEY
 
 from engine.conversation import Message, Role
 from engine.goals.models import PublishedGoalSpec
@@ -14,8 +15,6 @@ from engine.ports import ProposerInput
 from llm_adapters.config import load_llm_settings, resolve_api_key
 from llm_adapters.errors import LLMAuthError, LLMConfigError
 from llm_adapters.redaction import REDACTED, protect
-
-from llm_wire_harness import FAKE_KEY
 
 MakeAdapter = Callable[..., Any]
 

@@ -37,6 +37,7 @@ def test_good_output_becomes_commands_with_spans_on_the_visitor_text(make_adapte
     adapter, server, _ = make_adapter("mistral", ["propose_ok"])
     proposal = adapter.propose(_request(spec))
 
+    assert len(server.requests) == 1
     assert [type(c) for c in proposal.commands] == [Complete, Complete]
     for command in proposal.commands:
         assert isinstance(command, Complete)
@@ -132,7 +133,7 @@ def test_rate_limit_is_retried_after_the_servers_delay(make_adapter: MakeAdapter
     adapter, server, sleeps = make_adapter("mistral", ["error_429", "propose_ok"], transport_retries=1)
     proposal = adapter.propose(_request(spec))
 
-    assert len(proposal.commands) == 2
+    assert len(proposal.commands) == 2 and len(server.requests) == 2
     assert sleeps == [2.0]  # Retry-After: 2 beats the 0.5 s initial backoff
     assert proposal.calls[0]["attempt"] == 2
 

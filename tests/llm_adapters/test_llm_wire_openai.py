@@ -94,7 +94,7 @@ def test_transport_failures(make_adapter: MakeAdapter, spec: PublishedGoalSpec, 
 def test_rate_limit_then_success(make_adapter: MakeAdapter, spec: PublishedGoalSpec) -> None:
     adapter, server, sleeps = make_adapter("vllm", ["error_429", "propose_ok_tools"], transport_retries=1)
     proposal = adapter.propose(_request(spec))
-    assert len(proposal.commands) == 2
+    assert len(proposal.commands) == 2 and len(server.requests) == 2
     assert sleeps == [0.5]  # retry-after-ms: 5 is shorter than the configured initial backoff
 
 

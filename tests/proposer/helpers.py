@@ -9,10 +9,11 @@ from pathlib import Path
 
 from engine.commands import Command
 from engine.conversation import Message, Role
+from engine.evaluation.targets import working_tree_bundle
 from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
 from engine.ports import ProposerInput
-from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, load_bundle
+from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle
 from engine.validators import validate_value
 from llm_adapters.offline import OfflineProposer
 
@@ -22,7 +23,9 @@ DEMO_SPECS = {"re": ROOT / "demos/real_estate/goal_spec.json", "cl": ROOT / "dem
 
 @lru_cache(maxsize=1)
 def project_bundle() -> RuleBundle:
-    return load_bundle(DEFAULT_RULES_DIR, require_published=False)
+    """The working-tree rule files (a scratch copy without publication records: tests check the files as
+    they are, whether or not this version has been published yet)."""
+    return working_tree_bundle(DEFAULT_RULES_DIR)
 
 
 @lru_cache(maxsize=1)

@@ -4,6 +4,7 @@ tiny exact proposer and a fixed company answerer standing in for the offline NLU
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -137,7 +138,10 @@ def make_service(
     )
     clock = FakeClock()
     config = ServiceConfig(operator_token=TOKEN, limits=limits or generous_limits(), cors_origins=cors)
-    app = create_app(config=config, store=store, catalog=catalog, audit_key=AUDIT_KEY, clock=clock)
+    # Each service instance stands for one engine process: its own engine lock (see engine.service.turns).
+    app = create_app(
+        config=config, store=store, catalog=catalog, audit_key=AUDIT_KEY, clock=clock, engine_lock=threading.RLock()
+    )
     client = TestClient(app, raise_server_exceptions=False)
     return Service(app, client, store, catalog, proposer, clock)
 

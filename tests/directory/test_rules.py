@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from engine.directory.errors import DirectoryRulesError
+from engine.directory.rules import RULE_FILES, load_rules
+from engine.rules_bundle import DEFAULT_RULES_DIR
+
+
+def test_every_rule_file_is_versioned_and_schema_valid() -> None:
+    for stem in RULE_FILES:
+        data = json.loads((DEFAULT_RULES_DIR / "directory" / f"{stem}.json").read_text())
+        schema = json.loads((DEFAULT_RULES_DIR / "schemas" / f"directory_{stem}.schema.json").read_text())
+        jsonschema.validate(data, schema)
+        assert data["version"] and data["description"]
+
+
+def test_loaded_vocabulary_is_consistent() -> None:
+    rules = load_rules()
+    assert len({part.id for part in rules.time.dayparts}) == len(rules.time.dayparts)
+    assert set(rules.time.day_words.values()) == set(range(7))
+    for concept in rules.semantic.concepts.values():
+        assert concept.labels["en"] and concept.evidence_patterns
+        assert concept.negation is None or concept.negation in rules.semantic.concepts
+
+
+def copy_rules(tmp_path: Path) -> Path:
+    root = tmp_path / "rules"
+    (root / "directory").mkdir(parents=True)
+    (root / "schemas").mkdir()
+    for stem in RULE_FILES:
+        shutil.copy(DEFAULT_RULES_DIR / "directory" / f"{stem}.json", root / "directory")
+        shutil.copy(DEFAULT_RULES_DIR / "schemas" / f"directory_{stem}.schema.json", root / "schemas")
+    return root
+
+
+def test_bad_regex_is_refused_at_load(tmp_path: Path) -> None:
+    root = copy_rules(tmp_path)
+    path = root / "directory" / "semantic_constraints.json"
+    data = json.loads(path.read_text())
+    data["concepts"][0]["evidence_patterns"].append("(unclosed")
+    path.write_text(json.dumps(data))
+    with pytest.raises(DirectoryRulesError) as info:
+        load_rules(root)
+    assert info.value.code == "directory.rules_regex_invalid"
+
+
+def test_schema_violation_is_refused(tmp_path: Path) -> None:
+    root = copy_rules(tmp_path)
+    path = root / "directory" / "retrieval.json"
+    data = json.loads(path.read_text())
+    data["k"] = 0
+    path.write_text(json.dumps(data))
+    with pytest.raises(DirectoryRulesError) as info:
+        load_rules(root)
+    assert info.value.code == "directory.rules_schema_violation"
+
+
+def test_policy_numbers_come_from_the_rule_file(tmp_path: Path) -> None:
+    root = copy_rules(tmp_path)
+    path = root / "directory" / "retrieval.json"
+    data = json.loads(path.read_text())
+    data["k"] = 5
+    path.write_text(json.dumps(data))
+    assert load_rules(root).retrieval.k == 5
