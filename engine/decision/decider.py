@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -11,7 +10,7 @@ from engine.commands import Command, Complete, Correct, Refuse, Resume, Stop, Un
 from engine.conversation import ConversationState, ValueRecord
 from engine.decision.acceptance import compile_acceptance
 from engine.decision.facts import candidate_fact
-from engine.decision.invariants import CheckOutcome, InvariantChecker
+from engine.decision.invariants import CheckOutcome, shared_checker
 from engine.goals.models import PublishedGoalSpec
 from engine.policy import (
     ActionUtility,
@@ -76,6 +75,19 @@ class Decision:
         return f"ASK({self.chosen})" if self.chosen else "NONE"
 
 
+def fork_state(state: ConversationState) -> ConversationState:
+    """A copy whose mutable fields are fresh; messages and value records are frozen models and are shared."""
+    return state.model_copy(update={
+        "bits": list(state.bits),
+        "refused": list(state.refused),
+        "uncertain": dict(state.uncertain),
+        "ask_counts": dict(state.ask_counts),
+        "values": {k: list(v) for k, v in state.values.items()},
+        "messages": list(state.messages),
+        "audit_head": dict(state.audit_head) if state.audit_head is not None else None,
+    })
+
+
 class Decider:
     """Deterministic and free of I/O: the same state, commands and bundle give the same decision."""
 
@@ -89,7 +101,7 @@ class Decider:
         policy = bundle.file("policy")
         self.policy = PolicyConfig.from_policy(policy)
         self.rubric = OfflineRubric(policy["offline_rubric"])
-        self.checker = InvariantChecker(int(policy["invariant_check"]["timeout_ms"]))
+        self.checker = shared_checker(int(policy["invariant_check"]["timeout_ms"]))
 
     def _validate(self, command: Command) -> ValidationResult | None:
         if not isinstance(command, Complete | Correct) or command.objective not in self.ids:
@@ -105,7 +117,7 @@ class Decider:
         company_question: bool = False,
     ) -> Decision:
         """``state`` already holds the current visitor message and its turn number; it is not mutated."""
-        new = copy.deepcopy(state)
+        new = fork_state(state)
         candidates: list[CandidateDecision] = []
         z = [0] * len(self.ids)
         valued: set[str] = set()
@@ -168,7 +180,7 @@ class Decider:
         if not outcome.ok:
             # INVARIANT (I-10): on any doubt the accepted state stays exactly as it was.
             return Decision(candidates, list(malformed or []), list(state.bits), [0] * len(self.ids),
-                            list(state.bits), actions, None, outcome, copy.deepcopy(state),
+                            list(state.bits), actions, None, outcome, fork_state(state),
                             fail_closed=f"invariant.{'violated' if outcome.status == 'sat' else 'unknown'}")
         if chosen is not None:
             new.ask_counts[chosen] = new.ask_counts.get(chosen, 0) + 1

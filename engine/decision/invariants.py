@@ -81,6 +81,16 @@ class InvariantChecker:
         return CheckOutcome(ok=False, status="sat" if result == z3.sat else "unknown")
 
 
+_SHARED: dict[int, InvariantChecker] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_checker(timeout_ms: int) -> InvariantChecker:
+    """One checker per timeout for the whole process: encodings depend only on the objective count."""
+    with _SHARED_LOCK:
+        return _SHARED.setdefault(timeout_ms, InvariantChecker(timeout_ms))
+
+
 @dataclass(frozen=True)
 class ProofResult:
     name: str
