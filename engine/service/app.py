@@ -8,6 +8,7 @@ endpoints need ``Authorization: Bearer <GRACE_OPERATOR_TOKEN>``. Every error is 
 from __future__ import annotations
 
 import hmac
+import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -70,6 +71,14 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
 
 
+def _log_safely(event: str, **fields: Any) -> None:
+    """Error handlers must answer even when the logging pipeline itself is what failed."""
+    try:
+        log.error(event, **fields)
+    except Exception:
+        print(f"{event} {fields}", file=sys.stderr)
+
+
 def _check_text(value: str, field: str) -> None:
     # JSON escapes can smuggle lone surrogates into a str; they are not text and no store can keep them.
     try:
@@ -122,7 +131,7 @@ def create_app(
         if isinstance(exc, AuthError):
             headers = {"WWW-Authenticate": "Bearer"}
         if status >= 500:
-            log.error("service.request.failed", code=exc.code, message=exc.message)
+            _log_safely("service.request.failed", code=exc.code, message=exc.message)
         message = exc.message
         if isinstance(exc, StoreError) and status >= 500:
             message = "the conversation store is unavailable; retry later"  # no database details to visitors
@@ -146,7 +155,7 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:
-        log.exception("service.request.crashed", error=type(exc).__name__)
+        _log_safely("service.request.crashed", error=type(exc).__name__, detail=str(exc)[:200])
         return _error(500, "internal.error", "internal error; the turn was not committed")
 
     # -- dependencies ------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ def _edit(path: Path, **changes: object) -> None:
     path.write_text(json.dumps(data))
 
 
-def test_unpublished_bundle_refused_at_runtime(rules: Path) -> None:
+def test_unpublished_bundle_refused_at_runtime(rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GRACE_RULES_DRAFT", raising=False)
     with pytest.raises(PublicationError) as err:
         load_bundle(rules)
     assert err.value.code == "rules.not_published"
