@@ -47,6 +47,14 @@ def register(subparsers: Any) -> None:
     )
     check.set_defaults(handler=_verify)
 
+    replay = commands.add_parser("replay", help="re-decide a stored conversation under a rule bundle; print changes")
+    replay.add_argument("conversation", help="conversation id")
+    replay.add_argument("--db", required=True, help="store URL (sqlite:///path or postgresql://...)")
+    replay.add_argument("--rules", type=Path, help="rule bundle folder to decide with (default: the shipped one)")
+    replay.add_argument("--registry", type=Path, action="append", default=[],
+                        help="published goal-spec folder(s) (default: the demos' published folders)")
+    replay.set_defaults(handler=_replay)
+
 
 def _verify(args: argparse.Namespace) -> int:
     if not structlog.is_configured():  # keep stdout for the verdict; logs (redacted) go to stderr
@@ -69,3 +77,19 @@ def _verify(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from audit.replay import replay_stored_conversation
+    from engine.rules_bundle import DEFAULT_RULES_DIR
+    from engine.verified_bundle import load_verified_bundle
+
+    bundle = load_verified_bundle(args.rules or DEFAULT_RULES_DIR)
+    changes = replay_stored_conversation(args.db, args.conversation, bundle, list(args.registry))
+    if not changes:
+        print(f"no decision changes under bundle {bundle.version} ({bundle.content_hash})")
+        return 0
+    print(f"{len(changes)} decision change(s) under bundle {bundle.version} ({bundle.content_hash}):")
+    for change in changes:
+        print(f"  turn {change.turn}: {change.field} {change.recorded} -> {change.replayed}")
+    return 1

@@ -218,6 +218,11 @@ class TransitionRecord(_Model):
         description="Z3 result on the negated invariants of this transition: 'unsat' means they hold; "
         "'sat' or 'unknown' made the turn fail closed.",
     )
+    notes: list[str] = Field(
+        default_factory=list,
+        description="Deterministic notes of the decision, e.g. 'rubric.fallback_offline: <why>' when an external "
+        "rubric could not be used, or 'proposer.fallback_offline: <code>' when the offline proposer stood in.",
+    )
     chosen_action: str = Field(min_length=1, description="Action the policy selected.")
     question: str | None = Field(default=None, description="Question text shown (None for no question).")
     state_before: StateSnapshot = Field(description="State before the turn.")

@@ -1,4 +1,5 @@
-"""Wiring of the embedded defaults: offline proposer, embedded retrieval, in-memory or given store."""
+"""Wiring of the embedded defaults: offline proposer, embedded retrieval or TRACE directory answerer (per demo.json),
+in-memory or given store."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import os
 import secrets
 from pathlib import Path
 
-from engine.demos import Demo, load_demo
+from engine.demos import DEFAULT_VARIANT, Demo, load_demo
+from engine.errors import InputError
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Answerer, ConversationStore
 from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle
@@ -36,6 +38,35 @@ def embedded_answerer(corpus_dir: Path, bundle: RuleBundle | None = None) -> Ans
     if bundle is None:
         return build_answerer(corpus_dir)
     return build_answerer(corpus_dir, rules=rules_from_bundle(bundle))
+
+
+def directory_answerer(
+    directory: Path, mapping: Path, *, variant: str = DEFAULT_VARIANT, bundle: RuleBundle | None = None
+) -> Answerer:
+    """TRACE over a service directory (as ``grace trace ask`` builds it), with the pinned bundle's directory rules.
+
+    A missing directory or mapping file is a deployment problem, not a retrieval one: fail before serving."""
+    from engine.directory.answer import DirectoryAnswerer
+    from engine.directory.retriever import TraceRetriever, parse_variant
+    from engine.directory.rules import load_rules
+
+    for what, path in (("directory", directory), ("mapping", mapping)):
+        if not path.is_file():
+            raise InputError(f"{what} file {path} is missing (the demo's data is not available on this machine)",
+                             code="demo.data_missing", path=str(path))
+    rules = load_rules(bundle.root) if bundle is not None else load_rules()
+    retriever = TraceRetriever.from_files(directory, mapping, rules=rules, variant=parse_variant(variant))
+    return DirectoryAnswerer(retriever)
+
+
+def demo_answerer(demo: Demo, bundle: RuleBundle | None = None) -> Answerer:
+    """The answerer the demo's demo.json names: its corpus (embedded RAG) or a service directory (TRACE)."""
+    config = demo.answerer
+    if config.kind == "directory":
+        if config.directory is None or config.mapping is None:  # read_config always sets both for this kind
+            raise InputError(f"demo {demo.name}: directory answerer without paths", code="demo.config_invalid")
+        return directory_answerer(config.directory, config.mapping, variant=config.variant, bundle=bundle)
+    return embedded_answerer(demo.corpus_dir, bundle)
 
 
 def offline_runtime(
@@ -69,5 +100,5 @@ def demo_runtime(
 ) -> tuple[Demo, TurnRuntime]:
     demo = load_demo(name)
     bundle = bundle or load_verified_bundle(DEFAULT_RULES_DIR)
-    answerer = embedded_answerer(demo.corpus_dir, bundle) if with_answerer else None
+    answerer = demo_answerer(demo, bundle) if with_answerer else None
     return demo, offline_runtime(demo.spec, bundle=bundle, answerer=answerer, store=store, audit_key=audit_key)

@@ -57,7 +57,8 @@ def run_chat(runtime: TurnRuntime, language: str | None, stdin: TextIO, stdout: 
         stdout.write(f"grace> {result.question or '(no question)'}\n")
         stdout.write(f"  state {result.state}  action {result.action}"
                      f"{'  FAIL-CLOSED ' + result.fail_closed if result.fail_closed else ''}\n")
-        stdout.writelines(line + "\n" for line in _witnesses(runtime, result, visitor_text.text if visitor_text else ""))
+        shown = visitor_text.text if visitor_text else ""
+        stdout.writelines(line + "\n" for line in _witnesses(runtime, result, shown))
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -59,6 +60,7 @@ class Proposal(BaseModel):
     adapter: str = "unknown"
     adapter_version: str = "0"
     calls: list[dict[str, Any]] = Field(default_factory=list)  # LLM call metadata (prompt id, model, latency)
+    notes: list[str] = Field(default_factory=list)  # e.g. "proposer.fallback_offline: llm.timeout"
 
 
 class Proposer(Protocol):
@@ -72,6 +74,14 @@ class Answerer(Protocol):
     """Retrieval + grounded synthesis over the company corpus, turn-local (eq. 7): reads only ``message``."""
 
     def answer(self, message: str, language: str) -> GroundedAnswer: ...
+
+
+class TurnRater(Protocol):
+    """An external rubric source for U_V (eq. 13), e.g. an LLM. ``calls`` collects call metadata for the audit."""
+
+    def for_turn(
+        self, spec: PublishedGoalSpec, state: ConversationState, answer: GroundedAnswer, calls: list[dict[str, Any]]
+    ) -> Callable[[list[str]], dict[str, Any]]: ...
 
 
 class ConversationStore(Protocol):

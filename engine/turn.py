@@ -16,7 +16,15 @@ from engine.decision.decider import Decider, Decision
 from engine.errors import GraceError, InputError
 from engine.goals.models import PublishedGoalSpec
 from engine.input_checks import check_visitor_text
-from engine.ports import Answerer, ConversationStore, GroundedAnswer, Proposal, Proposer, ProposerInput
+from engine.ports import (
+    Answerer,
+    ConversationStore,
+    GroundedAnswer,
+    Proposal,
+    Proposer,
+    ProposerInput,
+    TurnRater,
+)
 from engine.rules_bundle import RuleBundle
 from engine.turn_record import build_record, seal_for_store
 
@@ -54,6 +62,7 @@ class TurnRuntime:
         store: ConversationStore,
         audit_key: bytes,
         modulator: Modulator | None = None,
+        rater: TurnRater | None = None,
     ) -> None:
         self.spec = spec
         self.bundle = bundle
@@ -62,6 +71,7 @@ class TurnRuntime:
         self.store = store
         self.audit_key = audit_key
         self.modulator = modulator
+        self.rater = rater
         self.decider = Decider(spec, bundle)
         self._limits = bundle.file("runtime")
 
@@ -106,8 +116,12 @@ class TurnRuntime:
         timings["propose_ms"] = _ms(t0)
 
         t0 = time.perf_counter()
+        rater_calls: list[dict[str, Any]] = []
+        rubric_rater = self.rater.for_turn(self.spec, working, answer, rater_calls) if self.rater else None
         decision = self.decider.decide(working, list(proposal.commands), list(proposal.malformed),
-                                       company_question=answer.is_question)
+                                       company_question=answer.is_question, rater=rubric_rater)
+        if rater_calls:
+            proposal = proposal.model_copy(update={"calls": [*proposal.calls, *rater_calls]})
         timings["decide_ms"] = _ms(t0)
         fail_closed: tuple[str, str] | None = proposer_error
         if fail_closed is None and decision.fail_closed:

@@ -88,6 +88,7 @@ def build_record(
         "candidates": [_candidate(c) for c in decision.candidates] + [_malformed(m) for m in decision.malformed],
         "utilities": [_utility(a) for a in decision.actions],
         "invariant_check": decision.invariant.status,
+        "notes": list(decision.notes) + list(proposal.notes),
         "chosen_action": action,
         "question": question,
         "state_before": _snapshot(state_before),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -11,12 +12,14 @@ from engine.conversation import ConversationState, ValueRecord
 from engine.decision.acceptance import compile_acceptance
 from engine.decision.facts import candidate_fact
 from engine.decision.invariants import CheckOutcome, shared_checker
+from engine.errors import GraceError
 from engine.goals.models import PublishedGoalSpec
 from engine.policy import (
     ActionUtility,
     ObjectiveView,
     OfflineRubric,
     PolicyConfig,
+    Rubric,
     RubricContext,
     evaluate_actions,
 )
@@ -75,6 +78,35 @@ class Decision:
         return f"ASK({self.chosen})" if self.chosen else "NONE"
 
 
+RubricRater = Callable[[list[str]], dict[str, Rubric]]
+_LEVELS = {Fraction(0), Fraction(1, 2), Fraction(1)}
+
+
+def _apply_rater(rater: RubricRater, open_ids: list[str], ids: list[str],
+                 offline: list[Rubric]) -> tuple[list[Rubric], list[str]]:
+    """Rubrics from an external rater where valid; the offline rubric everywhere else (fail safe, recorded)."""
+    if not open_ids:
+        return offline, []
+    try:
+        rated = rater(open_ids)
+    except GraceError as exc:
+        return offline, [f"rubric.fallback_offline: {exc.code}"]
+    merged = list(offline)
+    notes = []
+    for index, oid in enumerate(ids):
+        rubric = rated.get(oid)
+        if oid not in open_ids or rubric is None:
+            if oid in open_ids:
+                notes.append(f"rubric.fallback_offline: {oid} not rated")
+            continue
+        levels = (rubric.relevance, rubric.burden, rubric.repetition, rubric.privacy)
+        if any(level not in _LEVELS for level in levels):
+            notes.append(f"rubric.fallback_offline: {oid} level outside {{0, 0.5, 1}}")
+            continue
+        merged[index] = rubric
+    return merged, notes
+
+
 def fork_state(state: ConversationState) -> ConversationState:
     """A copy whose mutable fields are fresh; messages and value records are frozen models and are shared."""
     return state.model_copy(update={
@@ -115,8 +147,13 @@ class Decider:
         commands: list[Command],
         malformed: list[dict[str, Any]] | None = None,
         company_question: bool = False,
+        rater: RubricRater | None = None,
     ) -> Decision:
-        """``state`` already holds the current visitor message and its turn number; it is not mutated."""
+        """``state`` already holds the current visitor message and its turn number; it is not mutated.
+
+        ``rater`` (an LLM's rubric, eq. 13) scores the open objectives; it may only supply levels in {0, ½, 1}.
+        Any failure or any objective it leaves out falls back to the deterministic offline rubric.
+        """
         new = fork_state(state)
         candidates: list[CandidateDecision] = []
         z = [0] * len(self.ids)
@@ -162,6 +199,10 @@ class Decider:
             company_question=company_question,
         )
         rubrics = [self.rubric.score(view, ctx) for view in self.views]
+        notes: list[str] = []
+        if rater is not None:
+            open_ids = [oid for oid, bit in zip(self.ids, bits_after, strict=True) if bit == 0]
+            rubrics, notes = _apply_rater(rater, open_ids, self.ids, rubrics)
         actions, chosen_index = evaluate_actions(self.views, bits_after, vetoed, rubrics, self.policy)
         facts = TransitionFacts(
             before=list(state.bits),
@@ -186,7 +227,7 @@ class Decider:
             new.ask_counts[chosen] = new.ask_counts.get(chosen, 0) + 1
         new.last_asked = chosen
         return Decision(candidates, list(malformed or []), list(state.bits), z, bits_after, actions, chosen,
-                        outcome, new)
+                        outcome, new, notes=notes)
 
     def _apply(self, new: ConversationState, command: Command, decision: CandidateDecision, z: list[int]) -> None:
         if isinstance(command, Complete | Correct):

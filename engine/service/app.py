@@ -10,7 +10,6 @@ from __future__ import annotations
 import hmac
 import sys
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -28,6 +27,7 @@ from engine.errors import GraceError, StoreError
 from engine.service import pages
 from engine.service.catalog import Catalog, ServedGoal
 from engine.service.config import ServiceConfig
+from engine.service.engine_thread import EngineThread
 from engine.service.errors import AuthError, NotFoundError, RateLimitError, RequestError, status_for
 from engine.service.middleware import BodyGuard
 from engine.service.ratelimit import RateLimiter
@@ -94,7 +94,7 @@ def create_app(
     catalog: Catalog,
     audit_key: bytes,
     clock: Callable[[], float] | None = None,
-    engine_lock: AbstractContextManager[Any] | None = None,
+    engine: EngineThread | None = None,
 ) -> FastAPI:
     limits = config.limits
     limiter = (
@@ -102,7 +102,7 @@ def create_app(
         if clock is not None
         else RateLimiter(limits.rate_limits, max_clients=limits.rate_limit_max_clients)
     )
-    submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts, engine_lock=engine_lock)
+    submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts, engine=engine)
     token = config.operator_token.encode("utf-8")
 
     app = FastAPI(

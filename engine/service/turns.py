@@ -7,6 +7,8 @@
 * Ordering: turns of one conversation take an in-process lock; across processes the store's compare-and-set
   on the turn number refuses a stale commit (``store.conflict``) and the turn is run again on the fresh
   state, a bounded number of times.
+* Every decision runs on the process's engine thread (``engine_thread``): the decision layer is not
+  thread-safe.
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import re
-import threading
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ import structlog
 from engine.conversation import ConversationState
 from engine.errors import StoreError
 from engine.ports import Answerer, GroundedAnswer
+from engine.service.engine_thread import ENGINE, EngineThread
 from engine.service.errors import ConflictError, RequestError
 from engine.service.locks import KeyedLocks
 from engine.service.responses import turn_response
@@ -42,12 +43,6 @@ class _Pending:
     answer: GroundedAnswer | None = None  # what the runtime's answerer returned during this attempt
     response: dict[str, Any] | None = None
 
-
-# The decision layer is not safe to run from several threads at once (Z3's default context and the
-# durable-rules engine are process-global: concurrent turns crashed the process in the load benchmark).
-# Turns therefore run one at a time per process; throughput comes from more engine processes on one
-# PostgreSQL database. Tests that simulate two processes in one interpreter give each its own lock.
-ENGINE_LOCK = threading.RLock()
 
 _pending: contextvars.ContextVar[_Pending | None] = contextvars.ContextVar("grace_pending_turn", default=None)
 
@@ -121,13 +116,11 @@ class Submitted:
 
 
 class TurnSubmitter:
-    def __init__(
-        self, store: DurableStore, *, attempts: int, engine_lock: AbstractContextManager[Any] | None = None
-    ) -> None:
+    def __init__(self, store: DurableStore, *, attempts: int, engine: EngineThread | None = None) -> None:
         self.store = store
         self.attempts = attempts
         self.locks = KeyedLocks()
-        self.engine_lock = engine_lock if engine_lock is not None else ENGINE_LOCK
+        self.engine = engine if engine is not None else ENGINE
 
     def _replay(self, conversation_id: str, key: str | None, fp: str) -> Submitted | None:
         if key is None:
@@ -155,8 +148,8 @@ class TurnSubmitter:
                 pending = _Pending(key=key, fingerprint=fp)
                 token = _pending.set(pending)
                 try:
-                    with self.engine_lock:
-                        runtime.handle(conversation_id, message)
+                    # The pending entry travels with the context copy; the engine thread fills it in.
+                    self.engine.run(runtime.handle, conversation_id, message)
                 except StoreError as exc:
                     if exc.code not in RETRYABLE:
                         raise

@@ -4,7 +4,6 @@ tiny exact proposer and a fixed company answerer standing in for the offline NLU
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,10 +19,14 @@ from engine.service.app import create_app
 from engine.service.assembly import GoalSource, build_catalog
 from engine.service.catalog import Catalog
 from engine.service.config import ServiceConfig
+from engine.service.engine_thread import ENGINE, EngineThread
 from engine.service.limits import ServiceLimits, load_limits
 from engine.storage.base import DurableStore
 
 TOKEN = "operator-token-for-tests-0123456789"
+# A second long-lived engine thread for the "other process" in race tests: the first engine thread is
+# blocked inside the proposer hook while the other service commits. Never shut down (see engine_thread).
+OTHER_ENGINE = EngineThread("grace-engine-other")
 AUDIT_KEY = b"service-test-audit-key-32-bytes!"
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -127,6 +130,7 @@ def make_service(
     limits: ServiceLimits | None = None,
     proposer: ScriptProposer | None = None,
     cors: tuple[str, ...] = (),
+    engine: EngineThread | None = None,
 ) -> Service:
     proposer = proposer or ScriptProposer()
     catalog = build_catalog(
@@ -138,9 +142,8 @@ def make_service(
     )
     clock = FakeClock()
     config = ServiceConfig(operator_token=TOKEN, limits=limits or generous_limits(), cors_origins=cors)
-    # Each service instance stands for one engine process: its own engine lock (see engine.service.turns).
     app = create_app(
-        config=config, store=store, catalog=catalog, audit_key=AUDIT_KEY, clock=clock, engine_lock=threading.RLock()
+        config=config, store=store, catalog=catalog, audit_key=AUDIT_KEY, clock=clock, engine=engine or ENGINE
     )
     client = TestClient(app, raise_server_exceptions=False)
     return Service(app, client, store, catalog, proposer, clock)

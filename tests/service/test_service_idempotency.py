@@ -11,7 +11,7 @@ import pytest
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import ProposerInput
 from engine.rules_bundle import RuleBundle
-from tests.service.helpers import ScriptProposer, Service, make_service
+from tests.service.helpers import OTHER_ENGINE, ScriptProposer, Service, make_service
 from tests.storage.backends import StoreFactory
 
 
@@ -74,7 +74,7 @@ def _two_services(
     factory: StoreFactory, bundle: RuleBundle, spec: PublishedGoalSpec, hook: Any
 ) -> tuple[Service, Service]:
     """Two independent service instances (own runtimes, locks, limiters) on one database, like two processes."""
-    other = make_service(factory.open(), bundle, spec)
+    other = make_service(factory.open(), bundle, spec, engine=OTHER_ENGINE)
     first = make_service(factory.open(), bundle, spec, proposer=ScriptProposer(hook=lambda req: hook(other, req)))
     return first, other
 

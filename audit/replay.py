@@ -1,0 +1,50 @@
+"""Re-decide a recorded conversation under another rule bundle and list the decisions that would change.
+
+Visitor messages come from the conversation store (records never hold them); recorded LLM outputs are
+re-played; turns that the offline proposer decided are re-proposed by it (it is deterministic).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.conversation import Role
+from engine.demos import DEMOS_DIR
+from engine.errors import InputError
+from engine.goals.models import PublishedGoalSpec
+from engine.goals.publication import list_published
+from engine.rules_bundle import RuleBundle
+from engine.store_memory import InMemoryStore
+from engine.turn import TurnRuntime
+from llm_adapters.offline import OfflineProposer
+from llm_adapters.replay import Change, ReplayAdapter, replay_decisions
+from llm_adapters.runtime_roles import FallbackProposer
+
+
+def find_spec(goal_ref: str, registries: list[Path]) -> PublishedGoalSpec:
+    """The published spec a conversation is pinned to, looked up by its ref in the given registries."""
+    roots = registries or [p / "published" for p in sorted(DEMOS_DIR.iterdir()) if (p / "published").is_dir()]
+    for root in roots:
+        for published in list_published(root):
+            if published.ref == goal_ref:
+                return published
+    raise InputError(f"published goal spec {goal_ref} not found in {', '.join(map(str, roots))}",
+                     code="audit.replay.spec_missing")
+
+
+def replay_stored_conversation(store_url: str, conversation_id: str, bundle: RuleBundle,
+                               registries: list[Path]) -> list[Change]:
+    from engine.storage import open_store
+
+    store = open_store(store_url)
+    state = store.load(conversation_id)
+    records = store.records(conversation_id)
+    spec = find_spec(state.goal_ref, registries)
+    messages = [m.text for m in state.messages if m.role is Role.VISITOR]
+    offline = OfflineProposer.from_bundle(bundle)
+
+    def runtime_factory(adapter: ReplayAdapter) -> TurnRuntime:
+        return TurnRuntime(spec=spec, bundle=bundle, proposer=FallbackProposer(adapter, offline), answerer=adapter,
+                           store=InMemoryStore(), audit_key=b"replay-key-not-used-for-storage!")
+
+    return replay_decisions(records, runtime_factory, messages=messages, conversation_id=f"replay-{conversation_id}")
