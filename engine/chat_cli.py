@@ -20,6 +20,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     chat.add_argument("--corpus", type=Path, help="company corpus folder for grounded answers (with --spec)")
     chat.add_argument("--language", help="conversation language (default: the spec's)")
     chat.add_argument("--no-answers", action="store_true", help="skip retrieval (no grounded answers)")
+    chat.add_argument("--llm", metavar="PROVIDER",
+                      help="use an LLM provider from rules/llm.json (mistral, vllm, ollama, llamacpp) for proposing, "
+                           "rating and modulating, with the offline roles as fallback")
     chat.set_defaults(handler=_chat)
 
 
@@ -69,4 +72,8 @@ def _chat(args: argparse.Namespace) -> int:
         spec = load_published(args.spec)
         answerer = embedded_answerer(args.corpus) if args.corpus and not args.no_answers else None
         runtime = offline_runtime(spec, answerer=answerer)
+    if args.llm:
+        from llm_adapters.wiring import use_llm
+
+        use_llm(runtime, args.llm)
     return run_chat(runtime, args.language, sys.stdin, sys.stdout)

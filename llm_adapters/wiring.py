@@ -1,0 +1,21 @@
+"""Put an LLM adapter into a running configuration: LLM roles first, offline fallbacks per role."""
+
+from __future__ import annotations
+
+from engine.turn import TurnRuntime
+from llm_adapters.config import load_llm_settings
+from llm_adapters.factory import adapter_from_settings
+from llm_adapters.modulator import make_modulator
+from llm_adapters.runtime_roles import FallbackProposer, LLMTurnRater
+
+
+def use_llm(runtime: TurnRuntime, provider: str) -> TurnRuntime:
+    """Proposer, rubric rater and question modulator from ``provider`` (rules/llm.json); offline fallbacks stay.
+
+    The API key comes from the environment variable the provider's settings name; it is never logged.
+    """
+    adapter = adapter_from_settings(load_llm_settings(provider=provider))
+    runtime.proposer = FallbackProposer(adapter, runtime.proposer)
+    runtime.rater = LLMTurnRater(adapter)
+    runtime.modulator = make_modulator(adapter, runtime.spec)
+    return runtime
