@@ -155,6 +155,10 @@ def _bench_env(tmp: Path, token: str) -> dict[str, str]:
     env = dict(os.environ)
     path = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     env.update({"GRACE_SERVICE_LIMITS": str(limits_path), "GRACE_OPERATOR_TOKEN": token, "PYTHONPATH": path})
+    # One BLAS thread per engine process: several processes each spinning a BLAS pool per core on a small
+    # machine produced multi-second stalls (the engine runs one turn at a time anyway).
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(name, "1")
     return env
 
 
@@ -206,10 +210,12 @@ def run(backend: str, database_url: str, args: argparse.Namespace, data_dir: Pat
         try:
             for index in range(args.processes):
                 servers.append(Server(database_url, data_dir, env, data_dir / f"server-{backend}-{index}.log"))
-            # Warm-up (lazy loads, first queries): one untimed conversation per process.
+            # Warm-up, untimed: one conversation per script and process (each language's first answer loads
+            # its analyzers lazily, which would otherwise stall the queue behind it).
             warm = Result(backend, args.processes, 0, 0, 0.0)
             for server in servers:
-                _conversation(server.url, 0, 2, warm, threading.Lock())
+                for index in range(len(SCRIPTS)):
+                    _conversation(server.url, index, 2, warm, threading.Lock())
             result = Result(backend, args.processes, args.conversations, 0, 0.0)
             lock = threading.Lock()
             started = time.perf_counter()

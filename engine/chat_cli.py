@@ -15,7 +15,7 @@ from engine.turn import TurnResult, TurnRuntime
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     chat = sub.add_parser("chat", help="talk to a published goal spec in the terminal")
     source = chat.add_mutually_exclusive_group(required=True)
-    source.add_argument("--demo", help="demo company: real-estate or cleaning")
+    source.add_argument("--demo", help="demo company: real-estate, cleaning or pantry-helpline")
     source.add_argument("--spec", type=Path, help="a published goal spec file (…/published/<id>/vN.json)")
     chat.add_argument("--corpus", type=Path, help="company corpus folder for grounded answers (with --spec)")
     chat.add_argument("--language", help="conversation language (default: the spec's)")

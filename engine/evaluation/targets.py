@@ -9,6 +9,7 @@ from pathlib import Path
 
 import structlog
 
+from engine.demos import Demo
 from engine.errors import GraceError
 from engine.evaluation.errors import EvaluationError
 from engine.evaluation.runner import DemoTarget
@@ -39,13 +40,23 @@ def _answerer(corpus_dir: Path) -> Answerer | None:
         return None
 
 
+def _demo_answerer(demo: Demo) -> Answerer | None:
+    from engine.assembly import demo_answerer
+
+    try:
+        return demo_answerer(demo)
+    except GraceError as exc:  # the answerer is optional for state metrics: run without it, but say so
+        log.warning("eval.answerer.unavailable", demo=demo.name, code=exc.code)
+        return None
+
+
 def published_demos(with_answerer: bool) -> dict[str, DemoTarget]:
     from engine.demos import demo_names, load_demo
 
     targets = {}
     for name in demo_names():
         demo = load_demo(name)
-        answerer = _answerer(demo.corpus_dir) if with_answerer else None
+        answerer = _demo_answerer(demo) if with_answerer else None
         targets[name] = DemoTarget(name=name, spec=demo.spec, answerer=answerer)
     return targets
 
