@@ -46,15 +46,19 @@ class CheckOutcome:
     status: str  # "unsat" (invariants hold) | "sat" (violated) | "unknown" (timeout or solver doubt)
 
 
+# Z3's Python API shares one context and is not thread-safe: every use in this process goes through this lock.
+Z3_LOCK = threading.RLock()
+
+
 class InvariantChecker:
-    """One reused solver per thread (push/pop keeps the per-check cost well under a millisecond)."""
+    """One reused solver per objective count (push/pop keeps a check well under a millisecond), used under Z3_LOCK."""
 
     def __init__(self, timeout_ms: int) -> None:
         self._timeout_ms = timeout_ms
-        self._local = threading.local()
+        self._cache: dict[int, tuple[z3.Solver, TransitionEncoding]] = {}
 
     def _solver(self, n: int) -> tuple[z3.Solver, TransitionEncoding]:
-        cache: dict[int, tuple[z3.Solver, TransitionEncoding]] = self._local.__dict__.setdefault("cache", {})
+        cache = self._cache
         if n not in cache:
             encoding = transition_encoding(n)
             staging = z3.Solver()
@@ -69,13 +73,14 @@ class InvariantChecker:
         return cache[n]
 
     def check(self, facts: TransitionFacts) -> CheckOutcome:
-        solver, encoding = self._solver(len(facts.before))
-        solver.push()
-        try:
-            solver.from_string(encoding.bind_smtlib(facts))
-            result = solver.check()
-        finally:
-            solver.pop()
+        with Z3_LOCK:
+            solver, encoding = self._solver(len(facts.before))
+            solver.push()
+            try:
+                solver.from_string(encoding.bind_smtlib(facts))
+                result = solver.check()
+            finally:
+                solver.pop()
         if result == z3.unsat:
             return CheckOutcome(ok=True, status="unsat")
         return CheckOutcome(ok=False, status="sat" if result == z3.sat else "unknown")
@@ -100,6 +105,11 @@ class ProofResult:
 
 
 def prove_bundle(bundle: RuleBundle) -> list[ProofResult]:
+    with Z3_LOCK:
+        return _prove(bundle)
+
+
+def _prove(bundle: RuleBundle) -> list[ProofResult]:
     numbers = policy_numbers(bundle)
     timeout = int(bundle.file("policy")["invariant_check"]["timeout_ms"])
     results = []
