@@ -12,13 +12,13 @@ from typing import Any, cast
 import structlog
 
 from engine.errors import InputError
-from engine.ports import Proposer
+from engine.ports import Answerer, Proposer
 from engine.rules_bundle import RuleBundle
 from engine.service.assembly import GoalSource
 
 log = structlog.get_logger("engine.service.demo")
 
-DEMO_NAMES = ("real-estate", "cleaning")
+DEMO_NAMES = ("real-estate", "cleaning")  # always served; other published demos are added when their data exists
 AUDIT_KEY_FILE = "audit.key"
 
 
@@ -31,17 +31,34 @@ def offline_proposer(bundle: RuleBundle) -> Proposer:
     return proposer
 
 
-def demo_sources(names: tuple[str, ...] = DEMO_NAMES, *, cache_dir: Path | None = None) -> list[GoalSource]:
-    from engine.demos import load_demo
+def demo_sources(names: tuple[str, ...] | None = None, *, cache_dir: Path | None = None) -> list[GoalSource]:
+    """The demo companies: corpus demos get the embedded index; directory demos (TRACE) their directory.
+
+    Without explicit ``names``: the two paper demos, plus every other published demo whose data is present
+    (the pantry helpline reads the shared Kansas directory, which a deployment may not have).
+    """
+    from engine.assembly import demo_answerer
+    from engine.demos import demo_names, load_demo
     from engine.retrieval.factory import build_answerer
 
+    requested = names or tuple(dict.fromkeys([*DEMO_NAMES, *demo_names()]))
     sources = []
-    for name in names:
+    for name in requested:
         demo = load_demo(name)
-        options: dict[str, Any] = {}
-        if cache_dir is not None:
-            options["cache_dir"] = cache_dir
-        answerer = build_answerer(demo.corpus_dir, **options)
+        answerer: Answerer
+        if demo.answerer.kind == "corpus":
+            options: dict[str, Any] = {}
+            if cache_dir is not None:
+                options["cache_dir"] = cache_dir
+            answerer = build_answerer(demo.corpus_dir, **options)
+        else:
+            try:
+                answerer = demo_answerer(demo)
+            except InputError as exc:
+                if names is not None or exc.code != "demo.data_missing":
+                    raise
+                log.warning("service.demo.skipped", demo=name, code=exc.code, reason=exc.message)
+                continue
         sources.append(GoalSource(spec=demo.spec, answerer=answerer, aliases=(name,)))
         log.info("service.demo.loaded", demo=name, goal=demo.spec.ref)
     return sources
