@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import json
 import re
+import threading
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -68,6 +69,8 @@ _ASCII_AT = re.compile("@")
 _PHONE_SEPARATORS = " \t\u00a0().-/"
 _HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 
+
+_KEY_CACHE_SIZE = 4096  # bound on remembered key redactions / cached redactors
 
 class PhonePolicy(BaseModel):
     """Digit-count bounds of a phone-like string."""
@@ -144,6 +147,7 @@ class Redactor:
 
     def __init__(self, key: bytes | None, policy: RedactionPolicy | None = None) -> None:
         self._key = None if key is None else check_key(key, source="redaction key")
+        self._key_cache: dict[str, str] = {}
         self.policy = policy or load_policy()
         lo, hi = self.policy.phone.min_digits, self.policy.phone.max_digits
         # Not inside a number or an address; groups joined by at most two separator characters. Letters
@@ -321,7 +325,13 @@ class Redactor:
 
     def _walk_key(self, key: Any, strict: bool) -> Any:
         if isinstance(key, str):
-            return self.redact_text(str(key))
+            # Record keys repeat from turn to turn (field names, objective ids): remember their redaction.
+            cached = self._key_cache.get(key)
+            if cached is None:
+                cached = self.redact_text(key)
+                if len(self._key_cache) < _KEY_CACHE_SIZE:
+                    self._key_cache[key] = cached
+            return cached
         if strict and not isinstance(key, int | float | bool) and key is not None:
             raise RedactionError(f"cannot redact a key of type {type(key).__name__}", code="audit.redaction.bad_key")
         return key if strict else self.redact_text(str(key))
@@ -345,9 +355,25 @@ class Redactor:
                 self._scan(item, f"{path}/{index}", found, phones)
 
 
+_REDACTORS: dict[bytes, Redactor] = {}
+_REDACTORS_LOCK = threading.Lock()
+
+
+def _default_redactor(key: bytes) -> Redactor:
+    """One redactor per key for the default policy: compiling its patterns costs more than a record."""
+    with _REDACTORS_LOCK:
+        redactor = _REDACTORS.get(key)
+        if redactor is None:
+            redactor = Redactor(key)
+            if len(_REDACTORS) < _KEY_CACHE_SIZE:
+                _REDACTORS[key] = redactor
+        return redactor
+
+
 def redact_record(record: Mapping[str, Any], key: bytes, policy: RedactionPolicy | None = None) -> dict[str, Any]:
     """Redact a transition record before sealing (strict: unknown value types are refused)."""
-    redacted = Redactor(key, policy).redact(record, strict=True)
+    redactor = Redactor(key, policy) if policy is not None else _default_redactor(key)
+    redacted = redactor.redact(record, strict=True)
     if not isinstance(redacted, dict):
         raise RedactionError("record must be a JSON object", code="audit.redaction.not_object")
     return redacted

@@ -77,7 +77,13 @@ class OfflineRubric:
     """Levels in {0, 0.5, 1} from rules/policy.json ``offline_rubric``; every level comes with a rationale."""
 
     def __init__(self, config: dict[str, Any]) -> None:
-        self._c = config
+        # Levels converted to exact fractions once: the rubric runs for every objective of every turn.
+        self._c: dict[str, Any] = {
+            key: (value if key in ("uncertainty_cooldown_turns",) else
+                  [frac(v) for v in value] if isinstance(value, list) else
+                  {k: frac(v) for k, v in value.items()} if isinstance(value, dict) else frac(value))
+            for key, value in config.items()
+        }
 
     def score(self, objective: ObjectiveView, ctx: RubricContext) -> Rubric:
         c = self._c
@@ -86,23 +92,23 @@ class OfflineRubric:
         recent_uncertain = uncertain_turn is not None and ctx.turn - uncertain_turn < cooldown
         ignored = ctx.last_asked == objective.id and objective.id not in ctx.touched_this_turn
         if recent_uncertain:
-            relevance, r_why = frac(c["relevance_uncertain_recent"]), "visitor said they do not know this yet"
+            relevance, r_why = c["relevance_uncertain_recent"], "visitor said they do not know this yet"
         elif ignored:
-            relevance, r_why = frac(c["relevance_same_question_unanswered"]), "visitor turned to something else"
+            relevance, r_why = c["relevance_same_question_unanswered"], "visitor turned to something else"
         else:
-            relevance, r_why = frac(c["relevance_default"]), "approved objective still open"
-        burdens: list[tuple[Fraction, str]] = [(frac(c["burden_default"]), "no extra burden")]
+            relevance, r_why = c["relevance_default"], "approved objective still open"
+        burdens: list[tuple[Fraction, str]] = [(c["burden_default"], "no extra burden")]
         if recent_uncertain:
-            burdens.append((frac(c["burden_uncertain_recent"]), "asking again right after 'do not know yet'"))
+            burdens.append((c["burden_uncertain_recent"], "asking again right after 'do not know yet'"))
         if ignored:
-            burdens.append((frac(c["burden_same_question_unanswered"]), "same question just went unanswered"))
+            burdens.append((c["burden_same_question_unanswered"], "same question just went unanswered"))
         if ctx.company_question:
-            burdens.append((frac(c["burden_visitor_asked_company_question"]), "visitor is asking a question"))
+            burdens.append((c["burden_visitor_asked_company_question"], "visitor is asking a question"))
         burden, b_why = max(burdens, key=lambda item: item[0])
         levels = c["repetition_by_times_asked"]
         times = ctx.ask_counts.get(objective.id, 0)
-        repetition = frac(levels[min(times, len(levels) - 1)])
-        privacy = frac(c["privacy_by_kind"].get(objective.kind, 0))
+        repetition = levels[min(times, len(levels) - 1)]
+        privacy = c["privacy_by_kind"].get(objective.kind, Fraction(0))
         return Rubric(
             relevance=relevance,
             burden=burden,
