@@ -49,12 +49,12 @@ def _run(dataset: Dataset, demos: dict[str, DemoTarget], bundle: RuleBundle, pro
             propose_ms.append(float(result.record["timings_ms"].get("propose_ms", 0.0)))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path, default=ROOT / "tests/golden/golden_conversations.json")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--with-answerer", action="store_true", help="include embedded retrieval per turn")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
     bundle = working_tree_bundle(ROOT / "rules")

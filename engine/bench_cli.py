@@ -24,9 +24,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         ("turns", "benchmarks.turn_bench", "full offline turns (proposer + decision + store): turns/s, p50/p99"),
         ("load", "benchmarks.load_bench", "HTTP load: concurrent conversations against a local server"),
     ):
-        p = bsub.add_parser(name, help=text, add_help=False)
-        p.add_argument("args", nargs=argparse.REMAINDER)
-        p.set_defaults(handler=_forward(module))
+        p = bsub.add_parser(name, help=text + " (other arguments go to the benchmark)", add_help=False)
+        p.set_defaults(handler=_forward(module), forward_extra=True)
 
 
 def _forward(module_name: str) -> Callable[[argparse.Namespace], int]:

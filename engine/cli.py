@@ -59,7 +59,11 @@ def _configure_logging() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     _configure_logging()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if not getattr(args, "forward_extra", False):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.args = [*getattr(args, "args", []), *extra]  # options of a forwarded benchmark's own parser
     try:
         result: int = args.handler(args)
     except GraceError as exc:
