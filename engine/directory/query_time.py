@@ -38,6 +38,11 @@ class QueryTimeParser:
         self._now = re.compile(rf"(?<![a-z])(?:{_alt(vocab.now_words)})(?![a-z])")
         self._day = re.compile(rf"(?<![a-z])(?:{_alt(list(vocab.day_words))})(?![a-z])")
         self._abbr = re.compile(rf"(?<![A-Za-z])(?:{_alt([a.capitalize() for a in vocab.day_abbreviations])})(?![a-z])")
+        # Lower-case 'mon', 'wed', 'sat' are also ordinary words; they name a day only right after an open word
+        # or a dated prefix ('open wed', 'this sat') - people type queries in lower case.
+        cues = _alt(sorted(vocab.open_words) + list(vocab.dated_weekday_prefixes))
+        self._cued_abbr = re.compile(
+            rf"(?<![a-z])(?:{cues})\s+(?P<abbr>{_alt(list(vocab.day_abbreviations))})(?![a-z])")
         self._prefix = re.compile(rf"(?:{_alt(vocab.dated_weekday_prefixes)})\s+$")
         self._weekend = re.compile(rf"(?<![a-z])(?:{_alt(vocab.weekend_words)})(?![a-z])")
         self._workweek = re.compile(rf"(?<![a-z])(?:{_alt(vocab.weekday_group_words)})(?![a-z])")
@@ -128,6 +133,10 @@ class QueryTimeParser:
         for m in self._abbr.finditer(original):
             word = folded[m.start():m.end()]
             found.append((m.start(), m.end(), self.vocab.day_abbreviations[word]))
+        seen = {start for start, _, _ in found}
+        for m in self._cued_abbr.finditer(folded):
+            if m.start("abbr") not in seen:
+                found.append((m.start("abbr"), m.end("abbr"), self.vocab.day_abbreviations[m.group("abbr")]))
         found.sort()
         previous: tuple[int, int] | None = None  # (end offset, day) of the last weekday, for ranges
         for start, end, day in found:

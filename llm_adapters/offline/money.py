@@ -119,7 +119,10 @@ def extract_money(ctx: ExtractionContext) -> list[Evidence]:
         strong = currency is not None or budget
         if phone_cued and currency is None:
             continue
-        if not (strong or (scaled and qualifier) or ctx.lenient):
+        # A scaled amount reads as money once it is bounded: a qualifier ('up to 300k') or a range
+        # ('between 300 and 350 thousand') both state a price limit; a bare '300 thousand' does not.
+        bounded = bool(qualifier) or is_range
+        if not (strong or (scaled and bounded) or ctx.lenient):
             continue
         unit = currency or default_currency
         value = f"{qualifier}{body}{' ' + unit if unit else ''}"
