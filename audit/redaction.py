@@ -276,7 +276,9 @@ class Redactor:
         return start, end
 
     def _is_amount(self, text: str, start: int, end: int) -> bool:
-        if not _AMOUNT_RE.fullmatch(text[start:end].lstrip("+")):
+        # One amount, or a range of two ("200000-300000 EUR"), each part shaped like an amount.
+        parts = re.split(r"\s?[-–]\s?", text[start:end].lstrip("+"))
+        if len(parts) > 2 or not all(_AMOUNT_RE.fullmatch(part) for part in parts):
             return False
         if self._money_after.match(text, end):
             return True

@@ -292,3 +292,13 @@ def test_redaction_is_idempotent_and_leaves_nothing(text: str) -> None:
 def test_text_without_digits_or_at_is_untouched(text: str) -> None:
     assume("@" not in text and "＠" not in text and "﹫" not in text)
     assert R.redact_text(text) == text
+
+
+def test_money_ranges_with_a_currency_stay_readable_but_bare_ranges_do_not() -> None:
+    from audit.redaction import Redactor
+
+    redactor = Redactor(b"k" * 32)
+    assert redactor.redact_text("300000-350000 EUR") == "300000-350000 EUR"
+    assert redactor.redact_text("200000 - 300000 EUR") == "200000 - 300000 EUR"
+    assert redactor.redact_text("300000-350000").startswith("phone:")
+    assert redactor.redact_text("612-345-678").startswith("phone:")
