@@ -13,8 +13,9 @@ import structlog
 
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.decider import Decider, Decision
-from engine.errors import GraceError, InputError
+from engine.errors import GraceError, InputError, IntegrityError
 from engine.goals.models import PublishedGoalSpec
+from engine.goals.publication import spec_hash
 from engine.input_checks import check_visitor_text
 from engine.ports import (
     Answerer,
@@ -64,6 +65,10 @@ class TurnRuntime:
         modulator: Modulator | None = None,
         rater: TurnRater | None = None,
     ) -> None:
+        if spec_hash(spec.spec) != spec.content_hash:
+            # INVARIANT (I-12): only an intact published version is served.
+            raise IntegrityError(f"{spec.ref}: content does not match its published hash",
+                                 code="goalspec.hash_mismatch")
         self.spec = spec
         self.bundle = bundle
         self.proposer = proposer

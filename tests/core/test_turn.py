@@ -152,3 +152,14 @@ def test_company_evidence_never_completes(bundle: RuleBundle) -> None:
     cid = runtime.start().conversation_id
     for text in ["what do you offer?", "and what else?"]:
         assert runtime.handle(cid, text).state == "0000"
+
+
+def test_runtime_refuses_a_spec_whose_content_does_not_match_its_hash(bundle: RuleBundle) -> None:
+    from engine.errors import IntegrityError
+
+    published = publish(make_spec())
+    tampered = published.model_copy(update={"spec": make_spec(weights=("0.40", "0.20", "0.20", "0.20"))})
+    with pytest.raises(IntegrityError) as err:
+        TurnRuntime(spec=tampered, bundle=bundle, proposer=ScriptedProposer(), answerer=None, store=InMemoryStore(),
+                    audit_key=KEY)
+    assert err.value.code == "goalspec.hash_mismatch"
