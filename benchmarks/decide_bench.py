@@ -10,39 +10,17 @@ import random
 import statistics
 import time
 from datetime import UTC, datetime
-from fractions import Fraction
 
-from engine.commands import Complete, Correct
 from engine.decision.decider import Decider
 from engine.ports import GroundedAnswer, Proposal
 from engine.rules_bundle import RuleBundle
-from engine.text import normalize
 from engine.turn_record import build_record, seal_for_store
-from engine.validators import validate_value
-from spec.generators import Case, random_case
-from spec.reference import RefCandidate, RefObjective, RefState, decide
+from spec.generators import random_case, reference_decision
 
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def _reference(case: Case, bundle: RuleBundle) -> None:
-    objectives = case.spec.spec.ordered()
-    by_id = {o.id: o for o in objectives}
-    candidates = []
-    for c in case.commands:
-        ok = True
-        if isinstance(c, Complete | Correct) and c.objective in by_id:
-            ok = validate_value(by_id[c.objective].criterion, c.value, c.span.quote, bundle).ok
-        candidates.append(RefCandidate(c.type, getattr(c, "objective", None), c.span.turn, c.span.start, c.span.end,
-                                       normalize(c.span.quote), ok))
-    s = case.state
-    decide([RefObjective(o.id, Fraction(str(o.weight)), o.criterion.kind.value) for o in objectives],
-           RefState(s.turn, tuple(s.bits), {m.turn: m.text for m in s.messages if m.role == "visitor"},
-                    frozenset(s.refused), s.stopped, dict(s.uncertain), dict(s.ask_counts), s.last_asked),
-           candidates, bundle.file("policy"), case.company_question)
 
 
 def run(bundle: RuleBundle, turns: int = 2000, seed: int = 7) -> dict[str, float]:
@@ -66,7 +44,7 @@ def run(bundle: RuleBundle, turns: int = 2000, seed: int = 7) -> dict[str, float
         seal_for_store(record, None, key)
         engine_ms.append((time.perf_counter() - t0) * 1000)
         t0 = time.perf_counter()
-        _reference(case, bundle)
+        reference_decision(case, bundle)
         reference_ms.append((time.perf_counter() - t0) * 1000)
     return {
         "turns": float(turns),

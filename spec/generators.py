@@ -6,12 +6,17 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
 from engine.conversation import ConversationState, Message, Role
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
+from engine.rules_bundle import RuleBundle
+from engine.text import normalize
+from engine.validators import validate_value
+from spec.reference import RefCandidate, RefDecision, RefObjective, RefState, decide
 
 KINDS: list[tuple[CriterionKind, dict[str, Any]]] = [
     (CriterionKind.MONEY, {"currency": "EUR", "min_amount": 10000}),
@@ -114,3 +119,25 @@ def random_case(rng: random.Random) -> Case:
         else:
             commands.append(Resume(objective=rng.choice([None, objective]), span=span))
     return Case(spec=spec, state=state, commands=commands, company_question=rng.random() < 0.3)
+
+
+def reference_decision(case: Case, bundle: RuleBundle) -> RefDecision:
+    """Run the reference model on an engine-shaped case; validator outcomes come from the engine's validators."""
+    objectives = case.spec.spec.ordered()
+    by_id = {o.id: o for o in objectives}
+    candidates = []
+    for c in case.commands:
+        ok = True
+        if isinstance(c, Complete | Correct) and c.objective in by_id:
+            ok = validate_value(by_id[c.objective].criterion, c.value, c.span.quote, bundle).ok
+        candidates.append(RefCandidate(c.type, getattr(c, "objective", None), c.span.turn, c.span.start,
+                                       c.span.end, normalize(c.span.quote), ok))
+    s = case.state
+    ref_state = RefState(
+        turn=s.turn, bits=tuple(s.bits),
+        visitor_texts={m.turn: m.text for m in s.messages if m.role == "visitor"},
+        refused=frozenset(s.refused), stopped=s.stopped, uncertain=dict(s.uncertain),
+        ask_counts=dict(s.ask_counts), last_asked=s.last_asked,
+    )
+    return decide([RefObjective(o.id, Fraction(str(o.weight)), o.criterion.kind.value) for o in objectives],
+                  ref_state, candidates, bundle.file("policy"), case.company_question)
