@@ -11,6 +11,7 @@ import pytest
 from llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
+from engine.goals.publication import spec_hash
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.factory import adapter_from_settings
 
@@ -61,7 +62,7 @@ def spec() -> PublishedGoalSpec:
                        "¿Podría facilitarnos un correo electrónico o un teléfono para organizar una visita?", "0.2", 4),
         ],
     )
-    return PublishedGoalSpec(spec=goal, version=1, content_hash="sha256:" + "0" * 64, approved_by="test",
+    return PublishedGoalSpec(spec=goal, version=1, content_hash=spec_hash(goal), approved_by="test",
                              approved_at=datetime(2026, 1, 1, tzinfo=UTC))
 
 

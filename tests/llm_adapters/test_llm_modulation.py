@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
+from engine.goals.publication import spec_hash
 from engine.ports import GroundedAnswer
 from llm_adapters.config import load_modulation_rules
 from llm_adapters.modulation import check_modulation
@@ -134,7 +135,7 @@ class _StubModulator:
 ])
 def test_runtime_modulator_returns_only_accepted_rephrasings(question: str, expected: str | None) -> None:
     goal = GoalSpec(id="m", title="m", default_language="en", languages=["en"], objectives=EN)
-    spec = PublishedGoalSpec(spec=goal, version=1, content_hash="sha256:" + "2" * 64, approved_by="t",
+    spec = PublishedGoalSpec(spec=goal, version=1, content_hash=spec_hash(goal), approved_by="t",
                              approved_at="2026-01-01T00:00:00Z")
     calls: list[dict[str, Any]] = []
     modulator: Callable[..., str | None] = make_modulator(_StubModulator(question), spec,  # type: ignore[arg-type]

@@ -15,6 +15,7 @@ from llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 from engine.conversation import Message, Role
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
+from engine.goals.publication import spec_hash
 from engine.ports import ProposerInput
 from llm_adapters.errors import LLMError, LLMOutputError, ReplayError
 from llm_adapters.factory import adapter_from_settings
@@ -41,7 +42,7 @@ def runtime_spec() -> PublishedGoalSpec:
         _objective("requirements", CriterionKind.FREE_TEXT, "Which requirements are essential to you?", "0.2", 3),
         _objective("contact", CriterionKind.CONTACT, "Could you share an email address or phone number?", "0.2", 4),
     ])
-    return PublishedGoalSpec(spec=goal, version=1, content_hash="sha256:" + "1" * 64, approved_by="test",
+    return PublishedGoalSpec(spec=goal, version=1, content_hash=spec_hash(goal), approved_by="test",
                              approved_at=datetime(2026, 1, 1, tzinfo=UTC))
 
 
