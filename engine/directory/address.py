@@ -101,6 +101,15 @@ class AddressParser:
         folded = [fold(w).strip(".") for w in words]
         return folded[-1] not in self.vocab.street_words and not all(w in self.vocab.street_words for w in folded)
 
+    def quadrant(self, address: str | None) -> str | None:
+        """'1990 K St. NW' -> 'NW': an upper-case quadrant code standing alone after the street number."""
+        if not address or not self.vocab.quadrants:
+            return None
+        codes = "|".join(re.escape(c) for c in self.vocab.quadrants)
+        found = {m.group(1) for m in re.finditer(rf"(?<=\s)({codes})\.?(?![A-Za-z])", clean(address))
+                 if re.search(r"\d", address[:m.start()])}
+        return found.pop() if len(found) == 1 else None  # two different quadrants: unknown, never guessed
+
     def guess_from_tail(self, tail: tuple[str, ...]) -> str | None:
         """Last-resort city from the words right before the state: 'Hill City', 'La Cygne', 'Oakley'."""
         words = [w.strip(".") for w in tail if w.strip(".")]

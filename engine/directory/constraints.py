@@ -14,7 +14,7 @@ from datetime import date
 from engine.directory.models import Evidence, Record, Slot
 from engine.directory.normalize import key_tokens
 
-PLACE_KINDS = ("city", "county", "zip", "state")
+PLACE_KINDS = ("city", "county", "zip", "state", "quadrant")
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,8 @@ def place_holds(record: Record, place: PlaceConstraint) -> bool:
         return record.zip == place.key
     if place.kind == "state":
         return record.state == place.key
+    if place.kind == "quadrant":
+        return record.quadrant == place.key
     return False
 
 
@@ -137,7 +139,7 @@ def name_holds(record: Record, name: NameConstraint) -> bool:
 
 
 def _place_quote(record: Record, place: PlaceConstraint) -> Evidence | None:
-    field_name = {"city": "city", "county": "county", "zip": "zip", "state": "state"}[place.kind]
+    field_name = {"city": "city", "county": "county", "zip": "zip", "state": "state", "quadrant": "address"}[place.kind]
     quotes = record.raw.get(field_name) or ()
     if place.kind == "county":
         for quote in quotes:

@@ -26,6 +26,8 @@ class Gazetteer:
     max_tokens: int = 1
     place_tokens: frozenset[str] = frozenset()
     state_coverage: dict[str, float] = field(default_factory=dict)  # share of records in each state
+    county_initials: dict[str, Place] = field(default_factory=dict)  # 'pg' -> Prince George's (unambiguous only)
+    quadrants: dict[tuple[str, ...], Place] = field(default_factory=dict)  # ('northwest',) -> NW, if present
 
     def lookup(self, key: tuple[str, ...]) -> list[Place]:
         found = [table[key] for table in (self.cities, self.counties, self.states) if key in table]
@@ -56,6 +58,21 @@ def build_gazetteer(graph: KnowledgeGraph, rules: DirectoryRules, total_records:
         if code in present:
             gaz.state_codes[code] = place
             gaz.state_coverage[code] = len(graph.records_at(f"state:{code}")) / max(total_records, 1)
+    gaz.county_initials = _initials(gaz)
+    for code, names in rules.address.quadrants.items():
+        if f"quadrant:{code}" in graph.nodes:
+            for name in names:
+                gaz.quadrants[key_tokens(name)] = Place("quadrant", code, code)
     gaz.max_tokens = max((len(k) for table in (gaz.cities, gaz.counties, gaz.states) for k in table), default=1)
     gaz.place_tokens = frozenset(tokens)
     return gaz
+
+
+def _initials(gaz: Gazetteer) -> dict[str, Place]:
+    """Initials of multi-word county names ('PG county'); a clash with another county or a place drops them."""
+    seen: dict[str, list[Place]] = {}
+    for key, place in gaz.counties.items():
+        if len(key) >= 2 and all(t.isalpha() for t in key):
+            seen.setdefault("".join(t[0] for t in key), []).append(place)
+    return {code: found[0] for code, found in seen.items()
+            if len(found) == 1 and not gaz.lookup((code,)) and code not in gaz.state_codes}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from engine.directory.constraints import HoursConstraint, PlaceConstraint, slot_matches
+from engine.directory.constraints import PLACE_KINDS, HoursConstraint, PlaceConstraint, slot_matches
 from engine.directory.ingest import Directory
 from engine.directory.models import Slot
 
@@ -48,7 +48,7 @@ class KnowledgeGraph:
     def records_in(self, places: tuple[PlaceConstraint, ...]) -> set[int]:
         """Same-kind places are alternatives; kinds intersect."""
         result: set[int] | None = None
-        for kind in ("city", "county", "zip", "state"):
+        for kind in PLACE_KINDS:
             group = [p for p in places if p.kind == kind]
             if not group:
                 continue
@@ -98,6 +98,9 @@ def build_graph(directory: Directory) -> KnowledgeGraph:
         if record.state:
             graph.add_node(f"state:{record.state}", record.state)
             graph.add_edge(node, "IN_STATE", f"state:{record.state}")
+        if record.quadrant:
+            graph.add_node(f"quadrant:{record.quadrant}", record.quadrant)
+            graph.add_edge(node, "IN_QUADRANT", f"quadrant:{record.quadrant}")
         if record.schedule.seasonal:
             graph.seasonal.add(record.source_index)
         for slot in record.schedule.slots:

@@ -155,6 +155,7 @@ class _Builder:
             tags=tuple(dict.fromkeys(t for t, _ in tags)), passages=tuple(passages),
             raw={k: v for k, v in raw.items() if v},
             attributes=self.concepts.evidence(evidence_text, tags),
+            quadrant=self.address.quadrant(address),
         )
         return built, parts.tail
 

@@ -76,6 +76,7 @@ class Record:
     passages: tuple[Evidence, ...]  # semantic text split into quotable passages (eligibility, notes, services...)
     raw: dict[str, tuple[Evidence, ...]] = field(default_factory=dict)  # logical field -> verbatim source values
     attributes: dict[str, tuple[Evidence, ...]] = field(default_factory=dict)  # concept id -> evidence
+    quadrant: str | None = None  # city quadrant written in the street address ('1990 K St. NW' -> 'NW')
 
     @property
     def source_ref(self) -> str:

@@ -33,6 +33,7 @@ class NameIndex:
     def __init__(self, directory: Directory, rules: DirectoryRules, place_tokens: frozenset[str],
                  reserved: frozenset[str]) -> None:
         self.generic = rules.query.generic_name_words | _ARTICLES
+        self.directional = rules.address.directional_words
         self.blocked = place_tokens | reserved | self.generic
         self.variants: dict[tuple[str, ...], bool] = {}
         for record in directory.records:
@@ -53,10 +54,19 @@ class NameIndex:
         pieces = [full] + [key_tokens(part) for part in _PARTS.split(name)]
         out = set()
         for piece in pieces:
-            for variant in (piece, self._trim(piece)):
+            for variant in (piece, self._trim(piece), self._branch(piece)):
                 if variant:
                     out.add(variant)
         return out
+
+    def _branch(self, tokens: tuple[str, ...]) -> tuple[str, ...]:
+        """'Bread For The City NW Center' -> 'bread for the city': a branch's quadrant/direction tail dropped."""
+        end = len(tokens)
+        while end > 0 and tokens[end - 1] in self.generic:
+            end -= 1
+        if end < 2 or tokens[end - 1] not in self.directional:
+            return ()
+        return tokens[:end - 1]
 
     def _distinctive(self, variant: tuple[str, ...]) -> bool:
         return any(len(t) >= 3 and not t.isdigit() and t not in self.blocked for t in variant)

@@ -147,6 +147,7 @@ class QueryParser:
         self._places(tokens, words, folded, original, is_free, take, places, unknown, min_len=1)
         self._zips(folded, is_free, take, places, unknown)
         self._state_codes(tokens, original, is_free, take, places)
+        self._quadrants(tokens, words, spans, take, places)
         self._unknown_places(folded, original, tokens, is_free, take, places, unknown)
         places = self._drop_non_narrowing_states(places, notes)
         residual = tuple(w for w, s, e in tokens if is_free(s, e) and len(w) >= 3 and not w.isdigit()
@@ -202,13 +203,15 @@ class QueryParser:
                 if not is_free(start, end):
                     continue
                 key = tuple(words[i:i + size])
-                found = self.gaz.lookup(key)
-                if not found:
-                    continue
-                by_kind: dict[str, Place] = {p.kind: p for p in found}
                 after = i + size
                 county_mark = after < len(tokens) and words[after] in self.county_suffixes and is_free(
                     tokens[after][1], tokens[after][2])
+                found = self.gaz.lookup(key)
+                if not found and size == 1 and county_mark and key[0] in self.gaz.county_initials:
+                    found = [self.gaz.county_initials[key[0]]]  # 'PG county': initials need the suffix
+                if not found:
+                    continue
+                by_kind: dict[str, Place] = {p.kind: p for p in found}
                 county_prefix = _ends_with_phrase(folded[:start], q.county_prefixes)
                 city_prefix = _ends_with_phrase(folded[:start], q.city_prefixes)
                 if county_mark or county_prefix:
@@ -223,7 +226,10 @@ class QueryParser:
                     chosen = by_kind.get("city") or by_kind.get("county") or by_kind.get("state")
                     if "county" in by_kind and self._shared_county_suffix.match(folded[end:]):
                         chosen = by_kind["county"]  # 'Shawnee or Douglas county': the suffix covers both
-                    if chosen is None or not self._place_ok(key, tokens, i, folded, original):
+                    # a state name listed in the address vocabulary ('dc') is specific enough without a cue,
+                    # but only for a state the directory actually covers
+                    named_state = chosen is not None and chosen.kind == "state" and chosen.key in self.gaz.state_codes
+                    if chosen is None or not (named_state or self._place_ok(key, tokens, i, folded, original)):
                         continue
                 stop = tokens[after][2] if county_mark else end
                 if chosen.kind == "state" and chosen.key not in self.gaz.state_codes:
@@ -253,6 +259,21 @@ class QueryParser:
                 place = self.gaz.state_codes[surface]
                 if take(start, end, "place:state"):
                     places.append(PlaceConstraint("state", place.key, place.label))
+
+    def _quadrants(self, tokens: list[tuple[str, int, int]], words: list[str], spans: list[tuple[int, int, str]],
+                   take: Callable[[int, int, str], bool], places: list[PlaceConstraint]) -> None:
+        """'NW DC', 'southeast dc', 'Washington NE': a quadrant word directly before or after a city/state."""
+        if not self.gaz.quadrants:
+            return
+        anchors = [(s, e) for s, e, kind in spans if kind in ("place:city", "place:state")]
+        for size in (2, 1):
+            for i in range(len(tokens) - size + 1):
+                place = self.gaz.quadrants.get(tuple(words[i:i + size]))
+                start, end = tokens[i][1], tokens[i + size - 1][2]
+                if place is None or not any(0 <= s - end <= 1 or 0 <= start - e <= 1 for s, e in anchors):
+                    continue
+                if take(start, end, "place:quadrant"):
+                    places.append(PlaceConstraint("quadrant", place.key, place.label))
 
     def _unknown_places(self, folded: str, original: str, tokens: list[tuple[str, int, int]],
                         is_free: Callable[[int, int], bool], take: Callable[[int, int, str], bool],

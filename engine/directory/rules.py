@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -111,6 +111,7 @@ class AddressVocabulary:
     place_suffix_words: frozenset[str]
     place_prefix_words: frozenset[str]
     directional_words: frozenset[str]
+    quadrants: dict[str, tuple[str, ...]] = field(default_factory=dict)  # 'NW' -> ('nw', 'northwest', ...)
 
 
 @dataclass(frozen=True)
@@ -256,6 +257,7 @@ def _address(data: dict[str, Any]) -> AddressVocabulary:
         place_suffix_words=frozenset(_words(data["place_suffix_words"])),
         place_prefix_words=frozenset(_words(data["place_prefix_words"])),
         directional_words=frozenset(w.strip(".") for w in _words(data["directional_words"])),
+        quadrants={e["code"]: _words(e["names"]) for e in data.get("quadrants", [])},
     )
 
 

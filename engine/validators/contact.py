@@ -18,7 +18,9 @@ def _digits(text: str) -> str:
     return _DIGITS.sub("", text)
 
 
-def validate_contact(value: str, span_text: str, channels: list[str], region: str) -> ValidationResult:
+def validate_contact(
+    value: str, span_text: str, channels: list[str], region: str, phone_check: str = "valid"
+) -> ValidationResult:
     value = value.strip()
     if "@" in value:
         if "email" not in channels:
@@ -39,7 +41,10 @@ def validate_contact(value: str, span_text: str, channels: list[str], region: st
         number = phonenumbers.parse(value, region)
     except phonenumbers.NumberParseException:
         return ValidationResult.reject("contact.phone_invalid", VALIDATOR)
-    if not phonenumbers.is_valid_number(number):
+    international = value.lstrip().startswith(("+", "00"))
+    possible_ok = phone_check == "valid_or_possible_international" and international and \
+        phonenumbers.is_possible_number(number)
+    if not (phonenumbers.is_valid_number(number) or possible_ok):
         return ValidationResult.reject("contact.phone_invalid", VALIDATOR)
     normalized = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
     return ValidationResult(ok=True, code="contact.phone_ok", validator=VALIDATOR, normalized=normalized)

@@ -26,6 +26,7 @@ def validate_value(criterion: Criterion, value: str, span_text: str, bundle: Rul
             span_text,
             list(params.get("channels", contact["default_channels"])),
             str(params.get("default_region", contact["default_region"])),
+            str(contact.get("phone_check", "valid")),
         )
     if kind is CriterionKind.MONEY:
         money = defaults["money"]

@@ -19,6 +19,8 @@ MONEY = Criterion(kind="money", description="budget", params={"currency": "EUR",
         ("600 000 005", "call 600 000 005", True, "contact.phone_ok"),
         ("12", "my telephone number is 12", False, "contact.phone_invalid"),
         ("other@example.com", "contact me at alex@example.com", False, "contact.value_not_in_span"),
+        ("+44 7700 900123", "ring me on +44 7700 900123", True, "contact.phone_ok"),  # possible, written with +44
+        ("123456789", "my number is 123456789", False, "contact.phone_invalid"),  # national, not an ES range
     ],
 )
 def test_contact(bundle: RuleBundle, value: str, span: str, ok: bool, code: str) -> None:

@@ -5,6 +5,7 @@ its own (simple, conservative) city/ZIP/hours/eligibility rules, so the held-out
 computed by the code under test. A check that cannot decide returns None ("unverifiable").
 
     python -m tests.directory.heldout_gold --fill   # recompute "gold" in heldout_queries.json
+    python -m tests.directory.heldout_gold --fill --round 2   # same for heldout_queries_2.json
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 QUERIES = HERE / "heldout_queries.json"
+QUERIES_2 = HERE / "heldout_queries_2.json"  # second round: Silicon Valley ("sv") and DC ("dc")
 
 DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _DAY_RE = (
@@ -54,11 +56,14 @@ class Record:
     hours: str
     text: str  # name + address + hours + notes, for eligibility checks
     tags: frozenset[str]
+    state: str | None = None
 
 
 def load(directory: str) -> list[Record]:
-    """Read the raw directory file for 'kansas' or 'ny' into plain records."""
+    """Read the raw directory file for 'kansas', 'ny', 'sv' or 'dc' into plain records."""
     root = _data_root()
+    if directory in {"sv", "dc"}:
+        return _load_haarrrvest(root, directory)
     if directory == "kansas":
         main = json.loads((root / "kansas" / "pantry_data.json").read_text())
         side = json.loads((root / "kansas" / "KS_Food_pantry_with_tags_flat_latlon.json").read_text())
@@ -84,6 +89,33 @@ def load(directory: str) -> list[Record]:
                           " / ".join(c + " County" for c in r["Counties"]), (r["Zip"] or "")[:5],
                           hours, " | ".join([name, r["Address"] or "", hours, notes]),
                           frozenset()))
+    return out
+
+
+_HAARRRVEST = {"sv": "second_harvest_of_silicon_valley_ca_raw.json",
+               "dc": "capital_area_food_bank_dc_raw.json"}
+
+
+def _load_haarrrvest(root: Path, directory: str) -> list[Record]:
+    """Silicon Valley / Capital Area rows share one raw shape (name, city, county, services...)."""
+    raw = json.loads((root / "haarrrvest" / _HAARRRVEST[directory]).read_text())
+    out = []
+    for i, r in enumerate(raw):
+        services = [str(s) for s in r.get("services") or []]
+        tags: set[str] = set()
+        if any(s.lower() == "no documents required" for s in services):
+            tags.add("no_id_required")
+        if re.fullmatch(r"TEFAP (Available|Only)", r.get("tefap") or ""):
+            tags.add("tefap_site")
+        county = (r.get("county") or "").strip()
+        # SV: 'Santa Clara' -> 'Santa Clara County'; DC: 'MD Prince George's County' -> "Prince George's County".
+        county = county + " County" if directory == "sv" else re.sub(r"^(MD|VA|DC)\s+", "", county)
+        city = re.sub(r",?\s+(DC|D\.C\.)$", "", (r.get("city") or "").strip(), flags=re.I)
+        text = " | ".join([r["name"], r.get("address") or "", r.get("hours") or "",
+                           r.get("notes") or "", ", ".join(services)])
+        out.append(Record(i, r["name"], r.get("address") or "", city, county,
+                          (r.get("zip") or "")[:5] or None, r.get("hours") or "", text,
+                          frozenset(tags), (r.get("state") or "").strip().upper() or None))
     return out
 
 
@@ -281,6 +313,10 @@ def satisfies(rec: Record, c: dict[str, Any], ref: dt.date) -> bool | None:
         verdicts.append(in_county(rec, c["county"]))
     if "zip" in c:
         verdicts.append(rec.zip == c["zip"])
+    if "state" in c:
+        verdicts.append(rec.state == c["state"])
+    if "quadrant" in c:  # DC street quadrant written at the end of the address ('... St NW')
+        verdicts.append(re.search(r"\b" + c["quadrant"] + r"\b", rec.address) is not None)
     if "name_like" in c:
         verdicts.append(rec.index in c["name_like"])
     for need in c.get("needs", []):
@@ -324,10 +360,12 @@ def gold(records: list[Record], c: dict[str, Any], ref: dt.date) -> list[int] | 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--fill", action="store_true")
+    ap.add_argument("--round", type=int, choices=(1, 2), default=1)
     args = ap.parse_args()
-    data = json.loads(QUERIES.read_text())
+    path = QUERIES if args.round == 1 else QUERIES_2
+    data = json.loads(path.read_text())
     ref = dt.date.fromisoformat(data["reference_date"])
-    recs = {"kansas": load("kansas"), "ny": load("ny")}
+    recs = {d: load(d) for d in data["directories"]}
     for q in data["queries"]:
         if q["expect"] == "clarify":
             q["gold"] = []
@@ -340,7 +378,7 @@ def main() -> None:
         q["gold"] = g
         print(q["id"], q["text"], "->", "null" if g is None else len(g))
     if args.fill:
-        QUERIES.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 if __name__ == "__main__":

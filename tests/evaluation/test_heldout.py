@@ -27,6 +27,9 @@ from engine.evaluation.metrics import Metrics
 from tests.evaluation.helpers import GOLDEN, run
 
 HELDOUT = GOLDEN / "heldout_conversations.json"
+HELDOUT_2 = GOLDEN / "heldout2_conversations.json"
+# file -> (dataset name, real-estate conversations, cleaning conversations)
+SETS = {HELDOUT: ("grace-heldout", 20, 20), HELDOUT_2: ("grace-heldout-2", 12, 18)}
 PAPER = Path("/work/shared/benchmarks/paper_traces.json")
 
 
@@ -38,21 +41,24 @@ def _assert_heldout_targets(metrics: Metrics) -> None:
     assert metrics.er.value >= 0.95, metrics.as_dict()
 
 
-def test_heldout_set_meets_the_targets_per_domain_and_combined() -> None:
-    runs, metrics = run(HELDOUT)
+@pytest.mark.parametrize("path", list(SETS), ids=lambda p: p.stem)
+def test_heldout_set_meets_the_targets_per_domain_and_combined(path: Path) -> None:
+    runs, metrics = run(path)
     assert {r.config for r in runs} == {"real_estate", "cleaning"}
     assert set(metrics) >= {"real_estate", "cleaning"}
     for values in metrics.values():
         _assert_heldout_targets(values)
 
 
-def test_heldout_set_has_the_specified_shape() -> None:
-    data = json.loads(HELDOUT.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("path", list(SETS), ids=lambda p: p.stem)
+def test_heldout_set_has_the_specified_shape(path: Path) -> None:
+    name, real_estate, cleaning = SETS[path]
+    data = json.loads(path.read_text(encoding="utf-8"))
     conversations = data["conversations"]
-    assert data["name"] == "grace-heldout"
+    assert data["name"] == name
     assert "paper_results" not in data
-    assert sum(c["config"] == "real_estate" for c in conversations) == 20
-    assert sum(c["config"] == "cleaning" for c in conversations) == 20
+    assert sum(c["config"] == "real_estate" for c in conversations) == real_estate
+    assert sum(c["config"] == "cleaning" for c in conversations) == cleaning
     for conversation in conversations:
         turns = conversation["turns"]
         assert 3 <= len(turns) <= 6, conversation["id"]
@@ -63,8 +69,9 @@ def test_heldout_set_has_the_specified_shape() -> None:
 
 
 @pytest.mark.skipif(not PAPER.exists(), reason="shared paper traces not available")
-def test_heldout_set_reuses_the_paper_configs_and_no_paper_sentence() -> None:
-    heldout = json.loads(HELDOUT.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("path", list(SETS), ids=lambda p: p.stem)
+def test_heldout_set_reuses_the_paper_configs_and_no_paper_sentence(path: Path) -> None:
+    heldout = json.loads(path.read_text(encoding="utf-8"))
     paper = json.loads(PAPER.read_text(encoding="utf-8"))
     assert heldout["configs"] == paper["configs"]
     paper_sentences = {t["visitor"].strip().lower() for c in paper["conversations"] for t in c["turns"]}
