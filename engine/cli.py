@@ -28,13 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="grace", description="GRACE goal-oriented conversation engine")
     sub = parser.add_subparsers(dest="command", required=True)
     for module_name, function_name in _GROUPS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name and module_name.startswith(exc.name):
-                continue  # group not built in this checkout
-            raise
-        getattr(module, function_name)(sub)
+        getattr(importlib.import_module(module_name), function_name)(sub)
     return parser
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import structlog
@@ -28,26 +28,27 @@ def working_tree_bundle(root: Path) -> RuleBundle:
     return load_bundle(scratch, require_published=False)
 
 
-def _answerer(corpus_dir: Path) -> Answerer | None:
-    from engine.retrieval.factory import build_answerer
+def _optional_answerer(make: Callable[[], Answerer], label: str) -> Answerer | None:
+    """The answerer is optional for state metrics: run without it when it cannot be built, but say so."""
+    try:
+        return make()
+    except GraceError as exc:
+        log.warning("eval.answerer.unavailable", source=label, code=exc.code)
+        return None
+
+
+def _corpus_answerer(corpus_dir: Path) -> Answerer | None:
+    from engine.assembly import embedded_answerer
 
     if not corpus_dir.is_dir():
         return None
-    try:
-        return build_answerer(corpus_dir)
-    except GraceError as exc:  # the answerer is optional for state metrics: run without it, but say so
-        log.warning("eval.answerer.unavailable", corpus=str(corpus_dir), code=exc.code)
-        return None
+    return _optional_answerer(lambda: embedded_answerer(corpus_dir), str(corpus_dir))
 
 
 def _demo_answerer(demo: Demo) -> Answerer | None:
     from engine.assembly import demo_answerer
 
-    try:
-        return demo_answerer(demo)
-    except GraceError as exc:  # the answerer is optional for state metrics: run without it, but say so
-        log.warning("eval.answerer.unavailable", demo=demo.name, code=exc.code)
-        return None
+    return _optional_answerer(lambda: demo_answerer(demo), demo.name)
 
 
 def published_demos(with_answerer: bool) -> dict[str, DemoTarget]:
@@ -76,6 +77,6 @@ def candidate_targets(paths: Sequence[Path], bundle: RuleBundle, with_answerer: 
             raise EvaluationError(f"{path.name}: not a goal spec", code="eval.spec_invalid") from exc
         published = approve(spec, bundle, "grace-eval (candidate, not approved)", scratch)
         corpus = path.parent / "corpus"
-        answerer = _answerer(corpus) if with_answerer else None
+        answerer = _corpus_answerer(corpus) if with_answerer else None
         targets[spec.id] = DemoTarget(name=spec.id, spec=published, answerer=answerer)
     return targets
