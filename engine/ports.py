@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -48,6 +49,7 @@ class ProposerInput(BaseModel):
     last_asked: str | None = None  # objective targeted by the previous assistant question
     refused: list[str] = Field(default_factory=list)
     stopped: bool = False
+    reference_time: datetime | None = None  # the turn's received-at: anchors relative dates (spec/adr/0003)
 
 
 class Proposal(BaseModel):

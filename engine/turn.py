@@ -96,9 +96,10 @@ class TurnRuntime:
         log.info("conversation.started", conversation_id=state.conversation_id, goal=self.spec.ref)
         return state
 
-    def handle(self, conversation_id: str, text: str) -> TurnResult:
+    def handle(self, conversation_id: str, text: str, *, received_at: datetime | None = None) -> TurnResult:
+        """``received_at`` (timezone-aware) defaults to now; replays and evaluations pass the recorded time."""
         started = time.perf_counter()
-        received_at = datetime.now(UTC)
+        received_at = received_at or datetime.now(UTC)
         normalized = check_visitor_text(text, self._limits)
         state = self.store.load(conversation_id)
         if state.goal_hash != self.spec.content_hash or state.bundle_hash != self.bundle.content_hash:
@@ -117,7 +118,7 @@ class TurnRuntime:
         timings["answer_ms"] = _ms(t0)
 
         t0 = time.perf_counter()
-        proposal, proposer_error = self._propose(working, state)
+        proposal, proposer_error = self._propose(working, state, received_at)
         timings["propose_ms"] = _ms(t0)
 
         t0 = time.perf_counter()
@@ -174,7 +175,7 @@ class TurnRuntime:
             return GroundedAnswer()
 
     def _propose(
-        self, working: ConversationState, before: ConversationState
+        self, working: ConversationState, before: ConversationState, received_at: datetime
     ) -> tuple[Proposal, tuple[str, str] | None]:
         request = ProposerInput(
             spec=self.spec,
@@ -186,6 +187,7 @@ class TurnRuntime:
             last_asked=before.last_asked,
             refused=list(before.refused),
             stopped=before.stopped,
+            reference_time=received_at,
         )
         try:
             return self.proposer.propose(request), None

@@ -129,7 +129,7 @@ def reference_decision(case: Case, bundle: RuleBundle) -> RefDecision:
     for c in case.commands:
         ok = True
         if isinstance(c, Complete | Correct) and c.objective in by_id:
-            ok = validate_value(by_id[c.objective].criterion, c.value, c.span.quote, bundle).ok
+            ok = validate_value(by_id[c.objective].criterion, c.value, c.span.quote, bundle, case.spec.spec).ok
         candidates.append(RefCandidate(c.type, getattr(c, "objective", None), c.span.turn, c.span.start,
                                        c.span.end, normalize(c.span.quote), ok))
     s = case.state

@@ -139,7 +139,7 @@ class Decider:
         if not isinstance(command, Complete | Correct) or command.objective not in self.ids:
             return None
         objective = self.objectives[self.ids.index(command.objective)]
-        return validate_value(objective.criterion, command.value, command.span.quote, self.bundle)
+        return validate_value(objective.criterion, command.value, command.span.quote, self.bundle, self.spec.spec)
 
     def decide(
         self,

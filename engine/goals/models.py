@@ -30,8 +30,9 @@ class Criterion(BaseModel):
       money: ``currency`` (ISO code), ``min_amount`` (smallest plausible amount; smaller ones are ambiguous)
       contact: ``channels`` (subset of ["email", "phone"]), ``default_region`` (phone region, e.g. "ES")
       place / enumeration / features: ``vocabulary`` (id of a vocabulary file in rules/vocabularies)
-      quantity: ``unit``, ``min``, ``max``
-      datetime: ``granularity`` ("date" | "datetime")
+      quantity: ``unit``, ``unit_terms`` ({language: [noun, ...]}), ``min``, ``max``, ``integer``
+      datetime: ``granularity`` ("date" | "time" | "datetime" | "schedule" | "timeframe"; default "date")
+      any kind: ``cues`` ({language: [topic term, ...]}) naming the objective's topic (spec/adr/0003)
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -57,6 +58,16 @@ class Objective(BaseModel):
         return self.questions.get(language) or self.questions.get(fallback) or next(iter(self.questions.values()))
 
 
+class Locale(BaseModel):
+    """The company's locale: read by validators and extractors before criterion params and bundle defaults."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    currency: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
+    phone_region: str | None = Field(default=None, pattern=r"^[A-Z]{2}$")
+    time_zone: str | None = Field(default=None, min_length=1, max_length=64)
+
+
 class GoalSpec(BaseModel):
     """A candidate or approved objective set with its normalised priority vector and initial state."""
 
@@ -70,6 +81,10 @@ class GoalSpec(BaseModel):
     manager_intent: str = ""
     objectives: list[Objective] = Field(min_length=1)
     initial_state: list[int] | None = None
+    # Company data travelling with the spec version (spec/adr/0003): omitted from the content hash when empty,
+    # so specs published before these fields existed keep their hashes.
+    locale: Locale | None = None
+    vocabularies: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     def ordered(self) -> list[Objective]:
         """Objectives in approved order: the coordinate order of every state vector."""

@@ -20,8 +20,15 @@ log = structlog.get_logger("grace.goals")
 _VERSION_FILE = re.compile(r"^v(\d+)\.json$")
 
 
+_OPTIONAL_WHEN_EMPTY = ("locale", "vocabularies")  # fields added after the first publications (spec/adr/0003)
+
+
 def spec_hash(spec: GoalSpec) -> str:
-    canonical = json.dumps(spec.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    content = spec.model_dump(mode="json")
+    for name in _OPTIONAL_WHEN_EMPTY:
+        if not content.get(name):
+            content.pop(name, None)
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 

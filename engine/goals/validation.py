@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.errors import GoalSpecError
+from engine.goals.company_data import company_data_issues, resolve_vocabulary
 from engine.goals.models import CriterionKind, GoalSpec
 from engine.rules_bundle import RuleBundle
 
@@ -45,7 +46,7 @@ def read_spec_file(path: Path) -> GoalSpec:
 
 
 def semantic_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]:
-    issues: list[tuple[str, str]] = []
+    issues: list[tuple[str, str]] = company_data_issues(spec, bundle)
     ids = [o.id for o in spec.objectives]
     for dup in sorted({i for i in ids if ids.count(i) > 1}):
         issues.append(("goalspec.duplicate_id", f"objective id '{dup}' is used more than once"))
@@ -68,7 +69,7 @@ def semantic_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]
         if kind in _NEEDS_VOCABULARY and vocab_id is None:
             issues.append(("goalspec.vocabulary_missing", f"objective '{objective.id}' ({kind}) needs a vocabulary"))
         if vocab_id is not None:
-            vocabulary = bundle.vocabularies.get(str(vocab_id))
+            vocabulary = resolve_vocabulary(str(vocab_id), spec, bundle)
             if vocabulary is None:
                 issues.append(("goalspec.vocabulary_unknown",
                                f"objective '{objective.id}' names unknown vocabulary '{vocab_id}'"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from engine.goals.models import Criterion, CriterionKind
+from engine.goals.company_data import criterion_vocabulary, locale_value
+from engine.goals.models import Criterion, CriterionKind, GoalSpec
 from engine.rules_bundle import RuleBundle
 from engine.validators.contact import validate_contact
 from engine.validators.money import validate_money
@@ -13,11 +14,15 @@ from engine.validators.scalar import validate_datetime, validate_free_text, vali
 from engine.validators.vocabulary import validate_enumeration, validate_features, validate_place
 
 
-def validate_value(criterion: Criterion, value: str, span_text: str, bundle: RuleBundle) -> ValidationResult:
-    """Pure and deterministic: same inputs, same result. Unknown kinds are rejected (fail closed)."""
+def validate_value(
+    criterion: Criterion, value: str, span_text: str, bundle: RuleBundle, spec: GoalSpec | None = None,
+) -> ValidationResult:
+    """Pure and deterministic: same inputs, same result. Unknown kinds are rejected (fail closed).
+
+    ``spec`` supplies the company data (its vocabularies and locale, spec/adr/0003)."""
     defaults = bundle.file("criteria")
     params = criterion.params
-    vocabulary = bundle.vocabularies.get(str(params["vocabulary"])) if "vocabulary" in params else None
+    vocabulary = criterion_vocabulary(criterion, spec, bundle)
     kind = criterion.kind
     if kind is CriterionKind.CONTACT:
         contact = defaults["contact"]
@@ -25,7 +30,7 @@ def validate_value(criterion: Criterion, value: str, span_text: str, bundle: Rul
             value,
             span_text,
             list(params.get("channels", contact["default_channels"])),
-            str(params.get("default_region", contact["default_region"])),
+            str(locale_value(spec, criterion, "phone_region", "default_region") or contact["default_region"]),
             str(contact.get("phone_check", "valid")),
         )
     if kind is CriterionKind.MONEY:
@@ -33,7 +38,7 @@ def validate_value(criterion: Criterion, value: str, span_text: str, bundle: Rul
         return validate_money(
             value,
             span_text,
-            params.get("currency"),
+            locale_value(spec, criterion, "currency", "currency"),
             Decimal(str(params.get("min_amount", money["default_min_amount"]))),
             [str(w) for w in money["number_words"]],
         )

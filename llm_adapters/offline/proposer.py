@@ -22,7 +22,14 @@ from llm_adapters.offline.cues import CueHit, Cues, detect_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.money import extract_money
 from llm_adapters.offline.places import extract_place
-from llm_adapters.offline.rules import DEFAULT_RULES_DIR, OfflineRules, VocabularyData, build_rules, load_offline_rules
+from llm_adapters.offline.rules import (
+    DEFAULT_RULES_DIR,
+    PROPOSER_FOLDERS,
+    OfflineRules,
+    VocabularyData,
+    build_rules,
+    load_offline_rules,
+)
 
 log = structlog.get_logger("grace.proposer.offline")
 
@@ -50,7 +57,7 @@ class OfflineProposer:
     @classmethod
     def from_bundle(cls, bundle: _BundleLike) -> OfflineProposer:
         """Use the vocabularies and patterns of a loaded (already schema-validated) rule bundle."""
-        files = {k: v for k, v in bundle.files.items() if k.startswith(("vocabularies/", "patterns/"))}
+        files = {k: v for k, v in bundle.files.items() if k.startswith(tuple(f"{f}/" for f in PROPOSER_FOLDERS))}
         return cls(build_rules(files))
 
     @property

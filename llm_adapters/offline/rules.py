@@ -105,9 +105,15 @@ class OfflineRules:
     place_name: re.Pattern[str]
     digit_number: re.Pattern[str]
     vocabularies: dict[str, VocabularyData]
+    # Per-language data of the typed extractors, by family ("temporal", "quantity") then language code; each
+    # family's module compiles what it needs from these schema-validated documents (spec/adr/0003 §5).
+    language_data: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     def cue(self, name: str) -> tuple[re.Pattern[str], ...]:
         return self.cues.get(name, ())
+
+    def family(self, name: str) -> dict[str, dict[str, Any]]:
+        return self.language_data.get(name, {})
 
 
 def _validate(data: dict[str, Any], schema: dict[str, Any], where: str) -> None:
@@ -128,10 +134,18 @@ def _read(path: Path) -> dict[str, Any]:
     return data
 
 
+# rules/<family>/<language>.json, each validated by rules/schemas/<family>.schema.json
+LANGUAGE_FAMILIES = ("temporal", "quantity")
+PROPOSER_FOLDERS = ("vocabularies", "patterns", *LANGUAGE_FAMILIES)
+
+
 def read_rule_files(root: Path = DEFAULT_RULES_DIR) -> dict[str, dict[str, Any]]:
-    """Read and schema-validate rules/vocabularies/*.json and rules/patterns/*.json, keyed like a RuleBundle."""
+    """Read and schema-validate the proposer's rule files (vocabularies, patterns, language families), keyed like
+    a RuleBundle."""
     files: dict[str, dict[str, Any]] = {}
-    for folder, schema_name in (("vocabularies", "vocabulary"), ("patterns", "patterns")):
+    folders = [("vocabularies", "vocabulary"), ("patterns", "patterns")]
+    folders += [(family, family) for family in LANGUAGE_FAMILIES if (root / family).is_dir()]
+    for folder, schema_name in folders:
         schema = _read(root / "schemas" / f"{schema_name}.schema.json")
         for path in sorted((root / folder).glob("*.json")):
             data = _read(path)
@@ -202,7 +216,14 @@ def build_rules(files: Mapping[str, Mapping[str, Any]]) -> OfflineRules:
             vocab = VocabularyData.from_json(data)
             vocabularies[vocab.id] = vocab
             versions.append(f"{vocab.id}@{data['version']}")
+    language_data: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, data in sorted(files.items()):
+        family, _, language = name.partition("/")
+        if family in LANGUAGE_FAMILIES:
+            language_data.setdefault(family, {})[language] = dict(data)
+            versions.append(f"{family}/{language}@{data['version']}")
     return OfflineRules(
+        language_data=language_data,
         version=",".join(versions),
         cues={k: tuple(v) for k, v in cues.items()},
         topics={k: tuple(dict.fromkeys(v)) for k, v in topics.items()},
