@@ -10,7 +10,8 @@ from engine.rules_bundle import RuleBundle
 from engine.validators.contact import validate_contact
 from engine.validators.money import validate_money
 from engine.validators.result import ValidationResult
-from engine.validators.scalar import validate_datetime, validate_free_text, validate_quantity
+from engine.validators.scalar import validate_free_text, validate_quantity
+from engine.validators.temporal import validate_datetime
 from engine.validators.vocabulary import validate_enumeration, validate_features, validate_place
 
 

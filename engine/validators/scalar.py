@@ -1,16 +1,14 @@
-"""Quantity, date/time and free-text criteria."""
+"""Quantity and free-text criteria (datetime criteria: engine.validators.temporal)."""
 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 
 from engine.text import fold
 from engine.validators.result import ValidationResult
 
 QUANTITY = "quantity/1"
-DATETIME = "datetime/1"
 FREE_TEXT = "free_text/1"
 _DIGIT = re.compile(r"\d")
 
@@ -23,17 +21,6 @@ def validate_quantity(value: str, span_text: str, minimum: Decimal, maximum: Dec
     if not number.is_finite() or not minimum <= number <= maximum:
         return ValidationResult.reject("quantity.out_of_range", QUANTITY)
     return ValidationResult(ok=True, code="quantity.ok", validator=QUANTITY, normalized=str(number))
-
-
-def validate_datetime(value: str, span_text: str, granularity: str) -> ValidationResult:
-    text = value.strip()
-    try:
-        parsed: date = datetime.fromisoformat(text) if "T" in text else date.fromisoformat(text)
-    except ValueError:
-        return ValidationResult.reject("datetime.unparseable", DATETIME)
-    if granularity == "datetime" and not isinstance(parsed, datetime):
-        return ValidationResult.reject("datetime.time_missing", DATETIME)
-    return ValidationResult(ok=True, code="datetime.ok", validator=DATETIME, normalized=parsed.isoformat())
 
 
 def validate_free_text(value: str, span_text: str, min_length: int, max_length: int) -> ValidationResult:

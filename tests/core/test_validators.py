@@ -73,5 +73,5 @@ def test_quantity_and_datetime(bundle: RuleBundle) -> None:
     assert validate_value(qty, "40", "we are 40", bundle).code == "quantity.out_of_range"
     when = Criterion(kind="datetime", description="date", params={"granularity": "datetime"})
     assert validate_value(when, "2026-12-01T10:00", "on 1 December at 10", bundle).ok
-    assert validate_value(when, "2026-12-01", "on 1 December", bundle).code == "datetime.time_missing"
+    assert validate_value(when, "2026-12-01", "on 1 December", bundle).code == "datetime.granularity_partial"
     assert validate_value(when, "tomorrow", "tomorrow", bundle).code == "datetime.unparseable"
