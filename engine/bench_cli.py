@@ -7,6 +7,7 @@ import importlib
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.evaluation.sgd.cli import register_bench as register_sgd
 from engine.rules_bundle import DEFAULT_RULES_DIR
 from engine.verified_bundle import load_verified_bundle
 
@@ -26,6 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ):
         p = bsub.add_parser(name, help=text + " (other arguments go to the benchmark)", add_help=False)
         p.set_defaults(handler=_forward(module), forward_extra=True)
+    register_sgd(bsub)
 
 
 def _forward(module_name: str) -> Callable[[argparse.Namespace], int]:

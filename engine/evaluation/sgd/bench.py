@@ -1,0 +1,107 @@
+"""Run the SGD benchmark: per service, convert its single-service dialogues, run them through the full turn runtime
+with the offline proposer, and score GRACE beside the zeros and keyword baselines, per service and per kind."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import structlog
+
+from engine.evaluation.dataset import Dataset
+from engine.evaluation.metrics import ConversationOutcome, Metrics, compute_metrics
+from engine.evaluation.runner import ConversationRun, run_dataset
+from engine.evaluation.sgd.baselines import keyword_outcomes, zeros_outcomes
+from engine.evaluation.sgd.convert import convert_service
+from engine.evaluation.sgd.corpus import SgdCorpus, load_corpus
+from engine.evaluation.sgd.mapping import ServiceBench, available_services, load_service_bench
+from engine.evaluation.sgd.misses import FailureKind, analyse
+from engine.evaluation.sgd.scoring import add_metrics, merge_kind_metrics, metrics_by_kind
+from engine.evaluation.targets import candidate_targets
+from engine.ports import Proposer
+from engine.rules_bundle import RuleBundle
+
+log = structlog.get_logger("grace.eval.sgd")
+
+SYSTEMS = ("grace", "keyword", "zeros")
+
+
+@dataclass(frozen=True)
+class ServiceResult:
+    service: str
+    dataset: Dataset
+    runs: tuple[ConversationRun, ...]
+    seconds: float
+    metrics: dict[str, Metrics]  # system -> metrics
+    kinds: dict[str, dict[str, Metrics]]  # system -> criterion kind -> metrics
+    misses: tuple[FailureKind, ...]
+    unsupported: tuple[FailureKind, ...]
+
+    @property
+    def turns(self) -> int:
+        return sum(len(r.turns) for r in self.runs)
+
+    @property
+    def turns_per_second(self) -> float:
+        return self.turns / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    sgd_dir: Path
+    limit: int | None
+    proposer: str
+    services: tuple[ServiceResult, ...]
+
+    def combined(self) -> dict[str, Metrics]:
+        return {s: add_metrics(r.metrics[s] for r in self.services) for s in SYSTEMS}
+
+    def combined_kinds(self) -> dict[str, dict[str, Metrics]]:
+        return {s: merge_kind_metrics(r.kinds[s] for r in self.services) for s in SYSTEMS}
+
+    @property
+    def seconds(self) -> float:
+        return sum(r.seconds for r in self.services)
+
+    @property
+    def turns(self) -> int:
+        return sum(r.turns for r in self.services)
+
+
+def _score(outcomes: Sequence[ConversationOutcome], kinds: Sequence[str]) -> tuple[Metrics, dict[str, Metrics]]:
+    return compute_metrics(outcomes), metrics_by_kind(outcomes, kinds)
+
+
+def run_service(corpus: SgdCorpus, bench: ServiceBench, *, bundle: RuleBundle, proposer: Proposer,
+                limit: int | None) -> ServiceResult:
+    name = bench.service.service_name
+    dataset = convert_service(corpus.single_service(name), bench, limit)
+    targets = candidate_targets([bench.spec_path], bundle, with_answerer=False)
+    started = time.perf_counter()
+    runs = run_dataset(dataset, targets, bundle=bundle, proposer=proposer, demo=bench.spec.id)
+    seconds = time.perf_counter() - started
+    kinds = [o.criterion.kind.value for o in bench.objectives]
+    outcomes = {
+        "grace": [r.outcome() for r in runs],
+        "keyword": keyword_outcomes(dataset, bench),
+        "zeros": zeros_outcomes(dataset),
+    }
+    scored = {system: _score(outcomes[system], kinds) for system in SYSTEMS}
+    misses, unsupported = analyse(dataset, runs)
+    log.info("eval.sgd.service.done", service=name, conversations=len(runs), seconds=round(seconds, 2))
+    return ServiceResult(
+        service=name, dataset=dataset, runs=tuple(runs), seconds=seconds,
+        metrics={s: scored[s][0] for s in SYSTEMS}, kinds={s: scored[s][1] for s in SYSTEMS},
+        misses=tuple(misses), unsupported=tuple(unsupported),
+    )
+
+
+def run_benchmark(sgd_dir: Path, bench_dir: Path, services: Sequence[str] | None, limit: int | None, *,
+                  bundle: RuleBundle, proposer: Proposer, proposer_label: str) -> BenchResult:
+    names = list(services) if services else available_services(bench_dir)
+    corpus = load_corpus(sgd_dir, set(names))
+    benches = [load_service_bench(bench_dir, name, corpus.services) for name in names]  # all checked up front
+    results = tuple(run_service(corpus, b, bundle=bundle, proposer=proposer, limit=limit) for b in benches)
+    return BenchResult(sgd_dir=sgd_dir, limit=limit, proposer=proposer_label, services=results)

@@ -1,0 +1,71 @@
+"""``grace bench sgd``: GRACE on the SGD dev split per service and per criterion kind, beside two baselines.
+
+    grace bench sgd [--sgd DIR] [--services A,B] [--limit-per-service N] [--out FILE] [--unpublished-rules]
+
+The default run takes the first 30 single-service dialogues of every benchmarked service (``--limit-per-service 0``
+runs them all).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR, PROJECT_ROOT
+from engine.rules_bundle import DEFAULT_RULES_DIR
+
+DEFAULT_SGD_DIR = PROJECT_ROOT.parent / "shared" / "data" / "sgd"
+DEFAULT_LIMIT = 30
+
+
+def register_bench(bsub: Any) -> None:
+    parser: argparse.ArgumentParser = bsub.add_parser(
+        "sgd", help="real dialogues (SGD dev split): STA/TSA/EP/ER/MC per service and kind vs two baselines")
+    parser.add_argument("--sgd", type=Path, default=DEFAULT_SGD_DIR, help="SGD folder (holds dev/schema.json)")
+    parser.add_argument("--services", default="", help="comma-separated services (default: every benchmarked one)")
+    parser.add_argument("--limit-per-service", type=int, default=DEFAULT_LIMIT,
+                        help=f"first N single-service dialogues per service (default {DEFAULT_LIMIT}; 0 = all)")
+    parser.add_argument("--out", type=Path, help="write the results (metrics, failure kinds, per-turn states) here")
+    parser.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR, help="rule bundle folder")
+    parser.add_argument("--unpublished-rules", action="store_true",
+                        help="use the rule files as they are now, published or not (development only)")
+    parser.add_argument("--bench-dir", type=Path, default=DEFAULT_BENCH_DIR,
+                        help="folder with specs/<service>.json and mappings/<service>.json")
+    parser.add_argument("--failures", type=int, default=10, help="missed-evidence kinds to print per service")
+    parser.set_defaults(handler=run_sgd_bench)
+
+
+def run_sgd_bench(args: argparse.Namespace) -> int:
+    from engine.evaluation.errors import EvaluationError
+    from engine.evaluation.sgd.bench import run_benchmark
+    from engine.evaluation.sgd.report import failure_report, kind_table, results_json, service_table, speed_line
+    from engine.evaluation.targets import working_tree_bundle
+    from engine.rules_bundle import load_bundle
+    from llm_adapters.offline import OfflineProposer
+
+    if args.limit_per_service < 0:
+        raise EvaluationError("--limit-per-service must be 0 (all) or positive", code="sgd.limit_invalid")
+    services = [s.strip() for s in args.services.split(",") if s.strip()]
+    bundle = working_tree_bundle(args.rules) if args.unpublished_rules else load_bundle(args.rules)
+    proposer = OfflineProposer.from_bundle(bundle)
+    result = run_benchmark(args.sgd, args.bench_dir, services or None, args.limit_per_service or None,
+                           bundle=bundle, proposer=proposer, proposer_label=f"{proposer.name}/{proposer.version}")
+    limit = args.limit_per_service or "all"
+    print(f"SGD dev split at {args.sgd}: {len(result.services)} services, first {limit} single-service dialogues "
+          f"each; proposer {result.proposer}")
+    print(service_table(result))
+    print()
+    print(kind_table(result.combined_kinds(), "kind (all)"))
+    print()
+    print(speed_line(result))
+    if args.failures > 0:
+        print()
+        print(failure_report(result, args.failures))
+    if args.out is not None:
+        tmp = args.out.with_suffix(args.out.suffix + ".tmp")
+        tmp.write_text(json.dumps(results_json(result), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        tmp.replace(args.out)  # never leave a half-written results file
+        print(f"\nresults written to {args.out}")
+    return 0
