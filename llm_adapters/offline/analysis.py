@@ -120,8 +120,12 @@ def _raw_sentences(text: str) -> Iterable[tuple[int, int]]:
 
 
 def _is_question(rules: OfflineRules, body: str) -> bool:
-    stripped = body.strip()
-    if stripped.endswith("?") or "¿" in stripped:
+    """A question to the company. A request phrased as a question ("can you help me find a dentist in Leeds?")
+    is the visitor stating what they want, so it is evidence like a statement."""
+    stripped = body.strip().lstrip("¿¡").strip()
+    if any(p.match(stripped) for p in rules.cue("request")):
+        return False
+    if body.strip().endswith("?") or "¿" in body:
         return True
     return any(p.match(stripped) for p in rules.cue("question_start"))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.gazetteer import is_known_place
 from llm_adapters.offline.rules import VocabularyData
 from llm_adapters.offline.terms import find_terms, negated, replaced
 
@@ -61,14 +62,19 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         fstart, fend = analysis.folded.to_folded(start), analysis.folded.to_folded(end)
         if any(fstart < e and s < fend for s, e in taken):
             continue
-        if fold(source[start:end].split(" ")[0]) in analysis.rules.non_place_words:
+        words = source[start:end].split(" ")
+        first = fold(words[0])
+        # "Los Angeles", "El Cerrito": an article opening a multi-word name is part of the name.
+        led_by_article = first in analysis.rules.place_articles and len(words) > 1
+        if first in analysis.rules.non_place_words and not led_by_article:
             continue
         sentence = analysis.sentence_at(fstart)
         if sentence is None:
             continue
         before = analysis.masked[sentence.start:fstart]
         after_preposition = any(p.search(before) for p in analysis.rules.cue("place_preposition"))
-        if after_preposition or (bare and fstart == sentence.start):
+        # A bare capitalised answer must be a known place: "Thank you", "SUV" or "Please" never are.
+        if after_preposition or (bare and fstart == sentence.start and is_known_place(source[start:end])):
             found.append((fstart, fend, source[start:end]))
     return found
 

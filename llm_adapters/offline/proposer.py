@@ -6,6 +6,7 @@ It proposes; the decision layer re-checks every span and validates every value b
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -13,13 +14,14 @@ from typing import Any, Protocol
 import structlog
 
 from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
-from engine.goals.models import CriterionKind, Objective
+from engine.goals.models import CriterionKind, Objective, PublishedGoalSpec
 from engine.ports import Proposal, ProposerInput
 from llm_adapters.offline.analysis import Analysis, analyze
 from llm_adapters.offline.choices import extract_enumeration, extract_features
 from llm_adapters.offline.contact import extract_contact
 from llm_adapters.offline.cues import CueHit, Cues, detect_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.language import detect_languages
 from llm_adapters.offline.money import extract_money
 from llm_adapters.offline.places import extract_place
 from llm_adapters.offline.rules import (
@@ -28,7 +30,7 @@ from llm_adapters.offline.rules import (
     OfflineRules,
     VocabularyData,
     build_rules,
-    load_offline_rules,
+    read_rule_files,
 )
 
 log = structlog.get_logger("grace.proposer.offline")
@@ -47,50 +49,80 @@ class OfflineProposer:
     name = "offline"
     version = "1.0.0"
 
-    def __init__(self, rules: OfflineRules) -> None:
+    def __init__(self, rules: OfflineRules, files: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self._rules = rules
+        self._files = files  # raw rule files: per-language subsets of the rules are built from them on demand
+        self._scoped: dict[frozenset[str], OfflineRules] = {}
+        self._spec_vocabularies: dict[str, dict[str, VocabularyData]] = {}
+        self._lock = threading.Lock()
 
     @classmethod
     def from_rules_dir(cls, root: Path = DEFAULT_RULES_DIR) -> OfflineProposer:
-        return cls(load_offline_rules(root))
+        files = read_rule_files(root)
+        return cls(build_rules(files), files)
 
     @classmethod
     def from_bundle(cls, bundle: _BundleLike) -> OfflineProposer:
         """Use the vocabularies and patterns of a loaded (already schema-validated) rule bundle."""
         files = {k: v for k, v in bundle.files.items() if k.startswith(tuple(f"{f}/" for f in PROPOSER_FOLDERS))}
-        return cls(build_rules(files))
+        return cls(build_rules(files), files)
 
     @property
     def rules(self) -> OfflineRules:
         return self._rules
 
+    def rules_for(self, text: str, language: str) -> OfflineRules:
+        """The rules of the languages this text is written in (spec/adr/0003 §5), built once per language set."""
+        if self._files is None:
+            return self._rules
+        settings = self._rules.settings
+        languages = detect_languages(text, self._rules.function_words, language,
+                                     min_hits=settings.language_min_hits, min_share=settings.language_min_share)
+        languages = languages & (self._rules.languages | {language})
+        with self._lock:
+            scoped = self._scoped.get(languages)
+            if scoped is None:
+                scoped = build_rules(self._files, languages)
+                self._scoped[languages] = scoped
+        return scoped
+
     def propose(self, request: ProposerInput) -> Proposal:
-        analysis = analyze(self._rules, request.message.text)
+        analysis = analyze(self.rules_for(request.message.text, request.language), request.message.text)
         objectives = request.spec.spec.ordered()
         bits = {o.id: int(b) for o, b in zip(objectives, request.bits, strict=False)}
         cues = detect_cues(analysis, objectives, bits, request.last_asked)
-        evidence, replacing = self._evidence(analysis, objectives, bits, cues, request.last_asked)
+        evidence, replacing = self._evidence(analysis, objectives, bits, cues, request)
         commands = _commands(request, analysis, objectives, bits, cues, evidence, replacing)
         log.debug("proposer.offline.proposed", turn=request.turn, commands=[c.type for c in commands])
         return Proposal(commands=commands, adapter=self.name, adapter_version=self.version)
 
-    def _vocabulary(self, objective: Objective) -> VocabularyData | None:
+    def _company_vocabularies(self, spec: PublishedGoalSpec) -> dict[str, VocabularyData]:
+        """The spec's own vocabularies (spec/adr/0003 §1), converted once per published version."""
+        with self._lock:
+            cached = self._spec_vocabularies.get(spec.content_hash)
+            if cached is None:
+                cached = {vid: VocabularyData.from_json(data) for vid, data in spec.spec.vocabularies.items()}
+                self._spec_vocabularies[spec.content_hash] = cached
+        return cached
+
+    def _vocabulary(self, objective: Objective, spec: PublishedGoalSpec) -> VocabularyData | None:
         vocab_id = objective.criterion.params.get("vocabulary")
         if vocab_id is None:
             return None
-        vocabulary = self._rules.vocabularies.get(str(vocab_id))
+        vocabulary = self._company_vocabularies(spec).get(str(vocab_id)) or self._rules.vocabularies.get(str(vocab_id))
         if vocabulary is None:
             log.warning("proposer.offline.vocabulary_missing", objective=objective.id, vocabulary=vocab_id)
         return vocabulary
 
     def _evidence(
         self, analysis: Analysis, objectives: list[Objective], bits: dict[str, int], cues: Cues,
-        last_asked: str | None,
+        request: ProposerInput,
     ) -> tuple[dict[str, Evidence], set[str]]:
         """The best candidate per objective, and the objectives whose earlier value the visitor replaces."""
+        last_asked = request.last_asked
         unit_terms = tuple(
             v for o in objectives if o.criterion.kind is CriterionKind.FEATURES
-            for v in [self._vocabulary(o)] if v is not None
+            for v in [self._vocabulary(o, request.spec)] if v is not None
         )
         chosen: dict[str, Evidence] = {}
         replacing: set[str] = set()
@@ -100,7 +132,7 @@ class OfflineProposer:
                 lenient=last_asked == objective.id and bits.get(objective.id) == 0,
                 correcting=cues.correcting, unit_terms=unit_terms,
             )
-            found = self._extract(ctx)
+            found = self._extract(ctx, self._vocabulary(objective, request.spec))
             if any(e.old for e in found):
                 replacing.add(objective.id)
             candidates = [e for e in found if not e.old]
@@ -108,9 +140,8 @@ class OfflineProposer:
                 chosen[objective.id] = min(candidates, key=lambda e: (-e.rank, e.pos))
         return chosen, replacing
 
-    def _extract(self, ctx: ExtractionContext) -> list[Evidence]:
+    def _extract(self, ctx: ExtractionContext, vocabulary: VocabularyData | None) -> list[Evidence]:
         kind = ctx.objective.criterion.kind
-        vocabulary = self._vocabulary(ctx.objective)
         extractors: dict[CriterionKind, Callable[[], list[Evidence]]] = {
             CriterionKind.MONEY: lambda: extract_money(ctx),
             CriterionKind.CONTACT: lambda: extract_contact(ctx),

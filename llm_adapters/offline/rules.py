@@ -85,6 +85,8 @@ class Settings:
     lenient_phone_min_digits: int
     bare_answer_max_words: int
     scale_suffixes: dict[str, Decimal]
+    language_min_hits: int = 2
+    language_min_share: float = 0.15
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,9 @@ class OfflineRules:
     # Per-language data of the typed extractors, by family ("temporal", "quantity") then language code; each
     # family's module compiles what it needs from these schema-validated documents (spec/adr/0003 §5).
     language_data: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    languages: frozenset[str] = frozenset()  # the languages whose cue data was merged into these rules
+    function_words: dict[str, frozenset[str]] = field(default_factory=dict)  # every configured language's
+    place_articles: frozenset[str] = frozenset()
 
     def cue(self, name: str) -> tuple[re.Pattern[str], ...]:
         return self.cues.get(name, ())
@@ -158,11 +163,25 @@ def _decimal_table(raw: Mapping[str, Any]) -> dict[str, Decimal]:
     return {fold(k): Decimal(str(v)) for k, v in raw.items()}
 
 
-def build_rules(files: Mapping[str, Mapping[str, Any]]) -> OfflineRules:
-    """Merge parsed vocabulary and pattern files (keys 'vocabularies/<id>', 'patterns/<language>')."""
-    patterns = {name.split("/", 1)[1]: data for name, data in files.items() if name.startswith("patterns/")}
-    if "common" not in patterns:
+def _language_marks(data: Mapping[str, Any]) -> list[str]:
+    """Words that mark text as written in a language: its function words and its number words."""
+    numbers = data.get("number_words", {})
+    words = list(data.get("function_words", []))
+    for table in ("units", "hundreds", "multipliers", "scales"):
+        words.extend(numbers.get(table, {}))
+    return words
+
+
+def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str] | None = None) -> OfflineRules:
+    """Merge parsed vocabulary and pattern files (keys 'vocabularies/<id>', 'patterns/<language>', '<family>/
+    <language>'); with ``languages``, only those languages' cue data (plus 'common') is merged."""
+    every = {name.split("/", 1)[1]: data for name, data in files.items() if name.startswith("patterns/")}
+    if "common" not in every:
         raise OfflineRulesError("rules/patterns/common.json is missing", code="proposer.rules_missing")
+    function_words = {lang: frozenset(fold(w) for w in _language_marks(data))
+                      for lang, data in every.items() if lang != "common"}
+    patterns = {lang: data for lang, data in every.items()
+                if languages is None or lang == "common" or lang in languages}
     common = patterns["common"]
     cues: dict[str, list[re.Pattern[str]]] = {}
     topics: dict[str, list[str]] = {}
@@ -173,6 +192,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]]) -> OfflineRules:
     currencies: dict[str, list[str]] = {}
     non_place: set[str] = set()
     fillers: set[str] = set()
+    articles_of_places: set[str] = set()
     contexts: dict[str, dict[str, list[re.Pattern[str]]]] = {}
     versions = []
     for language in sorted(patterns):
@@ -192,6 +212,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]]) -> OfflineRules:
             currencies.setdefault(iso, []).extend(fold(t) for t in terms)
         non_place.update(fold(w) for w in data.get("non_place_words", []))
         fillers.update(fold(w) for w in data.get("place_fillers", []))
+        articles_of_places.update(fold(w) for w in data.get("place_articles", []))
         for vocab_id, ctx in data.get("term_contexts", {}).items():
             target = contexts.setdefault(vocab_id, {"exclude_before": [], "exclude_after": []})
             for side in ("exclude_before", "exclude_after"):
@@ -209,6 +230,8 @@ def build_rules(files: Mapping[str, Mapping[str, Any]]) -> OfflineRules:
         lenient_phone_min_digits=int(settings_raw.get("lenient_phone_min_digits", 3)),
         bare_answer_max_words=int(settings_raw.get("bare_answer_max_words", 6)),
         scale_suffixes=_decimal_table(settings_raw.get("scale_suffixes", {})),
+        language_min_hits=int(settings_raw.get("language_min_hits", 2)),
+        language_min_share=float(settings_raw.get("language_min_share", 0.15)),
     )
     vocabularies = {}
     for name, data in files.items():
@@ -219,11 +242,14 @@ def build_rules(files: Mapping[str, Mapping[str, Any]]) -> OfflineRules:
     language_data: dict[str, dict[str, dict[str, Any]]] = {}
     for name, data in sorted(files.items()):
         family, _, language = name.partition("/")
-        if family in LANGUAGE_FAMILIES:
+        if family in LANGUAGE_FAMILIES and (languages is None or language in languages):
             language_data.setdefault(family, {})[language] = dict(data)
             versions.append(f"{family}/{language}@{data['version']}")
     return OfflineRules(
         language_data=language_data,
+        languages=frozenset(lang for lang in patterns if lang != "common"),
+        function_words=function_words,
+        place_articles=frozenset(articles_of_places),
         version=",".join(versions),
         cues={k: tuple(v) for k, v in cues.items()},
         topics={k: tuple(dict.fromkeys(v)) for k, v in topics.items()},

@@ -11,7 +11,7 @@ import pytest
 from engine.rules_bundle import DEFAULT_RULES_DIR
 from llm_adapters.offline import build_rules, load_offline_rules
 from llm_adapters.offline.errors import OfflineRulesError
-from llm_adapters.offline.rules import read_rule_files
+from llm_adapters.offline.rules import PROPOSER_FOLDERS, read_rule_files
 from tests.proposer.helpers import project_bundle
 
 
@@ -30,7 +30,7 @@ def test_every_rule_file_carries_version_and_description() -> None:
 
 def test_folder_and_bundle_give_the_same_rules() -> None:
     from_dir = load_offline_rules()
-    files = {k: v for k, v in project_bundle().files.items() if k.startswith(("patterns/", "vocabularies/"))}
+    files = {k: v for k, v in project_bundle().files.items() if k.split("/", 1)[0] in PROPOSER_FOLDERS}
     assert build_rules(files).version == from_dir.version
     assert set(build_rules(files).vocabularies) == set(from_dir.vocabularies)
 

