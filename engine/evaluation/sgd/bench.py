@@ -98,10 +98,22 @@ def run_service(corpus: SgdCorpus, bench: ServiceBench, *, bundle: RuleBundle, p
     )
 
 
-def run_benchmark(sgd_dir: Path, bench_dir: Path, services: Sequence[str] | None, limit: int | None, *,
-                  bundle: RuleBundle, proposer: Proposer, proposer_label: str) -> BenchResult:
+@dataclass(frozen=True)
+class Prepared:
+    """The corpus and the checked service benches: everything about the data, before any rule bundle loads."""
+
+    corpus: SgdCorpus
+    benches: tuple[ServiceBench, ...]
+
+
+def prepare(sgd_dir: Path, bench_dir: Path, services: Sequence[str] | None) -> Prepared:
     names = list(services) if services else available_services(bench_dir)
     corpus = load_corpus(sgd_dir, set(names))
-    benches = [load_service_bench(bench_dir, name, corpus.services) for name in names]  # all checked up front
-    results = tuple(run_service(corpus, b, bundle=bundle, proposer=proposer, limit=limit) for b in benches)
-    return BenchResult(sgd_dir=sgd_dir, limit=limit, proposer=proposer_label, services=results)
+    return Prepared(corpus, tuple(load_service_bench(bench_dir, name, corpus.services) for name in names))
+
+
+def run_benchmark(prepared: Prepared, limit: int | None, *, bundle: RuleBundle, proposer: Proposer,
+                  proposer_label: str) -> BenchResult:
+    results = tuple(run_service(prepared.corpus, b, bundle=bundle, proposer=proposer, limit=limit)
+                    for b in prepared.benches)
+    return BenchResult(sgd_dir=prepared.corpus.root, limit=limit, proposer=proposer_label, services=results)

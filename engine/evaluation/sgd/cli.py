@@ -39,7 +39,7 @@ def register_bench(bsub: Any) -> None:
 
 def run_sgd_bench(args: argparse.Namespace) -> int:
     from engine.evaluation.errors import EvaluationError
-    from engine.evaluation.sgd.bench import run_benchmark
+    from engine.evaluation.sgd.bench import prepare, run_benchmark
     from engine.evaluation.sgd.report import failure_report, kind_table, results_json, service_table, speed_line
     from engine.evaluation.targets import working_tree_bundle
     from engine.rules_bundle import load_bundle
@@ -48,10 +48,11 @@ def run_sgd_bench(args: argparse.Namespace) -> int:
     if args.limit_per_service < 0:
         raise EvaluationError("--limit-per-service must be 0 (all) or positive", code="sgd.limit_invalid")
     services = [s.strip() for s in args.services.split(",") if s.strip()]
+    prepared = prepare(args.sgd, args.bench_dir, services or None)  # data errors first, before the rules load
     bundle = working_tree_bundle(args.rules) if args.unpublished_rules else load_bundle(args.rules)
     proposer = OfflineProposer.from_bundle(bundle)
-    result = run_benchmark(args.sgd, args.bench_dir, services or None, args.limit_per_service or None,
-                           bundle=bundle, proposer=proposer, proposer_label=f"{proposer.name}/{proposer.version}")
+    result = run_benchmark(prepared, args.limit_per_service or None, bundle=bundle, proposer=proposer,
+                           proposer_label=f"{proposer.name}/{proposer.version}")
     limit = args.limit_per_service or "all"
     print(f"SGD dev split at {args.sgd}: {len(result.services)} services, first {limit} single-service dialogues "
           f"each; proposer {result.proposer}")
