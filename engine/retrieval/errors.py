@@ -3,6 +3,7 @@
 engine.errors.InputError
 ├── CorpusError           retrieval.corpus.*    a corpus folder, manifest or file is unusable
 ├── RetrievalConfigError  retrieval.config.*    bad backend name, embedder name, filter or option
+├── LabelledSetError      retrieval.set.*       a labelled benchmark set is missing or malformed
 └── RetrievalRulesError   retrieval.rules.*     rules/retrieval.json failed schema or semantic checks
 engine.errors.GraceError
 └── RetrievalError        retrieval.*           retrieval failed at run time
@@ -22,6 +23,10 @@ class RetrievalConfigError(InputError):
     default_code = "retrieval.config.invalid"
 
 
+class LabelledSetError(InputError):
+    default_code = "retrieval.set.invalid"
+
+
 class RetrievalRulesError(RuleBundleError):
     default_code = "retrieval.rules.invalid"
 
@@ -34,4 +39,11 @@ class BackendError(RetrievalError):
     default_code = "retrieval.backend.failed"
 
 
-__all__ = ["BackendError", "CorpusError", "RetrievalConfigError", "RetrievalError", "RetrievalRulesError"]
+__all__ = [
+    "BackendError",
+    "CorpusError",
+    "LabelledSetError",
+    "RetrievalConfigError",
+    "RetrievalError",
+    "RetrievalRulesError",
+]

@@ -21,7 +21,9 @@ class Passage(BaseModel):
     title: str
     text: str = Field(min_length=1)  # body only; the title is indexed beside it
     language: str = Field(min_length=2)
-    kind: str = "section"  # "section" (Markdown) or "record" (CSV/JSON)
+    kind: str = "section"  # "section" (Markdown, HTML, PDF) or "record" (CSV/JSON)
+    # What a person would recognise in a citation: "<page or document title> › <section heading>" (never an id).
+    label: str = ""
     fields: dict[str, FieldValue] = Field(default_factory=dict)
 
     def indexed_text(self) -> str:
