@@ -103,13 +103,14 @@ def test_missed_evidence_is_grouped_by_objective_slot_and_reason() -> None:
     misses, unsupported = analyse(dataset, runs)
     found = {(m.objective, m.slots, m.reason): m.count for m in misses}
     assert found == {
-        ("city", "pickup_city", "recorded +1 turns off"): 1,
+        ("city", "pickup_city", "recorded at a later turn"): 1,
         ("cakes", "number_of_cakes", "rejected: quantity.out_of_range"): 1,
         ("extras", "gluten_free", "not proposed"): 1,
         ("day", "pickup_date", "not proposed"): 1,
     }
     cakes = next(m for m in misses if m.objective == "cakes")
     assert cakes.samples[0]["informed"] == {"number_of_cakes": ["2"]}
-    assert cakes.samples[0]["visitor"] == "visitor 1"
+    assert cakes.samples[0]["visitor"] == "visitor 1" and cakes.samples[0]["recorded_turn"] is None
+    assert next(m for m in misses if m.objective == "city").samples[0]["recorded_turn"] == 2
     assert [(u.objective, u.reason, u.count) for u in unsupported] == [
         ("flavour", "no INFORM in the dialogue", 1)]

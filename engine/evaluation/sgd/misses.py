@@ -50,7 +50,7 @@ def _add(groups: dict[tuple[str, str, str], FailureKind], key: tuple[str, str, s
 
 def _miss_reason(row: TurnRow, objective: str, recorded_at: int | None, rows: Sequence[TurnRow]) -> str:
     if recorded_at is not None:
-        return f"recorded {rows[recorded_at].turn - row.turn:+d} turns off"
+        return "recorded at a later turn" if rows[recorded_at].turn > row.turn else "recorded at an earlier turn"
     rejected = _rejection(row, objective)
     return f"rejected: {rejected}" if rejected else "not proposed"
 
@@ -71,6 +71,7 @@ def analyse(dataset: Dataset, runs: Sequence[ConversationRun]) -> tuple[list[Fai
             if ref_at is not None and rec_at != ref_at:
                 row, turn = rows[ref_at], conversation.turns[ref_at]
                 sample = _sample(row, turn, slots)
+                sample["recorded_turn"] = None if rec_at is None else rows[rec_at].turn
                 informed_slots = ",".join(sorted(sample["informed"])) or "-"
                 reason = _miss_reason(row, objective.id, rec_at, rows)
                 _add(misses, (objective.id, informed_slots, reason), sample, run.id)

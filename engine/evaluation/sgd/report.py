@@ -53,8 +53,9 @@ def _failure_lines(kinds: tuple[FailureKind, ...], limit: int) -> list[str]:
         lines.append(f"  {group.count:>4}  {group.objective} <- {group.slots}: {group.reason}")
         for sample in group.samples[:2]:
             informed = "; ".join(f"{k}={'|'.join(v)}" for k, v in sample["informed"].items())
+            late = f" (recorded t{sample['recorded_turn']})" if sample.get("recorded_turn") else ""
             lines.append(f"          {sample['conversation']} t{sample['turn']}: {sample['visitor']!r}"
-                         + (f"  [{informed}]" if informed else ""))
+                         + (f"  [{informed}]" if informed else "") + late)
     return lines
 
 
