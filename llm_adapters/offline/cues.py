@@ -6,9 +6,12 @@ one it is about the objective the previous question targeted.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.goals.models import Objective
+from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 
 
@@ -28,21 +31,51 @@ class Cues:
         return [hit for hit in self.hits if hit.kind == kind]
 
 
+@lru_cache(maxsize=4096)
+def _cue_terms(cues_json: str) -> frozenset[str]:
+    raw = json.loads(cues_json)
+    if not isinstance(raw, dict):
+        return frozenset()
+    return frozenset(fold(str(t)).strip() for terms in raw.values() if isinstance(terms, list) for t in terms)
+
+
+def objective_cues(objective: Objective) -> frozenset[str]:
+    """The objective's own topic terms (criterion ``params.cues``, all languages), folded."""
+    cues = objective.criterion.params.get("cues")
+    return _cue_terms(json.dumps(cues, sort_keys=True)) if cues else frozenset()
+
+
+def names_objective(words: list[str], objective: Objective) -> bool:
+    """The words use one of the objective's own cue terms (a word prefix, or a phrase of several words)."""
+    terms = objective_cues(objective)
+    if not terms:
+        return False
+    joined = " " + " ".join(words) + " "
+    return any((" " + term) in joined if " " in term else any(w.startswith(term) for w in words) for term in terms)
+
+
 def topic_objectives(
     analysis: Analysis, sentence: Sentence, objectives: list[Objective], bits: dict[str, int], last_asked: str | None
 ) -> tuple[str, ...]:
-    """Objectives the sentence talks about, by their criterion kind's topic words."""
+    """Objectives the sentence talks about, by their own cue terms or their criterion kind's topic words."""
     words = analysis.words(sentence.start, sentence.end)
     named = []
+    specific = set()
     for objective in objectives:
         prefixes = analysis.rules.topics.get(objective.criterion.kind.value, ())
-        if any(word.startswith(prefix) for word in words for prefix in prefixes):
+        if names_objective(words, objective):
+            specific.add(objective.id)
+            named.append(objective)
+        elif any(word.startswith(prefix) for word in words for prefix in prefixes):
             named.append(objective)
     by_kind: dict[str, list[Objective]] = {}
     for objective in named:
         by_kind.setdefault(objective.criterion.kind.value, []).append(objective)
     chosen: list[str] = []
     for group in by_kind.values():
+        own = [o for o in group if o.id in specific]
+        if own:
+            group = own  # an objective named by its own words wins over its kind's generic topic words
         if len(group) == 1:
             chosen.append(group[0].id)
             continue

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from engine.goals.models import Objective
+from engine.goals.models import GoalSpec, Objective
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.rules import VocabularyData
 
@@ -29,6 +30,11 @@ class ExtractionContext:
     lenient: bool  # the previous question targeted this objective: bare answers of the right kind count
     correcting: bool
     unit_terms: tuple[VocabularyData, ...] = field(default_factory=tuple)  # features vocabularies: '3 bedrooms'
+    # The company's own words (terms of the spec's vocabularies and objective cues): "a villa in Mojácar" is
+    # about the visitor's wish when "villa" is one of the company's words (spec/adr/0003 §5).
+    company_terms: frozenset[str] = frozenset()
+    spec: GoalSpec | None = None  # the pinned spec: locale (currency, region, time zone) and company data
+    reference_time: datetime | None = None  # the turn's received-at: anchors relative dates
 
     @property
     def params(self) -> dict[str, Any]:

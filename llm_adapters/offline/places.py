@@ -16,8 +16,14 @@ from llm_adapters.offline.rules import VocabularyData
 from llm_adapters.offline.terms import find_terms, negated, replaced
 
 
-def _question_ok(analysis: Analysis, sentence: Sentence) -> bool:
-    return analysis.any_cue("availability_question", sentence.start, sentence.end)
+def _question_ok(ctx: ExtractionContext, sentence: Sentence) -> bool:
+    """A question that asks for the company's offer there ("do you have anything in ...", "are there villas
+    in ..." when villas are the company's word) reveals the visitor's area of interest."""
+    analysis = ctx.analysis
+    if analysis.any_cue("availability_question", sentence.start, sentence.end):
+        return True
+    return analysis.any_cue("existence_question", sentence.start, sentence.end) and _company_word(
+        ctx, sentence.start, sentence.end)
 
 
 def _bare(analysis: Analysis, clause_start: int, clause_end: int, start: int, end: int) -> bool:
@@ -79,6 +85,21 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
     return found
 
 
+def _anchor(ctx: ExtractionContext, start: int, end: int) -> bool:
+    """The text says what the visitor wants there: a language anchor ('looking for', 'near') or one of the
+    company's own words (its vocabularies and objective cues: 'a villa in ...', 'a table in ...')."""
+    return ctx.analysis.any_cue("place_anchor", start, end) or _company_word(ctx, start, end)
+
+
+def _company_word(ctx: ExtractionContext, start: int, end: int) -> bool:
+    if not ctx.company_terms:
+        return False
+    words = ctx.analysis.words(start, end)
+    joined = " " + " ".join(words) + " "
+    return any((" " + term) in joined if " " in term else any(w.startswith(term) for w in words)
+               for term in ctx.company_terms)
+
+
 def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> list[Evidence]:
     analysis = ctx.analysis
     candidates: list[tuple[int, int, str, bool]] = []
@@ -95,12 +116,12 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
         sentence = analysis.sentence_at(start)
         if sentence is None or analysis.blocked(start) or negated(analysis, sentence, start, end):
             continue
-        if sentence.is_question and not (ctx.allowed(True, "place") and _question_ok(analysis, sentence)):
+        if sentence.is_question and not (ctx.allowed(True, "place") and _question_ok(ctx, sentence)):
             continue
         clause_start, clause_end = analysis.clause_at(start)
-        local = analysis.any_cue("place_anchor", clause_start, clause_end) or (
+        local = _anchor(ctx, clause_start, clause_end) or (
             known and _bare(analysis, clause_start, clause_end, start, end))
-        anchored = local or analysis.any_cue("place_anchor", sentence.start, sentence.end)
+        anchored = local or _anchor(ctx, sentence.start, sentence.end)
         if not (anchored or sentence.is_question or ctx.correcting or ctx.lenient):
             continue
         evidence.append(Evidence(

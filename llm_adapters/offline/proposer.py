@@ -19,7 +19,7 @@ from engine.ports import Proposal, ProposerInput
 from llm_adapters.offline.analysis import Analysis, analyze
 from llm_adapters.offline.choices import extract_enumeration, extract_features
 from llm_adapters.offline.contact import extract_contact
-from llm_adapters.offline.cues import CueHit, Cues, detect_cues
+from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.language import detect_languages
 from llm_adapters.offline.money import extract_money
@@ -54,6 +54,7 @@ class OfflineProposer:
         self._files = files  # raw rule files: per-language subsets of the rules are built from them on demand
         self._scoped: dict[frozenset[str], OfflineRules] = {}
         self._spec_vocabularies: dict[str, dict[str, VocabularyData]] = {}
+        self._terms: dict[str, frozenset[str]] = {}
         self._lock = threading.Lock()
 
     @classmethod
@@ -105,6 +106,23 @@ class OfflineProposer:
                 self._spec_vocabularies[spec.content_hash] = cached
         return cached
 
+    def _company_terms(self, spec: PublishedGoalSpec) -> frozenset[str]:
+        """Folded terms of every vocabulary the spec uses and of its objectives' cues, once per version."""
+        with self._lock:
+            cached = self._terms.get(spec.content_hash)
+        if cached is not None:
+            return cached
+        terms: set[str] = set()
+        for objective in spec.spec.objectives:
+            vocabulary = self._vocabulary(objective, spec)
+            if vocabulary is not None and vocabulary.kind != "place":
+                terms.update(term for term, _ in vocabulary.terms)
+            terms.update(objective_cues(objective))
+        result = frozenset(t for t in terms if t)
+        with self._lock:
+            self._terms[spec.content_hash] = result
+        return result
+
     def _vocabulary(self, objective: Objective, spec: PublishedGoalSpec) -> VocabularyData | None:
         vocab_id = objective.criterion.params.get("vocabulary")
         if vocab_id is None:
@@ -131,6 +149,8 @@ class OfflineProposer:
                 analysis=analysis, objective=objective,
                 lenient=last_asked == objective.id and bits.get(objective.id) == 0,
                 correcting=cues.correcting, unit_terms=unit_terms,
+                company_terms=self._company_terms(request.spec), spec=request.spec.spec,
+                reference_time=request.reference_time,
             )
             found = self._extract(ctx, self._vocabulary(objective, request.spec))
             if any(e.old for e in found):

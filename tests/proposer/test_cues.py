@@ -13,7 +13,9 @@ from tests.proposer.helpers import summary
     ("De momento no quiero facilitar datos de contacto.", {"refuse:contact": None}),
     ("Prefiero no decir el presupuesto", {"refuse:budget": None}),
     ("I do not know my budget yet.", {"uncertain:budget": None}),
-    ("Todavía no sé qué tipo de limpieza necesito.", {}),
+    # "limpieza" is one of the service-type objective's own cue terms (spec params.cues), so the uncertainty is
+    # about the service type even while the client type is open too.
+    ("Todavía no sé qué tipo de limpieza necesito.", {"uncertain:service_type": None}),
     ("Deja de hacerme preguntas", {"stop": None}),
     ("Bye", {"stop": None}),
 ])
