@@ -2,6 +2,10 @@
 
 Values: '350000 EUR', '<=350000 EUR', '>=200000 EUR', '~300000 EUR', '200000-300000 EUR'. Magnitude is not
 judged here: 'around three hundred' becomes '~300 EUR' and the money validator rejects it as ambiguous.
+
+Dates, times and telephone numbers are never amounts, nor are counts with a unit ('170 guests', '3 bedrooms');
+among several amounts the one with a currency, or nearest after a budget cue, is preferred. Every cue is
+looked up in a per-message index, so the work is linear in the message length.
 """
 
 from __future__ import annotations
@@ -10,13 +14,22 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
+from engine.goals.company_data import locale_value
+from engine.goals.models import CriterionKind
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.excluded import excluded_spans
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import NumberMention, find_numbers
+from llm_adapters.offline.quantity_data import alternation, unit_terms
+from llm_adapters.offline.rules import OfflineRules
 from llm_adapters.offline.terms import replaced, term_pattern
+from llm_adapters.offline.text_index import TextIndex, text_index
 
 _QUALIFIERS = (("money_upper", "<="), ("money_lower", ">="), ("money_approx", "~"))
 _DASH = re.compile(r"^\s*[-–]\s*$")
+_WINDOW = 80  # characters around an amount where its currency, unit, qualifier or range words stand
+_RANGE_GAP = 24  # longest text between the two ends of a range
 
 
 def _format(amount: Decimal) -> str:
@@ -32,35 +45,63 @@ def _currency_pattern(terms: tuple[str, ...]) -> str:
     return "|".join(parts)
 
 
-def _currency(analysis: Analysis, mention: NumberMention) -> tuple[str | None, int]:
-    """ISO code written right after (or right before) the amount, and the end of the amount expression."""
+def _currency_patterns(rules: OfflineRules) -> list[tuple[str, re.Pattern[str], re.Pattern[str]]]:
+    def build() -> list[tuple[str, re.Pattern[str], re.Pattern[str]]]:
+        compiled = []
+        for iso, terms in rules.currencies.items():
+            body = _currency_pattern(terms)
+            compiled.append((iso, re.compile(rf"\s*(?:{body})"), re.compile(rf"(?:{body})\s*$")))
+        return compiled
+    return memo(rules, "currency_patterns", build)
+
+
+def currency_at(analysis: Analysis, start: int, end: int) -> tuple[str | None, int]:
+    """ISO code written right after (or right before) the number at [start, end), and the end of the amount
+    expression."""
     text = analysis.masked
-    for iso, terms in analysis.rules.currencies.items():
-        pattern = _currency_pattern(terms)
-        after = re.match(rf"\s*(?:{pattern})", text[mention.end:])
-        if after is not None:
-            return iso, mention.end + after.end()
-        before = re.search(rf"(?:{pattern})\s*$", text[max(0, mention.start - 6):mention.start])
-        if before is not None:
-            return iso, mention.end
-    return None, mention.end
+    for iso, after, before in _currency_patterns(analysis.rules):
+        found = after.match(text, end, min(len(text), end + _WINDOW))
+        if found is not None:
+            return iso, found.end()
+        if before.search(text, max(0, start - 6), start) is not None:
+            return iso, end
+    return None, end
 
 
-def _unit_follows(ctx: ExtractionContext, end: int, sentence: Sentence) -> bool:
-    after = ctx.analysis.masked[end:sentence.end]
+def _count_units(ctx: ExtractionContext) -> re.Pattern[str] | None:
+    """Unit nouns of the spec's quantity objectives: '170 guests' is a count, never an amount."""
+    if ctx.spec is None:
+        return None
+    terms = sorted({t for o in ctx.spec.objectives if o.criterion.kind is CriterionKind.QUANTITY
+                    for t in unit_terms(o)})
+    body = alternation(terms)
+    return re.compile(rf"^[\s\-]*(?:[^\W\d_]+[\s\-]+)?{body}(?:e?s|x)?(?![^\W_])") if body else None
+
+
+def _unit_follows(ctx: ExtractionContext, end: int, sentence: Sentence, counts: re.Pattern[str] | None) -> bool:
+    after = ctx.analysis.masked[end:min(sentence.end, end + _WINDOW)]
     if any(p.match(after) for p in ctx.analysis.rules.cue("number_unit_after")):
+        return True
+    if counts is not None and counts.match(after):
         return True
     return any(term_pattern(term).match(after.lstrip(" -")) for vocab in ctx.unit_terms for term, _ in vocab.terms)
 
 
-def _qualifier(analysis: Analysis, start: int, end: int) -> str:
+def _qualifier(index: TextIndex, start: int, end: int) -> str:
     best: tuple[int, int, str] | None = None
     for cue, symbol in _QUALIFIERS:
-        for s, e in analysis.cue_matches(cue, start, end):
-            key = (e, -s, symbol)
+        found = index.last_cue_before(cue, start, end)
+        if found is not None:
+            key = (found[1], -found[0], symbol)
             if best is None or key[:2] > best[:2]:
                 best = key
     return best[2] if best else ""
+
+
+def _bounded(sentence: Sentence, start: int, end: int) -> Sentence:
+    """The sentence cut to a window around a value: context checks stay linear in the message."""
+    return Sentence(start=max(sentence.start, start - _WINDOW), end=min(sentence.end, end + _WINDOW),
+                    is_question=sentence.is_question, clauses=())
 
 
 @dataclass(frozen=True)
@@ -71,51 +112,80 @@ class _Amount:
     sentence: Sentence
 
 
-def extract_money(ctx: ExtractionContext) -> list[Evidence]:
+def _amounts(ctx: ExtractionContext, index: TextIndex) -> list[_Amount]:
     analysis = ctx.analysis
     settings = analysis.rules.settings
-    default_currency = ctx.params.get("currency")
+    excluded = excluded_spans(ctx)
+    counts = _count_units(ctx)
     amounts: list[_Amount] = []
     for mention in find_numbers(analysis):
-        sentence = analysis.sentence_at(mention.start)
+        sentence = index.sentence_at(mention.start)
         if sentence is None or mention.article_only or not ctx.allowed(sentence.is_question, "money"):
             continue
-        currency, end = _currency(analysis, mention)
-        if currency is None and _unit_follows(ctx, mention.end, sentence):
+        currency, end = currency_at(analysis, mention.start, mention.end)
+        if currency is None and excluded.overlaps(mention.start, mention.end):
+            continue  # a date, a time or a telephone number
+        if currency is None and _unit_follows(ctx, mention.end, sentence, counts):
             continue
         if currency is None and mention.digits >= settings.phone_min_digits and not mention.scaled:
             continue  # a long bare digit run is a telephone number, not an amount
-        if analysis.blocked(mention.start):
+        if index.blocked(mention.start):
             continue
         amounts.append(_Amount(mention, currency, end, sentence))
+    return amounts
+
+
+def _is_range(analysis: Analysis, first: _Amount, second: _Amount | None) -> bool:
+    if second is None or second.sentence != first.sentence or second.mention.start - first.end > _RANGE_GAP:
+        return False
+    between = analysis.masked[first.end:second.mention.start]
+    if _DASH.match(between) is not None:
+        return True
+    lead = analysis.masked[max(first.sentence.start, first.mention.start - _WINDOW):first.mention.start]
+    return (any(p.search(lead) for p in analysis.rules.cue("range_lead"))
+            and any(p.match(between) for p in analysis.rules.cue("range_connector")))
+
+
+def _near_budget(index: TextIndex, amount: _Amount, previous_end: int) -> bool:
+    """The amount is the first one after a budget cue of its sentence, or shares a clause with one."""
+    clause_start, clause_end = index.clause_at(amount.mention.start)
+    if index.any_cue("budget", clause_start, clause_end):
+        return True
+    cue = index.last_cue_before("budget", amount.sentence.start, amount.mention.start)
+    return cue is not None and cue[1] >= previous_end
+
+
+def extract_money(ctx: ExtractionContext) -> list[Evidence]:
+    analysis = ctx.analysis
+    index = text_index(analysis)
+    default_currency = locale_value(ctx.spec, ctx.objective.criterion, "currency", "currency")
+    amounts = _amounts(ctx, index)
     evidence: list[Evidence] = []
+    previous_end = 0
     i = 0
     while i < len(amounts):
         first = amounts[i]
         second = amounts[i + 1] if i + 1 < len(amounts) else None
-        clause_start, _ = analysis.clause_at(first.mention.start)
+        clause_start, _ = index.clause_at(first.mention.start)
         sentence = first.sentence
-        budget = analysis.any_cue("budget", sentence.start, sentence.end)
-        phone_cued = analysis.any_cue("phone", clause_start, first.mention.start)
-        is_range = second is not None and second.sentence == sentence and (
-            _DASH.match(analysis.masked[first.end:second.mention.start]) is not None
-            or (any(p.search(analysis.masked[sentence.start:first.mention.start])
-                    for p in analysis.rules.cue("range_lead"))
-                and any(p.match(analysis.masked[first.end:second.mention.start])
-                        for p in analysis.rules.cue("range_connector"))))
+        budget = index.any_cue("budget", sentence.start, sentence.end)
+        phone_cued = index.any_cue("phone", clause_start, first.mention.start)
+        is_range = _is_range(analysis, first, second)
         if is_range and second is not None:
             low, high = first.mention.value, second.mention.value
             if not first.mention.scaled and second.mention.scaled and low * second.mention.scale <= high:
                 low = low * second.mention.scale  # "200-300k": the scale is written once
             currency = first.currency or second.currency
             scaled = first.mention.scaled or second.mention.scaled
-            qualifier, body = "", f"{_format(low)}-{_format(high)}"
+            qualifier, body, end = "", f"{_format(low)}-{_format(high)}", second.end
             i += 2
         else:
             currency, scaled = first.currency, first.mention.scaled
-            qualifier = _qualifier(analysis, clause_start, first.mention.start)
-            body = _format(first.mention.value)
+            qualifier = _qualifier(index, clause_start, first.mention.start)
+            body, end = _format(first.mention.value), first.end
             i += 1
+        near = budget and _near_budget(index, first, previous_end)
+        previous_end = end
         strong = currency is not None or budget
         if phone_cued and currency is None:
             continue
@@ -126,9 +196,11 @@ def extract_money(ctx: ExtractionContext) -> list[Evidence]:
             continue
         unit = currency or default_currency
         value = f"{qualifier}{body}{' ' + unit if unit else ''}"
+        rank = 2 + (currency is not None) + near if strong else (1 if scaled else 0)
         evidence.append(Evidence(
             value=value, pos=first.mention.start, sentences=((sentence.start, sentence.end),),
-            old=replaced(analysis, sentence, first.mention.start, first.end, ctx.correcting),
-            rank=2 if strong else (1 if scaled else 0),
+            old=replaced(analysis, _bounded(sentence, first.mention.start, end), first.mention.start, first.end,
+                         ctx.correcting),
+            rank=rank,
         ))
     return evidence

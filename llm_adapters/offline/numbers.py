@@ -8,12 +8,15 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from llm_adapters.offline.analysis import Analysis
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.rules import NumberWords, OfflineRules
 
 _THOUSANDS = re.compile(r"\d{1,3}(?:[., \u00a0\u202f]\d{3})+")
 _NON_DIGIT = re.compile(r"\D")
 _TOKEN = re.compile(r"[^\W\d_]+")
 _GAP = re.compile(r"[\s\-]*")
+_LAST_WORD = re.compile(r"([^\W_]+)[\s\-]*$")
+_COUNT_WINDOW = 40  # characters before a term where its count can be written
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ def _scale_of(rules: OfflineRules, word: str) -> Decimal:
 
 def _digit_mentions(analysis: Analysis) -> list[NumberMention]:
     rules = analysis.rules
-    suffix = _suffix_pattern(rules)
+    suffix = memo(rules, "scale_suffix_pattern", lambda: _suffix_pattern(rules))
     text = analysis.masked
     mentions = []
     for match in rules.digit_number.finditer(text):
@@ -140,19 +143,36 @@ def _word_mentions(analysis: Analysis) -> list[NumberMention]:
     return mentions
 
 
+def digit_mentions(analysis: Analysis) -> list[NumberMention]:
+    """Numbers written with digits, in text order (computed once per message)."""
+    return memo(analysis, "digit_mentions", lambda: _digit_mentions(analysis))
+
+
 def find_numbers(analysis: Analysis) -> list[NumberMention]:
-    """Every number in the message, in text order; digit mentions win where the two overlap."""
-    digit = _digit_mentions(analysis)
-    taken = [(m.start, m.end) for m in digit]
-    written = [m for m in _word_mentions(analysis) if not any(m.start < e and s < m.end for s, e in taken)]
-    return sorted(digit + written, key=lambda m: m.start)
+    """Every number in the message, in text order; digit mentions win where the two overlap (computed once
+    per message: every money objective reads the same list)."""
+    return memo(analysis, "find_numbers", lambda: _find_numbers(analysis))
+
+
+def _find_numbers(analysis: Analysis) -> list[NumberMention]:
+    digit = digit_mentions(analysis)
+    written = _word_mentions(analysis)
+    merged: list[NumberMention] = []
+    i = 0
+    for mention in written:  # both lists are in text order: one merge pass drops overlapped word mentions
+        while i < len(digit) and digit[i].end <= mention.start:
+            i += 1
+        if i < len(digit) and digit[i].start < mention.end and mention.start < digit[i].end:
+            continue
+        merged.append(mention)
+    return sorted(digit + merged, key=lambda m: m.start)
 
 
 def count_before(analysis: Analysis, start: int, floor: int) -> Decimal | None:
     """The count written right before a term ('three bedrooms', '3-bedroom', 'tres dormitorios')."""
     numbers = analysis.rules.numbers
-    before = analysis.masked[floor:start]
-    match = re.search(r"([^\W_]+)[\s\-]*$", before)
+    before = analysis.masked[max(floor, start - _COUNT_WINDOW):start]  # bounded: linear in the message
+    match = _LAST_WORD.search(before)
     if match is None:
         return None
     word = match.group(1)

@@ -1,0 +1,351 @@
+"""Quantity evidence: counts with the criterion's unit nouns ("170 guests", "unos 30 alumnos"), approximations
+("around 200", "50-ish": the number), ranges ("between 150 and 200" -> "150-200"), number words (text2num) and
+party compositions ("my partner and I" -> 2, "a family of four" -> 4).
+
+A bare number counts only when the objective's question was just asked, or after a head-count cue for a count
+of people. Dates, times, telephone numbers, amounts of money and ordinals are never counts; a number followed by
+another objective's unit ("3 nights", "2 bedrooms") is not this objective's count.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+
+from engine.goals.models import CriterionKind
+from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.excluded import excluded_spans
+from llm_adapters.offline.memo import memo
+from llm_adapters.offline.money import currency_at
+from llm_adapters.offline.numbers import digit_mentions
+from llm_adapters.offline.quantity_data import QuantityWords, alternation, quantity_words, unit_terms
+from llm_adapters.offline.rules import OfflineRules
+from llm_adapters.offline.spelled import SpelledNumber, spelled_numbers
+from llm_adapters.offline.terms import replaced
+from llm_adapters.offline.text_index import TextIndex, text_index
+
+_FLAGS = re.IGNORECASE | re.UNICODE
+_AFTER = 80  # characters after a number where its unit noun may stand
+_BEFORE = 60  # characters before a number where a unit noun or cue may stand
+_RANGE_GAP = 24  # longest text between the two ends of a range
+_TOKEN = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*|[&,]")
+_PLURAL = re.compile(r"(?:e?s|x)$")
+
+RANK_EXPLICIT = 3  # a unit noun or a composition names what is counted
+RANK_CUE = 2  # a head-count cue ("we are 4", "table for 2")
+RANK_BARE = 1  # a bare number right after the question
+
+
+@dataclass(frozen=True)
+class _Number:
+    start: int  # folded offsets
+    end: int
+    value: Decimal
+    words: tuple[str, ...]  # folded words when spelled out, () for digits
+    digits: int
+    scaled: bool
+    ordinal: bool
+
+
+@dataclass(frozen=True)
+class _Units:
+    ours: re.Pattern[str] | None  # this objective's unit nouns, right after a number (one word may intervene)
+    before: re.Pattern[str] | None  # this objective's unit nouns, before a number ("guests: 170")
+    others: re.Pattern[str] | None  # other objectives' unit nouns right after a number
+    people: bool  # this objective counts people: head-count cues and compositions apply
+
+
+def _format(value: Decimal) -> str:
+    return f"{value.normalize():f}"
+
+
+def _stem(term: str) -> str:
+    return _PLURAL.sub("", term)
+
+
+@lru_cache(maxsize=512)
+def _unit_body(terms: tuple[str, ...]) -> str:
+    body = alternation(terms)
+    return rf"{body}(?:e?s|x)?(?![^\W_])" if body else ""
+
+
+def _units(ctx: ExtractionContext, words: QuantityWords) -> _Units:
+    ours = unit_terms(ctx.objective)
+    people = bool({_stem(t) for t in ours} & {_stem(p) for p in words.person_nouns})
+    if people:
+        ours = ours + list(words.person_nouns)
+    others: list[str] = []
+    if ctx.spec is not None:
+        for objective in ctx.spec.objectives:
+            if objective.id != ctx.objective.id and objective.criterion.kind is CriterionKind.QUANTITY:
+                others.extend(unit_terms(objective))
+    stems = {_stem(t) for t in ours}
+    others = [t for t in others if _stem(t) not in stems]
+    others += [term for vocab in ctx.unit_terms for term, _ in vocab.terms if _stem(term) not in stems]
+    return _compiled_units(tuple(sorted(set(ours))), tuple(sorted(set(others))), words.approx_after, people)
+
+
+@lru_cache(maxsize=512)
+def _compiled_units(ours: tuple[str, ...], others: tuple[str, ...], approx_after: str, people: bool) -> _Units:
+    body = _unit_body(ours)
+    other_body = _unit_body(others)
+    approx = rf"(?:{approx_after}[\s\-]+)?" if approx_after else ""
+    return _Units(
+        ours=re.compile(rf"^[\s\-]*{approx}(?:[^\W\d_]+[\s\-]+)?{body}", _FLAGS) if body else None,
+        before=re.compile(rf"(?<![^\W_]){body}\s*[:=\-–]?\s*(?:[^\W\d_]+\s+){{0,3}}$", _FLAGS) if body else None,
+        others=re.compile(rf"^[\s\-]*{other_body}", _FLAGS) if other_body else None,
+        people=people,
+    )
+
+
+def _numbers(analysis: Analysis) -> list[_Number]:
+    """Digit and spelled numbers of the message in text order (computed once per message)."""
+    def build() -> list[_Number]:
+        words = quantity_words(analysis.rules)
+        found = []
+        for m in digit_mentions(analysis):
+            ordinal = not m.scaled and words.ordinal_suffix.match(analysis.masked, m.end) is not None
+            found.append(_Number(m.start, m.end, m.value, (), m.digits, m.scaled, ordinal))
+        digits = [(n.start, n.end) for n in found]
+        for s in spelled_numbers(analysis):
+            if not any(s.start < e and b < s.end for b, e in digits):
+                found.append(_Number(s.start, s.end, s.value, s.words, 0, False, s.ordinal))
+        return sorted(found, key=lambda n: n.start)
+    return memo(analysis, "quantity_numbers", build)
+
+
+@lru_cache(maxsize=64)
+def _alone_pattern(approx_after: str, function_words: frozenset[str]) -> re.Pattern[str]:
+    """After a number: nothing more is said about it (end, punctuation, or a function word)."""
+    approx = rf"(?:{approx_after}(?![^\W_]))?" if approx_after else ""
+    words = alternation(function_words)
+    tail = rf"|{words}(?![^\W_])" if words else ""
+    return re.compile(rf"^[\s\-]*{approx}\s*(?:$|[^\w\s]{tail})", _FLAGS)
+
+
+def _stands_alone(rules: OfflineRules, words: QuantityWords, text: str) -> bool:
+    merged = frozenset(w for lang in rules.languages for w in rules.function_words.get(lang, ())) | words.joiners
+    return _alone_pattern(words.approx_after, merged).match(text) is not None
+
+
+def _money_like(ctx: ExtractionContext, index: TextIndex, number: _Number) -> bool:
+    if currency_at(ctx.analysis, number.start, number.end)[0] is not None:
+        return True
+    start, end = index.clause_at(number.start)
+    return number.scaled or index.any_cue("budget", start, end)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    number: _Number
+    sentence: Sentence
+    rank: int  # 0: not a count of this objective
+
+
+def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units: _Units, number: _Number,
+          sentence: Sentence) -> int:
+    """How convincingly ``number`` is this objective's count (0: it is not)."""
+    masked = ctx.analysis.masked
+    after = masked[number.end:min(sentence.end, number.end + _AFTER)]
+    before = masked[max(sentence.start, number.start - _BEFORE):number.start]
+    unit_after = units.ours is not None and units.ours.match(after) is not None
+    if number.words and all(w in words.articles for w in number.words):
+        return RANK_EXPLICIT if unit_after and units.ours is not None and _next_is_unit(units, after) else 0
+    if unit_after:
+        return RANK_EXPLICIT
+    if units.others is not None and units.others.match(after):
+        return 0
+    if any(p.match(after) for p in ctx.analysis.rules.cue("number_unit_after")):
+        return 0  # '3 years', '20%', '5 pm': a number of something else
+    if number.scaled or _money_like(ctx, index, number):
+        return 0
+    if units.before is not None and units.before.search(before):
+        return RANK_EXPLICIT
+    alone = _stands_alone(ctx.analysis.rules, words, after)
+    if units.people and alone and words.count_cue.search(before):
+        return RANK_CUE
+    if ctx.lenient and alone:
+        return RANK_BARE
+    return 0
+
+
+def _next_is_unit(units: _Units, after: str) -> bool:
+    """An article counts only right before the unit noun ('una persona'), not a word later."""
+    assert units.ours is not None
+    match = units.ours.match(after)
+    return match is not None and len(after[:match.end()].split()) <= 1
+
+
+def _bounded(sentence: Sentence, start: int, end: int) -> Sentence:
+    """The sentence cut to a window around a value: context checks stay linear in the message."""
+    return Sentence(start=max(sentence.start, start - _BEFORE), end=min(sentence.end, end + _AFTER),
+                    is_question=sentence.is_question, clauses=())
+
+
+def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units: _Units) -> list[Evidence]:
+    analysis = ctx.analysis
+    excluded = excluded_spans(ctx)
+    readings: list[_Reading] = []
+    for number in _numbers(analysis):
+        sentence = index.sentence_at(number.start)
+        if sentence is None or number.ordinal or not ctx.allowed(sentence.is_question, "quantity"):
+            continue
+        if excluded.overlaps(number.start, number.end) or index.blocked(number.start):
+            continue
+        readings.append(_Reading(number, sentence, _read(ctx, index, words, units, number, sentence)))
+    evidence: list[Evidence] = []
+    i = 0
+    while i < len(readings):
+        first = readings[i]
+        second = readings[i + 1] if i + 1 < len(readings) else None
+        pair = _range(ctx, words, first, second)
+        if pair and second is not None:
+            rank, value, end = pair, f"{_format(first.number.value)}-{_format(second.number.value)}", second.number.end
+            i += 2
+        else:
+            rank, value, end = first.rank, _format(first.number.value), first.number.end
+            i += 1
+        if rank:
+            sentence = first.sentence
+            evidence.append(Evidence(
+                value=value, pos=first.number.start, sentences=((sentence.start, sentence.end),), rank=rank,
+                old=replaced(analysis, _bounded(sentence, first.number.start, end), first.number.start, end,
+                             ctx.correcting),
+            ))
+    return evidence
+
+
+def _range(ctx: ExtractionContext, words: QuantityWords, first: _Reading, second: _Reading | None) -> int:
+    """The rank of 'first-second' read as one range, or 0 when the two numbers are not a range."""
+    if second is None or second.sentence != first.sentence:
+        return 0
+    low, high = first.number, second.number
+    if high.start - low.end > _RANGE_GAP or low.value >= high.value:
+        return 0
+    masked = ctx.analysis.masked
+    if not words.range_connector.match(masked[low.end:high.start]):
+        return 0
+    dashed = bool(re.match(r"^\s*[-–—]\s*$", masked[low.end:high.start]))
+    led = words.range_lead.search(masked[max(first.sentence.start, low.start - _BEFORE):low.start]) is not None
+    rank = max(first.rank, second.rank)
+    if not (dashed or led or second.rank == RANK_EXPLICIT):
+        return 0
+    return rank
+
+
+def _compositions(analysis: Analysis, words: QuantityWords) -> list[tuple[int, int, Decimal]]:
+    """Parties described by their members, including the visitor ('my partner and I', 'mi mujer y yo y los dos
+    niños'), and fixed phrases ('just me'): (start, end, count), once per message."""
+    def build() -> list[tuple[int, int, Decimal]]:
+        found = [(m.start(), m.end(), words.fixed[_fold_space(m.group())])
+                 for m in words.fixed_pattern.finditer(analysis.masked) if _fold_space(m.group()) in words.fixed]
+        spelled = {n.start: n for n in spelled_numbers(analysis)}
+        for sentence in analysis.sentences:
+            tokens = [(m.start() + sentence.start, m.end() + sentence.start, m.group())
+                      for m in _TOKEN.finditer(analysis.masked[sentence.start:sentence.end])]
+            found.extend(_parties(tokens, words, spelled))
+        found.sort()
+        kept: list[tuple[int, int, Decimal]] = []
+        for item in found:  # a longer composition wins over a fixed phrase inside it
+            if kept and item[0] < kept[-1][1]:
+                if item[1] - item[0] > kept[-1][1] - kept[-1][0]:
+                    kept[-1] = item
+                continue
+            kept.append(item)
+        return kept
+    return memo(analysis, "quantity_compositions", build)
+
+
+def _fold_space(text: str) -> str:
+    return " ".join(text.replace("’", "'").split())
+
+
+def _phrase_at(tokens: list[tuple[int, int, str]], i: int, vocabulary: frozenset[str], longest: int) -> int:
+    """Tokens used by the longest phrase of ``vocabulary`` starting at token i (0: none)."""
+    for size in range(min(longest, len(tokens) - i), 0, -1):
+        if " ".join(t[2] for t in tokens[i:i + size]) in vocabulary:
+            return size
+    return 0
+
+
+def _parties(tokens: list[tuple[int, int, str]], words: QuantityWords, spelled: dict[int, SpelledNumber]
+             ) -> list[tuple[int, int, Decimal]]:
+    found: list[tuple[int, int, Decimal]] = []
+    i = 0
+    while i < len(tokens):
+        items: list[tuple[int, int, Decimal | None, bool]] = []
+        j = i
+        while True:
+            item = _member(tokens, j, words, spelled)
+            if item is None:
+                break
+            items.append(item[0])
+            j = item[1]
+            k = j
+            while k < len(tokens) and tokens[k][2] == ",":
+                k += 1
+            size = _phrase_at(tokens, k, words.joiners, words.longest_member)
+            if size == 0 and k == j:
+                break
+            j = k + size
+        counts = [c for _, _, c, _ in items]
+        if len(items) >= 2 and any(is_self for *_, is_self in items) and all(c is not None for c in counts):
+            found.append((items[0][0], items[-1][1], sum((c for c in counts if c is not None), Decimal(0))))
+            i = max(j, i + 1)
+        else:
+            i += 1
+    return found
+
+
+def _member(tokens: list[tuple[int, int, str]], i: int, words: QuantityWords, spelled: dict[int, SpelledNumber]
+            ) -> tuple[tuple[int, int, Decimal | None, bool], int] | None:
+    """One member of a party at token i: ([determiner] [number] member | self), and the next token index."""
+    if i >= len(tokens):
+        return None
+    start = tokens[i][0]
+    if tokens[i][2] in words.self_words:
+        return (start, tokens[i][1], Decimal(1), True), i + 1
+    j = i
+    while j < len(tokens) and j - i < 2 and tokens[j][2] in words.determiners:
+        j += 1
+    count: Decimal | None = None
+    if j < len(tokens):
+        word = tokens[j][2]
+        number = spelled.get(tokens[j][0])
+        if word.isdigit():
+            count, j = Decimal(word), j + 1
+        elif number is not None and number.end <= tokens[j][1] and word not in words.determiners:
+            count, j = number.value, j + 1
+    size = _phrase_at(tokens, j, words.members, words.longest_member)
+    if size:
+        return (start, tokens[j + size - 1][1], count if count is not None else Decimal(1), False), j + size
+    size = _phrase_at(tokens, j, words.members_plural, words.longest_member)
+    if size:
+        return (start, tokens[j + size - 1][1], count, False), j + size
+    return None
+
+
+def _composed(ctx: ExtractionContext, index: TextIndex, words: QuantityWords) -> list[Evidence]:
+    evidence = []
+    for start, end, count in _compositions(ctx.analysis, words):
+        sentence = index.sentence_at(start)
+        if sentence is None or not ctx.allowed(sentence.is_question, "quantity") or index.blocked(start):
+            continue
+        evidence.append(Evidence(
+            value=_format(count), pos=start, sentences=((sentence.start, sentence.end),), rank=RANK_EXPLICIT,
+            old=replaced(ctx.analysis, _bounded(sentence, start, end), start, end, ctx.correcting),
+        ))
+    return evidence
+
+
+def extract_quantity(ctx: ExtractionContext) -> list[Evidence]:
+    words = quantity_words(ctx.analysis.rules)
+    index = text_index(ctx.analysis)
+    units = _units(ctx, words)
+    evidence = _numeric(ctx, index, words, units)
+    if units.people or ctx.lenient:
+        evidence += _composed(ctx, index, words)
+    return sorted(evidence, key=lambda e: e.pos)

@@ -1,0 +1,133 @@
+"""Compile the quantity language data (rules/quantity/<lang>.json) of the message's languages into regexes and
+word sets, once per rules object. Nothing here knows a word of any language."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from engine.goals.models import Objective
+from engine.text import fold
+from llm_adapters.offline.memo import memo
+from llm_adapters.offline.rules import OfflineRules
+
+_FLAGS = re.IGNORECASE | re.UNICODE
+NEVER = re.compile(r"(?!x)x")  # matches nothing: a language without this kind of word
+
+
+def phrase_regex(term: str) -> str:
+    """One folded phrase as a regex body: a space matches any white space, a hyphen also a space or nothing."""
+    out: list[str] = []
+    for char in fold(term).strip():
+        if char.isspace():
+            if not out or out[-1] != r"\s+":
+                out.append(r"\s+")
+        elif char == "-":
+            out.append(r"[-‐‑–\s]?")
+        elif char in "'’":
+            out.append(r"['’]")
+        else:
+            out.append(re.escape(char))
+    return "".join(out)
+
+
+def alternation(terms: Iterable[str]) -> str:
+    """Non-capturing alternation of phrases, longest first; '' when there are none."""
+    unique = sorted({fold(t).strip() for t in terms if fold(t).strip()}, key=lambda t: (-len(t), t))
+    return "(?:" + "|".join(phrase_regex(t) for t in unique) + ")" if unique else ""
+
+
+def unit_terms(objective: Objective) -> list[str]:
+    """The folded nouns that count a quantity objective: ``params.unit_terms`` (all languages) and ``unit``."""
+    params = objective.criterion.params
+    raw = params.get("unit_terms")
+    terms = [str(t) for lang_terms in raw.values() for t in lang_terms] if isinstance(raw, dict) else []
+    unit = params.get("unit")
+    if isinstance(unit, str) and unit.strip():
+        terms.append(unit.replace("_", " "))
+    return [fold(t).strip() for t in terms if fold(t).strip()]
+
+
+def _words(data: dict[str, Any], *path: str) -> list[str]:
+    node: Any = data
+    for part in path:
+        node = node.get(part, {}) if isinstance(node, dict) else {}
+    return [str(w) for w in node] if isinstance(node, list) else []
+
+
+@dataclass(frozen=True)
+class QuantityWords:
+    """The quantity words of every language active for one message (code-switching: all apply at once)."""
+
+    approx_before: str  # alternation bodies ('' when empty)
+    approx_after: str
+    range_lead: re.Pattern[str]  # at the end of the text before the first number
+    range_connector: re.Pattern[str]  # the whole text between the two numbers
+    count_cue: re.Pattern[str]  # at the end of the text before a number
+    after_approx: re.Pattern[str]  # at the start of the text after a number
+    ordinal_suffix: re.Pattern[str]  # right after the digits
+    articles: frozenset[str]
+    person_nouns: tuple[str, ...]
+    self_words: frozenset[str]
+    members: frozenset[str]
+    members_plural: frozenset[str]
+    determiners: frozenset[str]
+    joiners: frozenset[str]
+    fixed: dict[str, Decimal]
+    fixed_pattern: re.Pattern[str]
+    longest_member: int  # words in the longest member / joiner phrase
+
+
+def _end_pattern(body: str, approx: str) -> re.Pattern[str]:
+    if not body:
+        return NEVER
+    optional = rf"(?:{approx}[\s\-]+)?" if approx else ""
+    return re.compile(rf"(?<![^\W_]){body}[\s:]+{optional}$", _FLAGS)
+
+
+def _compile(rules: OfflineRules) -> QuantityWords:
+    family = rules.family("quantity")
+    docs = [family[lang] for lang in sorted(family)]
+
+    def collect(*path: str) -> list[str]:
+        return [w for doc in docs for w in _words(doc, *path)]
+
+    approx_before = alternation(collect("approximators_before"))
+    approx_after = alternation(collect("approximators_after"))
+    connectors = alternation(collect("range_connectors"))
+    connector_body = rf"(?:[-–—]|{connectors})" if connectors else r"[-–—]"
+    suffixes = alternation(collect("ordinal_suffixes"))
+    fixed: dict[str, Decimal] = {}
+    for doc in docs:
+        raw = doc.get("composition", {}).get("fixed", {})
+        fixed.update({fold(k).strip(): Decimal(int(v)) for k, v in raw.items()})
+    fixed_body = alternation(fixed)
+    member_phrases = collect("composition", "members") + collect("composition", "members_plural")
+    joiners = collect("composition", "joiners")
+    return QuantityWords(
+        approx_before=approx_before,
+        approx_after=approx_after,
+        range_lead=_end_pattern(alternation(collect("range_leads")), approx_before),
+        range_connector=re.compile(rf"^\s*{connector_body}\s*(?:{approx_before}\s+)?$", _FLAGS)
+        if approx_before else re.compile(rf"^\s*{connector_body}\s*$", _FLAGS),
+        count_cue=_end_pattern(alternation(collect("count_cues")), approx_before),
+        after_approx=re.compile(rf"^[\s\-]*{approx_after}(?![^\W_])", _FLAGS) if approx_after else NEVER,
+        ordinal_suffix=re.compile(rf"^{suffixes}(?![^\W_])", _FLAGS) if suffixes else NEVER,
+        articles=frozenset(fold(w) for w in collect("articles")),
+        person_nouns=tuple(dict.fromkeys(fold(w).strip() for w in collect("person_nouns"))),
+        self_words=frozenset(fold(w) for w in collect("composition", "self")),
+        members=frozenset(fold(w) for w in collect("composition", "members")),
+        members_plural=frozenset(fold(w) for w in collect("composition", "members_plural")),
+        determiners=frozenset(fold(w) for w in collect("composition", "determiners")),
+        joiners=frozenset(fold(w) for w in joiners),
+        fixed=fixed,
+        fixed_pattern=re.compile(rf"(?<![^\W_]){fixed_body}(?![^\W_])", _FLAGS) if fixed_body else NEVER,
+        longest_member=max((len(p.split()) for p in member_phrases + joiners), default=1),
+    )
+
+
+def quantity_words(rules: OfflineRules) -> QuantityWords:
+    return memo(rules, "quantity_words", lambda: _compile(rules))
