@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import structlog
 from pydantic import BaseModel
 
+from engine.goals.company_data import time_zone
 from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
 from llm_adapters.backend import LLMBackend
 from llm_adapters.config import LLMSettings
@@ -115,7 +116,7 @@ class LLMAdapter:
     def propose(self, request: ProposerInput) -> Proposal:
         spec = request.spec.spec
         variables = {
-            "objectives": objectives_block(spec, request.language, request.bits),
+            "objectives": objectives_block(spec, request.language, request.bits, _today(request)),
             "state": "".join(str(b) for b in request.bits),
             "last_asked": request.last_asked or NONE_TEXT,
             "refused": listing(request.refused),
@@ -199,3 +200,11 @@ class LLMAdapter:
                    "max_objectives": request.max_objectives}
         parsed, call = self.call("compile", request.language, variables, CompiledGoals, context=context)
         return RoleResult(parsed, call)
+
+
+def _today(request: ProposerInput) -> str | None:
+    """The visitor's calendar date and weekday in the company's time zone, for relative dates."""
+    if request.reference_time is None:
+        return None
+    local = request.reference_time.astimezone(time_zone(request.spec.spec))
+    return f"{local.date().isoformat()} ({local.strftime('%A')})"

@@ -11,23 +11,54 @@ from engine.ports import GroundedAnswer
 NONE_TEXT = "(none)"
 
 
-def objective_line(objective: Objective, language: str, fallback: str, status: str | None = None) -> str:
+# How a proposed value must be written for the kinds whose validator parses a grammar (spec/adr/0003 §3).
+_DATETIME_FORMATS = {
+    "date": "YYYY-MM-DD, or a range YYYY-MM-DD/YYYY-MM-DD",
+    "time": "HH:MM, a range HH:MM-HH:MM, or a part of day (morning|midday|afternoon|evening|night)",
+    "datetime": "YYYY-MM-DDTHH:MM or YYYY-MM-DDT<part of day>",
+    "schedule": "weekly:<days>[@<time>] with days from mon,tue,wed,thu,fri,sat,sun (e.g. weekly:tue,thu@evening)",
+    "timeframe": "within:<ISO 8601 duration> | before:YYYY-MM-DD | after:YYYY-MM-DD | "
+                 "period:YYYY-MM-DD/YYYY-MM-DD | asap",
+}
+
+
+def value_format(objective: Objective) -> str | None:
+    kind = objective.criterion.kind.value
+    params = objective.criterion.params
+    if kind == "datetime":
+        granularity = str(params.get("granularity", "date"))
+        return f"{_DATETIME_FORMATS.get(granularity, _DATETIME_FORMATS['date'])}; relative dates resolved " \
+               "against today's date"
+    if kind == "quantity":
+        unit = params.get("unit")
+        return "a number, or a range A-B" + (f" (counting {unit})" if unit else "")
+    if kind == "free_text":
+        return "the visitor's own words, copied exactly"
+    return None
+
+
+def objective_line(
+    objective: Objective, language: str, fallback: str, status: str | None = None, today: str | None = None,
+) -> str:
     parts = [
         f"- id: {objective.id}",
         f"name: {objective.name}",
         f"criterion ({objective.criterion.kind.value}): {objective.criterion.description}",
         f"canonical question: {objective.question(language, fallback)}",
     ]
+    fmt = value_format(objective)
+    if fmt is not None:
+        parts.append(f"value format: {fmt}" + (f" (today is {today})" if today and "today" in fmt else ""))
     if status is not None:
         parts.append(f"status: {status}")
     return " | ".join(parts)
 
 
-def objectives_block(spec: GoalSpec, language: str, bits: list[int] | None = None) -> str:
+def objectives_block(spec: GoalSpec, language: str, bits: list[int] | None = None, today: str | None = None) -> str:
     lines = []
     for index, objective in enumerate(spec.ordered()):
         status = None if bits is None else ("complete" if bits[index] else "incomplete")
-        lines.append(objective_line(objective, language, spec.default_language, status))
+        lines.append(objective_line(objective, language, spec.default_language, status, today))
     return "\n".join(lines)
 
 
