@@ -1,0 +1,356 @@
+"""Dates, times, schedules and time frames in a visitor message (spec/adr/0003 §3-4).
+
+``temporal_mentions`` finds every temporal expression with its folded span and grammar values, resolved against
+the turn's reference time in the company's time zone; money and quantity extractors call it to leave those spans
+alone. ``extract_datetime`` turns mentions into evidence for one datetime objective by its granularity.
+
+Our own patterns (rules/temporal/<lang>.json) find and read the expressions; dateparser reads the month-name
+dates they leave half-read ("September the 4th of 2027"), on that short span only, a few times per message.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any
+
+import structlog
+
+from engine.goals.company_data import time_zone
+from engine.goals.models import CriterionKind, GoalSpec, Objective
+from engine.text import fold
+from engine.validators.temporal import COMPLETES, TemporalError, TemporalValue, parse_value
+from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.rules import OfflineRules
+from llm_adapters.offline.temporal_parse import Reading, read_sentence
+from llm_adapters.offline.temporal_rules import TemporalGrammar, bounded, grammar
+from llm_adapters.offline.terms import replaced
+
+log = structlog.get_logger("grace.proposer.offline")
+
+
+@dataclass(frozen=True)
+class TemporalMention:
+    start: int  # folded offsets of the expression
+    end: int
+    values: tuple[str, ...]  # grammar values, preferred first ('weekly:tue,thu@evening', then 'evening')
+    language: str
+    weak: bool  # a lone month name or one-word part of day: only an answer to the question just asked
+    sentence: Sentence
+
+
+# --- mentions ---------------------------------------------------------------------------------------------
+
+
+def _languages(rules: OfflineRules, compiled: TemporalGrammar, spec: GoalSpec | None) -> list[str]:
+    """The message's languages (the rules are already scoped to them), the spec's default language first: it
+    decides the day/month order of numeric dates."""
+    available = sorted(compiled.languages)
+    first = spec.default_language if spec is not None else None
+    return sorted(available, key=lambda lang: (lang != first, lang))
+
+
+def _today(reference_time: datetime | None, spec: GoalSpec | None) -> date:
+    moment = reference_time or datetime.now(UTC)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(time_zone(spec)).date()
+
+
+def _region(spec: GoalSpec | None) -> str | None:
+    return spec.locale.phone_region if spec is not None and spec.locale is not None else None
+
+
+_cache_lock = threading.Lock()
+_cache: dict[int, dict[tuple[Any, ...], list[TemporalMention]]] = {}
+
+
+def _forget(ident: int) -> None:
+    with _cache_lock:
+        _cache.pop(ident, None)
+
+
+def temporal_mentions(analysis: Analysis, reference_time: datetime | None = None,
+                      spec: GoalSpec | None = None) -> list[TemporalMention]:
+    """Every temporal expression of the message, in order; computed once per message and reference."""
+    today = _today(reference_time, spec)
+    region = _region(spec)
+    language = spec.default_language if spec is not None else None
+    cache_key = (today, region, language)
+    ident = id(analysis)
+    with _cache_lock:
+        slot = _cache.get(ident)
+        if slot is None:
+            slot = _cache[ident] = {}
+            weakref.finalize(analysis, _forget, ident)
+        if cache_key in slot:
+            return slot[cache_key]
+    found = _find(analysis, today, region, spec)
+    with _cache_lock:
+        slot.setdefault(cache_key, found)
+    return found
+
+
+def _find(analysis: Analysis, today: date, region: str | None, spec: GoalSpec | None) -> list[TemporalMention]:
+    compiled = grammar(analysis.rules)
+    languages = _languages(analysis.rules, compiled, spec)
+    if not languages:
+        return []
+    mentions: list[TemporalMention] = []
+    budget = [compiled.settings.max_dateparser_calls]
+    for sentence in analysis.sentences:
+        text = analysis.masked[sentence.start:sentence.end]
+        readings = read_sentence(compiled, languages, today, region, text, sentence.start)
+        for reading in readings:
+            reading = _with_dateparser(reading, analysis, compiled, today, budget)
+            mentions.append(TemporalMention(reading.start, reading.end, reading.values, reading.language,
+                                            reading.weak, sentence))
+            if len(mentions) >= compiled.settings.max_mentions:
+                return mentions
+    return mentions
+
+
+# --- dateparser: month-name dates our patterns leave half-read --------------------------------------------
+
+_DP_LOCK = threading.Lock()
+
+
+def _dateparser_settings(today: date) -> dict[str, Any]:
+    return {"RELATIVE_BASE": datetime(today.year, today.month, today.day), "PREFER_DATES_FROM": "future",
+            "REQUIRE_PARTS": ["day", "month"]}
+
+
+def _with_dateparser(reading: Reading, analysis: Analysis, compiled: TemporalGrammar, today: date,
+                     budget: list[int]) -> Reading:
+    """A lone month ('in June', weak) next to a number may be a date our patterns did not read: ask dateparser
+    about a short window around it, at most ``max_dateparser_calls`` times per message."""
+    if budget[0] <= 0 or not reading.values[0].startswith("period:") or not reading.weak:
+        return reading
+    lang = compiled.languages.get(reading.language)
+    if lang is None or not lang.dateparser_language:
+        return reading
+    sentence = analysis.sentence_at(reading.start)
+    if sentence is None:
+        return reading
+    lo = max(sentence.start, reading.start - 16)
+    hi = min(sentence.end, reading.end + 16)
+    window = analysis.masked[lo:hi]
+    if not re.search(r"\d", window):
+        return reading
+    budget[0] -= 1
+    try:
+        from dateparser.search import search_dates
+
+        with _DP_LOCK:
+            found = search_dates(window, languages=[lang.dateparser_language], settings=_dateparser_settings(today))
+    except Exception as exc:  # a library failure must never fail a turn
+        log.warning("proposer.temporal.dateparser_failed", error=type(exc).__name__)
+        return reading
+    for text, moment in found or []:
+        at = window.find(text)
+        if at < 0 or not re.search(r"\d", text):
+            continue
+        start, end = lo + at, lo + at + len(text)
+        if start <= reading.start and end >= reading.end:
+            return Reading(start, end, (moment.date().isoformat(),), reading.language)
+    return reading
+
+
+def warm_temporal(rules: OfflineRules) -> None:
+    """Compile the temporal grammar and load dateparser's languages once, at proposer start-up (its first call
+    costs about 0.1 s per language)."""
+    compiled = grammar(rules)
+    try:
+        from dateparser.search import search_dates
+    except ImportError:  # pragma: no cover - dateparser is a pinned dependency
+        return
+    today = datetime.now(UTC).date()
+    for lang in compiled.languages.values():
+        if lang.dateparser_language:
+            with _DP_LOCK:
+                search_dates("1 2", languages=[lang.dateparser_language], settings=_dateparser_settings(today))
+
+
+# --- evidence for one datetime objective ------------------------------------------------------------------
+
+
+def _value_for(mention: TemporalMention, granularity: str) -> str | None:
+    for value in mention.values:
+        try:
+            parsed = parse_value(value)
+        except TemporalError:  # pragma: no cover - the parser only writes grammar values
+            continue
+        if parsed.kind in COMPLETES.get(granularity, frozenset()):
+            return parsed.canonical
+    return None
+
+
+def _project(value: str, granularity: str, siblings: Sequence[Objective]) -> str:
+    """Split a datetime when the spec asks for the date and the time separately (two objectives)."""
+    parsed: TemporalValue = parse_value(value)
+    if parsed.kind != "datetime":
+        return value
+    others = {str(o.criterion.params.get("granularity", "date")) for o in siblings}
+    day, _, clock = parsed.canonical.partition("T")
+    if granularity == "date" and "time" in others:
+        return day
+    if granularity == "time" and "date" in others:
+        return clock
+    return value
+
+
+def _objective_text(objective: Objective) -> str:
+    cues = objective.criterion.params.get("cues") or {}
+    words = [objective.id.replace("_", " ").replace("-", " "), objective.name, objective.criterion.description]
+    words += [str(t) for terms in cues.values() for t in terms]
+    return fold(" ".join(words))
+
+
+def _cue_terms(objective: Objective) -> list[str]:
+    cues = objective.criterion.params.get("cues") or {}
+    return [fold(str(t)).strip() for terms in cues.values() for t in terms if fold(str(t)).strip()]
+
+
+def _role(objective: Objective, compiled: TemporalGrammar) -> str | None:
+    """'start' or 'end' of a range, from the objective's own words (check-in / check-out, pick-up / return)."""
+    text = _objective_text(objective)
+    roles = set()
+    for lang in compiled.languages.values():
+        for role, name in (("start", "start_terms"), ("end", "end_terms")):
+            regex = lang.lex[name].regex
+            if regex and bounded(regex).search(text):
+                roles.add(role)
+    return roles.pop() if len(roles) == 1 else None
+
+
+def _nearest_cue(analysis: Analysis, mention: TemporalMention, objectives: Sequence[Objective]) -> Objective | None:
+    """The objective whose cue term stands closest before the mention in its sentence (or right after it)."""
+    sentence = mention.sentence
+    before = analysis.masked[sentence.start:mention.start]
+    after = analysis.masked[mention.end:sentence.end]
+    best: tuple[int, int, Objective] | None = None
+    for index, objective in enumerate(objectives):
+        for term in _cue_terms(objective):
+            pattern = re.compile(rf"(?<![\w]){re.escape(term)}", re.IGNORECASE)
+            hits = [len(before) - m.end() for m in pattern.finditer(before)]
+            hits += [m.start() + 1000 for m in pattern.finditer(after)]  # after the mention counts less
+            if hits:
+                distance = min(hits)
+                if best is None or (distance, index) < best[:2]:
+                    best = (distance, index, objective)
+    return best[2] if best else None
+
+
+def _proposal_question(analysis: Analysis, sentence: Sentence, compiled: TemporalGrammar) -> bool:
+    body = analysis.masked[sentence.start:sentence.end].lstrip("¿¡ ")
+    for lang in compiled.languages.values():
+        regex = lang.lex["proposal_questions"].regex
+        if regex and re.match(rf"{regex}(?![\w])", body, re.IGNORECASE):
+            return True
+    return False
+
+
+def _siblings(ctx: ExtractionContext) -> list[Objective]:
+    if ctx.spec is None:
+        return [ctx.objective]
+    found = [o for o in ctx.spec.ordered() if o.criterion.kind is CriterionKind.DATETIME]
+    return found if any(o.id == ctx.objective.id for o in found) else [ctx.objective]
+
+
+def _range_end(value: str, role: str) -> str:
+    """One end of a date range (or of a datetime range's date part) for a start or end objective."""
+    parsed = parse_value(value)
+    if parsed.kind != "date_range":
+        return value
+    first, _, last = parsed.canonical.partition("/")
+    return first if role == "start" else last
+
+
+def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
+    analysis = ctx.analysis
+    granularity = str(ctx.params.get("granularity", "date"))
+    mentions = temporal_mentions(analysis, ctx.reference_time, ctx.spec)
+    if not mentions:
+        return []
+    compiled = grammar(analysis.rules)
+    siblings = _siblings(ctx)
+    others = [o for o in siblings if o.id != ctx.objective.id]
+    usable: list[TemporalMention] = []
+    for mention in mentions:
+        sentence = mention.sentence
+        if sentence.is_question and not ctx.allowed(True, "datetime") and not (
+                ctx.lenient and _proposal_question(analysis, sentence, compiled)):
+            continue
+        if mention.weak and not ctx.lenient:
+            continue
+        if analysis.blocked(mention.start):
+            continue
+        usable.append(mention)
+    evidence: list[Evidence] = []
+    shared: list[TemporalMention] = []  # mentions another datetime objective could take too
+    for mention in usable:
+        value = _value_for(mention, granularity)
+        rank = 1
+        if others:
+            named = _nearest_cue(analysis, mention, siblings)
+            if named is not None and named.id != ctx.objective.id:
+                if not _is_range(value):
+                    continue
+            elif named is not None:
+                rank = 2
+            elif any(_value_for(mention, str(o.criterion.params.get("granularity", "date"))) for o in others):
+                shared.append(mention)
+        if value is None:
+            if ctx.lenient and mention.values:  # kept as partial evidence: the validator never completes it
+                evidence.append(_evidence(ctx, mention, mention.values[0], -1))
+            continue
+        value = _project(value, granularity, others)
+        if others and _is_range(value):
+            role = _role(ctx.objective, compiled) or _position_role(ctx.objective, siblings, granularity)
+            if role is None:
+                continue
+            value = _range_end(value, role)
+            rank = 2
+        elif (others and mention in shared and granularity == "date"
+              and not _first_of_its_kind(ctx.objective, siblings, granularity, mention, shared)):
+            continue
+        evidence.append(_evidence(ctx, mention, value, rank if not mention.weak else 0))
+    return evidence
+
+
+def _is_range(value: str | None) -> bool:
+    if value is None:
+        return False
+    try:
+        return parse_value(value).kind == "date_range"
+    except TemporalError:  # pragma: no cover
+        return False
+
+
+def _position_role(objective: Objective, siblings: Sequence[Objective], granularity: str) -> str | None:
+    """No start/end words: the first objective of this granularity takes the start, the second the end."""
+    same = [o for o in siblings if str(o.criterion.params.get("granularity", "date")) == granularity]
+    index = next((i for i, o in enumerate(same) if o.id == objective.id), None)
+    return {0: "start", 1: "end"}.get(index if index is not None else -1)
+
+
+def _first_of_its_kind(objective: Objective, siblings: Sequence[Objective], granularity: str,
+                       mention: TemporalMention, shared: Sequence[TemporalMention]) -> bool:
+    """Two date objectives and two unnamed dates: the k-th date goes to the k-th objective."""
+    same = [o for o in siblings if str(o.criterion.params.get("granularity", "date")) == granularity]
+    index = next((i for i, o in enumerate(same) if o.id == objective.id), 0)
+    position = shared.index(mention)
+    return position == index or (len(shared) == 1 and index == 0)
+
+
+def _evidence(ctx: ExtractionContext, mention: TemporalMention, value: str, rank: int) -> Evidence:
+    sentence = mention.sentence
+    return Evidence(
+        value=value, pos=mention.start, sentences=((sentence.start, sentence.end),),
+        old=replaced(ctx.analysis, sentence, mention.start, mention.end, ctx.correcting), rank=rank,
+    )
