@@ -56,10 +56,12 @@ def validate_value(
             span_text,
             Decimal(str(params.get("min", quantity["min"]))),
             Decimal(str(params.get("max", quantity["max"]))),
+            bool(params.get("integer", True)),
         )
     if kind is CriterionKind.DATETIME:
         return validate_datetime(value, span_text, str(params.get("granularity", "date")))
     if kind is CriterionKind.FREE_TEXT:
         free = defaults["free_text"]
-        return validate_free_text(value, span_text, int(free["min_length"]), int(free["max_length"]))
+        max_length = min(int(params.get("max_length", free["max_length"])), int(free["max_length"]))
+        return validate_free_text(value, span_text, int(free["min_length"]), max_length)
     return ValidationResult.reject("validator.unknown_kind", "none/0")  # pragma: no cover - enum is closed

@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Sequence
-from datetime import datetime
-from typing import Any
-
-import structlog
+from collections.abc import Sequence
 
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.evidence import ExtractionContext
 from llm_adapters.offline.memo import memo
-
-log = structlog.get_logger("grace.proposer.offline")
+from llm_adapters.offline.temporal import temporal_mentions
 
 _DIGIT = re.compile(r"\d")
 _CLOCK = re.compile(r"\d{1,2}\s*[:h]\s*\d{2}(?!\d)|\d{1,2}\s*(?:[ap]\.?m\.?)(?![^\W_])", re.IGNORECASE)
@@ -57,30 +52,9 @@ def _clock_times(analysis: Analysis) -> list[tuple[int, int]]:
     return [m.span() for m in _CLOCK.finditer(analysis.masked)]
 
 
-def _temporal_finder() -> Callable[..., Any] | None:
-    try:  # the temporal extractor is optional here: counts and amounts work without it
-        from llm_adapters.offline import temporal
-    except ImportError:
-        return None
-    finder: Callable[..., Any] | None = getattr(temporal, "temporal_mentions", None)
-    return finder
-
-
 def _temporal(ctx: ExtractionContext) -> list[tuple[int, int]]:
-    finder = _temporal_finder()
-    if finder is None:
-        return []
-    reference = ctx.reference_time or datetime.now().astimezone()
-    try:
-        mentions = finder(ctx.analysis, reference_time=reference, spec=ctx.spec)
-    except TypeError:
-        mentions = finder(ctx.analysis)
-    spans = []
-    for mention in mentions:
-        start, end = getattr(mention, "start", None), getattr(mention, "end", None)
-        if isinstance(start, int) and isinstance(end, int):
-            spans.append((start, end))
-    return spans
+    mentions = temporal_mentions(ctx.analysis, reference_time=ctx.reference_time, spec=ctx.spec)
+    return [(m.start, m.end) for m in mentions]
 
 
 def excluded_spans(ctx: ExtractionContext) -> Spans:

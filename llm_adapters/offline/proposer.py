@@ -21,9 +21,11 @@ from llm_adapters.offline.choices import extract_enumeration, extract_features
 from llm_adapters.offline.contact import extract_contact
 from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.free_text import extract_free_text
 from llm_adapters.offline.language import detect_languages
 from llm_adapters.offline.money import extract_money
 from llm_adapters.offline.places import extract_place
+from llm_adapters.offline.quantity import extract_quantity
 from llm_adapters.offline.rules import (
     DEFAULT_RULES_DIR,
     PROPOSER_FOLDERS,
@@ -168,6 +170,8 @@ class OfflineProposer:
             CriterionKind.PLACE: lambda: extract_place(ctx, vocabulary),
             CriterionKind.FEATURES: lambda: extract_features(ctx, vocabulary) if vocabulary else [],
             CriterionKind.ENUMERATION: lambda: extract_enumeration(ctx, vocabulary) if vocabulary else [],
+            CriterionKind.QUANTITY: lambda: extract_quantity(ctx),
+            CriterionKind.FREE_TEXT: lambda: extract_free_text(ctx),
         }
         extractor = extractors.get(kind)
         return extractor() if extractor is not None else []  # other kinds: left to LLM proposers

@@ -140,7 +140,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 # rules/<family>/<language>.json, each validated by rules/schemas/<family>.schema.json
-LANGUAGE_FAMILIES = ("temporal", "quantity")
+LANGUAGE_FAMILIES = ("temporal", "quantity", "free_text")
 PROPOSER_FOLDERS = ("vocabularies", "patterns", *LANGUAGE_FAMILIES)
 
 

@@ -1,0 +1,172 @@
+"""Free-text evidence: the visitor's own clause that answers the objective's question, or a statement naming the
+objective's topic. The value is that clause verbatim, without greetings, thanks or trailing pleasantries.
+
+Refusals, uncertainty, stop requests, small talk, statements about third parties, questions and bare
+acknowledgements ("ok", "sí") never complete a free-text objective. Topic terms are the criterion's
+``params.cues`` (derived by the compiler); without them they are derived from the objective's name and
+description minus the language's stopwords, and then two different terms must appear.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.goals.models import Objective
+from engine.text import fold
+from llm_adapters.offline.analysis import Sentence
+from llm_adapters.offline.cues import objective_cues
+from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.excluded import excluded_spans
+from llm_adapters.offline.memo import memo
+from llm_adapters.offline.quantity_data import NEVER, alternation
+from llm_adapters.offline.rules import OfflineRules
+from llm_adapters.offline.spelled import spelled_numbers
+from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
+
+_FLAGS = re.IGNORECASE | re.UNICODE
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_PLURAL = re.compile(r"(?:e?s)$")
+_EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
+_CONTROL = ("refusal", "uncertainty", "stop")
+MAX_VALUE = 500  # engine.commands.Complete.value max_length
+
+RANK_ANSWER_NAMED = 3  # the answer to the question just asked, naming the topic
+RANK_ANSWER = 2  # the answer to the question just asked
+RANK_NAMED = 1  # a statement naming the objective's topic, unasked
+
+
+@dataclass(frozen=True)
+class FreeTextWords:
+    leading: re.Pattern[str]  # greetings and interjections at the start of an answer
+    trailing: re.Pattern[str]  # pleasantries at the end of an answer
+    acknowledgements: frozenset[str]  # whole answers that say nothing
+    stopwords: frozenset[str]
+    min_cue_length: int
+
+
+def free_text_words(rules: OfflineRules) -> FreeTextWords:
+    def build() -> FreeTextWords:
+        docs = [rules.family("free_text")[lang] for lang in sorted(rules.family("free_text"))]
+
+        def collect(name: str) -> list[str]:
+            return [str(w) for doc in docs for w in doc.get(name, [])]
+
+        leading, trailing = alternation(collect("leading")), alternation(collect("trailing"))
+        return FreeTextWords(
+            leading=re.compile(rf"(?:{leading})(?![^\W_])[\s,;:.!\-–—…]*", _FLAGS) if leading else NEVER,
+            trailing=re.compile(rf"[\s,;:.!\-–—…]*(?<![^\W_])(?:{trailing})[\s,;:.!…]*$", _FLAGS)
+            if trailing else NEVER,
+            acknowledgements=frozenset(" ".join(fold(w).split()) for w in collect("acknowledgements")),
+            stopwords=frozenset(fold(w) for w in collect("stopwords")),
+            min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
+        )
+    return memo(rules, "free_text_words", build)
+
+
+def _stem(word: str) -> str:
+    return _PLURAL.sub("", word) if len(word) > 4 else word
+
+
+@lru_cache(maxsize=1024)
+def _derived(text: str, stopwords: frozenset[str], min_length: int) -> frozenset[str]:
+    return frozenset(_stem(w) for w in _WORD.findall(fold(text))
+                     if w not in stopwords and len(w) >= min_length)
+
+
+def topic_terms(objective: Objective, words: FreeTextWords) -> tuple[frozenset[str], bool]:
+    """The objective's topic terms and whether they are its own (``params.cues``) rather than derived."""
+    own = objective_cues(objective)
+    if own:
+        return own, True
+    return _derived(f"{objective.name} {objective.criterion.description}", words.stopwords,
+                    words.min_cue_length), False
+
+
+def _named(tokens: list[str], terms: frozenset[str], own: bool) -> bool:
+    if own:
+        joined = " " + " ".join(tokens) + " "
+        return any((" " + t) in joined if " " in t else any(w.startswith(t) for w in tokens) for t in terms)
+    hits = {t for t in terms for w in tokens if w.startswith(t)}
+    return len(hits) >= min(2, len(terms))
+
+
+def _trim(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> tuple[int, int]:
+    """Drop leading greetings/interjections and trailing pleasantries (repeatedly) and edge punctuation."""
+    text = ctx.analysis.masked
+    while True:
+        while start < end and text[start] in _EDGE:
+            start += 1
+        while end > start and text[end - 1] in _EDGE:
+            end -= 1
+        lead = words.leading.match(text, start, end)
+        if lead is not None and lead.end() < end:
+            start = lead.end()
+            continue
+        tail = words.trailing.search(text, start, end)
+        if tail is not None and tail.start() > start:
+            end = tail.start()
+            continue
+        return start, end
+
+
+def _silent(ctx: ExtractionContext, index: TextIndex, sentence: Sentence) -> bool:
+    """Sentences that never answer: control cues, small talk, third parties, the company itself."""
+    return any(index.any_cue(name, sentence.start, sentence.end) for name in (*_CONTROL, *BLOCKERS))
+
+
+def _others(ctx: ExtractionContext, start: int, end: int) -> bool:
+    """The clause carries a typed value, likely another objective's evidence: a number, a date, a time, a
+    telephone number or an e-mail address."""
+    analysis = ctx.analysis
+    src_start, src_end = analysis.source_span(start, end)
+    source = analysis.folded.source[src_start:src_end]
+    if "@" in source or any(ch.isdigit() for ch in source) or excluded_spans(ctx).overlaps(start, end):
+        return True
+    starts = memo(analysis, "spelled_starts", lambda: [n.start for n in spelled_numbers(analysis)])
+    i = bisect.bisect_left(starts, start)
+    return i < len(starts) and starts[i] < end
+
+
+def _fit(ctx: ExtractionContext, start: int, end: int, limit: int) -> tuple[int, int]:
+    """Cut an over-long clause at the last word boundary within ``limit`` source characters."""
+    src_start, src_end = ctx.analysis.source_span(start, end)
+    if src_end - src_start <= limit:
+        return start, end
+    cut = ctx.analysis.folded.to_folded(src_start + limit)
+    space = ctx.analysis.masked.rfind(" ", start, cut)
+    return start, space if space > start else cut
+
+
+def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
+    analysis = ctx.analysis
+    words = free_text_words(analysis.rules)
+    index = text_index(analysis)
+    terms, own = topic_terms(ctx.objective, words)
+    limit = min(int(ctx.params.get("max_length", MAX_VALUE)), MAX_VALUE)
+    evidence: list[Evidence] = []
+    for sentence in analysis.sentences:
+        if not ctx.allowed(sentence.is_question, "free_text") or _silent(ctx, index, sentence):
+            continue
+        start, end = _trim(ctx, words, sentence.start, sentence.end)
+        tokens = _WORD.findall(analysis.masked[start:end])
+        if not tokens or " ".join(tokens) in words.acknowledgements:
+            continue
+        named = bool(terms) and _named(tokens, terms, own)
+        if ctx.lenient:
+            rank = RANK_ANSWER_NAMED if named else RANK_ANSWER
+            if not named and _others(ctx, start, end):
+                rank -= 1  # likely the answer to another objective: kept only if nothing better is said
+        elif named:
+            rank = RANK_NAMED
+        else:
+            continue
+        start, end = _fit(ctx, start, end, limit)
+        src_start, src_end = analysis.source_span(start, end)
+        value = analysis.folded.source[src_start:src_end].strip()
+        if value:
+            evidence.append(Evidence(value=value, pos=start, sentences=((sentence.start, sentence.end),),
+                                     rank=rank))
+    return evidence
