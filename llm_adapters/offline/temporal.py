@@ -42,6 +42,7 @@ class TemporalMention:
     language: str
     weak: bool  # a lone month name or one-word part of day: only an answer to the question just asked
     sentence: Sentence
+    core: int  # start of the expression proper, after a leading 'before' / 'every' / 'between'
 
 
 # --- mentions ---------------------------------------------------------------------------------------------
@@ -109,7 +110,7 @@ def _find(analysis: Analysis, today: date, region: str | None, spec: GoalSpec | 
         for reading in readings:
             reading = _with_dateparser(reading, analysis, compiled, today, budget)
             mentions.append(TemporalMention(reading.start, reading.end, reading.values, reading.language,
-                                            reading.weak, sentence))
+                                            reading.weak, sentence, max(reading.core, reading.start)))
             if len(mentions) >= compiled.settings.max_mentions:
                 return mentions
     return mentions
@@ -283,44 +284,68 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     usable: list[TemporalMention] = []
     for mention in mentions:
         sentence = mention.sentence
-        if sentence.is_question and not ctx.allowed(True, "datetime") and not (
-                ctx.lenient and _proposal_question(analysis, sentence, compiled)):
+        if sentence.is_question and not ctx.allowed(True, "datetime") and not _proposes(ctx, mention, compiled):
             continue
         if mention.weak and not ctx.lenient:
             continue
         if analysis.blocked(mention.start):
             continue
         usable.append(mention)
+    today = _today(ctx.reference_time, ctx.spec)
+    usable = [m for m in usable if not _past(m, today)]
+    same = [o for o in others if _granularity(o) == granularity]  # they compete for the same mentions
     evidence: list[Evidence] = []
     shared: list[TemporalMention] = []  # mentions another datetime objective could take too
     for mention in usable:
         value = _value_for(mention, granularity)
         rank = 1
-        if others:
-            named = _nearest_cue(analysis, mention, siblings)
+        if same:
+            named = _nearest_cue(analysis, mention, [ctx.objective, *same])
             if named is not None and named.id != ctx.objective.id:
                 if not _is_range(value):
                     continue
             elif named is not None:
                 rank = 2
-            elif any(_value_for(mention, str(o.criterion.params.get("granularity", "date"))) for o in others):
+            elif any(_value_for(mention, granularity) for o in same):
                 shared.append(mention)
         if value is None:
             if ctx.lenient and mention.values:  # kept as partial evidence: the validator never completes it
                 evidence.append(_evidence(ctx, mention, mention.values[0], -1))
             continue
         value = _project(value, granularity, others)
-        if others and _is_range(value):
+        if same and _is_range(value):
             role = _role(ctx.objective, compiled) or _position_role(ctx.objective, siblings, granularity)
             if role is None:
                 continue
             value = _range_end(value, role)
             rank = 2
-        elif (others and mention in shared and granularity == "date"
+        elif (same and mention in shared and granularity == "date"
               and not _first_of_its_kind(ctx.objective, siblings, granularity, mention, shared)):
             continue
         evidence.append(_evidence(ctx, mention, value, rank if not mention.weak else 0))
     return evidence
+
+
+def _granularity(objective: Objective) -> str:
+    return str(objective.criterion.params.get("granularity", "date"))
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _past(mention: TemporalMention, today: date) -> bool:
+    """Every reading lies before today ('I had a crown put in on 3/14/2024'): history, not a wish."""
+    ends = [_ISO_DATE.findall(v) for v in mention.values]
+    dated = [found[-1] for found in ends if found]
+    return bool(dated) and len(dated) == len(mention.values) and all(d < today.isoformat() for d in dated)
+
+
+def _proposes(ctx: ExtractionContext, mention: TemporalMention, compiled: TemporalGrammar) -> bool:
+    """A question that proposes a date or time ('could we do Friday at 10?', 'is 12/06/2027 still free?'):
+    evidence after the question about it, or anytime when it names a day or hour in digits."""
+    if not _proposal_question(ctx.analysis, mention.sentence, compiled):
+        return False
+    return ctx.lenient or any(ch.isdigit() for ch in ctx.analysis.masked[mention.start:mention.end])
 
 
 def _is_range(value: str | None) -> bool:
@@ -352,5 +377,6 @@ def _evidence(ctx: ExtractionContext, mention: TemporalMention, value: str, rank
     sentence = mention.sentence
     return Evidence(
         value=value, pos=mention.start, sentences=((sentence.start, sentence.end),),
-        old=replaced(ctx.analysis, sentence, mention.start, mention.end, ctx.correcting), rank=rank,
+        # Only a correction replaces a date: 'we want to switch before the end of the year' names no old value.
+        old=ctx.correcting and replaced(ctx.analysis, sentence, mention.core, mention.end, True), rank=rank,
     )

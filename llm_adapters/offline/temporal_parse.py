@@ -21,7 +21,8 @@ from llm_adapters.offline.temporal_rules import LanguageGrammar, TemporalGrammar
 
 _DIGIT_ONLY = ("iso_date", "numeric_date", "num")
 # Pattern order breaks ties between equally long matches: more specific first.
-_ORDER = ("month_part", "end_of", "date_dm", "date_md", "iso_date", "numeric_date", "relative_day_part",
+_ORDER = ("month_part", "end_of", "date_dm", "date_md", "iso_date", "numeric_date", "relative_day_part", "quarter",
+          "holiday",
           "upcoming", "within", "asap", "period", "season", "year", "day_set_single", "day_set_recurring",
           "clock_word", "clock", "weekday", "weekday_plural", "relative_day", "part_plural", "part", "day_lead",
           "ordinal", "month", "range_lead", "range_connector", "pair_connector", "list_connector", "before",
@@ -50,6 +51,7 @@ class Reading:
     values: tuple[str, ...]
     language: str
     weak: bool = False
+    core: int = -1  # where the expression proper starts, after 'before', 'every', 'between' (-1: at start)
 
 
 # --- calendar helpers -------------------------------------------------------------------------------------
@@ -228,7 +230,25 @@ class _Reader:
             if month is None:
                 return None
             year = int(g["year"]) if g.get("year") else None
-            return atom("month", month=int(month), year=_month_year(today, int(month), year), has_year=year is not None)
+            return atom("month", month=int(month), year=_month_year(today, int(month), year), lead=bool(g.get("lead")))
+        if name == "quarter":
+            quarter = lex["quarters"].value(g["q"] or "")
+            if quarter is None:
+                return None
+            first_month = (int(quarter) - 1) * 3 + 1
+            year = int(g["year"]) if g.get("year") else today.year
+            if not g.get("year") and _month_end(year, first_month + 2) < today:
+                year += 1
+            first, last = max(today, date(year, first_month, 1)), _month_end(year, first_month + 2)
+            if last < first:
+                return None
+            return atom("frame", value=f"period:{_iso(first)}/{_iso(last)}", start=first, end=last)
+        if name == "holiday":
+            holiday = lex["holidays"].value(g["hol"] or "")
+            if holiday is None:
+                return None
+            found = _next_month_day(today, int(holiday[:2]), int(holiday[3:]), None)
+            return atom("date", date=found) if found else None
         if name == "iso_date":
             found = _safe_date(int(g["y"]), int(g["a"]), int(g["b"]))
             return atom("date", date=found, explicit_year=True) if found else None
@@ -271,7 +291,8 @@ class _Reader:
             offset_days = lex["relative_days"].value(g["rel"] or "")
             if offset_days is None:
                 return None
-            return atom("date", date=today + timedelta(days=int(offset_days)), relative=True)
+            return atom("date", date=today + timedelta(days=int(offset_days)), relative=True,
+                        today=int(offset_days) == 0)  # a lone 'today' is chat more often than an answer
         if name == "relative_day_part":
             pair = lang.day_parts.get(key(m.group(0)))
             if pair is None:
@@ -532,6 +553,11 @@ class _Reader:
             return None
         shaping = [a for a in atoms if a.kind not in _CONNECTORS]  # 'every', 'before', 'between' belong to it
         start, end = shaping[0].start, content[-1].end
+        reading = self._reading(atoms, content, start, end)
+        return None if reading is None else Reading(reading.start, reading.end, reading.values, reading.language,
+                                                    reading.weak, content[0].start)
+
+    def _reading(self, atoms: list[Atom], content: list[Atom], start: int, end: int) -> Reading | None:
         lang = content[0].lang
         before = any(a.kind == "before" for a in atoms)
         after = any(a.kind == "after" for a in atoms)
@@ -574,6 +600,8 @@ class _Reader:
             elif kind in ("clock", "clock_range"):
                 clocks.append(atom)
             pending = False
+        if months and not dates and not ranges:
+            single_days, marked_days = [], []  # 'a Friday in May' names the month, not a day
         if dates or ranges or frames:
             single_days.extend(marked_days)
         else:
@@ -590,17 +618,17 @@ class _Reader:
             if time_value:
                 values.append(time_value)
             return Reading(start, end, tuple(values), lang)
-        if recurring_part and time_value and not calendar_given and not single_days:
-            return Reading(start, end, (f"weekly:{','.join(WEEKDAYS)}@{time_value}", time_value), lang)
         # time frames: 'within three months', 'before summer', 'by the end of the year', 'in June'
         target = self._target(dates, ranges, frames, months, single_days)
         if (before or after) and target is not None:
             first, last = target
             return Reading(start, end, (f"before:{_iso(first)}" if before else f"after:{_iso(last)}",), lang)
+        day = self._day(dates, single_days)
         if frames:
             values = [frames[0].data["value"]]
+            if day is not None:  # 'cuanto antes, mañana': asap, or the day itself for a date objective
+                values.append(f"{_iso(day)}T{time_value}" if time_value else _iso(day))
             return Reading(start, end, tuple(values), lang)
-        day = self._day(dates, single_days)
         if ranges and day is None:
             span = _span_value(ranges[0].data["start"], ranges[0].data["end"])
             values = [span] + ([time_value] if time_value else [])
@@ -609,6 +637,7 @@ class _Reader:
             date_atom_part = next((a.data["part"] for a in dates if a.data.get("part")), None)
             time_value = time_value or date_atom_part
             weak = all(a.data.get("weak") for a in dates) if dates and not single_days else False
+            weak = weak or (len(dates) == 1 and not single_days and dates[0].data.get("today", False))
             if time_value:
                 return Reading(start, end, (f"{_iso(day)}T{time_value}",), lang)
             return Reading(start, end, (_iso(day),), lang, weak=weak)
@@ -617,7 +646,7 @@ class _Reader:
             first = date(month.data["year"], month.data["month"], 1)
             first = max(first, self.today)
             last = _month_end(month.data["year"], month.data["month"])
-            weak = not month.data["has_year"]
+            weak = not month.data["lead"]  # 'in June' is a time frame; a lone 'may' is probably a verb
             return Reading(start, end, (f"period:{_iso(first)}/{_iso(last)}",), lang, weak=weak)
         if time_value:
             return Reading(start, end, (time_value,), lang, weak=weak_time)

@@ -128,7 +128,8 @@ class TemporalGrammar:
 
 
 _CATEGORIES_BY_VALUE = ("months", "weekdays", "weekdays_plural", "relative_days", "parts_of_day",
-                        "parts_of_day_plural", "ordinals", "hours", "meridiem", "minutes_before_hour",
+                        "parts_of_day_plural", "ordinals", "hours", "quarters", "holidays", "meridiem",
+                        "minutes_before_hour",
                         "minutes_after_hour", "clock_words", "duration_units", "counts", "period_units", "seasons",
                         "month_parts")
 _CATEGORIES_FLAT = ("next", "next_after", "this", "recurring", "ordinal_suffixes", "day_leads", "time_leads",
@@ -232,7 +233,9 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
     return {
         "date_dm": c(rf"{day}{sep}{month}(?:{sep}{year})?"),
         "date_md": c(rf"{month}{sep}{day}(?!\s*(?::|[.]\d|{lex['meridiem'].regex or '(?!)'}))(?:{sep}{year})?"),
-        "month": c(rf"{month}(?:{sep}{year})?"),
+        "month": c(rf"(?:(?P<lead>{lex['year_leads'].regex or '(?!)'})\s+(?:{glue}\s+)*)?{month}(?:{sep}{year})?"),
+        "quarter": c(rf"{_opt(lex['quarters'], 'q')}(?:{sep}{year})?"),
+        "holiday": c(_opt(lex["holidays"], "hol")),
         "iso_date": re.compile(r"(?<![\w/.,-])(?P<y>\d{4})-(?P<a>\d{1,2})-(?P<b>\d{1,2})(?![\w/-])"),
         "numeric_date": re.compile(
             r"(?<![\w/.,:+-])(?P<a>\d{1,2})(?P<s>[/.-])(?P<b>\d{1,2})(?:(?P=s)(?P<y>\d{4}|\d{2}))?(?![\w/:+]|[.,-]\d)"),
