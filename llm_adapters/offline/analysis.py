@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from engine.text import fold
 from llm_adapters.offline.rules import OfflineRules
@@ -65,19 +67,24 @@ class Analysis:
     def text(self) -> str:
         return self.folded.text
 
+    @cached_property
+    def _sentence_starts(self) -> list[int]:
+        return [sentence.start for sentence in self.sentences]
+
     def sentence_at(self, pos: int) -> Sentence | None:
-        for sentence in self.sentences:
-            if sentence.start <= pos < sentence.end:
-                return sentence
+        """Bisection over the (ordered, disjoint) sentences: extractors call this once per candidate."""
+        i = bisect.bisect_right(self._sentence_starts, pos) - 1
+        if i >= 0 and pos < self.sentences[i].end:
+            return self.sentences[i]
         return None
 
     def clause_at(self, pos: int) -> tuple[int, int]:
         sentence = self.sentence_at(pos)
         if sentence is None:
             return pos, pos
-        for start, end in sentence.clauses:
-            if start <= pos < end:
-                return start, end
+        i = bisect.bisect_right(sentence.clauses, (pos, math.inf)) - 1
+        if i >= 0 and sentence.clauses[i][0] <= pos < sentence.clauses[i][1]:
+            return sentence.clauses[i]
         return sentence.start, sentence.end
 
     def any_cue(self, name: str, start: int, end: int) -> bool:
@@ -153,6 +160,8 @@ def _clauses(rules: OfflineRules, text: str, start: int, end: int) -> tuple[tupl
 
 
 def _mask_emails(rules: OfflineRules, folded: FoldedText) -> str:
+    if "@" not in folded.source:
+        return folded.text  # no address to mask (and no e-mail regex scan over long words)
     chars = list(folded.text)
     for match in rules.email.finditer(folded.source):
         start = folded.to_folded(match.start())

@@ -10,10 +10,14 @@ import re
 
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.excluded import Spans
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.terms import replaced
+from llm_adapters.offline.text_index import text_index
 
 _DIGIT = re.compile(r"\d")
 _PLAUSIBLE_EMAIL = re.compile(r"@[^@\s]+\.[^@\s.]{2,}$")
+_WINDOW = 80  # characters around a number where its unit or replacement words stand (keeps the work linear)
 
 
 def _self_allowed(ctx: ExtractionContext, sentence: Sentence) -> bool:
@@ -25,7 +29,9 @@ def _self_allowed(ctx: ExtractionContext, sentence: Sentence) -> bool:
 
 def _emails(ctx: ExtractionContext) -> list[Evidence]:
     analysis = ctx.analysis
-    found = []
+    found: list[Evidence] = []
+    if "@" not in analysis.folded.source:
+        return found  # no address (and no e-mail regex scan over long words)
     for match in analysis.rules.email.finditer(analysis.folded.source):
         pos = analysis.folded.to_folded(match.start())
         end = analysis.folded.to_folded(match.end())
@@ -41,38 +47,47 @@ def _emails(ctx: ExtractionContext) -> list[Evidence]:
     return found
 
 
-def _inside_email(analysis: Analysis, start: int, end: int) -> bool:
-    return any(m.start() < end and start < m.end() for m in analysis.rules.email.finditer(analysis.folded.source))
+def _email_spans(analysis: Analysis) -> Spans:
+    """Source spans of e-mail addresses, found once per message (not once per telephone candidate)."""
+    def build() -> Spans:
+        if "@" not in analysis.folded.source:
+            return Spans([])
+        return Spans([m.span() for m in analysis.rules.email.finditer(analysis.folded.source)])
+    return memo(analysis, "email_spans", build)
 
 
 def _phones(ctx: ExtractionContext) -> list[Evidence]:
     analysis = ctx.analysis
     settings = analysis.rules.settings
+    index = text_index(analysis)
+    emails = _email_spans(analysis)
     found = []
     for match in analysis.rules.phone.finditer(analysis.folded.source):
-        if _inside_email(analysis, match.start(), match.end()):
+        if emails.overlaps(match.start(), match.end()):
             continue
         pos = analysis.folded.to_folded(match.start())
         end = analysis.folded.to_folded(match.end())
-        sentence = analysis.sentence_at(pos)
-        if sentence is None or not _self_allowed(ctx, sentence) or analysis.blocked(pos):
+        sentence = index.sentence_at(pos)
+        if sentence is None or not _self_allowed(ctx, sentence) or index.blocked(pos):
             continue
-        after = analysis.masked[end:sentence.end]
+        after = analysis.masked[end:min(sentence.end, end + _WINDOW)]
         if any(p.match(after) for p in analysis.rules.cue("number_unit_after")):
             continue
         digits = len(_DIGIT.findall(match.group()))
-        clause_start, _ = analysis.clause_at(pos)
-        cued = analysis.any_cue("phone", sentence.start, pos)
+        clause_start, _ = index.clause_at(pos)
+        cued = index.any_cue("phone", sentence.start, pos)
         threshold = settings.cued_phone_min_digits if cued else settings.phone_min_digits
         if ctx.lenient:
             threshold = min(threshold, settings.lenient_phone_min_digits)
         if digits < threshold:
             continue
-        if not cued and analysis.any_cue("budget", clause_start, sentence.end):
+        if not cued and index.any_cue("budget", clause_start, sentence.end):
             continue  # "my budget is 600000": an amount, not a number to call
+        window = Sentence(start=max(sentence.start, pos - _WINDOW), end=min(sentence.end, end + _WINDOW),
+                          is_question=sentence.is_question, clauses=())
         found.append(Evidence(
             value=match.group().strip(), pos=pos, sentences=((sentence.start, sentence.end),),
-            old=replaced(analysis, sentence, pos, end, ctx.correcting),
+            old=replaced(analysis, window, pos, end, ctx.correcting),
             rank=2 if digits >= settings.phone_min_digits else 1,
         ))
     return found
