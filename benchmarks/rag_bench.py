@@ -130,7 +130,7 @@ def _score_item(
                     "id": item.id,
                     "problem": "abstained on an answerable question",
                     "top3": top3,
-                    "why": getattr(trace, "decision", None) or trace.relevance,
+                    "why": [f"{s.passage_id}:{s.reason.rsplit('.', 1)[-1]}" for s in trace.support[:2]],
                 }
             )
             return

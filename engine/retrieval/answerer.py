@@ -1,9 +1,11 @@
 """The grounded answerer: ``engine.ports.Answerer`` over a company corpus (paper eqs. 6-8).
 
 One call reads only the current visitor message (turn-local). Its output is a ``GroundedAnswer``: company
-evidence with citations, never visitor evidence. Steps: question detection → TopK retrieval (eq. 7) → relevance
-gate → synthesis (eq. 6) → per-claim support check (eq. 8) → answer, or the explicit unavailable-information
-message of the visitor's language when nothing usable supports an answer.
+evidence with citations, never visitor evidence. Steps: question detection → TopK retrieval (eq. 7) →
+answerability by support (answerability.py) → synthesis (eq. 6) → per-claim support check (eq. 8) → answer, or
+an explicit message in the visitor's language when nothing retrieved supports an answer: the unavailable-information
+message, or — when a retrieved section is about a related topic but not the asked thing — the near-miss message
+naming what the documents do cover.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import structlog
 
 from engine.ports import Citation, GroundedAnswer
 from engine.retrieval.analysis import AnalyzerSet
+from engine.retrieval.answerability import AnswerabilityJudge, Support, question_language
+from engine.retrieval.calibration import calibrate
 from engine.retrieval.filters import FieldFilter
-from engine.retrieval.grounding import ClaimCheck, check_claim, query_coverage, relevance, unknown_names
+from engine.retrieval.grounding import ClaimCheck, check_claim
 from engine.retrieval.index import Retriever
 from engine.retrieval.models import ScoredPassage
 from engine.retrieval.questions import is_question, question_sentences
@@ -34,10 +38,10 @@ class AnswerTrace:
 
     is_question: bool = False
     hits: list[ScoredPassage] = field(default_factory=list)
-    coverage: dict[str, float] = field(default_factory=dict)
-    relevance: dict[str, float] = field(default_factory=dict)
-    unknown_names: list[str] = field(default_factory=list)
-    evidence: list[str] = field(default_factory=list)  # passage ids that passed the relevance gate
+    language: str = ""  # the language the question is written in (may differ from the turn's)
+    support: list[Support] = field(default_factory=list)  # one judgement per retrieved passage
+    evidence: list[str] = field(default_factory=list)  # passage ids that support an answer
+    near_miss: str = ""  # passage id of the related section named in the near-miss message
     checks: list[ClaimCheck] = field(default_factory=list)
     ms: float = 0.0
 
@@ -56,46 +60,47 @@ class GroundedAnswerer:
         self.analyzers = analyzers
         self.synthesizer = synthesizer
         self.filters = tuple(filters)
-        self._stopwords = frozenset().union(*(a.stopwords for a in analyzers.by_language.values()))
+        self.judge = AnswerabilityJudge(
+            rules,
+            analyzers,
+            retriever.term_stats,
+            retriever.passage_terms,
+            retriever.vocabulary,
+            calibrate(retriever.vectors),
+        )
 
     def answer(self, message: str, language: str) -> GroundedAnswer:
         return self.answer_with_trace(message, language)[0]
 
-    def _unavailable(self, language: str) -> GroundedAnswer:
-        text = self.rules.language(language).unavailable_message
+    def _unavailable(self, language: str, trace: AnswerTrace) -> GroundedAnswer:
+        rules = self.rules.language(language)
+        text = rules.unavailable_message
+        near = next((s for s in trace.support if s.reason == "answerability.asked_elsewhere" or s.unknown), None)
+        if near is not None and near.passage_id and (near.elsewhere or near.unknown) and near.semantic_z > 0:
+            passage = next(h.passage for h in trace.hits if h.passage.id == near.passage_id)
+            asked = ", ".join(dict.fromkeys(near.elsewhere + near.unknown))
+            text = rules.near_miss_message.format(covered=f"“{passage.title or passage.label}”", asked=f"“{asked}”")
+            trace.near_miss = near.passage_id
         return GroundedAnswer(text=text, citations=[], supported=False, is_question=True)
 
-    def _evidence(
-        self, message: str, hits: list[ScoredPassage], language: str, trace: AnswerTrace
-    ) -> list[ScoredPassage]:
-        settings = self.rules.grounding
-        asked = question_sentences(message, self.rules.languages)
-        if settings.reject_unknown_names:
-            trace.unknown_names = unknown_names(" ".join(asked), self.retriever.vocabulary, self._stopwords)
-            if trace.unknown_names:
-                return []
-        # Coverage is taken over the whole message and over its question sentences alone, whichever is higher:
-        # "My budget is 450.000 EUR. Do you have parking?" asks only about parking.
-        views = [self.analyzers.query_words(message)]
-        if asked:
-            views.append(self.analyzers.query_words(" ".join(asked)))
-        scored: list[tuple[float, ScoredPassage]] = []
-        for hit in hits:
-            terms = self.retriever.passage_terms[hit.passage.id]
-            coverage = max(query_coverage(words, terms, self.retriever.term_stats) for words in views)
-            trace.coverage[hit.passage.id] = round(coverage, 4)
-            score = relevance(hit, coverage, settings)
-            trace.relevance[hit.passage.id] = round(score, 4)
-            if score >= settings.min_relevance:
-                scored.append((score, hit))
-        same_language = [pair for pair in scored if pair[1].passage.language == language]
-        if same_language or not settings.cross_language_fallback:
-            scored = same_language
-        if not scored:
-            return []
-        scored.sort(key=lambda pair: -pair[0])
-        best = scored[0][0]
-        return [hit for score, hit in scored if score >= best - settings.secondary_margin][: settings.max_passages]
+    def _evidence(self, message: str, language: str, trace: AnswerTrace) -> list[ScoredPassage]:
+        asked = " ".join(question_sentences(message, self.rules.languages)) or message
+        trace.language = question_language(asked, self.rules, language)
+        terms = self.judge.asked_terms(asked)
+        standing = [max(h.dense_standing, h.title_standing) for h in trace.hits]
+        trace.support = [
+            self.judge.judge(hit, terms, trace.language, max((s for j, s in enumerate(standing) if j != i), default=0.0))
+            for i, hit in enumerate(trace.hits)
+        ]
+        passing = [
+            (support, hit) for support, hit in zip(trace.support, trace.hits, strict=True) if support.answerable
+        ]
+        same_language = [pair for pair in passing if not pair[0].cross_lingual]
+        if same_language or not self.rules.grounding.cross_language_fallback:
+            passing = same_language
+        # The passage that states most of what is asked wins; retrieval order breaks ties.
+        passing.sort(key=lambda pair: (-pair[0].coverage, pair[1].rank))
+        return [hit for _, hit in passing][: self.rules.grounding.max_passages]
 
     def answer_with_trace(self, message: str, language: str) -> tuple[GroundedAnswer, AnswerTrace]:
         started = time.perf_counter()
@@ -106,16 +111,16 @@ class GroundedAnswerer:
             result = GroundedAnswer(text="", supported=False, is_question=False)
             return self._done(result, trace, started, len(text))
         trace.hits = self.retriever.search(text, self.rules.retrieval.top_k, self.filters)
-        evidence = self._evidence(text, trace.hits, language, trace)
+        evidence = self._evidence(text, language, trace)
         trace.evidence = [h.passage.id for h in evidence]
         if not evidence:
-            return self._done(self._unavailable(language), trace, started, len(text))
+            return self._done(self._unavailable(language, trace), trace, started, len(text))
         claims = self.synthesizer.synthesize(text, evidence, language)
         by_id = {h.passage.id: h.passage for h in evidence}
         trace.checks = [check_claim(c, by_id, self.analyzers, self.rules.grounding) for c in claims]
         kept = [c.claim for c in trace.checks if c.supported]
         if not kept:
-            return self._done(self._unavailable(language), trace, started, len(text))
+            return self._done(self._unavailable(language, trace), trace, started, len(text))
         citations = [Citation(source=by_id[c.passage_id].source, passage_id=c.passage_id, quote=c.text) for c in kept]
         result = GroundedAnswer(text=render(kept), citations=citations, supported=True, is_question=True)
         return self._done(result, trace, started, len(text))
@@ -131,6 +136,8 @@ class GroundedAnswerer:
             is_question=result.is_question,
             supported=result.supported,
             evidence=trace.evidence,
+            reasons=[s.reason for s in trace.support],
+            near_miss=trace.near_miss or None,
             dropped_claims=sum(1 for c in trace.checks if not c.supported),
             ms=round(trace.ms, 2),
         )

@@ -37,6 +37,7 @@ class Retriever(Protocol):
     term_stats: TermStats
     passage_terms: dict[str, frozenset[str]]
     vocabulary: frozenset[str]  # folded surface words of the whole corpus
+    vectors: CorpusVectors  # passage and title embeddings (answerability calibrates against them)
 
     def search(self, query: str, k: int, filters: Sequence[FieldFilter] = ()) -> list[ScoredPassage]: ...
 
@@ -85,6 +86,20 @@ def _embed_cached(
     return matrix
 
 
+def standings(scores: npt.NDArray[np.float64], mask: npt.NDArray[np.bool_], languages: Sequence[str]) -> npt.NDArray[np.float64]:
+    """Per-language z-scores of one query's similarities over the passages in ``mask`` (0 where undefined)."""
+    out = np.zeros(len(scores))
+    for language in set(languages):
+        group = mask & np.array([lang == language for lang in languages], dtype=bool)
+        if group.sum() < 2:
+            continue
+        values = scores[group]
+        spread = float(values.std())
+        if spread > 0:
+            out[group] = (values - float(values.mean())) / spread
+    return out
+
+
 def embed_corpus(corpus: Corpus, embedder: Embedder, cache: EmbeddingCache | None) -> CorpusVectors:
     passages = corpus.passages
     body = _embed_cached(corpus, embedder, cache, [p.indexed_text() for p in passages], "body")
@@ -115,7 +130,8 @@ class EmbeddedIndex:
         # bm25s needs at least one token per document; a passage made only of stopwords gets a placeholder.
         self._bm25.index([t or ["\x00"] for t in term_lists], show_progress=False)
         self._vocab: set[str] = set(self._bm25.vocab_dict)
-        self._vectors = embed_corpus(corpus, embedder, cache)
+        self._languages = [p.language for p in corpus.passages]
+        self._vectors = self.vectors = embed_corpus(corpus, embedder, cache)
 
     def _lexical(self, query: str) -> npt.NDArray[np.float64]:
         terms = [t for t in self.analyzers.query_terms(query) if t in self._vocab]
@@ -149,6 +165,8 @@ class EmbeddedIndex:
             self.settings.rrf_k,
         )
         order = sorted((i for i in range(len(passages)) if allowed[i]), key=lambda i: (-fused[i], i))[:k]
+        dense_standing = standings(dense, allowed, self._languages)
+        title_standing = standings(title, allowed & self._vectors.has_title, self._languages)
         hits = [
             ScoredPassage(
                 passage=passages[i],
@@ -157,6 +175,8 @@ class EmbeddedIndex:
                 lexical_score=float(lexical[i]),
                 dense_score=float(dense[i]),
                 title_score=float(title[i]),
+                dense_standing=float(dense_standing[i]),
+                title_standing=float(title_standing[i]),
             )
             for position, i in enumerate(order, start=1)
         ]

@@ -42,3 +42,7 @@ class ScoredPassage(BaseModel):
     lexical_score: float = 0.0
     dense_score: float = 0.0  # cosine similarity of query and passage embeddings
     title_score: float = 0.0  # cosine similarity of query and the passage title embedded as a query (0: no title)
+    # How far this passage stands out for this query: z-score of its dense (body) and title similarity among all
+    # corpus passages of the same language (0 when the backend cannot tell). Language-shift free across languages.
+    dense_standing: float = 0.0
+    title_standing: float = 0.0

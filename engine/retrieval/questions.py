@@ -6,7 +6,11 @@ phrase ("tell me", "me gustaría saber"); an auxiliary followed by a subject ("d
 (optionally after a preposition) followed, within ``aux_window`` words, by an auxiliary and not directly by a
 pronoun ("What I need is ..." is a statement); a ``standalone`` wh-word ("which villas ...") needs no
 auxiliary. In Spanish every sentence-initial interrogative is standalone: written Spanish marks interrogatives
-with an accent, so "qué"/"cómo" are matched accent-sensitively while "como" is not a cue.
+with an accent, so "qué"/"cómo" are matched accent-sensitively while "como" is not a cue. Chat writing drops the
+accents and the question marks ("cuanto cuesta", "a q hora abris", "dnd estais"): ``informal_wh_words`` open a
+question at sentence start unless the next word is in ``informal_blocked`` ("que te vaya bien"); conjunction-like
+words ("como", "cuando") are deliberately not informal cues. ``question_openers`` ("is", "are") make any sentence
+they start a question ("are dogs allowed").
 """
 
 from __future__ import annotations
@@ -38,7 +42,13 @@ def _cue(sentence: str, cues: QuestionCues) -> bool:
     aux = set(cues.auxiliaries)
     if len(words) >= 2 and words[0] in aux and words[1] in set(cues.subject_words):
         return True
+    if len(words) >= 3 and words[0] in set(cues.question_openers):
+        return True
     start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
+    if words[start] in set(cues.informal_wh_words):
+        following_word = words[start + 1] if len(words) > start + 1 else ""
+        if following_word and following_word not in set(cues.informal_blocked):
+            return True
     if words[start] not in set(cues.wh_words):
         return False
     following = words[start + 1 : start + 1 + max(cues.aux_window, 1)]

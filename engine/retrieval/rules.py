@@ -37,9 +37,15 @@ class RetrievalSettings(_Frozen):
 
 
 class GroundingSettings(_Frozen):
-    coverage_weight: float  # relevance = dense cosine + coverage_weight * lexical query coverage
-    min_relevance: float  # a passage below this cannot support an answer
-    secondary_margin: float  # further passages must be within this of the best passage's relevance
+    # Answerability by support (answerability.py). z-scores are against the corpus's own calibration.
+    min_coverage: float  # same language: IDF-weighted share of asked terms the passage states
+    lexical_min_z: float  # ... together with at least this semantic z-score
+    semantic_min_z: float  # same language, fewer terms stated (a paraphrase): this semantic z-score
+    min_standing: float  # ... and the passage stands this far (z) above the corpus for this very question
+    cross_lingual_min_standing: float  # across languages: standing above the rest of the corpus ...
+    min_standing_gap: float  # ... and this far above the next retrieved passage (a clear winner)
+    cross_lingual_min_z: float  # or this calibrated z-score together with min_standing
+    fuzzy_min_ratio: float  # stems this similar (rapidfuzz ratio, 0-100) count as the same word (typos)
     reject_unknown_names: bool  # a question naming something the corpus never mentions is unanswerable
     max_passages: int
     max_sentences_per_passage: int
@@ -56,6 +62,12 @@ class QuestionCues(_Frozen):
     aux_window: int
     standalone_wh_words: tuple[str, ...]  # interrogative at sentence start without an auxiliary
     request_phrases: tuple[str, ...]
+    # Colloquial writing drops accents and question marks ("cuanto cuesta", "q hora abris"): these words open a
+    # question at sentence start (optionally after a wh-preposition) unless the next word is in informal_blocked.
+    informal_wh_words: tuple[str, ...]
+    informal_blocked: tuple[str, ...]
+    # Auxiliaries that open a question whatever follows ("is", "are": "are dogs allowed").
+    question_openers: tuple[str, ...]
 
 
 class LanguageRules(_Frozen):
@@ -63,7 +75,10 @@ class LanguageRules(_Frozen):
     unavailable_message: str
     stopwords: frozenset[str]
     negations: frozenset[str]
+    frame_words: frozenset[str]  # words that frame a question ("cost", "price") rather than name its topic
+    verb_suffixes: tuple[str, ...]  # endings of verb forms typical of questions ("-áis": "¿arregláis …?")
     question: QuestionCues
+    near_miss_message: str  # "{covered}" (what the documents cover) and "{asked}" (what was asked)
 
 
 class RetrievalRules(_Frozen):

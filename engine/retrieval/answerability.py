@@ -1,0 +1,244 @@
+"""Answerability by support: does a retrieved passage state what the question asks for?
+
+A fixed relevance score cannot separate "the right section, worded differently" from "a related section that
+does not answer" (the clutch price vs the oil-change price). Instead each question is taken apart into the
+content terms it asks about (question words, stopwords and frame words such as "cost" removed) and every term
+is looked up in the passage:
+
+- ``matched``: the passage states it (same stem in any rule language, or a one-letter-typo-close stem);
+- ``elsewhere``: the corpus states it, but in other passages: the asked thing is not this passage's topic;
+- ``unknown``: the corpus never states it (a paraphrase, or something the company does not mention).
+
+Across languages the terms cannot be compared word by word, so the multilingual embedding decides: the
+question's similarity to the passage body and title, as a z-score against the corpus's own calibration
+(``calibration.py``). A passage supports an answer when no asked term is stated only elsewhere, no proper name
+is unknown, and either enough of the asked terms are matched or the passage is semantically far above what an
+unrelated section of this corpus scores. All thresholds are rule data (``grounding`` in rules/retrieval.json).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from babel import Locale
+from rapidfuzz import fuzz, process
+
+from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, is_number, tokens
+from engine.retrieval.calibration import Calibration
+from engine.retrieval.models import ScoredPassage
+from engine.retrieval.rules import GroundingSettings, RetrievalRules
+from engine.text import fold
+
+_CASED_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_SENTENCE_SPLIT = re.compile(r"[.!?¿¡:;,\n]+")
+_FUZZY_MIN_LEN = 5
+
+
+@lru_cache(maxsize=8)
+def ordinary_names(languages: tuple[str, ...]) -> frozenset[str]:
+    """Capitalised words that are ordinary language, not a company's unknown product or place: months, weekdays,
+    countries and regions, languages (from CLDR via babel, in every rule language)."""
+    names: set[str] = set()
+    for code in languages:
+        try:
+            locale = Locale.parse(code)
+        except (ValueError, TypeError):
+            continue
+        for table in (locale.months, locale.days):
+            for context in table.values():
+                for width in context.values():
+                    names.update(fold(v) for v in width.values())
+        for mapping in (locale.territories, locale.languages):
+            for value in mapping.values():
+                names.update(fold(w) for w in _CASED_WORD.findall(value))
+    return frozenset(n for n in names if len(n) > 1)
+
+
+def is_acronym(word: str) -> bool:
+    """SSO, MS, IVA, SL: short all-capital words are abbreviations, not names of unknown things."""
+    return 2 <= len(word) <= 5 and word.isupper()
+
+
+@dataclass(frozen=True)
+class AskedTerm:
+    word: QueryWord
+    weight: float
+    name: bool  # capitalised inside a sentence (a proper name)
+    verb: bool = False  # the asked action ("do you *repair* …"): counts when stated, never decides a near miss
+    acronym: bool = False
+
+
+@dataclass
+class Support:
+    """How one passage supports the question (kept in the answer trace)."""
+
+    passage_id: str
+    cross_lingual: bool
+    coverage: float
+    semantic_z: float
+    standing: float = 0.0
+    matched: list[str] = field(default_factory=list)
+    elsewhere: list[str] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    answerable: bool = False
+    reason: str = ""
+
+
+def question_language(text: str, rules: RetrievalRules, fallback: str) -> str:
+    """The language whose function words the question uses most (visitors switch language); ties: fallback."""
+    words = tokens(text)
+    best, best_hits = fallback, -1
+    for code, lang in rules.languages.items():
+        vocab = {fold(w) for w in lang.stopwords} | {fold(w) for w in lang.question.wh_words}
+        vocab |= {fold(w) for w in lang.frame_words}
+        hits = sum(1 for w in words if w in vocab)
+        if hits > best_hits or (hits == best_hits and code == fallback):
+            best, best_hits = code, hits
+    return best
+
+
+class AnswerabilityJudge:
+    """Decides, per retrieved passage, whether it supports an answer to the asked sentences."""
+
+    def __init__(
+        self,
+        rules: RetrievalRules,
+        analyzers: AnalyzerSet,
+        stats: TermStats,
+        passage_terms: dict[str, frozenset[str]],
+        vocabulary: frozenset[str],
+        calibration: Calibration,
+    ) -> None:
+        self.rules = rules
+        self.settings: GroundingSettings = rules.grounding
+        self.analyzers = analyzers
+        self.stats = stats
+        self.passage_terms = passage_terms
+        self.vocabulary = vocabulary
+        self.calibration = calibration
+        self._frame = frozenset(fold(w) for lang in rules.languages.values() for w in lang.frame_words)
+        self._stop = frozenset().union(*(a.stopwords for a in analyzers.by_language.values()))
+        self._ordinary = ordinary_names(tuple(sorted(rules.languages)))
+        self._verb_suffixes = tuple(s for lang in rules.languages.values() for s in lang.verb_suffixes)
+        self._auxiliaries = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.auxiliaries)
+        self._subjects = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.subject_words)
+
+    def asked_terms(self, asked: str) -> list[AskedTerm]:
+        names = set()
+        for sentence in _SENTENCE_SPLIT.split(asked):
+            for word in _CASED_WORD.findall(sentence)[1:]:
+                folded = fold(word)
+                ordinary = {folded, folded.removesuffix("s"), folded.removesuffix("es")} & self._ordinary
+                if word[0].isupper() and not is_acronym(word) and not ordinary:
+                    names.add(folded)
+        acronyms = {fold(w) for w in _CASED_WORD.findall(asked) if is_acronym(w)}
+        verbs = self._verbs(asked)
+        out: list[AskedTerm] = []
+        for word in self.analyzers.query_words(asked):
+            if is_number(word.surface) or word.surface in self._frame or len(word.surface) < 2:
+                continue
+            known = [self.stats.idf(v) for v in word.variants if self.stats.doc_freq.get(v, 0) > 0]
+            weight = min(known) if known else self.stats.idf("\x00unseen")
+            out.append(
+                AskedTerm(
+                    word=word,
+                    weight=weight,
+                    name=word.surface in names,
+                    verb=word.surface in verbs,
+                    acronym=word.surface in acronyms,
+                )
+            )
+        return out
+
+    def _verbs(self, asked: str) -> set[str]:
+        """Words that are the asked action: a verb ending of a rule language ("arregláis"), or the word right
+        after an auxiliary and its subject ("do you *repair*", "can I *bring*")."""
+        words = tokens(asked)
+        found = {w for w in words if any(w.endswith(fold(s)) and len(w) > len(s) + 2 for s in self._verb_suffixes)}
+        for i in range(len(words) - 2):
+            if words[i] in self._auxiliaries and words[i + 1] in self._subjects:
+                found.add(words[i + 2])
+        return found
+
+    def _fuzzy(self, variants: frozenset[str], terms: frozenset[str] | Sequence[str]) -> bool:
+        for variant in variants:
+            if len(variant) < _FUZZY_MIN_LEN:
+                continue
+            choices = [t for t in terms if len(t) >= _FUZZY_MIN_LEN and t[0] == variant[0]]
+            if process.extractOne(variant, choices, scorer=fuzz.ratio, score_cutoff=self.settings.fuzzy_min_ratio):
+                return True
+        return False
+
+    def _states(self, term: AskedTerm, terms: frozenset[str]) -> bool:
+        return bool(term.word.variants & terms) or self._fuzzy(term.word.variants, terms)
+
+    def _in_corpus(self, term: AskedTerm, exclude: str) -> bool:
+        others = (t for pid, t in self.passage_terms.items() if pid != exclude)
+        return any(self._states(term, t) for t in others)
+
+    def judge(self, hit: ScoredPassage, terms: Sequence[AskedTerm], language: str, rival: float) -> Support:
+        """``rival``: the best standing among the other retrieved passages (a clear winner stands out)."""
+        settings = self.settings
+        passage = hit.passage
+        cross = passage.language != language
+        semantic = max(
+            self.calibration.body_z(hit.dense_score),
+            self.calibration.title_z(hit.title_score) if hit.title_score else float("-inf"),
+        )
+        standing = max(hit.dense_standing, hit.title_standing)
+        support = Support(
+            passage_id=passage.id,
+            cross_lingual=cross,
+            coverage=0.0,
+            semantic_z=round(semantic, 3),
+            standing=round(standing, 3),
+        )
+        own = self.passage_terms[passage.id]
+        total = matched = top_matched = 0.0
+        unknown_names: list[str] = []
+        specific_elsewhere: list[AskedTerm] = []
+        specific_unknown: list[AskedTerm] = []
+        for term in terms:
+            if self._states(term, own):
+                total += term.weight
+                matched += term.weight
+                top_matched = max(top_matched, term.weight)
+                support.matched.append(term.word.surface)
+                continue
+            if not term.verb:
+                total += term.weight  # an unstated action verb is a paraphrase more often than a different ask
+            if self._in_corpus(term, passage.id):
+                support.elsewhere.append(term.word.surface)
+                if not term.verb:
+                    specific_elsewhere.append(term)
+            else:
+                support.unknown.append(term.word.surface)
+                if term.name:
+                    unknown_names.append(term.word.surface)
+                elif not term.verb and not term.acronym:
+                    specific_unknown.append(term)
+        support.coverage = round(matched / total, 4) if total > 0 else 0.0
+        clear_winner = standing - rival
+        if unknown_names and settings.reject_unknown_names:
+            support.reason = "answerability.unknown_name"
+        elif cross:
+            if specific_elsewhere and any(t.weight >= top_matched for t in specific_elsewhere) and top_matched > 0:
+                support.reason = "answerability.asked_elsewhere"
+            elif (standing >= settings.cross_lingual_min_standing and clear_winner >= settings.min_standing_gap) or (
+                semantic >= settings.cross_lingual_min_z and standing >= settings.min_standing
+            ):
+                support.answerable, support.reason = True, "answerability.semantic"
+            else:
+                support.reason = "answerability.weak_semantic"
+        elif any(t.weight >= top_matched for t in specific_elsewhere):
+            support.reason = "answerability.asked_elsewhere"
+        elif not specific_unknown and support.coverage >= settings.min_coverage and semantic >= settings.lexical_min_z:
+            support.answerable, support.reason = True, "answerability.terms"
+        elif semantic >= settings.semantic_min_z and standing >= settings.min_standing:
+            support.answerable, support.reason = True, "answerability.semantic"
+        else:
+            support.reason = "answerability.not_supported"
+        return support
