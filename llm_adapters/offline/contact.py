@@ -17,6 +17,7 @@ from llm_adapters.offline.text_index import text_index
 
 _DIGIT = re.compile(r"\d")
 _PLAUSIBLE_EMAIL = re.compile(r"@[^@\s]+\.[^@\s.]{2,}$")
+_E164_MAX_DIGITS = 15  # ITU-T E.164: the longest international telephone number
 _WINDOW = 80  # characters around a number where its unit or replacement words stand (keeps the work linear)
 
 
@@ -79,8 +80,8 @@ def _phones(ctx: ExtractionContext) -> list[Evidence]:
         threshold = settings.cued_phone_min_digits if cued else settings.phone_min_digits
         if ctx.lenient:
             threshold = min(threshold, settings.lenient_phone_min_digits)
-        if digits < threshold:
-            continue
+        if digits < threshold or digits > _E164_MAX_DIGITS:
+            continue  # too short for this context, or longer than any telephone number ('1 1 1 ... 1')
         if not cued and index.any_cue("budget", clause_start, sentence.end):
             continue  # "my budget is 600000": an amount, not a number to call
         window = Sentence(start=max(sentence.start, pos - _WINDOW), end=min(sentence.end, end + _WINDOW),

@@ -84,7 +84,18 @@ def _unit_follows(ctx: ExtractionContext, end: int, sentence: Sentence, counts: 
         return True
     if counts is not None and counts.match(after):
         return True
-    return any(term_pattern(term).match(after.lstrip(" -")) for vocab in ctx.unit_terms for term, _ in vocab.terms)
+    features = _feature_units(ctx)
+    return features is not None and features.match(after) is not None
+
+
+def _feature_units(ctx: ExtractionContext) -> re.Pattern[str] | None:
+    """One pattern for every features vocabulary term ('3 bedrooms'), compiled once per message."""
+    key = "money_feature_units:" + ",".join(v.id for v in ctx.unit_terms)
+
+    def build() -> re.Pattern[str] | None:
+        bodies = [term_pattern(term).pattern for vocab in ctx.unit_terms for term, _ in vocab.terms]
+        return re.compile(r"^[\s\-]*(?:" + "|".join(bodies) + ")") if bodies else None
+    return memo(ctx.analysis, key, build)
 
 
 def _qualifier(index: TextIndex, start: int, end: int) -> str:
