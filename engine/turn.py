@@ -14,6 +14,7 @@ import structlog
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.decider import Decider, Decision
 from engine.errors import GraceError, InputError, IntegrityError
+from engine.goals.company_data import resolve_vocabulary
 from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import spec_hash
 from engine.input_checks import check_visitor_text
@@ -69,6 +70,14 @@ class TurnRuntime:
             # INVARIANT (I-12): only an intact published version is served.
             raise IntegrityError(f"{spec.ref}: content does not match its published hash",
                                  code="goalspec.hash_mismatch")
+        missing = [f"{o.id} -> {o.criterion.params['vocabulary']}" for o in spec.spec.objectives
+                   if "vocabulary" in o.criterion.params
+                   and resolve_vocabulary(str(o.criterion.params["vocabulary"]), spec.spec, bundle) is None]
+        if missing:
+            # Company data must travel with the spec or be in the pinned bundle: never serve an objective that
+            # could not complete.
+            raise IntegrityError(f"{spec.ref}: vocabulary not in the spec nor the rule bundle: {', '.join(missing)}",
+                                 code="goalspec.vocabulary_unknown")
         self.spec = spec
         self.bundle = bundle
         self.proposer = proposer

@@ -1,33 +1,69 @@
-"""Algorithm 1 with a model: the LLM proposes objectives in priority order; rules assign the rest.
+"""Algorithm 1 with a model: the LLM words and orders the objectives; the rules decide what the spec contains.
 
-Kinds from the catalogue keep their stable ids, typed criteria and vocabularies from rules/compiler.json
-(and the corpus); the model contributes names, canonical questions and criterion descriptions. Weights, order
-numbers and s0 come from the same documented rule as the offline compiler, and the same governance checks run
-before (on the intent) and after (on the candidate).
+The intent is read deterministically first (the same phrases as the offline compiler); each model objective
+is matched to the phrase it collects (by catalogue kind, else by wording). The model contributes the order,
+names, canonical questions (in every requested language) and criterion descriptions; criteria, vocabularies,
+locale, weights, order numbers and s0 come from the same rules as the offline compiler. Nothing is dropped
+and nothing invented: a phrase the model left out gets the offline objective, a model objective the intent
+does not ask for is left out (both noted), and the same governance and intent-coverage checks run.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from decimal import Decimal
 
 import structlog
+from rapidfuzz import fuzz
 
-from engine.compiler.assemble import KindContext, build_spec, default_spec_id, objective_from_kind
-from engine.compiler.deterministic import DeterministicCompiler, check_input, check_intent_governance
+from engine.compiler.assemble import Built, from_phrases
+from engine.compiler.deterministic import (
+    DeterministicCompiler,
+    Group,
+    approved_order,
+    assign_ids,
+    group_phrases,
+    locale_needs,
+)
 from engine.compiler.governance import check_governance
-from engine.compiler.intent import read_intent
-from engine.compiler.model import CompileInput, CompileOutcome, Draft, DraftObjective
+from engine.compiler.model import CompileInput, CompileOutcome
 from engine.compiler.rules import CompilerRules, GovernanceRules
 from engine.errors import GoalSpecError
-from engine.goals.models import CriterionKind
+from engine.goals.models import Criterion, GoalSpec, Objective
+from engine.text import fold
 from llm_adapters.protocol import CompileRequest, KindOption, LLMRoles
 from llm_adapters.schemas import CompiledObjective
 
 log = structlog.get_logger("llm_adapters")
 
-# Criterion kinds an unlisted ("other") objective may take: the ones that need no approved vocabulary.
-_FREE_KINDS = {CriterionKind.MONEY, CriterionKind.PLACE, CriterionKind.CONTACT, CriterionKind.DATETIME,
-               CriterionKind.QUANTITY, CriterionKind.FREE_TEXT}
+MIN_WORDING_MATCH = 60  # rapidfuzz token-set ratio (0-100) for an "other" objective to claim a phrase
+
+
+def _matches(item: CompiledObjective, group: Group) -> float:
+    if group.kind is not None and item.kind == group.kind.key:
+        return 100.0
+    wording = fold(f"{item.name} {item.description} {' '.join(item.questions.values())}")
+    return max(fuzz.token_set_ratio(fold(p.text), wording) for p in group.phrases) if item.kind == "other" else 0.0
+
+
+def _claims(items: list[CompiledObjective], groups: list[Group]) -> dict[int, int]:
+    """Model objective index -> group index, best match first, each side used once."""
+    scored = sorted(((_matches(item, group), i, g) for i, item in enumerate(items) for g, group in enumerate(groups)),
+                    key=lambda t: (-t[0], t[1], t[2]))
+    claims: dict[int, int] = {}
+    for score, i, g in scored:
+        if score >= MIN_WORDING_MATCH and i not in claims and g not in claims.values():
+            claims[i] = g
+    return claims
+
+
+def _governance_of_model(items: list[CompiledObjective], governance: GovernanceRules,
+                         spec_id: str) -> list[tuple[str, str]]:
+    """Fail closed on a prohibited model objective even if it is not in the intent (and would be left out)."""
+    objectives = [Objective(id=item.id, name=item.name, questions=dict(item.questions),
+                            criterion=Criterion(kind=item.criterion, description=item.description),
+                            weight=Decimal(1), order=n + 1) for n, item in enumerate(items)]
+    probe = GoalSpec(id=spec_id, title="probe", default_language="en", languages=["en"], objectives=objectives)
+    return check_governance(probe, governance)
 
 
 class LLMGoalCompiler:
@@ -37,7 +73,7 @@ class LLMGoalCompiler:
         self.adapter = adapter
         self.rules = rules
         self.governance = governance
-        self._offline = DeterministicCompiler(rules, governance)  # shares corpus and context logic
+        self._offline = DeterministicCompiler(rules, governance)  # shares reading, corpus, locale and checks
 
     def request_for(self, request: CompileInput, languages: list[str]) -> CompileRequest:
         language = request.language
@@ -48,46 +84,50 @@ class LLMGoalCompiler:
         return CompileRequest(intent=request.intent.strip(), language=language, languages=languages, kinds=kinds,
                               prohibited=prohibited, max_objectives=self.rules.max_objectives)
 
-    def _objective(self, item: CompiledObjective, context: KindContext,
-                   vocabularies: dict[str, dict[str, Any]]) -> DraftObjective:
-        kind = self.rules.kind(item.kind)
-        if kind is None:
-            criterion = item.criterion if item.criterion in _FREE_KINDS else CriterionKind.FREE_TEXT
-            params: dict[str, Any] = {}
-            if criterion is CriterionKind.MONEY:
-                params["currency"] = context.currency
-            elif criterion is CriterionKind.CONTACT:
-                params.update(channels=["email", "phone"], default_region=context.phone_region)
-            elif criterion is CriterionKind.DATETIME:
-                params["granularity"] = "date"
-            return DraftObjective(id=item.id, name=item.name, kind=None, criterion=criterion,
-                                  description=item.description, questions=dict(item.questions), params=params)
-        ruled, vocabulary = objective_from_kind(kind, context)
-        if vocabulary is not None:
-            vocabularies[vocabulary["id"]] = vocabulary
-        return ruled.model_copy(update={
-            "name": item.name,
-            "description": item.description,
-            "questions": {lang: item.questions[lang] for lang in context.languages},
-        })
-
     def compile(self, request: CompileInput) -> CompileOutcome:
-        languages = check_input(request, self.rules)
-        spec_id = request.spec_id or default_spec_id(request.intent)
-        reading = read_intent(request.intent, self.rules)
-        check_intent_governance(reading, self.governance, spec_id)  # refuse before spending a model call
+        languages, spec_id, reading = self._offline.read(request)  # refuses before spending a model call
+        groups = approved_order(group_phrases(reading, self.rules))
+        context = self._offline.context(request, spec_id, languages, locale_needs(groups))
         result = self.adapter.compile_goals(self.request_for(request, languages))
-        context = self._offline.context(request, spec_id, languages, reading)
-        vocabularies: dict[str, dict[str, Any]] = {}
-        drafts = [self._objective(item, context, vocabularies) for item in result.output.objectives]
-        spec = build_spec(Draft(title=request.title or result.output.title, objectives=drafts), rules=self.rules,
-                          spec_id=spec_id, intent=request.intent, language=request.language, languages=languages)
-        issues = check_governance(spec, self.governance)
+        items = list(result.output.objectives)
+        issues = _governance_of_model(items, self.governance, spec_id)
         if issues:
             raise GoalSpecError(issues)
-        log.info("compiler.compile.done", compiler=self.name, adapter=self.adapter.name, spec_id=spec.id,
-                 objectives=[o.id for o in spec.ordered()])
+        claims = _claims(items, groups)
+        ids = assign_ids(groups, request.language, self.rules)
+        offline = [from_phrases(g.phrases, g.kind, oid=oid, unique=unique, context=context, rules=self.rules)
+                   for g, (oid, unique) in zip(groups, ids, strict=True)]
         notes = [f"model rationale: {result.output.rationale}"] if result.output.rationale else []
-        return CompileOutcome(spec=spec, vocabularies=vocabularies, notes=notes,
-                              compiler=f"{self.name}:{self.adapter.name}/{self.rules.version}",
-                              calls=[result.call.to_record()])
+        ordered: list[Built] = []
+        for index, item in enumerate(items):
+            if index not in claims:
+                notes.append(f"model objective '{item.id}' is not asked for by the intent; left out")
+                continue
+            ordered.append(self._worded(offline[claims[index]], item, languages))
+        claimed = set(claims.values())
+        for g, built in enumerate(offline):
+            if g not in claimed:
+                notes.append(f"the model left out '{groups[g].first.text}'; added from the offline reading")
+                kind = groups[g].kind
+                phase = kind.phase if kind is not None else "qualify"
+                position = len(ordered) if phase == "handoff" else next(
+                    (n for n, b in enumerate(ordered) if self._phase(b) == "handoff"), len(ordered))
+                ordered.insert(position, built)
+        outcome = self._offline.finish(
+            request, reading, context, ordered, compiler=f"{self.name}:{self.adapter.name}/{self.rules.version}",
+            title=result.output.title, notes=notes, calls=[result.call.to_record()])
+        log.info("compiler.compile.done", compiler=self.name, adapter=self.adapter.name, spec_id=outcome.spec.id,
+                 objectives=[o.id for o in outcome.spec.ordered()])
+        return outcome
+
+    def _phase(self, built: Built) -> str:
+        kind = self.rules.kind(built.draft.kind) if built.draft.kind else None
+        return kind.phase if kind is not None else "qualify"
+
+    @staticmethod
+    def _worded(built: Built, item: CompiledObjective, languages: list[str]) -> Built:
+        """The offline objective with the model's wording: its questions in every language it wrote."""
+        questions = {lang: item.questions[lang] for lang in languages if item.questions.get(lang, "").strip()}
+        draft = built.draft.model_copy(update={"name": item.name, "description": item.description,
+                                               "questions": questions or built.draft.questions})
+        return Built(draft=draft, vocabulary=built.vocabulary, languages=list(draft.questions))

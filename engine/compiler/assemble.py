@@ -1,4 +1,4 @@
-"""From objective kinds or an LLM draft to a candidate GoalSpec: criteria, vocabularies, weights, order, s0."""
+"""From phrases of the intent (or an LLM draft) to a candidate GoalSpec: criteria, vocabularies, weights, order, s0."""
 
 from __future__ import annotations
 
@@ -7,31 +7,43 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.compiler import phrasing
 from engine.compiler.errors import CompileError
+from engine.compiler.intent import Phrase
 from engine.compiler.model import Draft, DraftObjective
 from engine.compiler.rules import CompilerRules, ObjectiveKindRule
 from engine.compiler.weights import rank_weights
-from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective
+from engine.goals.models import Criterion, CriterionKind, GoalSpec, Locale, Objective
 from engine.text import fold
 
 VOCABULARY_VERSION = "1.0.0"
-# "o" becomes "u" before a word starting with an o sound (Spanish grammar, not policy).
-_OR_WORD = {"en": "or", "es": "o"}
+INTENT_PHRASES = "intent_phrases"  # criterion param: the intent phrases an objective collects (checked on validate)
+_OPTION_KEY = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 
 @dataclass(frozen=True)
 class KindContext:
-    """What a kind needs to become an objective in one compilation."""
+    """What a phrase needs to become an objective in one compilation."""
 
     spec_id: str
-    languages: list[str]
-    currency: str
-    phone_region: str
+    languages: list[str]  # languages asked for, intent language first
+    locale: Locale
     max_examples: int
-    options: dict[str, dict[str, dict[str, list[str]]]] = field(default_factory=dict)  # kind key -> options
+    options: dict[str, dict[str, dict[str, list[str]]]] = field(default_factory=dict)  # kind key -> corpus options
     places: list[str] = field(default_factory=list)
-    datetime_with_time: bool = False
-    corpus_language: str | None = None
+
+    @property
+    def main(self) -> str:
+        return self.languages[0]
+
+
+@dataclass(frozen=True)
+class Built:
+    """One objective before weights, the vocabulary it carries and the languages its question is written in."""
+
+    draft: DraftObjective
+    vocabulary: dict[str, Any] | None
+    languages: list[str]
 
 
 def _slug(text: str, limit: int = 64) -> str:
@@ -42,21 +54,16 @@ def _slug(text: str, limit: int = 64) -> str:
 
 def vocabulary_id(spec_id: str, objective_id: str) -> str:
     """Ids match ^[a-z][a-z0-9_]{0,63}$ (the vocabulary schema): the spec part is shortened if needed."""
-    return f"{_slug(spec_id, 63 - len(objective_id))}_{objective_id}"
+    return f"{_slug(spec_id, 63 - len(objective_id))}_{objective_id}"[:64].rstrip("_")
 
 
 def join_examples(examples: list[str], language: str) -> str:
-    if len(examples) < 2:
-        return "".join(examples)
-    word = _OR_WORD.get(language, "or")
-    if language == "es" and fold(examples[-1]).startswith(("o", "ho")):
-        word = "u"
-    return f"{', '.join(examples[:-1])} {word} {examples[-1]}"
+    return phrasing.join_options(examples, language)
 
 
 def vocabulary_document(vocab_id: str, kind: CriterionKind, options: dict[str, dict[str, list[str]]],
                         *, allow_unlisted: bool, source: str) -> dict[str, Any]:
-    """A rules/vocabularies/<id>.json body for the reviewer to approve with the spec."""
+    """A vocabulary document (rules/schemas/vocabulary.schema.json) carried by the spec for the reviewer."""
     document: dict[str, Any] = {
         "version": VOCABULARY_VERSION,
         "description": f"Derived by the goal compiler from {source}; review before approval.",
@@ -69,16 +76,93 @@ def vocabulary_document(vocab_id: str, kind: CriterionKind, options: dict[str, d
     return document
 
 
-def objective_from_kind(
-    kind: ObjectiveKindRule, context: KindContext
-) -> tuple[DraftObjective, dict[str, Any] | None]:
-    """The draft objective for one recognised kind, and the vocabulary it references (if any)."""
-    criterion = kind.criterion
-    params: dict[str, Any] = dict(kind.params)
+def _seed_index(rules: CompilerRules) -> dict[str, tuple[str, dict[str, list[str]]]]:
+    index: dict[str, tuple[str, dict[str, list[str]]]] = {}
+    for kind in rules.objective_kinds:
+        for key, terms in kind.seed_options.items():
+            for words in terms.values():
+                for term in words:
+                    index.setdefault(fold(term), (key, terms))
+    return index
+
+
+def listed_options(options: tuple[str, ...], language: str, rules: CompilerRules) -> dict[str, dict[str, list[str]]]:
+    """Options the manager listed, as vocabulary options: a known seed option brings its other-language terms;
+    every option keeps the manager's word and its singular/plural forms."""
+    seeds = _seed_index(rules)
+    found: dict[str, dict[str, list[str]]] = {}
+    for option in options:
+        words = phrasing.variants(option, language, rules.phrasing)
+        seed = seeds.get(fold(option))
+        key = seed[0] if seed else _slug(option)
+        if not _OPTION_KEY.match(key):
+            key = f"o_{key}"[:64]
+        terms = found.setdefault(key, {lang: list(t) for lang, t in (seed[1].items() if seed else [])})
+        terms[language] = list(dict.fromkeys([*words, *terms.get(language, [])]))
+    return found
+
+
+def _kind_cues(kind: ObjectiveKindRule, languages: list[str], rules: CompilerRules) -> dict[str, list[str]]:
+    stop = {w for ws in rules.phrasing.stopwords.values() for w in ws}
+    cues: dict[str, list[str]] = {}
+    for language in languages:
+        terms = [k for k in kind.keywords.get(language, [])
+                 if "*" not in k and any(w not in stop for w in fold(k).split()) and len(k) > 2]
+        if terms:
+            cues[language] = terms[:12]
+    return cues
+
+
+def _cues(phrases: list[Phrase], kind: ObjectiveKindRule | None, context: KindContext,
+          rules: CompilerRules) -> dict[str, list[str]]:
+    cues = _kind_cues(kind, context.languages, rules) if kind is not None else {}
+    own = phrasing.cue_terms([p.text for p in phrases if not p.implied] or [p.text for p in phrases],
+                             context.main, rules)
+    merged = list(dict.fromkeys([*own, *cues.get(context.main, [])]))
+    if merged:
+        cues[context.main] = merged
+    return cues
+
+
+def _extra_words(phrase: Phrase, kind: ObjectiveKindRule, language: str, rules: CompilerRules) -> list[str]:
+    """Topic words of the phrase that the kind's keywords do not cover ("headquartered", "decision")."""
+    covered = {w for terms in kind.keywords.values() for term in terms for w in fold(term).rstrip("*").split()}
+    return [w for w in phrasing.content_words(phrase.text, language, rules) if fold(w) not in covered]
+
+
+def objective_id(phrases: list[Phrase], kind: ObjectiveKindRule | None, unique: bool, language: str,
+                 rules: CompilerRules) -> str:
+    """The kind's stable id when it is the only objective of its kind; otherwise from the manager's words."""
+    phrase = phrases[0]
+    if kind is not None and phrase.unit is not None:
+        return _slug(phrase.unit)
+    if kind is not None and unique:
+        return kind.id
+    return phrasing.slug_id(phrase.text, language, rules)
+
+
+def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: str, unique: bool,
+                 context: KindContext, rules: CompilerRules) -> Built:
+    """The draft objective for phrases that ask for one thing (several only when the kind merges)."""
+    main = context.main
+    phrase = phrases[0]
+    params: dict[str, Any] = dict(kind.params) if kind is not None else {}
+    criterion = kind.criterion if kind is not None else CriterionKind.FREE_TEXT
+    vocab_id = vocabulary_id(context.spec_id, oid)
     vocabulary: dict[str, Any] | None = None
-    vocab_id = vocabulary_id(context.spec_id, kind.id)
-    options = context.options.get(kind.key, {})
-    if kind.needs_vocabulary:
+    listed = phrase.options if criterion in (CriterionKind.ENUMERATION, CriterionKind.FEATURES,
+                                             CriterionKind.FREE_TEXT) else ()
+    corpus_options = context.options.get(kind.key, {}) if kind is not None else {}
+    if listed:
+        if criterion is CriterionKind.FREE_TEXT:
+            criterion = CriterionKind.FEATURES if phrase.open_options else CriterionKind.ENUMERATION
+        options = listed_options(listed, main, rules)
+        description = rules.options.vocabulary_description[main].replace("{phrase}", phrase.source or phrase.text)
+        vocabulary = vocabulary_document(vocab_id, criterion, options, allow_unlisted=False, source="the intent")
+        vocabulary["description"] = description
+        params["vocabulary"] = vocab_id
+    elif kind is not None and kind.needs_vocabulary:
+        options = corpus_options
         if not options and kind.vocabulary_without_corpus:
             options = {k: {lang: list(t) for lang, t in v.items()} for k, v in kind.seed_options.items()}
         if options:
@@ -93,36 +177,59 @@ def objective_from_kind(
         vocabulary = vocabulary_document(vocab_id, criterion, place_options, allow_unlisted=True,
                                          source="place names in the company corpus")
         params["vocabulary"] = vocab_id
-    if criterion is CriterionKind.MONEY:
-        params.setdefault("currency", context.currency)
+    if criterion is CriterionKind.MONEY and context.locale.currency:
+        params["currency"] = context.locale.currency
     elif criterion is CriterionKind.CONTACT:
-        params.setdefault("default_region", context.phone_region)
-    elif criterion is CriterionKind.DATETIME:
-        params["granularity"] = "datetime" if context.datetime_with_time else "date"
+        params.setdefault("channels", ["email", "phone"])
+        if context.locale.phone_region:
+            params["default_region"] = context.locale.phone_region
+    elif criterion is CriterionKind.QUANTITY and phrase.unit is not None:
+        params["unit"] = _slug(phrase.unit)
+        params["unit_terms"] = {main: phrasing.variants(phrase.unit, main, rules.phrasing)}
+        params.setdefault("integer", True)
 
+    # The kind's own (translated) question when the phrase is the only one of its kind and says nothing the
+    # kind's question does not: no listed options, no unit of its own.
+    generic = kind is not None and unique and not listed and phrase.unit is None and (
+        phrase.implied or len(_extra_words(phrase, kind, main, rules)) <= rules.phrasing.max_extra_words)
     questions: dict[str, str] = {}
-    for language in context.languages:
-        template = kind.questions[language]
-        if criterion is CriterionKind.DATETIME and context.datetime_with_time and language in kind.questions_datetime:
-            template = kind.questions_datetime[language]
-        examples = [terms[language][0] for terms in options.values() if terms.get(language)]
-        with_examples = kind.questions_with_examples.get(language)
-        if with_examples and examples and context.max_examples > 0 and criterion is not CriterionKind.FREE_TEXT:
-            template = with_examples.replace(
-                "{examples}", join_examples(examples[: context.max_examples], language)
-            )
-        questions[language] = template
-    main = context.languages[0]
-    draft = DraftObjective(
-        id=kind.id,
-        name=kind.names[main],
-        kind=kind.key,
-        criterion=criterion,
-        description=kind.descriptions[main],
-        questions=questions,
-        params=params,
-    )
-    return draft, vocabulary
+    if generic and kind is not None:
+        examples_by_language = {
+            language: [terms[language][0] for terms in (vocabulary or {}).get("options", {}).values()
+                       if terms.get(language)] for language in context.languages}
+        for language in context.languages:
+            template = kind.questions[language]
+            examples = examples_by_language[language]
+            with_examples = kind.questions_with_examples.get(language)
+            if with_examples and examples and context.max_examples > 0 and criterion is not CriterionKind.FREE_TEXT \
+                    and criterion is not CriterionKind.PLACE:
+                template = with_examples.replace("{examples}", join_examples(examples[: context.max_examples],
+                                                                             language))
+            questions[language] = template
+        name = kind.names[main]
+        description = kind.descriptions[main]
+    else:
+        inline = all(fold(o) in fold(phrase.text) for o in listed)
+        questions[main] = phrasing.question(phrase.text, main, rules.phrasing,
+                                            options=None if inline else list(listed))
+        name = phrasing.name(phrase.text)
+        if kind is not None and not listed:
+            description = kind.descriptions[main]
+        elif listed:
+            description = rules.phrasing.description_options[main].replace(
+                "{options}", phrasing.join_options(list(listed), main))
+        else:
+            description = rules.phrasing.description_free_text[main].replace("{phrase}", phrase.text)
+        if criterion is CriterionKind.QUANTITY and phrase.unit is not None:
+            description = rules.phrasing.description_quantity[main].replace("{unit}", phrase.unit)
+    if not phrase.implied:
+        asked = "; ".join(dict.fromkeys(p.source or p.text for p in phrases))
+        description = f"{description} {rules.phrasing.description_asked_for[main].replace('{phrase}', asked)}"
+    params["cues"] = _cues(phrases, kind, context, rules)
+    params[INTENT_PHRASES] = [p.text for p in phrases]
+    draft = DraftObjective(id=oid, name=name[:120], kind=kind.key if kind is not None else None,
+                           criterion=criterion, description=description[:600], questions=questions, params=params)
+    return Built(draft=draft, vocabulary=vocabulary, languages=list(questions))
 
 
 def default_spec_id(intent: str) -> str:
@@ -137,7 +244,8 @@ def default_title(intent: str, limit: int = 80) -> str:
 
 
 def build_spec(
-    draft: Draft, *, rules: CompilerRules, spec_id: str, intent: str, language: str, languages: list[str]
+    draft: Draft, *, rules: CompilerRules, spec_id: str, intent: str, language: str, languages: list[str],
+    locale: Locale | None = None, vocabularies: dict[str, dict[str, Any]] | None = None,
 ) -> GoalSpec:
     """Assign order (draft order), weights (the documented rule) and s0 = 0; fail on duplicates or overflow."""
     count = len(draft.objectives)
@@ -164,6 +272,7 @@ def build_spec(
         )
         for rank, (o, weight) in enumerate(zip(draft.objectives, weights, strict=True), start=1)
     ]
+    used = {str(o.criterion.params["vocabulary"]) for o in objectives if "vocabulary" in o.criterion.params}
     return GoalSpec(
         id=spec_id,
         title=draft.title,
@@ -172,4 +281,6 @@ def build_spec(
         manager_intent=intent,
         objectives=objectives,
         initial_state=[0] * count,
+        locale=locale if locale is not None and any(locale.model_dump().values()) else None,
+        vocabularies={k: v for k, v in sorted((vocabularies or {}).items()) if k in used},
     )

@@ -1,7 +1,8 @@
 """``grace compile``: a manager's plain intent -> candidate goal spec JSON (paper Algorithm 1, steps 1-4).
 
-Offline by default (deterministic keyword compiler); ``--llm PROVIDER`` uses an Instructor adapter configured
-in rules/llm.json. The candidate is written atomically; it still needs human approval and publication.
+Offline by default (deterministic compiler); ``--llm PROVIDER`` uses an Instructor adapter configured in
+rules/llm.json. The candidate carries its company data (locale, vocabularies) and is written atomically; it
+still needs review, ``grace goals validate`` and ``grace goals approve``.
 """
 
 from __future__ import annotations
@@ -24,18 +25,24 @@ from engine.compiler.rules import DEFAULT_RULES_DIR, load_compiler_rules, load_g
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("compile", help="compile a manager intent into a candidate goal spec")
-    parser.add_argument("--intent", required=True, help="intent text, or a path to a UTF-8 file holding it")
+    intent = parser.add_mutually_exclusive_group(required=True)
+    intent.add_argument("--intent", help="the manager's intent, as text")
+    intent.add_argument("--intent-file", type=Path, help="a UTF-8 file holding the manager's intent")
     parser.add_argument("--language", default="en", help="language of the intent (en|es)")
     parser.add_argument("--languages", default=None,
                         help="comma-separated languages for canonical questions (default: all supported)")
     parser.add_argument("--corpus", type=Path, default=None, help="company corpus folder to derive vocabularies")
     parser.add_argument("--out", type=Path, required=True, help="where to write the candidate spec JSON")
     parser.add_argument("--vocab-out", type=Path, default=None,
-                        help="folder for derived vocabulary files (default: <out stem>.vocabularies/ beside --out)")
+                        help="also export the spec's vocabularies as files to this folder (they travel in the spec)")
     parser.add_argument("--id", dest="spec_id", default=None, help="goal spec id (default: derived from intent)")
     parser.add_argument("--title", default=None)
-    parser.add_argument("--currency", default=None, help="ISO currency for money criteria (default from rules)")
-    parser.add_argument("--region", default=None, help="default phone region (default from rules)")
+    parser.add_argument("--currency", default=None,
+                        help="ISO 4217 currency for money objectives (default: what the intent or corpus says)")
+    parser.add_argument("--phone-region", "--region", dest="phone_region", default=None,
+                        help="ISO 3166 region for phone numbers, e.g. US (default: what the intent or corpus says)")
+    parser.add_argument("--time-zone", default=None,
+                        help="IANA time zone for dates, e.g. America/Chicago (default: what the intent or corpus says)")
     parser.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR, help="rules folder")
     parser.add_argument("--llm", default=None,
                         help="compile with an LLM provider named in rules/llm.json (default: offline)")
@@ -43,14 +50,30 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _intent_text(value: str) -> str:
-    path = Path(value)
+def _intent_text(args: argparse.Namespace) -> str:
+    """``--intent`` is always the text itself; ``--intent-file`` is always a file."""
+    if args.intent_file is None:
+        return str(args.intent)
+    path: Path = args.intent_file
+    if not path.is_file():
+        raise CompileError(f"intent file {path} does not exist", code="compile.intent_file_missing")
     try:
-        if len(value) < 4096 and path.is_file():
-            return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CompileError(f"intent file {value} is not readable UTF-8 text", code="compile.intent_unreadable") from exc
-    return value
+        raise CompileError(f"intent file {path} is not readable UTF-8 text", code="compile.intent_unreadable") from exc
+
+
+def output_folder(path: Path, code: str) -> None:
+    """Create the folder of an output file when only that last folder is missing; a deeper missing path is
+    more likely a typo than a wish, so it is a coded error."""
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if folder.exists():
+        raise CompileError(f"{folder} is not a folder", code=code)
+    if not folder.parent.is_dir():
+        raise CompileError(f"folder {folder.parent} does not exist; create it first", code=code)
+    folder.mkdir()
 
 
 def _compiler(args: argparse.Namespace) -> GoalCompiler:
@@ -68,7 +91,6 @@ def _compiler(args: argparse.Namespace) -> GoalCompiler:
 
 
 def _write_json_atomic(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -81,15 +103,15 @@ def _write_json_atomic(path: Path, data: Any) -> None:
 
 
 def write_outcome(outcome: CompileOutcome, out: Path, vocab_out: Path | None) -> list[Path]:
-    """Write vocabularies first, the spec last: a present spec always has its vocabularies beside it."""
+    """Write the spec (its vocabularies inside); optionally export the vocabularies as files too."""
     written: list[Path] = []
-    if outcome.vocabularies:
-        folder = vocab_out or out.with_name(f"{out.stem}.vocabularies")
+    if vocab_out is not None and outcome.vocabularies:
+        output_folder(vocab_out / "x.json", "compile.output_folder_missing")
         for vocab_id, body in sorted(outcome.vocabularies.items()):
-            target = folder / f"{vocab_id}.json"
+            target = vocab_out / f"{vocab_id}.json"
             _write_json_atomic(target, body)
             written.append(target)
-    _write_json_atomic(out, outcome.spec.model_dump(mode="json"))
+    _write_json_atomic(out, outcome.spec.model_dump(mode="json", exclude_none=False))
     written.append(out)
     return written
 
@@ -97,28 +119,37 @@ def write_outcome(outcome: CompileOutcome, out: Path, vocab_out: Path | None) ->
 def run(args: argparse.Namespace) -> int:
     if args.out.exists() and not args.force:
         raise CompileError(f"{args.out} exists; pass --force to overwrite it", code="compile.output_exists")
+    if args.out.is_dir():
+        raise CompileError(f"{args.out} is a folder; give a file name", code="compile.output_invalid")
     languages = [lang.strip() for lang in args.languages.split(",") if lang.strip()] if args.languages else None
     try:
         request = CompileInput(
-            intent=_intent_text(args.intent),
+            intent=_intent_text(args),
             language=args.language,
             languages=languages,
             spec_id=args.spec_id,
             title=args.title,
             corpus_dir=args.corpus,
             currency=args.currency,
-            phone_region=args.region,
+            phone_region=args.phone_region,
+            time_zone=args.time_zone,
         )
         outcome = _compiler(args).compile(request)
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"]) or "(top)"
         raise CompileError(f"{where}: {error['msg']}", code="compile.input_invalid") from exc
+    output_folder(args.out, "compile.output_folder_missing")
     written = write_outcome(outcome, args.out, args.vocab_out)
     for note in outcome.notes:
         print(f"note: {note}", file=sys.stderr)
     summary = ", ".join(f"{o.id}={o.weight}" for o in outcome.spec.ordered())
     print(f"wrote {args.out} ({outcome.compiler}): {summary}")
+    locale = outcome.spec.locale
+    if locale is not None:
+        print(f"locale: currency={locale.currency} phone_region={locale.phone_region} time_zone={locale.time_zone}")
+    print(f"languages: {', '.join(outcome.spec.languages)}; vocabularies in the spec: "
+          f"{', '.join(outcome.spec.vocabularies) or 'none'}")
     for path in written[:-1]:
         print(f"wrote vocabulary {path}")
     return 0

@@ -1,22 +1,28 @@
-"""The offline compiler: keyword tables of rules/compiler.json, corpus-derived vocabularies, no model calls."""
+"""The offline compiler: every phrase of the intent becomes an objective (rules/compiler.json), no model calls."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any
 
 import structlog
 
-from engine.compiler.assemble import KindContext, build_spec, default_spec_id, default_title, objective_from_kind
-from engine.compiler.corpus import derive_options, derive_places, load_corpus
+from engine.compiler.assemble import Built, KindContext, build_spec, default_spec_id, default_title, from_phrases
+from engine.compiler.corpus import CorpusDocument, derive_options, derive_places, load_corpus
+from engine.compiler.coverage import intent_issues
 from engine.compiler.errors import PROHIBITED_CATEGORY, CompileError
 from engine.compiler.governance import category_label, check_governance, find_prohibited
-from engine.compiler.intent import IntentReading, Mention, read_intent
+from engine.compiler.intent import IntentReading, Phrase, read_intent
+from engine.compiler.locale import Needs, resolve_locale
 from engine.compiler.model import CompileInput, CompileOutcome, Draft
-from engine.compiler.rules import CompilerRules, GovernanceRules
+from engine.compiler.rules import CompilerRules, GovernanceRules, ObjectiveKindRule
 from engine.errors import GoalSpecError
+from engine.goals.models import CriterionKind, GoalSpec
 
 log = structlog.get_logger("grace.compiler")
 _SPEC_ID = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")  # GoalSpec.id
+_PHASE_RANK = {"qualify": 0, "handoff": 1}
 
 
 def check_input(request: CompileInput, rules: CompilerRules) -> list[str]:
@@ -53,20 +59,96 @@ def check_intent_governance(reading: IntentReading, governance: GovernanceRules,
         raise GoalSpecError(issues)
 
 
-def approved_order(mentions: list[Mention], rules: CompilerRules) -> list[Mention]:
+@dataclass(frozen=True)
+class Group:
+    """Phrases that become one objective (several only for a merging kind such as contact)."""
+
+    phrases: list[Phrase]
+    kind: ObjectiveKindRule | None
+
+    @property
+    def first(self) -> Phrase:
+        return self.phrases[0]
+
+    def criterion(self) -> CriterionKind:
+        if self.kind is None:
+            return CriterionKind.ENUMERATION if self.first.options else CriterionKind.FREE_TEXT
+        return self.kind.criterion
+
+
+def group_phrases(reading: IntentReading, rules: CompilerRules) -> list[Group]:
+    groups: list[Group] = []
+    merged: dict[str, Group] = {}
+    for phrase in reading.phrases:
+        kind = rules.kind(phrase.kind) if phrase.kind else None
+        if kind is not None and kind.merge and kind.key in merged:
+            merged[kind.key].phrases.append(phrase)
+            continue
+        group = Group(phrases=[phrase], kind=kind)
+        groups.append(group)
+        if kind is not None and kind.merge:
+            merged[kind.key] = group
+    return groups
+
+
+def approved_order(groups: list[Group]) -> list[Group]:
     """Phase 'qualify' before 'handoff'; explicit before implied; then order of first mention."""
-    phase_rank = {"qualify": 0, "handoff": 1}
+    def key(group: Group) -> tuple[int, int, int]:
+        phase = group.kind.phase if group.kind is not None else "qualify"
+        return _PHASE_RANK[phase], int(group.first.implied), group.first.start
 
-    def key(mention: Mention) -> tuple[int, int, int]:
-        kind = rules.kind(mention.kind)
-        assert kind is not None  # mentions come from the same rules
-        return phase_rank[kind.phase], int(mention.implied), mention.start
+    return sorted(groups, key=key)
 
-    return sorted(mentions, key=key)
+
+def locale_needs(groups: list[Group]) -> Needs:
+    def of(kind: CriterionKind) -> list[str]:
+        return [g.first.text for g in groups if g.criterion() is kind]
+
+    contact = [g.first.text for g in groups if g.criterion() is CriterionKind.CONTACT
+               and "phone" in (g.kind.params.get("channels", ["phone"]) if g.kind else [])]
+    return Needs(currency=of(CriterionKind.MONEY), phone_region=contact, time_zone=of(CriterionKind.DATETIME))
+
+
+def assign_ids(groups: list[Group], language: str, rules: CompilerRules) -> list[tuple[str, bool]]:
+    """(objective id, unique-of-its-kind) per group; ids are made distinct with a numeric suffix."""
+    from engine.compiler.assemble import objective_id
+
+    counts: dict[str, int] = {}
+    for group in groups:
+        if group.kind is not None:
+            counts[group.kind.key] = counts.get(group.kind.key, 0) + 1
+    result: list[tuple[str, bool]] = []
+    taken: set[str] = set()
+    for group in groups:
+        unique = group.kind is not None and counts[group.kind.key] == 1
+        oid = objective_id(group.phrases, group.kind, unique, language, rules)
+        base, n = oid, 2
+        while oid in taken:
+            suffix = f"_{n}"
+            oid, n = base[: 64 - len(suffix)] + suffix, n + 1
+        taken.add(oid)
+        result.append((oid, unique))
+    return result
+
+
+def offered_languages(built: list[Built], languages: list[str], explicit: bool) -> tuple[list[str], list[str]]:
+    """Languages every objective can be asked in; an explicitly requested one that some cannot is an error."""
+    offered = [lang for lang in languages if all(lang in b.languages for b in built)]
+    dropped = [lang for lang in languages if lang not in offered]
+    notes = []
+    for language in dropped:
+        phrases = [b.draft.params.get("intent_phrases", [b.draft.id])[0] for b in built if language not in b.languages]
+        message = (f"no {language} question can be written from the manager's words for: "
+                   + ", ".join(repr(p) for p in phrases))
+        if explicit:
+            raise CompileError(message + f"; compile with --languages {languages[0]} or with --llm",
+                               code="compile.question_untranslatable")
+        notes.append(message + f" (the spec offers {', '.join(offered)} only)")
+    return offered, notes
 
 
 class DeterministicCompiler:
-    """Algorithm 1 without a model: recognise objective kinds, order and weight them by the documented rules."""
+    """Algorithm 1 without a model: read the intent's phrases, give each a kind, order and weight them."""
 
     name = "deterministic"
 
@@ -74,61 +156,79 @@ class DeterministicCompiler:
         self.rules = rules
         self.governance = governance
 
-    def compile(self, request: CompileInput) -> CompileOutcome:
+    def read(self, request: CompileInput) -> tuple[list[str], str, IntentReading]:
         languages = check_input(request, self.rules)
         spec_id = request.spec_id or default_spec_id(request.intent)
         reading = read_intent(request.intent, self.rules)
         check_intent_governance(reading, self.governance, spec_id)
-        if not reading.mentions:
+        if not reading.phrases:
             raise CompileError(
-                "no objective recognised in the intent; name what to collect (e.g. budget, location, "
-                "service type, preferred date, contact details)",
+                "no information to collect recognised in the intent; name what to learn from visitors "
+                "(e.g. 'we want to know their budget, the preferred date and a phone number')",
                 code="compile.no_objectives",
             )
-        ordered = approved_order(reading.mentions, self.rules)
-        if len(ordered) > self.rules.max_objectives:
-            raise CompileError(f"{len(ordered)} objectives exceed the maximum of {self.rules.max_objectives}",
+        return languages, spec_id, reading
+
+    def compile(self, request: CompileInput) -> CompileOutcome:
+        languages, spec_id, reading = self.read(request)
+        groups = approved_order(group_phrases(reading, self.rules))
+        if len(groups) > self.rules.max_objectives:
+            raise CompileError(f"{len(groups)} objectives exceed the maximum of {self.rules.max_objectives}: "
+                               + ", ".join(repr(g.first.text) for g in groups),
                                code="compile.too_many_objectives")
-        context = self.context(request, spec_id, languages, reading)
-        drafts, vocabularies = [], {}
-        for mention in ordered:
-            kind = self.rules.kind(mention.kind)
-            assert kind is not None
-            draft, vocabulary = objective_from_kind(kind, context)
-            drafts.append(draft)
-            if vocabulary is not None:
-                vocabularies[vocabulary["id"]] = vocabulary
-        title = request.title or default_title(request.intent)
-        spec = build_spec(Draft(title=title, objectives=drafts), rules=self.rules, spec_id=spec_id,
-                          intent=request.intent, language=request.language, languages=languages)
+        context = self.context(request, spec_id, languages, locale_needs(groups))
+        built = [from_phrases(group.phrases, group.kind, oid=oid, unique=unique, context=context, rules=self.rules)
+                 for group, (oid, unique) in zip(groups, assign_ids(groups, request.language, self.rules),
+                                                 strict=True)]
+        return self.finish(request, reading, context, built, compiler=f"{self.name}/{self.rules.version}")
+
+    def finish(self, request: CompileInput, reading: IntentReading, context: KindContext, built: list[Built],
+               *, compiler: str, title: str | None = None, notes: list[str] | None = None,
+               calls: list[dict[str, Any]] | None = None) -> CompileOutcome:
+        """Shared last steps of both compilers: languages, spec, governance and the intent-coverage check."""
+        offered, language_notes = offered_languages(built, context.languages, explicit=request.languages is not None)
+        vocabularies = {b.vocabulary["id"]: b.vocabulary for b in built if b.vocabulary is not None}
+        spec = build_spec(Draft(title=request.title or title or default_title(request.intent),
+                                objectives=[b.draft for b in built]),
+                          rules=self.rules, spec_id=context.spec_id, intent=request.intent,
+                          language=request.language, languages=offered, locale=context.locale,
+                          vocabularies=vocabularies)
         issues = check_governance(spec, self.governance)
         if issues:
             raise GoalSpecError(issues)
-        notes = [f"not recognised as an objective: '{item}'" for item in reading.unrecognised]
-        notes += [f"'{m.kind}' is implied by '{m.keyword}' (not named explicitly)" for m in ordered if m.implied]
-        log.info("compiler.compile.done", compiler=self.name, spec_id=spec.id,
+        self.check_coverage(spec)
+        all_notes = [*(notes or []), *language_notes]
+        all_notes += [f"not information to collect (context): '{text}'" for text in reading.context]
+        all_notes += [f"'{o.id}' is implied by '{p}' (not named explicitly)"
+                      for o in spec.ordered() for p in o.criterion.params.get("intent_phrases", [])
+                      if any(ph.implied and ph.text == p for ph in reading.phrases)]
+        all_notes += [f"'{o.id}' is free text: no more specific kind fits '{o.name}'"
+                      for o in spec.ordered() if o.criterion.kind is CriterionKind.FREE_TEXT]
+        log.info("compiler.compile.done", compiler=compiler, spec_id=spec.id,
                  objectives=[o.id for o in spec.ordered()], rules_version=self.rules.version)
-        return CompileOutcome(spec=spec, vocabularies=vocabularies, notes=notes,
-                              compiler=f"{self.name}/{self.rules.version}")
+        return CompileOutcome(spec=spec, vocabularies=dict(spec.vocabularies), notes=all_notes, compiler=compiler,
+                              calls=calls or [])
 
-    def context(self, request: CompileInput, spec_id: str, languages: list[str],
-                reading: IntentReading | None = None) -> KindContext:
-        """Per-compilation facts every kind may use: corpus vocabularies, currency, region, time granularity."""
+    def check_coverage(self, spec: GoalSpec) -> None:
+        """The candidate must pass the same intent check as `goals validate` (a compiler bug otherwise)."""
+        issues = intent_issues(spec, self.rules)
+        if issues:
+            raise GoalSpecError(issues)
+
+    def context(self, request: CompileInput, spec_id: str, languages: list[str], needs: Needs) -> KindContext:
+        """Per-compilation facts: corpus vocabularies and places, and the locale (flags, intent, corpus)."""
         options: dict[str, dict[str, dict[str, list[str]]]] = {}
         places: list[str] = []
+        documents: list[CorpusDocument] = []
         if request.corpus_dir is not None:
             documents = load_corpus(request.corpus_dir, self.rules.corpus)
             places = derive_places(documents, self.rules.corpus)
             for kind in self.rules.objective_kinds:
                 if kind.seed_options:
                     options[kind.key] = derive_options(documents, kind.seed_options)
-        return KindContext(
-            spec_id=spec_id,
-            languages=languages,
-            currency=request.currency or self.rules.defaults.currency,
-            phone_region=request.phone_region or self.rules.defaults.phone_region,
-            max_examples=self.rules.defaults.max_examples,
-            options=options,
-            places=places,
-            datetime_with_time=reading.datetime_with_time if reading else False,
-        )
+        locale = resolve_locale(currency=request.currency, phone_region=request.phone_region,
+                                time_zone=request.time_zone, intent=request.intent,
+                                corpus=["\n".join(d.text for d in documents)] if documents else [],
+                                needs=needs, rules=self.rules.locale)
+        return KindContext(spec_id=spec_id, languages=languages, locale=locale,
+                           max_examples=self.rules.defaults.max_examples, options=options, places=places)

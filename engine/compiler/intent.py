@@ -1,67 +1,135 @@
-"""Reading a manager's intent deterministically: which objective kinds it asks for, and in which order.
+"""Reading a manager's intent into phrases: every piece of information it asks to collect, in the manager's words.
 
-Everything is looked up in ``fold(intent)`` (case- and accent-insensitive). Text after a purpose marker
-("in order to arrange a viewing", "para preparar un presupuesto") says what the data is *for*, so it never
-yields an objective: that keeps "presupuesto personalizado" (a quotation) from becoming a budget objective.
+The reading is deterministic and needs only rules/compiler.json, so ``goals validate`` can re-read the intent of
+any spec and check that every phrase is accounted for. Steps, on ``fold(intent)`` (case- and accent-insensitive):
+
+1. Purpose clauses ("in order to arrange a viewing", "para traer el coche al taller") say what the data is for:
+   they never yield an objective. One ends at the end of its clause, or earlier where an item that names
+   information follows ("… para traer el coche al taller y un teléfono").
+2. Each clause (sentence or ';' part) is cut into items at the item separators, except inside kind keywords
+   ("make and model"), parentheses and listed options ("psychologist, psychiatrist or family counselor").
+3. A collect marker ("we want to know", "recopilando") or a colon opens the list of things to collect; every
+   item after it is a phrase. Elsewhere only items naming a kind keyword count (a heading or context sentence
+   such as "Restaurant bookings:" is not information to collect); a bare list with a keyword counts whole.
+4. Coordinated items share their head: "pick-up and return dates", "the number of bedrooms and bathrooms".
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
-from engine.compiler.matching import KeywordIndex, Match, compile_patterns
+from engine.compiler.matching import Match, compile_patterns, select_non_overlapping
 from engine.compiler.rules import CompilerRules
-from engine.text import fold
+from engine.compiler.textmap import FoldedText, fold_map
 
-# A full stop ends a sentence unless it sits inside a number ("325.000").
-_SENTENCE_END = re.compile(r"[!?\n]|\.(?!\d)")
-_CLAUSE_END = re.compile(r"[,;:!?\n]|\.(?!\d)")
+_CLAUSE_END = re.compile(r"[!?;\n]|(?<!\betc)\.(?=\s|$)")
+_PARENS = re.compile(r"\([^()]*\)")
+_WORD = re.compile(r"[\w'’-]+")
 
 
 @dataclass(frozen=True)
-class Mention:
-    kind: str  # objective kind key
-    start: int  # offset in the folded intent
-    keyword: str
-    implied: bool  # only implied (e.g. "interested in cleaning services" implies a service-type objective)
+class Phrase:
+    """One piece of information the intent asks for."""
+
+    start: int  # folded offsets of the phrase in the intent
+    end: int
+    text: str  # the manager's words (lead-ins such as "the client's" removed)
+    kind: str | None  # objective kind key; None = nothing more specific than free text
+    keyword: str = ""  # the folded keyword or pattern text that decided the kind
+    implied: bool = False  # only implied ("interested in cleaning services" implies a service type)
+    options: tuple[str, ...] = ()  # options the manager listed, in their words
+    open_options: bool = False  # the list ends with "and so on", "etc." (examples, several may apply)
+    unit: str | None = None  # what a count counts ("employees"), in the manager's words
+    source: str = ""  # the whole item as the manager wrote it (parenthesised options included)
 
 
 @dataclass(frozen=True)
 class IntentReading:
     folded: str
-    mentions: list[Mention]  # first mention of each kind, in order of appearance
-    purpose: list[tuple[int, int]]  # folded-offset ranges that state the purpose
-    unrecognised: list[str]  # collect-clause phrases that matched no kind (reported to the reviewer)
-    datetime_with_time: bool  # the intent asks for a time of day as well as a date
+    phrases: list[Phrase]
+    purpose: list[tuple[int, int]]  # folded ranges that state what the data is for
+    context: list[str] = field(default_factory=list)  # items that name nothing to collect (for the reviewer)
 
-    def collect_text(self) -> str:
-        """The intent without its purpose clauses."""
-        kept, last = [], 0
-        for start, end in self.purpose:
-            kept.append(self.folded[last:start])
-            last = end
-        kept.append(self.folded[last:])
-        return " ".join(kept)
+
+@dataclass
+class _Item:
+    start: int
+    end: int
+    cut_before: str  # the separator text before this item ("", ",", ":", "and", "purpose", ...)
+    in_scope: bool = False
+    options: tuple[str, ...] = ()
+    open_options: bool = False
+    option_span: tuple[int, int] | None = None
 
 
 def _inside(position: int, ranges: list[tuple[int, int]]) -> bool:
     return any(start <= position < end for start, end in ranges)
 
 
-def _purpose_ranges(folded: str, rules: CompilerRules, keywords: list[Match]) -> list[tuple[int, int]]:
+def kind_matches(folded: str, rules: CompilerRules) -> list[Match]:
+    """Keyword and pattern matches of every objective kind, non-overlapping, longest first at a position."""
+    found = rules.keyword_index().all_matches(folded)
+    for label, pattern in rules.kind_patterns():
+        found.extend(Match(label, m.group(0), m.start(), m.end()) for m in pattern.finditer(folded))
+    return select_non_overlapping(found)
+
+
+def _patterns(rules: CompilerRules, table: dict[str, list[str]], where: str) -> list[re.Pattern[str]]:
+    roles = {lang: "|".join(re.escape(r) for r in sorted(terms, key=len, reverse=True))
+             for lang, terms in rules.phrasing.roles.items()}
+    compiled: list[re.Pattern[str]] = []
+    for language, sources in sorted(table.items()):
+        expanded = [s.replace("{roles}", roles.get(language, "")) for s in sources]
+        compiled.extend(compile_patterns(expanded, f"compiler.json {where}/{language}"))
+    return compiled
+
+
+def _starts_information(folded: str, position: int, matches: list[Match], rules: CompilerRules) -> bool:
+    """Whether an item that names information begins at ``position`` (after lead-ins such as 'a', 'their')."""
+    rest = folded[position:]
+    lead = _strip_leads(rest, _patterns(rules, rules.phrasing.lead_ins, "phrasing.lead_ins"))
+    offset = position + (len(rest) - len(lead))
+    return any(m.start == offset for m in matches)
+
+
+def _strip_leads(text: str, patterns: list[re.Pattern[str]]) -> str:
+    text = text.lstrip(" \t,.:;-—–")
+    changed = True
+    while changed and text:
+        changed = False
+        for pattern in patterns:
+            match = pattern.match(text)
+            if match and match.end() > 0:
+                text = text[match.end():].lstrip(" \t,.:;-—–")
+                changed = True
+    return text
+
+
+def _purpose_ranges(folded: str, rules: CompilerRules, matches: list[Match],
+                    collect: list[re.Pattern[str]]) -> list[tuple[int, int]]:
+    separators = _separator_pattern(rules)
     ranges: list[tuple[int, int]] = []
-    for language, sources in sorted(rules.purpose_markers.items()):
-        for pattern in compile_patterns(sources, f"compiler.json purpose_markers/{language}"):
-            for marker in pattern.finditer(folded):
-                # A keyword that starts before the marker and runs into it wins ("way to contact").
-                if any(k.start < marker.start() < k.end for k in keywords):
-                    continue
-                before = folded[: marker.start()].rstrip()
-                at_sentence_start = not before or before[-1] in ".!?\n"
-                stop = _CLAUSE_END if at_sentence_start else _SENTENCE_END
-                end_match = stop.search(folded, marker.end())
-                ranges.append((marker.start(), end_match.start() if end_match else len(folded)))
+    for marker_pattern in _patterns(rules, rules.purpose_markers, "purpose_markers"):
+        for marker in marker_pattern.finditer(folded):
+            # A keyword that starts before the marker and runs into it wins ("way to contact").
+            if any(k.start < marker.start() < k.end for k in matches):
+                continue
+            clause_end = _CLAUSE_END.search(folded, marker.end())
+            end = clause_end.start() if clause_end else len(folded)
+            before = folded[: marker.start()].rstrip()
+            if not before or before[-1] in ".!?\n;":
+                # A purpose that opens the sentence ends at its comma or where the collect list starts.
+                stops = [m.start() for m in re.finditer(r"[,:]", folded[marker.end():end])]
+                stops += [m.start() for p in collect for m in p.finditer(folded[marker.end():end])]
+                end = marker.end() + min(stops) if stops else end
+            else:
+                # Otherwise it ends where an item naming information follows a separator or colon.
+                for sep in separators.finditer(folded, marker.end(), end):
+                    if sep.group(0) == ":" or _starts_information(folded, sep.end(), matches, rules):
+                        end = sep.start()
+                        break
+            ranges.append((marker.start(), end))
     merged: list[tuple[int, int]] = []
     for start, end in sorted(ranges):
         if merged and start <= merged[-1][1]:
@@ -71,49 +139,300 @@ def _purpose_ranges(folded: str, rules: CompilerRules, keywords: list[Match]) ->
     return merged
 
 
-def _split_items(text: str, rules: CompilerRules) -> list[str]:
+def _separator_pattern(rules: CompilerRules) -> re.Pattern[str]:
     separators = [s for sources in rules.item_separators.values() for s in sources]
-    pattern = "|".join(s if s.startswith("\\") else re.escape(s) for s in separators)
-    items = re.split(pattern, text) if pattern else [text]
-    return [" ".join(item.split()) for item in items if item and item.strip(" .!?'\"")]
+    # Single characters are literal punctuation; longer entries are regexes.
+    body = "|".join(re.escape(s) if len(s) == 1 else s for s in sorted(set(separators), key=len, reverse=True))
+    return re.compile(body)
+
+
+def _word_list(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+def _listed(text: str, rules: CompilerRules) -> tuple[list[str], bool]:
+    """The options of a list ("catering, bar and so on"): pieces, and whether the list is open-ended."""
+    opt = rules.options
+    open_markers = [m for ms in opt.open_list_markers.values() for m in ms]
+    is_open = False
+    for marker in sorted(open_markers, key=len, reverse=True):
+        pattern = rf"(?:\s|,|^)+{re.escape(marker)}\s*$" if marker[0].isalnum() else rf"\s*{re.escape(marker)}\s*$"
+        if re.search(pattern, text):
+            text = re.sub(pattern, "", text)
+            is_open = True
+    joiners = _word_list([j for js in opt.list_joiners.values() for j in js])
+    pieces = [p.strip(" .…") for p in re.split(rf",|;|/|\b(?:{joiners})\b", text)]
+    return [p for p in pieces if p], is_open
+
+
+def _tail(words: list[str], stop: set[str], limit: int) -> list[str]:
+    tail: list[str] = []
+    for word in reversed(words):
+        if word in stop or len(tail) >= limit:
+            break
+        tail.insert(0, word)
+    return tail
+
+
+class _Reader:
+    def __init__(self, intent: str, rules: CompilerRules) -> None:
+        self.rules = rules
+        self.ft: FoldedText = fold_map(intent)
+        self.folded = self.ft.folded
+        self.matches = kind_matches(self.folded, rules)
+        self.collect = _patterns(rules, rules.collect_markers, "collect_markers")
+        self.leads = _patterns(rules, rules.phrasing.lead_ins, "phrasing.lead_ins")
+        self.trails = _patterns(rules, rules.phrasing.trail_outs, "phrasing.trail_outs")
+        self.starters = _patterns(rules, rules.phrasing.clause_starters, "phrasing.clause_starters")
+        self.units = _patterns(rules, rules.quantity_units, "quantity_units")
+        self.stop = {w for ws in rules.phrasing.stopwords.values() for w in ws}
+        self.alternatives = _word_list([j for js in rules.options.alternative_joiners.values() for j in js])
+        self.choice = _word_list([c for cs in rules.options.choice_starts.values() for c in cs])
+        self.purpose = _purpose_ranges(self.folded, rules, self.matches, self.collect)
+        self.parens = [(m.start(), m.end()) for m in _PARENS.finditer(self.folded)]
+        self.separators = _separator_pattern(rules)
+        self.context: list[str] = []
+
+    # -- clauses and items -------------------------------------------------------------------------------------
+
+    def clauses(self) -> list[tuple[int, int]]:
+        spans, last = [], 0
+        for match in _CLAUSE_END.finditer(self.folded):
+            if _inside(match.start(), self.parens):
+                continue
+            spans.append((last, match.start()))
+            last = match.end()
+        spans.append((last, len(self.folded)))
+        return [(s, e) for s, e in spans if self.folded[s:e].strip()]
+
+    def _protected(self, position: int) -> bool:
+        return _inside(position, self.parens) or any(m.start < position < m.end for m in self.matches)
+
+    def items(self, start: int, end: int) -> list[_Item]:
+        cuts: list[tuple[int, int, str]] = []
+        for sep in self.separators.finditer(self.folded, start, end):
+            if not self._protected(sep.start()) and not _inside(sep.start(), self.purpose):
+                cuts.append((sep.start(), sep.end(), sep.group(0).strip()))
+        for p_start, p_end in self.purpose:
+            if start <= p_start < end:
+                cuts.append((p_start, min(p_end, end), "purpose"))
+        cuts.sort()
+        items: list[_Item] = []
+        position, before = start, ""
+        for cut_start, cut_end, text in cuts:
+            if cut_start < position:
+                continue
+            items.append(_Item(position, cut_start, before))
+            position, before = cut_end, text
+        items.append(_Item(position, end, before))
+        return self._join_option_lists([i for i in items if self.folded[i.start:i.end].strip(" .,'\"")])
+
+    def _kinds_in(self, start: int, end: int) -> list[Match]:
+        # Overlap, not containment: a keyword may begin with a word the lead-ins strip ("the make and model").
+        return [m for m in self.matches if m.start < end and m.end > start and not _inside(m.start, self.parens)]
+
+    def _short(self, item: _Item) -> list[str] | None:
+        words = _WORD.findall(self.folded[item.start:item.end])
+        limit = self.rules.options.max_option_words
+        if not words or len(words) > limit or self._kinds_in(item.start, item.end):
+            return None
+        return words
+
+    def _join_option_lists(self, items: list[_Item]) -> list[_Item]:
+        """Merge "a psychologist, psychiatrist or family counselor" back into one item with listed options."""
+        result: list[_Item] = []
+        i = 0
+        while i < len(items):
+            j = i + 1
+            while j < len(items) and items[j].cut_before == "," and self._short(items[j]) is not None:
+                j += 1
+            last = items[j - 1]
+            alternatives = re.split(rf"\s+\b(?:{self.alternatives})\b\s+", self.folded[last.start:last.end].strip())
+            first_words = _WORD.findall(self.folded[items[i].start:items[i].end])
+            tail = _tail(first_words, self.stop, self.rules.options.max_option_words)
+            if j - i >= 2 and len(alternatives) == 2 and tail and not self._kinds_in(
+                    items[i].end - len(" ".join(tail)), items[i].end):
+                pieces = [self.ft.original(items[i].end - len(" ".join(tail)), items[i].end)]
+                pieces += [self.ft.original(it.start, it.end) for it in items[i + 1:j]]
+                pieces = [p.strip(" .") for p in pieces[:-1]] + [
+                    p.strip(" .") for p in re.split(rf"\s+\b(?:{self.alternatives})\b\s+",
+                                                    self.ft.original(last.start, last.end), flags=re.IGNORECASE)]
+                merged = _Item(items[i].start, last.end, items[i].cut_before, options=tuple(pieces),
+                               option_span=(items[i].end - len(" ".join(tail)), last.end))
+                result.append(merged)
+                i = j
+                continue
+            result.append(items[i])
+            i += 1
+        return result
+
+    # -- phrases -----------------------------------------------------------------------------------------------
+
+    def read(self) -> list[Phrase]:
+        phrases: list[Phrase] = []
+        for start, end in self.clauses():
+            phrases.extend(self._clause(start, end))
+        return phrases
+
+    def _clause(self, start: int, end: int) -> list[Phrase]:
+        items = self.items(start, end)
+        opened = False
+        for item in items:
+            text = self.folded[item.start:item.end]
+            marker = self._marker_end(text)
+            if item.cut_before == ":":
+                opened = True
+            if marker is not None and not _inside(item.start + marker, self.purpose):
+                opened = True
+                item.start += marker
+            elif opened and any(p.match(_strip_leads(text, self.leads)) for p in self.starters):
+                opened = False
+            item.in_scope = opened
+        # A bare list ("Budget, area and contact details.") with a keyword collects every item.
+        bare = not any(i.in_scope or i.cut_before == ":" for i in items) and len(items) >= 2
+        if bare and any(self._kinds_in(i.start, i.end) for i in items):
+            for item in items:
+                item.in_scope = True
+        phrases: list[tuple[Phrase, str]] = []
+        for item in items:
+            if item.cut_before == "purpose" and not item.in_scope and not self._kinds_in(item.start, item.end):
+                continue
+            phrase = self._phrase(item)
+            if phrase is None:
+                continue
+            if phrase.kind is None and not phrase.options and not item.in_scope:
+                self.context.append(phrase.text)
+                continue
+            phrases.append((phrase, item.cut_before))
+        return self._share_heads(phrases)
+
+    def _marker_end(self, text: str) -> int | None:
+        """Where the last collect marker of an item ends ("we want to know| the budget"), if any."""
+        offset = len(text) - len(text.lstrip())
+        ends = [match.end() + offset for pattern in self.collect for match in pattern.finditer(text.lstrip())
+                if match.start() == 0 or not pattern.pattern.startswith("^")]
+        # A marker with nothing after it is the item's own verb ("the language the student wants to learn").
+        ends = [end for end in ends if _WORD.search(text, end)]
+        return max(ends) if ends else None
+
+    def _core(self, item: _Item) -> tuple[int, int]:
+        start, end = item.start, item.end
+        text = self.folded[start:end]
+        stripped = _strip_leads(text, self.leads)
+        start += len(text) - len(stripped)
+        changed = True
+        while changed:
+            changed = False
+            text = self.folded[start:end].rstrip(" .,'\"!?")
+            end = start + len(text)
+            for pattern in self.trails:
+                match = pattern.search(text)
+                if match and match.start() > 0:
+                    end = start + match.start()
+                    changed = True
+                    break
+        return start, end
+
+    def _phrase(self, item: _Item) -> Phrase | None:
+        start, end = self._core(item)
+        if end <= start or not _WORD.search(self.folded[start:end]):
+            return None
+        parens = [(s, e) for s, e in self.parens if start <= s < end]
+        options, is_open = list(item.options), item.open_options
+        pieces, last = [], start
+        for p_start, p_end in parens:
+            pieces.append(self.ft.original(last, p_start))
+            last = p_end
+            listed, open_list = _listed(self.ft.original(p_start + 1, p_end - 1), self.rules)
+            if len(listed) >= self.rules.options.min_options and not options and all(
+                    len(_WORD.findall(x)) <= self.rules.options.max_option_words for x in listed):
+                options, is_open = listed, open_list
+        pieces.append(self.ft.original(last, end))
+        text = " ".join(" ".join(pieces).split()).strip(" ,.")
+        kinds = self._kinds_in(start, end)
+        if not options:
+            options = self._choice_options(start, end)
+        match = kinds[0] if kinds else None
+        if match is not None and item.option_span and match.start >= item.option_span[0]:
+            match = None  # a keyword inside the listed options does not name the phrase's kind
+        unit = None
+        kind = match.label if match else None
+        if kind is not None and self.rules.kind(kind) is not None:
+            rule = self.rules.kind(kind)
+            assert rule is not None
+            if rule.criterion.value == "quantity" and "unit" not in rule.params:
+                unit = self._unit(start, end)
+        elif kind is None and (unit := self._unit(start, end)) is not None:
+            kind = next((k.key for k in self.rules.objective_kinds
+                         if k.criterion.value == "quantity" and "unit" not in k.params), None)
+        return Phrase(start=start, end=end, text=text, kind=kind, keyword=match.keyword if match else "",
+                      options=tuple(options), open_options=is_open, unit=unit,
+                      source=self.ft.original(start, end))
+
+    def _choice_options(self, start: int, end: int) -> list[str]:
+        """ "whether they want to rent or buy" -> rent, buy."""
+        folded = self.folded[start:end]
+        if not self.choice or not re.match(rf"(?:{self.choice})\b", folded):
+            return []
+        halves = re.split(rf"\s+\b(?:{self.alternatives})\b\s+", folded, maxsplit=1)
+        if len(halves) != 2:
+            return []
+        left = _tail(_WORD.findall(halves[0]), self.stop, self.rules.options.max_option_words)
+        right_words = _WORD.findall(halves[1])
+        if not left or not right_words or len(right_words) > self.rules.options.max_option_words:
+            return []
+        right_start = start + len(folded) - len(halves[1])
+        left_start = start + len(halves[0]) - len(" ".join(left))
+        return [self.ft.original(left_start, start + len(halves[0])), self.ft.original(right_start, end)]
+
+    def _unit(self, start: int, end: int) -> str | None:
+        """The word right after a unit trigger ("how many employees", "cuántos alumnos")."""
+        for pattern in self.units:
+            match = pattern.search(self.folded, start, end)
+            if match is not None and match.group("unit") not in self.stop:
+                return self.ft.original(match.start("unit"), match.end("unit"))
+        return None
+
+    def _share_heads(self, phrases: list[tuple[Phrase, str]]) -> list[Phrase]:
+        """ "pick-up and return dates", "the number of bedrooms and bathrooms": coordinated items share a head."""
+        joiners = {j for js in self.rules.options.list_joiners.values() for j in js} - {
+            a for alts in self.rules.options.alternative_joiners.values() for a in alts}
+        result = [p for p, _ in phrases]
+        for index in range(len(result) - 1):
+            left, right = result[index], result[index + 1]
+            if phrases[index + 1][1] not in joiners:
+                continue
+            left_words, right_words = _WORD.findall(left.text), _WORD.findall(right.text)
+            right_content = [w for w in _WORD.findall(self.folded[right.start:right.end]) if w not in self.stop]
+            if left.kind is None and not left.options and len(left_words) <= 2 and right.kind is not None \
+                    and self.folded[right.start:right.end].endswith(right.keyword) \
+                    and len(right_words) > len(_WORD.findall(right.keyword)):
+                head = self.ft.original(right.end - len(right.keyword), right.end)
+                result[index] = replace(left, text=f"{left.text} {head}", kind=right.kind, keyword=right.keyword)
+            elif right.kind is None and not right.options and 1 <= len(right_content) <= 2 \
+                    and left.kind is not None and self.folded[left.start:left.end].startswith(left.keyword):
+                head_words = left_words[: len(left_words) - len(right_content)]
+                if head_words and len(" ".join(head_words)) >= len(left.keyword.split()[0]):
+                    text = f"{' '.join(head_words)} {right.text}"
+                    unit = right.text if left.unit is not None else None
+                    result[index + 1] = replace(right, text=text, kind=left.kind, keyword=left.keyword, unit=unit)
+        return result
 
 
 def read_intent(intent: str, rules: CompilerRules) -> IntentReading:
-    folded = fold(intent)
-    index = rules.keyword_index()
-    keywords = index.longest_first(folded)
-    purpose = _purpose_ranges(folded, rules, keywords)
-    kept = [k for k in keywords if not _inside(k.start, purpose)]
-
-    mentions: dict[str, Mention] = {}
-    for match in kept:
-        mentions.setdefault(match.label, Mention(match.label, match.start, match.keyword, implied=False))
+    reader = _Reader(intent, rules)
+    phrases = reader.read()
+    present = {p.kind for p in phrases}
     for kind in rules.objective_kinds:
-        if kind.key in mentions:
+        if kind.key in present:
             continue
         for language, sources in sorted(kind.implied_by.items()):
             for pattern in compile_patterns(sources, f"compiler.json {kind.key}.implied_by/{language}"):
-                hit = next((m for m in pattern.finditer(folded) if not _inside(m.start(), purpose)), None)
-                if hit is not None and (kind.key not in mentions or hit.start() < mentions[kind.key].start):
-                    mentions[kind.key] = Mention(kind.key, hit.start(), hit.group(0), implied=True)
-
-    reading = IntentReading(folded=folded, mentions=[], purpose=purpose, unrecognised=[],
-                            datetime_with_time=False)
-    collect = reading.collect_text()
-    unrecognised = [
-        item for item in _split_items(collect, rules)
-        if not index.all_matches(item) and not any(m.implied and m.keyword in item for m in mentions.values())
-    ]
-    granularity = KeywordIndex(
-        ("time", keyword)
-        for kind in rules.objective_kinds
-        for keywords_ in kind.granularity_keywords.values()
-        for keyword in keywords_
-    )
-    return IntentReading(
-        folded=folded,
-        mentions=sorted(mentions.values(), key=lambda m: m.start),
-        purpose=purpose,
-        unrecognised=unrecognised,
-        datetime_with_time=bool(granularity.all_matches(collect)),
-    )
+                hit = next((m for m in pattern.finditer(reader.folded) if not _inside(m.start(), reader.purpose)), None)
+                if hit is not None and kind.key not in present:
+                    phrases.append(Phrase(start=hit.start(), end=hit.end(), text=reader.ft.original(*hit.span()),
+                                          kind=kind.key, keyword=hit.group(0), implied=True,
+                                          source=reader.ft.original(*hit.span())))
+                    present.add(kind.key)
+    phrases.sort(key=lambda p: p.start)
+    return IntentReading(folded=reader.folded, phrases=phrases, purpose=reader.purpose, context=reader.context)

@@ -21,8 +21,9 @@ class CompileInput(BaseModel):
     spec_id: str | None = None
     title: str | None = None
     corpus_dir: Path | None = None
-    currency: str | None = None
-    phone_region: str | None = None
+    currency: str | None = None  # ISO 4217; None = from the intent or corpus, else refused when needed
+    phone_region: str | None = None  # ISO 3166 region for phone numbers
+    time_zone: str | None = None  # IANA zone for relative dates
 
 
 class DraftObjective(BaseModel):
@@ -54,7 +55,7 @@ class CompileOutcome(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     spec: GoalSpec
-    vocabularies: dict[str, dict[str, Any]] = Field(default_factory=dict)  # rules/vocabularies/<id>.json bodies
+    vocabularies: dict[str, dict[str, Any]] = Field(default_factory=dict)  # the spec's own vocabularies (a copy)
     notes: list[str] = Field(default_factory=list)
     compiler: str
     calls: list[dict[str, Any]] = Field(default_factory=list)  # LLM call metadata, if an LLM was used

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -12,7 +13,7 @@ import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from engine.compiler.errors import CompilerRulesError
-from engine.compiler.matching import KeywordIndex
+from engine.compiler.matching import KeywordIndex, compile_patterns
 from engine.goals.models import CriterionKind
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
@@ -43,9 +44,61 @@ class WeightRule(_Rules):
 
 
 class Defaults(_Rules):
-    currency: str
-    phone_region: str
     max_examples: int
+
+
+Rewrites = dict[str, list[tuple[str, str]]]
+
+
+class Inflection(_Rules):
+    singular: list[tuple[str, str]]
+    plural: list[tuple[str, str]]
+
+
+class PhrasingRules(_Rules):
+    """How the manager's words become phrases, questions, descriptions and cues (per language)."""
+
+    lead_ins: TermsByLanguage
+    trail_outs: TermsByLanguage
+    clause_starters: TermsByLanguage
+    roles: TermsByLanguage
+    person: Rewrites
+    possessive_after_role: Rewrites
+    bare_prefix: TextByLanguage
+    bare_prefix_when_owned: TextByLanguage
+    owner_words: TermsByLanguage
+    keep_start: TermsByLanguage
+    question: TextByLanguage
+    question_with_options: TextByLanguage
+    description_free_text: TextByLanguage
+    description_asked_for: TextByLanguage
+    description_options: TextByLanguage
+    description_quantity: TextByLanguage
+    max_phrase_words: int
+    max_id_words: int
+    max_extra_words: int
+    id_connectors: TermsByLanguage
+    id_skips: TermsByLanguage
+    stopwords: TermsByLanguage
+    inflection: dict[str, Inflection]
+
+
+class OptionRules(_Rules):
+    alternative_joiners: TermsByLanguage
+    list_joiners: TermsByLanguage
+    open_list_markers: TermsByLanguage
+    choice_starts: TermsByLanguage
+    max_option_words: int
+    min_options: int
+    vocabulary_description: TextByLanguage
+
+
+class LocaleRules(_Rules):
+    currency_terms: dict[str, str]
+    ambiguous_currency_terms: list[str]
+    main_time_zones: dict[str, str]
+    ignored_place_names: list[str]
+    flags: dict[str, str]
 
 
 class ObjectiveKindRule(_Rules):
@@ -56,11 +109,11 @@ class ObjectiveKindRule(_Rules):
     phase: Literal["qualify", "handoff"]
     names: TextByLanguage
     keywords: TermsByLanguage
+    patterns: TermsByLanguage = Field(default_factory=dict)  # regexes on folded text, matched like keywords
     implied_by: TermsByLanguage = Field(default_factory=dict)
-    granularity_keywords: TermsByLanguage = Field(default_factory=dict)
+    merge: bool = False  # several phrases of this kind make one objective
     questions: TextByLanguage
     questions_with_examples: TextByLanguage = Field(default_factory=dict)
-    questions_datetime: TextByLanguage = Field(default_factory=dict)
     descriptions: TextByLanguage
     corpus_strategy: Literal["place_names"] | None = None
     vocabulary_without_corpus: bool = False
@@ -92,7 +145,12 @@ class CompilerRules(_Rules):
     weights: WeightRule
     defaults: Defaults
     purpose_markers: TermsByLanguage
+    collect_markers: TermsByLanguage
     item_separators: TermsByLanguage
+    phrasing: PhrasingRules
+    options: OptionRules
+    quantity_units: TermsByLanguage
+    locale: LocaleRules
     objective_kinds: list[ObjectiveKindRule]
     corpus: CorpusRules
 
@@ -129,6 +187,19 @@ class CompilerRules(_Rules):
 
     def kind(self, key: str) -> ObjectiveKindRule | None:
         return next((k for k in self.objective_kinds if k.key == key), None)
+
+    _patterns: list[tuple[str, re.Pattern[str]]] | None = PrivateAttr(default=None)
+
+    def kind_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
+        """Regex keywords of every objective kind (all languages), labelled with the kind key."""
+        if self._patterns is None:
+            self._patterns = [
+                (kind.key, pattern)
+                for kind in self.objective_kinds
+                for language, sources in sorted(kind.patterns.items())
+                for pattern in compile_patterns(sources, f"compiler.json {kind.key}.patterns/{language}")
+            ]
+        return self._patterns
 
 
 class GovernanceCategory(_Rules):

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from engine.errors import GoalSpecError
+from engine.errors import GoalSpecError, PublicationError
 from engine.goals.publication import approve, list_published
 from engine.goals.validation import read_spec_file, semantic_issues
 from engine.rules_bundle import DEFAULT_RULES_DIR
@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     approve_p = gsub.add_parser("approve", help="publish an immutable, hashed version")
     approve_p.add_argument("file", type=Path)
     approve_p.add_argument("--by", required=True, help="approver name")
-    approve_p.add_argument("--registry", type=Path, help="published specs folder (default: <file dir>/published)")
+    approve_p.add_argument("--registry", type=Path,
+                           help="published specs folder (default: <file dir>/published; created if only it is missing)")
     approve_p.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR, help="rule bundle folder")
     approve_p.set_defaults(handler=_approve)
     list_p = gsub.add_parser("list", help="list published versions in a registry folder")
@@ -53,10 +54,20 @@ def _approve(args: argparse.Namespace) -> int:
     bundle = load_verified_bundle(args.rules)
     spec = read_spec_file(args.file)
     registry = args.registry or args.file.parent / "published"
+    _check_registry(registry)
     published = approve(spec, bundle, args.by, registry)
     print(f"published {published.ref} {published.content_hash} by {published.approved_by} "
           f"at {published.approved_at.isoformat()} -> {registry / spec.id / f'v{published.version}.json'}")
     return 0
+
+
+def _check_registry(registry: Path) -> None:
+    """A registry folder may be new, but its parent must exist: a deeper missing path is more likely a typo."""
+    if registry.exists() and not registry.is_dir():
+        raise PublicationError(f"registry {registry} is not a folder", code="goalspec.registry_invalid")
+    if not registry.exists() and not registry.parent.is_dir():
+        raise PublicationError(f"registry parent folder {registry.parent} does not exist; create it first",
+                               code="goalspec.registry_missing")
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -83,7 +83,55 @@ def semantic_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]
     ):
         issues.append(("goalspec.initial_state_invalid", "initial_state must hold one 0/1 per objective"))
     issues.extend(_governance_issues(spec, bundle))
+    issues.extend(completion_issues(spec))
+    issues.extend(_intent_issues(spec, bundle))
     return issues
+
+
+# Datetime granularities a proposer can complete (spec/adr/0003 §2), and the contact channels it knows.
+_GRANULARITIES = ("date", "time", "datetime", "schedule", "timeframe")
+_CHANNELS = {"email", "phone"}
+
+
+def completion_issues(spec: GoalSpec) -> list[tuple[str, str]]:
+    """Objectives the proposer could never complete: their criterion params are outside what it reads."""
+    issues: list[tuple[str, str]] = []
+    for objective in spec.objectives:
+        kind, params = objective.criterion.kind, objective.criterion.params
+        problem = None
+        if kind is CriterionKind.DATETIME and params.get("granularity", "date") not in _GRANULARITIES:
+            problem = f"granularity {params.get('granularity')!r} is not one of {', '.join(_GRANULARITIES)}"
+        elif kind is CriterionKind.QUANTITY:
+            low, high = params.get("min"), params.get("max")
+            terms = params.get("unit_terms", {})
+            if any(v is not None and not isinstance(v, int | float) for v in (low, high)):
+                problem = "min and max must be numbers"
+            elif isinstance(low, int | float) and isinstance(high, int | float) and low > high:
+                problem = f"min {low} is greater than max {high}"
+            elif not isinstance(terms, dict) or not all(
+                    isinstance(v, list) and v and all(isinstance(x, str) and x for x in v) for v in terms.values()):
+                problem = "unit_terms must map languages to non-empty lists of nouns"
+        elif kind is CriterionKind.CONTACT:
+            channels = params.get("channels", sorted(_CHANNELS))
+            if not isinstance(channels, list) or not channels or not set(channels) <= _CHANNELS:
+                problem = f"channels {channels!r} must be a non-empty subset of {sorted(_CHANNELS)}"
+        cues = params.get("cues")
+        if problem is None and cues is not None and not (isinstance(cues, dict) and all(
+                isinstance(v, list) and all(isinstance(x, str) for x in v) for v in cues.values())):
+            problem = "cues must map languages to lists of terms"
+        if problem is not None:
+            issues.append(("goalspec.criterion_incompletable", f"objective '{objective.id}' ({kind}): {problem}"))
+    return issues
+
+
+def _intent_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]:
+    """Every phrase of the manager's intent must be collected by some objective (rules of compiler.json)."""
+    if not bundle.has("compiler") or not spec.manager_intent.strip():
+        return []
+    from engine.compiler.coverage import intent_issues
+    from engine.compiler.rules import load_compiler_rules
+
+    return intent_issues(spec, load_compiler_rules(bundle.file("compiler")))
 
 
 def _governance_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]:

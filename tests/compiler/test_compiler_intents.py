@@ -12,11 +12,13 @@ from engine.compiler.rules import GovernanceRules
 from engine.errors import GoalSpecError, GraceError
 from engine.goals.models import CriterionKind
 
+LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}
+
 VALID = [
     ("dental clinic", "en",
      "Our dental clinic wants to know which treatment the patient is interested in, their preferred appointment "
      "date and time, and a phone number to confirm the booking.",
-     ["service_type", "preferred_date", "contact"]),
+     ["service_type", "preferred_date", "preferred_time", "contact"]),
     ("clínica dental", "es",
      "Queremos saber qué tratamiento dental le interesa al paciente, la fecha preferida para la cita y un teléfono "
      "de contacto.",
@@ -24,11 +26,11 @@ VALID = [
     ("language school", "en",
      "For our language school we need the language the student wants to learn, their current level, the preferred "
      "schedule and an email address so we can send a course proposal.",
-     ["subject", "level", "preferred_date", "contact"]),
+     ["subject", "level", "preferred_schedule", "contact"]),
     ("academia de idiomas", "es",
      "Para nuestra academia necesitamos el idioma que quiere aprender, su nivel actual, el horario preferido y un "
      "correo electrónico.",
-     ["subject", "level", "preferred_date", "contact"]),
+     ["subject", "level", "preferred_schedule", "contact"]),
     ("car dealership", "en",
      "At the car dealership we want the vehicle model the customer is interested in, their budget and a telephone "
      "number so a salesperson can call them back.",
@@ -44,7 +46,7 @@ VALID = [
     ("restaurant", "en",
      "Restaurant bookings: we need the number of guests, the date and time of the reservation, and the customer's "
      "name and phone.",
-     ["party_size", "preferred_date", "name", "contact"]),
+     ["party_size", "preferred_date", "preferred_time", "name", "contact"]),
     ("moving company", "en",
      "A moving company wants to know the origin address, the moving date, the volume to move and contact details "
      "to send a quote.",
@@ -87,7 +89,7 @@ ERRORS = [
 @pytest.mark.parametrize(("label", "language", "intent", "expected"), VALID, ids=[v[0] for v in VALID])
 def test_other_intents_compile(compiler: DeterministicCompiler, governance_rules: GovernanceRules, label: str,
                                language: str, intent: str, expected: list[str]) -> None:
-    spec = compiler.compile(CompileInput(intent=intent, language=language)).spec
+    spec = compiler.compile(CompileInput(intent=intent, language=language, **LOCALE)).spec
     assert [o.id for o in spec.ordered()] == expected
     assert_valid_candidate(spec, governance_rules)
 
@@ -96,7 +98,7 @@ def test_other_intents_compile(compiler: DeterministicCompiler, governance_rules
 def test_bad_intents_give_a_clear_error(compiler: DeterministicCompiler, label: str, language: str, intent: str,
                                         code: str, category: str | None) -> None:
     with pytest.raises(GraceError) as info:
-        compiler.compile(CompileInput(intent=intent, language=language))
+        compiler.compile(CompileInput(intent=intent, language=language, **LOCALE))
     assert info.value.code == code
     assert "\n" not in info.value.message
     if category is not None:
@@ -106,30 +108,32 @@ def test_bad_intents_give_a_clear_error(compiler: DeterministicCompiler, label: 
 
 def test_unsupported_language_is_refused(compiler: DeterministicCompiler) -> None:
     with pytest.raises(CompileError) as info:
-        compiler.compile(CompileInput(intent="We need the budget.", language="fr"))
+        compiler.compile(CompileInput(intent="We need the budget.", language="fr", **LOCALE))
     assert info.value.code == "compile.language_unsupported"
 
 
-def test_time_of_day_makes_a_datetime_criterion(compiler: DeterministicCompiler) -> None:
-    with_time = compiler.compile(CompileInput(intent="We need the appointment date and time.", language="en")).spec
-    date_only = compiler.compile(CompileInput(intent="We need the preferred date.", language="en")).spec
-    assert with_time.objectives[0].criterion.params["granularity"] == "datetime"
+def test_date_and_time_become_two_objectives(compiler: DeterministicCompiler) -> None:
+    """A time alone can complete the time objective: "date and time" is two objectives, not one."""
+    spec = compiler.compile(CompileInput(intent="We need the appointment date and time.", language="en",
+                                         **LOCALE)).spec
+    assert [(o.id, o.criterion.kind, o.criterion.params["granularity"]) for o in spec.ordered()] == [
+        ("preferred_date", CriterionKind.DATETIME, "date"), ("preferred_time", CriterionKind.DATETIME, "time")]
+    date_only = compiler.compile(CompileInput(intent="We need the preferred date.", language="en", **LOCALE)).spec
     assert date_only.objectives[0].criterion.params["granularity"] == "date"
-    assert with_time.objectives[0].criterion.kind is CriterionKind.DATETIME
 
 
 def test_purpose_clauses_never_become_objectives(compiler: DeterministicCompiler) -> None:
     spec = compiler.compile(CompileInput(
         intent="We need the area and the best way to contact them, so that we can prepare a budget proposal.",
-        language="en")).spec
+        language="en", **LOCALE)).spec
     assert [o.id for o in spec.ordered()] == ["location", "contact"]
 
 
 def test_compilation_is_deterministic(compiler: DeterministicCompiler) -> None:
-    request = CompileInput(intent=VALID[0][2], language="en")
+    request = CompileInput(intent=VALID[0][2], language="en", **LOCALE)
     assert compiler.compile(request) == compiler.compile(request)
 
 
 def test_question_languages_can_be_restricted(compiler: DeterministicCompiler) -> None:
-    spec = compiler.compile(CompileInput(intent=VALID[1][2], language="es", languages=["es"])).spec
+    spec = compiler.compile(CompileInput(intent=VALID[1][2], language="es", languages=["es"], **LOCALE)).spec
     assert spec.languages == ["es"] and all(set(o.questions) == {"es"} for o in spec.objectives)

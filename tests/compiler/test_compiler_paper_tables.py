@@ -22,6 +22,8 @@ CLEANING_EN = ("Identify potential customers interested in professional cleaning
                "quotation before human intervention")
 
 TABLE_II = ["budget", "location", "requirements", "contact"]
+# The paper's intents name no currency or country; its demos (Tables II and IV) are Spanish companies in EUR.
+SPAIN = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}
 TABLE_IV = ["client_type", "location", "service_type", "contact"]
 
 
@@ -33,7 +35,7 @@ def _write(folder: Path, files: dict[str, str]) -> Path:
 
 def test_table_ii_from_the_real_estate_intent(compiler: DeterministicCompiler,
                                               governance_rules: GovernanceRules) -> None:
-    spec = compiler.compile(CompileInput(intent=REAL_ESTATE, language="en")).spec
+    spec = compiler.compile(CompileInput(intent=REAL_ESTATE, language="en", **SPAIN)).spec
     assert [o.id for o in spec.ordered()] == TABLE_II
     assert [o.weight for o in spec.ordered()] == PAPER_WEIGHTS
     assert [o.criterion.kind for o in spec.ordered()][:2] == [CriterionKind.MONEY, CriterionKind.PLACE]
@@ -45,7 +47,7 @@ def test_table_ii_from_the_real_estate_intent(compiler: DeterministicCompiler,
 @pytest.mark.parametrize(("intent", "language"), [(CLEANING_ES, "es"), (CLEANING_EN, "en")])
 def test_table_iv_from_the_cleaning_intent(compiler: DeterministicCompiler, governance_rules: GovernanceRules,
                                            intent: str, language: str) -> None:
-    outcome = compiler.compile(CompileInput(intent=intent, language=language))
+    outcome = compiler.compile(CompileInput(intent=intent, language=language, **SPAIN))
     spec = outcome.spec
     assert [o.id for o in spec.ordered()] == TABLE_IV
     assert [o.weight for o in spec.ordered()] == PAPER_WEIGHTS
@@ -66,7 +68,8 @@ def test_corpus_vocabularies_make_the_criteria_checkable(compiler: Deterministic
                         "mantenimiento de naves industriales.\n",
         "comunidades.md": "Limpiamos comunidades de propietarios en Almería.\n",
     })
-    outcome = compiler.compile(CompileInput(intent=CLEANING_ES, language="es", corpus_dir=corpus, spec_id="cleaning"))
+    outcome = compiler.compile(CompileInput(intent=CLEANING_ES, language="es", corpus_dir=corpus, spec_id="cleaning",
+                                            **SPAIN))
     spec = outcome.spec
     assert [o.id for o in spec.ordered()] == TABLE_IV
     assert [o.weight for o in spec.ordered()] == PAPER_WEIGHTS
@@ -88,9 +91,24 @@ def test_real_estate_corpus_turns_requirements_into_features(compiler: Determini
         "listings.json": '[{"summary": "Villa in Vera with 4 bedrooms, 3 bathrooms, a private pool and parking."},'
                          ' {"summary": "Apartment in Mojácar with a terrace and sea views."}]',
     })
-    outcome = compiler.compile(CompileInput(intent=REAL_ESTATE, language="en", corpus_dir=corpus, spec_id="re"))
+    outcome = compiler.compile(CompileInput(intent=REAL_ESTATE, language="en", corpus_dir=corpus, spec_id="re",
+                                            **SPAIN))
     requirements = outcome.spec.ordered()[2]
     assert requirements.criterion.kind is CriterionKind.FEATURES
     assert requirements.questions["en"].endswith("such as bedrooms, bathrooms, parking or swimming pool?")
     options = outcome.vocabularies[requirements.criterion.params["vocabulary"]]["options"]
     assert {"bedrooms", "bathrooms", "parking", "pool", "terrace", "sea_view"} == set(options)
+
+
+def test_the_real_estate_corpus_gives_the_locale_the_intent_does_not(compiler: DeterministicCompiler) -> None:
+    """Without flags the paper's intent names no currency or country; the company's documents do (EUR, Spain)."""
+    from engine.compiler.errors import CompileError
+
+    with pytest.raises(CompileError) as info:
+        compiler.compile(CompileInput(intent=REAL_ESTATE, language="en"))
+    assert info.value.code == "compile.locale_missing" and "--currency" in info.value.message
+    corpus = Path(__file__).resolve().parents[2] / "demos" / "real_estate" / "corpus"
+    spec = compiler.compile(CompileInput(intent=REAL_ESTATE, language="en", corpus_dir=corpus)).spec
+    assert [o.id for o in spec.ordered()] == TABLE_II and [o.weight for o in spec.ordered()] == PAPER_WEIGHTS
+    assert spec.locale is not None
+    assert (spec.locale.currency, spec.locale.phone_region) == ("EUR", "ES")

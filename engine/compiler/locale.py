@@ -1,0 +1,193 @@
+"""The company's locale (currency, phone region, time zone): from flags, else from what the intent (or corpus) says.
+
+Nothing is defaulted: a spec whose objectives need a setting that neither the flags nor the text determine is
+refused with ``compile.locale_missing`` naming the flag to give. Country names (English and Spanish) and
+currencies come from babel's CLDR data, city names from the IANA zone ids and CLDR exemplar cities; only the
+word lists that CLDR lacks (currency words, ambiguous symbols, a country's main zone) are in rules/compiler.json.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+import babel
+import babel.core
+import babel.numbers
+import phonenumbers
+
+from engine.compiler.errors import CompileError
+from engine.compiler.rules import LocaleRules
+from engine.compiler.textmap import fold_map
+from engine.goals.models import Locale
+from engine.text import fold
+
+_LANGUAGES = ("en", "es")
+
+
+@dataclass
+class Hints:
+    countries: set[str] = field(default_factory=set)
+    zones: set[str] = field(default_factory=set)
+    currencies: set[str] = field(default_factory=set)
+    ambiguous_currency: bool = False
+
+    def empty(self) -> bool:
+        return not (self.countries or self.zones or self.currencies)
+
+
+@lru_cache(maxsize=1)
+def _countries() -> dict[str, str]:
+    """Folded country name (English and Spanish CLDR names) -> ISO 3166 code."""
+    names: dict[str, str] = {}
+    for language in _LANGUAGES:
+        for code, name in babel.Locale(language).territories.items():
+            if len(code) == 2 and code.isalpha() and code not in ("EU", "EZ", "UN", "ZZ", "QO"):
+                names.setdefault(fold(name), code)
+    return names
+
+
+@lru_cache(maxsize=1)
+def _cities() -> dict[str, str]:
+    """Folded city name -> IANA zone, from zone ids ("America/Los_Angeles") and CLDR exemplar cities."""
+    territories = babel.core.get_global("zone_territories")
+    cities: dict[str, str] = {}
+    for zone in sorted(available_timezones()):
+        if zone not in territories or "/" not in zone:
+            continue
+        cities.setdefault(fold(zone.rsplit("/", 1)[1].replace("_", " ")), zone)
+        for language in _LANGUAGES:
+            exemplar = babel.Locale(language).time_zones.get(zone, {}).get("city")
+            if isinstance(exemplar, str):
+                cities.setdefault(fold(exemplar), zone)
+    return cities
+
+
+def _capitalised_hits(text: str, names: dict[str, str], ignored: set[str]) -> set[str]:
+    """Values of ``names`` whose key occurs in ``text`` as a capitalised word sequence (not 'turkey')."""
+    mapped = fold_map(text)
+    words = list(re.finditer(r"[\w'’.-]*\w", mapped.folded))
+    hits: set[str] = set()
+    for i, first in enumerate(words):
+        if not mapped.text[mapped.origin[first.start()]].isupper():
+            continue
+        for n in range(1, 5):  # names of up to four words ("Santa Cruz de Tenerife")
+            if i + n > len(words):
+                break
+            name = " ".join(w.group(0) for w in words[i:i + n])
+            value = names.get(name)
+            if value is not None and name not in ignored and len(name) >= 3:
+                hits.add(value)
+    return hits
+
+
+def _currency_codes() -> set[str]:
+    return set(babel.core.get_global("all_currencies"))
+
+
+def hints(texts: Iterable[str], rules: LocaleRules) -> Hints:
+    found = Hints()
+    ignored = {fold(n) for n in rules.ignored_place_names}
+    codes = _currency_codes()
+    for text in texts:
+        found.countries |= _capitalised_hits(text, _countries(), ignored)
+        found.zones |= _capitalised_hits(text, _cities(), ignored)
+        found.currencies |= {c for c in re.findall(r"\b[A-Z]{3}\b", text) if c in codes and c != "USA"}
+        folded = fold(text)
+        for term, code in rules.currency_terms.items():
+            if re.search(_term_pattern(fold(term)), folded):
+                found.currencies.add(code)
+        found.ambiguous_currency |= any(re.search(_term_pattern(fold(t)), folded)
+                                        for t in rules.ambiguous_currency_terms)
+    return found
+
+
+def _term_pattern(term: str) -> str:
+    if term[:1].isalnum():
+        return rf"(?<!\w){re.escape(term)}(?!\w)"
+    return re.escape(term)
+
+
+def _zone_territory(zone: str) -> str | None:
+    territory: str | None = babel.core.get_global("zone_territories").get(zone)
+    return territory
+
+
+def _country_zone(country: str, rules: LocaleRules) -> str | None:
+    zones = babel.core.get_global("territory_zones").get(country, [])
+    if len(zones) == 1:
+        return str(zones[0])
+    return rules.main_time_zones.get(country)
+
+
+def _country_currency(country: str) -> str | None:
+    currencies = babel.numbers.get_territory_currencies(country, tender=True)
+    return currencies[0] if currencies else None
+
+
+@dataclass(frozen=True)
+class Needs:
+    currency: list[str]  # objectives (manager's words) that need each setting
+    phone_region: list[str]
+    time_zone: list[str]
+
+
+def check_flags(currency: str | None, phone_region: str | None, time_zone: str | None) -> None:
+    if currency is not None and currency not in _currency_codes():
+        raise CompileError(f"--currency {currency!r} is not an ISO 4217 code (e.g. EUR, USD)",
+                           code="compile.locale_invalid")
+    if phone_region is not None and phone_region not in phonenumbers.SUPPORTED_REGIONS:
+        raise CompileError(f"--phone-region {phone_region!r} is not a phone region (e.g. ES, US)",
+                           code="compile.locale_invalid")
+    if time_zone is not None:
+        try:
+            ZoneInfo(time_zone)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise CompileError(f"--time-zone {time_zone!r} is not an IANA time zone (e.g. Europe/Madrid)",
+                               code="compile.locale_invalid") from exc
+
+
+def _derive(found: Hints, rules: LocaleRules) -> tuple[str | None, str | None, str | None]:
+    countries = set(found.countries)
+    zone = next(iter(found.zones)) if len(found.zones) == 1 else None
+    territory = _zone_territory(zone) if zone is not None else None
+    if territory is not None and not countries:
+        countries.add(territory)
+    country = next(iter(countries)) if len(countries) == 1 else None
+    if zone is not None and country is not None and _zone_territory(zone) != country:
+        zone = None  # a city of another country: trust neither for the zone
+    currency = next(iter(found.currencies)) if len(found.currencies) == 1 else None
+    if currency is None and country is not None and not found.currencies:
+        currency = _country_currency(country)
+    region = country if country in phonenumbers.SUPPORTED_REGIONS else None
+    return currency, region, zone or (_country_zone(country, rules) if country else None)
+
+
+def resolve_locale(*, currency: str | None, phone_region: str | None, time_zone: str | None,
+                   intent: str, corpus: list[str], needs: Needs, rules: LocaleRules) -> Locale:
+    """Flags first, then the intent, then the corpus; refuse when a needed setting stays unknown."""
+    check_flags(currency, phone_region, time_zone)
+    derived: list[tuple[str | None, str | None, str | None]] = []
+    for texts in ([intent], corpus):
+        found = hints(texts, rules)
+        if not found.empty():
+            derived.append(_derive(found, rules))
+    for d_currency, d_region, d_zone in derived:
+        currency = currency or d_currency
+        phone_region = phone_region or d_region
+        time_zone = time_zone or d_zone
+    if currency is None and phone_region is not None and not any(d[0] for d in derived):
+        currency = _country_currency(phone_region) if needs.currency else None
+    if time_zone is None and phone_region is not None and needs.time_zone:
+        time_zone = _country_zone(phone_region, rules)
+    missing = [(setting, objectives) for setting, objectives, value in (
+        ("currency", needs.currency, currency), ("phone_region", needs.phone_region, phone_region),
+        ("time_zone", needs.time_zone, time_zone)) if objectives and value is None]
+    if missing:
+        parts = [f"{rules.flags[s]} (needed by {', '.join(repr(o) for o in objs[:3])})" for s, objs in missing]
+        raise CompileError("the intent does not say which locale to use; pass " + "; ".join(parts),
+                           code="compile.locale_missing")
+    return Locale(currency=currency, phone_region=phone_region, time_zone=time_zone)
