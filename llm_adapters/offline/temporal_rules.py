@@ -35,8 +35,10 @@ def _clean(term: str) -> str:
 
 def _term_regex(term: str) -> str:
     out: list[str] = []
-    for char in term:
-        if char.isspace():
+    for index, char in enumerate(term):
+        if char == "-" and (index == 0 or index == len(term) - 1):
+            out.append("[-‐‑–]")  # a lone or edge hyphen is itself, never optional (it must not match nothing)
+        elif char.isspace():
             if not out or out[-1] != r"\s+":
                 out.append(r"\s+")
         elif char == "-":
@@ -142,7 +144,7 @@ _CATEGORIES_FLAT = ("next", "next_after", "this", "recurring", "ordinal_suffixes
 _NOT_ANCHORS = frozenset({
     "glue", "list_connectors", "pair_connectors", "range_leads", "time_leads", "day_leads", "this", "ordinal_suffixes",
     "counts", "within_leads", "year_leads", "before_leads", "after_leads", "recurring", "next", "proposal_questions",
-    "start_terms", "end_terms",
+    "start_terms", "end_terms", "range_connectors", "hour_suffixes", "meridiem",
 })
 
 

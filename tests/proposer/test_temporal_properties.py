@@ -1,0 +1,62 @@
+"""Properties of the temporal reader: it never crashes, its spans lie inside the message and quote it, every
+value it writes follows the grammar, and its time grows linearly with the message."""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.validators.temporal import parse_value
+from tests.proposer.temporal_support import REF, analysis_of, mentions
+
+PIECES = [
+    "next Tuesday", "at 5pm", "the 14th of June", "mid-March", "el jueves que viene", "pasado mañana", "por la tarde",
+    "between", "and", "from", "to", "del 3 al 5 de junio", "03/09", "12/06/2027", "17:30", "17h30", "half past five",
+    "a las cinco y media", "weekday evenings", "los fines de semana", "every", "Mondays", "within", "three", "months",
+    "next quarter", "ASAP", "lo antes posible", "before", "summer", "by the end of the year", "170 guests", "350.000 €",
+    "+34 600 123 456", "3 bedrooms", "in 2 weeks", "?", ".", ",", "-", "I", "we", "my sister", "Q1", "Christmas",
+    "le soir", "à", "demain", "tous les", "lundis", "2027", "31", "0", "99", "la", "de", "the", "on",
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PIECES), max_size=14), st.sampled_from(["en", "es", "fr"]))
+def test_reader_is_total_and_spans_quote_the_message(pieces: list[str], language: str) -> None:
+    text = " ".join(pieces)
+    analysis = analysis_of(text, language)
+    for mention in mentions(text, language):
+        assert 0 <= mention.start < mention.end <= len(analysis.text)
+        start, end = analysis.source_span(mention.start, mention.end)
+        assert 0 <= start < end <= len(text)
+        assert mention.values
+        for value in mention.values:
+            assert parse_value(value).canonical == value
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_text_never_crashes(text: str) -> None:
+    for mention in mentions(text, "en"):
+        assert 0 <= mention.start < mention.end
+
+
+def _seconds(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        analysis = analysis_of(text, "en")
+        started = time.perf_counter()
+        from llm_adapters.offline.temporal import temporal_mentions
+
+        temporal_mentions(analysis, REF)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def test_time_is_linear_in_message_length() -> None:
+    unit = "We could come next Tuesday at 5pm or maybe on the 14th of June, for 170 guests. "
+    short = _seconds(unit * 12)
+    long = _seconds(unit * 120)  # about 10,000 characters
+    assert long < 0.1
+    assert long < short * 10 * 3  # ten times the text, at most about ten times the work (with slack)
