@@ -277,6 +277,7 @@ def _parties(tokens: list[tuple[int, int, str]], words: QuantityWords, spelled: 
     i = 0
     while i < len(tokens):
         items: list[tuple[int, int, Decimal | None, bool]] = []
+        ends: list[int] = []  # token index after each item
         j = i
         while True:
             item = _member(tokens, j, words, spelled)
@@ -284,6 +285,7 @@ def _parties(tokens: list[tuple[int, int, str]], words: QuantityWords, spelled: 
                 break
             items.append(item[0])
             j = item[1]
+            ends.append(j)
             k = j
             while k < len(tokens) and tokens[k][2] == ",":
                 k += 1
@@ -292,11 +294,15 @@ def _parties(tokens: list[tuple[int, int, str]], words: QuantityWords, spelled: 
                 break
             j = k + size
         counts = [c for _, _, c, _ in items]
-        if len(items) >= 2 and any(is_self for *_, is_self in items) and all(c is not None for c in counts):
+        has_self = any(is_self for *_, is_self in items)
+        if len(items) >= 2 and has_self and all(c is not None for c in counts):
             found.append((items[0][0], items[-1][1], sum((c for c in counts if c is not None), Decimal(0))))
             i = max(j, i + 1)
+        elif not has_self or len(items) < 2:
+            i = max(ends[-1] if ends else i + 1, i + 1)  # a later start inside these items has no self either
         else:
-            i += 1
+            unknown = max(k for k, c in enumerate(counts) if c is None)
+            i = max(ends[unknown], i + 1)  # restart after the member whose count is not said
     return found
 
 
