@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.goals.models import Criterion
 from engine.rules_bundle import RuleBundle
 from engine.validators import validate_value
+from engine.validators.scalar import validate_quantity
 
 CONTACT = Criterion(kind="contact", description="email or phone", params={"default_region": "ES"})
 MONEY = Criterion(kind="money", description="budget", params={"currency": "EUR", "min_amount": 10000})
@@ -75,3 +80,44 @@ def test_quantity_and_datetime(bundle: RuleBundle) -> None:
     assert validate_value(when, "2026-12-01T10:00", "on 1 December at 10", bundle).ok
     assert validate_value(when, "2026-12-01", "on 1 December", bundle).code == "datetime.granularity_partial"
     assert validate_value(when, "tomorrow", "tomorrow", bundle).code == "datetime.unparseable"
+
+
+PEOPLE = Criterion(kind="quantity", description="guests", params={"min": 1, "max": 500})
+
+
+@pytest.mark.parametrize(
+    ("criterion", "value", "ok", "code", "normalized"),
+    [
+        (PEOPLE, "170", True, "quantity.ok", "170"),
+        (PEOPLE, "150-200", True, "quantity.ok", "150-200"),
+        (PEOPLE, " 150 - 200 ", True, "quantity.ok", "150-200"),
+        (PEOPLE, "200-150", False, "quantity.range_inverted", None),
+        (PEOPLE, "150-600", False, "quantity.out_of_range", None),
+        (PEOPLE, "0", False, "quantity.out_of_range", None),
+        (PEOPLE, "2.5", False, "quantity.not_integer", None),
+        (PEOPLE, "2.0", True, "quantity.ok", "2"),
+        (PEOPLE, "about 20", False, "quantity.unparseable", None),
+        (PEOPLE, "1e2", False, "quantity.unparseable", None),
+        (PEOPLE, "-5", False, "quantity.unparseable", None),
+        (Criterion(kind="quantity", description="hours", params={"integer": False}), "2.5", True, "quantity.ok", "2.5"),
+    ],
+)
+def test_quantity_counts_and_ranges(
+    bundle: RuleBundle, criterion: Criterion, value: str, ok: bool, code: str, normalized: str | None
+) -> None:
+    result = validate_value(criterion, value, f"we are {value}", bundle)
+    assert (result.ok, result.code) == (ok, code)
+    if ok:
+        assert result.normalized == normalized
+
+
+@given(st.integers(min_value=0, max_value=10_000), st.integers(min_value=0, max_value=10_000))
+def test_quantity_range_accepted_exactly_when_ordered_and_in_bounds(low: int, high: int) -> None:
+    result = validate_quantity(f"{low}-{high}", "", Decimal(1), Decimal(5000))
+    assert result.ok == (1 <= low <= high <= 5000)
+
+
+def test_free_text_max_length_param(bundle: RuleBundle) -> None:
+    short = Criterion(kind="free_text", description="notes", params={"max_length": 10})
+    assert validate_value(short, "a quiet room", "a quiet room please", bundle).code == "free_text.length"
+    assert validate_value(short, "quiet room", "a quiet room please", bundle).ok
