@@ -20,13 +20,14 @@ from engine.validators.temporal import WEEKDAYS
 from llm_adapters.offline.temporal_rules import LanguageGrammar, TemporalGrammar, key
 
 _DIGIT_ONLY = ("iso_date", "numeric_date", "num")
+_AUXILIARY = ("day2", "not_date_after")  # sub-patterns, never matched on their own
 # Pattern order breaks ties between equally long matches: more specific first.
 _ORDER = ("month_part", "end_of", "date_dm", "date_md", "iso_date", "numeric_date", "relative_day_part", "quarter",
           "holiday",
           "upcoming", "within", "asap", "period", "season", "year", "day_set_single", "day_set_recurring",
           "clock_word", "clock", "weekday", "weekday_plural", "relative_day", "part_plural", "part", "day_lead",
           "ordinal", "month", "range_lead", "range_connector", "pair_connector", "list_connector", "before",
-          "after", "recurring", "num")
+          "after", "recurring", "date_this_month", "hour_word", "num")
 _MARKERS = {"range_lead", "range_connector", "pair_connector", "list_connector", "before", "after", "recurring"}
 _CONNECTORS = {"range_connector", "pair_connector", "list_connector"}
 _WORD = re.compile(r"[^\W\d_]+")
@@ -176,7 +177,7 @@ class _Reader:
         for rank_lang, lang in enumerate(self.langs):
             if lang.prefilter.search(text) is None:
                 continue
-            for rank, name in enumerate(_ORDER):
+            for rank, name in enumerate(_ORDER):  # pattern order breaks ties
                 if name in _DIGIT_ONLY and rank_lang > 0:
                     continue
                 for match in lang.patterns[name].finditer(text):
@@ -264,9 +265,21 @@ class _Reader:
             return atom("date", date=found, explicit_year=year_n is not None) if found else None
         if name in ("ordinal", "day_lead"):
             day = day_of("day", "dayword")
-            if day is None or not self._follows_ok(text, m.end(), lang):
-                return None
+            if day is None or lang.patterns["not_date_after"].match(text, m.end()):
+                return None  # 'the 3rd floor', 'the 2nd time'
+            if g.get("dayword") and not self._follows_ok(text, m.end(), lang):
+                return None  # 'first' is a date only where nothing but temporal words follow
             return atom("dom", day=day, weak=bool(g.get("dayword")) and not g.get("lead"))
+        if name == "date_this_month":
+            day = day_of("day", "dayword")
+            if day is None:
+                return None
+            first, _ = _period(today, "month", "next" if g.get("next") else "this")
+            found = _safe_date(first.year, first.month, day)
+            return atom("date", date=found) if found else None
+        if name == "hour_word":
+            hour_value = lex["hours"].value(g["hw"] or "")
+            return atom("num", n=int(hour_value), word=True) if hour_value else None
         if name == "weekday":
             weekday = lex["weekdays"].value(g["wd"] or "")
             if weekday is None:
@@ -329,7 +342,7 @@ class _Reader:
             first, last = _period(today, unit, mod)
             if unit == "weekend":
                 return atom("range", start=first, end=last)
-            return atom("frame", value=f"period:{_iso(first)}/{_iso(last)}", start=first, end=last)
+            return atom("frame", value=f"period:{_iso(first)}/{_iso(last)}", start=first, end=last, unit=unit)
         if name == "season":
             season = lex["seasons"].value(g["season"] or "")
             bounds = self.settings.seasons.get(season or "")
@@ -387,6 +400,7 @@ class _Reader:
             if value is None:
                 return None
             hour = int(value)
+        written = hour
         minute = int(g.get("m") or g.get("md") or g.get("m2") or 0)
         markers = [g.get(k) for k in ("m", "suf", "mer", "pre", "post")]
         if g.get("md") and not g.get("lead"):
@@ -408,7 +422,7 @@ class _Reader:
         if hour > 24 or (hour == 24 and minute):
             return None
         hour %= 24
-        explicit = hour >= 13 or hour == 0 or (raw.startswith("0") and len(raw) == 2)
+        explicit = written >= 13 or written == 0 or (raw.startswith("0") and len(raw) == 2)
         mer = lex["meridiem"].value(g["mer"]) if g.get("mer") else None
         if mer == "pm" and hour < 12:
             hour, explicit = hour + 12, True
@@ -442,11 +456,25 @@ class _Reader:
         atoms = self.atoms(text, offset)
         readings: list[Reading] = []
         for group in self.groups(atoms, text, offset):
-            for part in _split(self._ranges(group)):
+            for part in _split(self._ranges(self._compose(group))):
                 reading = self._interpret(part)
                 if reading is not None:
                     readings.append(reading)
         return readings
+
+    def _compose(self, group: list[Atom]) -> list[Atom]:
+        """Atoms that name one day together before ranges are read: 'Monday next week'."""
+        out: list[Atom] = []
+        for atom in group:
+            prev = out[-1] if out else None
+            if (prev is not None and prev.kind == "weekday" and not prev.data["plural"] and atom.kind == "frame"
+                    and atom.data.get("unit") == "week"):
+                inside = self._weekday_in(prev.data["day"], atom)
+                if inside is not None:
+                    out[-1] = Atom(prev.start, atom.end, "date", prev.lang, {"date": inside})
+                    continue
+            out.append(atom)
+        return out
 
     # --- ranges -----------------------------------------------------------------------------------------
 
@@ -559,8 +587,9 @@ class _Reader:
 
     def _reading(self, atoms: list[Atom], content: list[Atom], start: int, end: int) -> Reading | None:
         lang = content[0].lang
-        before = any(a.kind == "before" for a in atoms)
-        after = any(a.kind == "after" for a in atoms)
+        leading = atoms[:atoms.index(content[0])]  # 'before summer'; not '... the 9th, before going home'
+        before = any(a.kind == "before" for a in leading)
+        after = any(a.kind == "after" for a in leading)
         recurring_days: list[str] = []
         marked_days: list[Atom] = []  # 'le mardi', 'los martes': every week, unless a calendar date is given
         single_days: list[Atom] = []
@@ -600,6 +629,13 @@ class _Reader:
             elif kind in ("clock", "clock_range"):
                 clocks.append(atom)
             pending = False
+        if not clocks and parts:
+            clocks.extend(self._hours_by_parts(atoms))
+        if single_days and frames and frames[0].data.get("unit") in ("week", "weekend"):
+            inside = self._weekday_in(single_days[0].data["day"], frames[0])  # 'Monday next week'
+            if inside is not None:
+                dates.append(Atom(single_days[0].start, frames[0].end, "date", lang, {"date": inside}))
+                single_days, frames = [], []
         if months and not dates and not ranges:
             single_days, marked_days = [], []  # 'a Friday in May' names the month, not a day
         if dates or ranges or frames:
@@ -652,6 +688,25 @@ class _Reader:
             return Reading(start, end, (time_value,), lang, weak=weak_time)
         return None
 
+    def _hours_by_parts(self, atoms: list[Atom]) -> list[Atom]:
+        """'7 in the evening', 'one in the afternoon', 'evening 6': a bare hour right beside a part of day."""
+        for i, atom in enumerate(atoms):
+            if atom.kind != "num" or not 1 <= atom.data["n"] <= 12:
+                continue
+            beside = [atoms[j] for j in (i - 1, i + 1) if 0 <= j < len(atoms)]
+            if any(b.kind == "part" and not b.data["plural"] for b in beside):
+                hour = atom.data["n"]
+                return [Atom(atom.start, atom.end, "clock", atom.lang, {"h": hour, "m": 0, "explicit": False})]
+        return []
+
+    def _weekday_in(self, day: str, frame: Atom) -> date | None:
+        start, end = frame.data.get("start"), frame.data.get("end")
+        if start is None or end is None:
+            return None
+        monday = start - timedelta(days=start.weekday())
+        found = monday + timedelta(days=WEEKDAYS.index(day))
+        return found if found >= self.today else None
+
     def _target(self, dates: list[Atom], ranges: list[Atom], frames: list[Atom], months: list[Atom],
                 single_days: list[Atom]) -> tuple[date, date] | None:
         day = self._day(dates, single_days)
@@ -696,14 +751,13 @@ class _Reader:
         return part
 
     def _with_part(self, hour: int, part: str) -> int:
-        """'5 in the afternoon' is 17:00: move a 12-hour clock into the part of day's hours when it fits."""
+        """'5 in the afternoon' is 17:00, '4:15 in the evening' 16:15, '2 at night' 02:00: a 12-hour clock moves to
+        the afternoon when the part of day lies there and the moved hour is near enough to it."""
         window = self.settings.part_hours.get(part)
         if window is None or hour >= 12:
             return hour
-        low, high = window
-        if low <= hour < high:
-            return hour
-        if low <= hour + 12 < high or (part in ("evening", "night") and hour + 12 < 24 and hour >= 5):
+        low = window[0]
+        if low >= 12 and hour + 12 >= low - self.settings.part_hour_slack:
             return hour + 12
         return hour
 

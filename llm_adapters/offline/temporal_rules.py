@@ -44,7 +44,7 @@ def _term_regex(term: str) -> str:
         elif char == "-":
             out.append(r"[-‐‑–\s]?")
         elif char in "'’":
-            out.append(r"['’]\s*")
+            out.append(r"['’\"]\s*")
         elif char == ".":
             out.append(r"\.?")
         else:
@@ -121,6 +121,7 @@ class TemporalSettings:
     max_dateparser_calls: int = 0
     max_gap: int = 24
     default_upcoming_count: int = 3
+    part_hour_slack: int = 4
 
 
 @dataclass(frozen=True)
@@ -137,14 +138,15 @@ _CATEGORIES_BY_VALUE = ("months", "weekdays", "weekdays_plural", "relative_days"
 _CATEGORIES_FLAT = ("next", "next_after", "this", "recurring", "ordinal_suffixes", "day_leads", "time_leads",
                     "hour_suffixes", "range_leads", "range_connectors", "pair_connectors", "list_connectors", "glue",
                     "within_leads", "upcoming_leads", "before_leads", "after_leads", "asap", "end_of", "year_leads",
-                    "proposal_questions", "start_terms", "end_terms")
+                    "proposal_questions", "start_terms", "end_terms", "not_date_after_ordinal")
 
 
 # Words that never make a sentence temporal on their own: the prefilter skips sentences without any other word.
 _NOT_ANCHORS = frozenset({
     "glue", "list_connectors", "pair_connectors", "range_leads", "time_leads", "day_leads", "this", "ordinal_suffixes",
     "counts", "within_leads", "year_leads", "before_leads", "after_leads", "recurring", "next", "proposal_questions",
-    "start_terms", "end_terms", "range_connectors", "hour_suffixes", "meridiem",
+    "start_terms", "end_terms", "range_connectors", "hour_suffixes", "meridiem", "not_date_after_ordinal",
+    "month_unit",
 })
 
 
@@ -174,6 +176,7 @@ def _compile_language(language: str, data: Mapping[str, Any]) -> LanguageGrammar
     for entry in data.get("relative_day_parts", []):
         for term in entry["terms"]:
             day_parts[key(_clean(term))] = (int(entry["offset"]), str(entry["part"]))
+    lex["month_unit"] = Lexicon(alternation(data.get("period_units", {}).get("month", [])), {})
     lex["relative_day_parts"] = Lexicon(
         alternation(t for e in data.get("relative_day_parts", []) for t in e["terms"]), {})
     patterns = _patterns(lex)
@@ -272,6 +275,9 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
                     rf"{_opt(lex['period_units'], 'pu')}"),
         "year": c(rf"(?:{lex['year_leads'].regex or '(?!)'})\s+{year}"),
         "num": re.compile(r"(?<![\w.,:/+-])(?P<n>[12]\d|3[01]|0?[1-9])(?![\w:/]|[.,]\d)"),
+        "hour_word": c(rf"(?P<hw>{hour_words})"),
+        "date_this_month": c(rf"{day}{sep}{mod_before}\s+(?:{glue}\s+)*(?:{lex['month_unit'].regex or '(?!)'})"),
+        "not_date_after": re.compile(rf"\s*(?:{lex['not_date_after_ordinal'].regex or '(?!)'})(?![\w])", _FLAGS),
         "range_lead": c(lex["range_leads"].regex or "(?!)"),
         "range_connector": re.compile(
             rf"(?:(?<![\w]){lex['range_connectors'].regex or '(?!)'}(?![\w])|[-–—](?=\s*\w))", _FLAGS),
@@ -296,6 +302,7 @@ def _settings(data: Mapping[str, Any]) -> TemporalSettings:
         max_dateparser_calls=int(raw.get("max_dateparser_calls", defaults.max_dateparser_calls)),
         max_gap=int(raw.get("max_gap", defaults.max_gap)),
         default_upcoming_count=int(raw.get("default_upcoming_count", defaults.default_upcoming_count)),
+        part_hour_slack=int(raw.get("part_hour_slack", defaults.part_hour_slack)),
     )
 
 
