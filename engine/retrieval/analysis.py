@@ -75,6 +75,10 @@ class Analyzer:
                 out.append(stemmer.stemWord(word))
         return out
 
+    def stem(self, word: str) -> str:
+        """The index term of one folded word (numbers unchanged), stopword or not."""
+        return word if is_number(word) else _stemmer(self.stemmer_name).stemWord(word)
+
     def negation_terms(self, text: str) -> set[str]:
         return {word for word in tokens(text) if word in self.negations}
 

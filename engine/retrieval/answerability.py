@@ -28,6 +28,7 @@ from rapidfuzz import fuzz, process
 
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, is_number, tokens
 from engine.retrieval.calibration import Calibration
+from engine.retrieval.concepts import Concepts
 from engine.retrieval.models import ScoredPassage
 from engine.retrieval.rules import GroundingSettings, RetrievalRules
 from engine.text import fold
@@ -69,6 +70,8 @@ class AskedTerm:
     name: bool  # capitalised inside a sentence (a proper name)
     verb: bool = False  # the asked action ("do you *repair* …"): counts when stated, never decides a near miss
     acronym: bool = False
+    translatable: bool = False  # belongs to a concept group: checkable in a passage of another language
+    stated_in: frozenset[str] = frozenset()  # ids of the passages that state it (stem, concept or typo match)
 
 
 @dataclass
@@ -122,6 +125,12 @@ class AnswerabilityJudge:
         self._frame = frozenset(fold(w) for lang in rules.languages.values() for w in lang.frame_words)
         self._stop = frozenset().union(*(a.stopwords for a in analyzers.by_language.values()))
         self._ordinary = ordinary_names(tuple(sorted(rules.languages)))
+        self.concepts = Concepts(rules, analyzers)
+        self._corpus_terms = frozenset().union(*passage_terms.values()) if passage_terms else frozenset()
+        self._by_initial: dict[str, list[str]] = {}
+        for term in sorted(self._corpus_terms):
+            if len(term) >= _FUZZY_MIN_LEN:
+                self._by_initial.setdefault(term[0], []).append(term)
         self._verb_suffixes = tuple(s for lang in rules.languages.values() for s in lang.verb_suffixes)
         self._auxiliaries = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.auxiliaries)
         self._subjects = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.subject_words)
@@ -142,9 +151,13 @@ class AnswerabilityJudge:
                 continue
             known = [self.stats.idf(v) for v in word.variants if self.stats.doc_freq.get(v, 0) > 0]
             weight = min(known) if known else self.stats.idf("\x00unseen")
+            expanded = self.concepts.expand(word)
+            forms = self._forms(expanded.variants)
             out.append(
                 AskedTerm(
-                    word=word,
+                    word=expanded,
+                    translatable=expanded is not word,
+                    stated_in=frozenset(pid for pid, terms in self.passage_terms.items() if forms & terms),
                     weight=weight,
                     name=word.surface in names,
                     verb=word.surface in verbs,
@@ -163,21 +176,18 @@ class AnswerabilityJudge:
                 found.add(words[i + 2])
         return found
 
-    def _fuzzy(self, variants: frozenset[str], terms: frozenset[str] | Sequence[str]) -> bool:
+    def _forms(self, variants: frozenset[str]) -> frozenset[str]:
+        """The corpus terms an asked word's variants match: equal stems, or stems one typo away."""
+        forms = set(variants & self._corpus_terms)
         for variant in variants:
             if len(variant) < _FUZZY_MIN_LEN:
                 continue
-            choices = [t for t in terms if len(t) >= _FUZZY_MIN_LEN and t[0] == variant[0]]
-            if process.extractOne(variant, choices, scorer=fuzz.ratio, score_cutoff=self.settings.fuzzy_min_ratio):
-                return True
-        return False
-
-    def _states(self, term: AskedTerm, terms: frozenset[str]) -> bool:
-        return bool(term.word.variants & terms) or self._fuzzy(term.word.variants, terms)
-
-    def _in_corpus(self, term: AskedTerm, exclude: str) -> bool:
-        others = (t for pid, t in self.passage_terms.items() if pid != exclude)
-        return any(self._states(term, t) for t in others)
+            choices = self._by_initial.get(variant[0], ())
+            for match, _, _ in process.extract(
+                variant, choices, scorer=fuzz.ratio, score_cutoff=self.settings.fuzzy_min_ratio, limit=None
+            ):
+                forms.add(match)
+        return frozenset(forms)
 
     def judge(self, hit: ScoredPassage, terms: Sequence[AskedTerm], language: str, rival: float) -> Support:
         """``rival``: the best standing among the other retrieved passages (a clear winner stands out)."""
@@ -196,48 +206,48 @@ class AnswerabilityJudge:
             semantic_z=round(semantic, 3),
             standing=round(standing, 3),
         )
-        own = self.passage_terms[passage.id]
+        rare = max(1, int(settings.elsewhere_max_share * len(self.passage_terms)))
         total = matched = top_matched = 0.0
         unknown_names: list[str] = []
         specific_elsewhere: list[AskedTerm] = []
         specific_unknown: list[AskedTerm] = []
         for term in terms:
-            if self._states(term, own):
+            if passage.id in term.stated_in:
                 total += term.weight
                 matched += term.weight
                 top_matched = max(top_matched, term.weight)
                 support.matched.append(term.word.surface)
                 continue
-            if not term.verb:
-                total += term.weight  # an unstated action verb is a paraphrase more often than a different ask
-            if self._in_corpus(term, passage.id):
+            others = len(term.stated_in - {passage.id})
+            # Across languages a word outside every concept group cannot be checked: it is left out, not held
+            # against the passage. An unstated action verb is a paraphrase more often than a different ask.
+            checkable = not cross or term.translatable or term.name or others > 0
+            if checkable and not term.verb:
+                total += term.weight
+            if others:
                 support.elsewhere.append(term.word.surface)
-                if not term.verb:
+                if not term.verb and others <= rare:
                     specific_elsewhere.append(term)
             else:
                 support.unknown.append(term.word.surface)
                 if term.name:
                     unknown_names.append(term.word.surface)
-                elif not term.verb and not term.acronym:
+                elif checkable and not term.verb and not term.acronym:
                     specific_unknown.append(term)
         support.coverage = round(matched / total, 4) if total > 0 else 0.0
         clear_winner = standing - rival
+        semantic_ok = semantic >= settings.lexical_min_z or standing >= settings.lexical_min_standing
         if unknown_names and settings.reject_unknown_names:
             support.reason = "answerability.unknown_name"
-        elif cross:
-            if specific_elsewhere and any(t.weight >= top_matched for t in specific_elsewhere) and top_matched > 0:
-                support.reason = "answerability.asked_elsewhere"
-            elif (standing >= settings.cross_lingual_min_standing and clear_winner >= settings.min_standing_gap) or (
-                semantic >= settings.cross_lingual_min_z and standing >= settings.min_standing
-            ):
-                support.answerable, support.reason = True, "answerability.semantic"
-            else:
-                support.reason = "answerability.weak_semantic"
-        elif any(t.weight >= top_matched for t in specific_elsewhere):
+        elif top_matched > 0 and any(t.weight >= top_matched for t in specific_elsewhere):
             support.reason = "answerability.asked_elsewhere"
-        elif not specific_unknown and support.coverage >= settings.min_coverage and semantic >= settings.lexical_min_z:
+        elif matched > 0 and not specific_unknown and support.coverage >= settings.min_coverage and semantic_ok:
             support.answerable, support.reason = True, "answerability.terms"
-        elif semantic >= settings.semantic_min_z and standing >= settings.min_standing:
+        elif not cross and semantic >= settings.semantic_min_z and standing >= settings.min_standing:
+            support.answerable, support.reason = True, "answerability.semantic"
+        elif matched == 0 and standing >= settings.paraphrase_min_standing and clear_winner >= settings.min_standing_gap:
+            support.answerable, support.reason = True, "answerability.paraphrase"
+        elif cross and not specific_unknown and semantic >= settings.cross_lingual_min_z and standing >= settings.min_standing:
             support.answerable, support.reason = True, "answerability.semantic"
         else:
             support.reason = "answerability.not_supported"

@@ -46,8 +46,8 @@ def _cue(sentence: str, cues: QuestionCues) -> bool:
         return True
     start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
     if words[start] in set(cues.informal_wh_words):
-        following_word = words[start + 1] if len(words) > start + 1 else ""
-        if following_word and following_word not in set(cues.informal_blocked):
+        window = {fold(w) for w in words[start + 1 : start + 3]}
+        if window and not window & {fold(w) for w in cues.informal_blocked}:
             return True
     if words[start] not in set(cues.wh_words):
         return False

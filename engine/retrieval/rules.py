@@ -41,10 +41,12 @@ class GroundingSettings(_Frozen):
     min_coverage: float  # same language: IDF-weighted share of asked terms the passage states
     lexical_min_z: float  # ... together with at least this semantic z-score
     semantic_min_z: float  # same language, fewer terms stated (a paraphrase): this semantic z-score
-    min_standing: float  # ... and the passage stands this far (z) above the corpus for this very question
-    cross_lingual_min_standing: float  # across languages: standing above the rest of the corpus ...
+    lexical_min_standing: float  # ... or at least this standing (z among the corpus for this very question)
+    min_standing: float  # with semantic_min_z: the passage stands this far above the corpus for this question
+    paraphrase_min_standing: float  # nothing asked is stated verbatim: standing above the corpus ...
     min_standing_gap: float  # ... and this far above the next retrieved passage (a clear winner)
-    cross_lingual_min_z: float  # or this calibrated z-score together with min_standing
+    cross_lingual_min_z: float  # across languages, nothing unknown asked: this calibrated z with min_standing
+    elsewhere_max_share: float  # an asked term stated only in other passages, at most this share of the corpus
     fuzzy_min_ratio: float  # stems this similar (rapidfuzz ratio, 0-100) count as the same word (typos)
     reject_unknown_names: bool  # a question naming something the corpus never mentions is unanswerable
     max_passages: int
@@ -87,6 +89,7 @@ class RetrievalRules(_Frozen):
     retrieval: RetrievalSettings
     grounding: GroundingSettings
     languages: dict[str, LanguageRules]
+    translations: tuple[dict[str, tuple[str, ...]], ...] = ()  # concept groups across languages
 
     def language(self, code: str) -> LanguageRules:
         try:
