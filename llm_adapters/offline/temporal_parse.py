@@ -23,13 +23,13 @@ _DIGIT_ONLY = ("iso_date", "numeric_date", "num")
 _AUXILIARY = ("day2", "not_date_after")  # sub-patterns, never matched on their own
 # Pattern order breaks ties between equally long matches: more specific first.
 _ORDER = ("month_part", "end_of", "date_dm", "date_md", "iso_date", "numeric_date", "relative_day_part", "quarter",
-          "holiday",
-          "upcoming", "within", "asap", "period", "season", "year", "day_set_single", "day_set_recurring",
+          "holiday", "upcoming", "within", "asap", "period", "season", "year", "day_set_single", "day_set_recurring",
           "clock_word", "clock", "weekday", "weekday_plural", "relative_day", "part_plural", "part", "day_lead",
-          "ordinal", "month", "range_lead", "range_connector", "pair_connector", "list_connector", "before",
-          "after", "recurring", "date_this_month", "hour_word", "num")
-_MARKERS = {"range_lead", "range_connector", "pair_connector", "list_connector", "before", "after", "recurring"}
-_CONNECTORS = {"range_connector", "pair_connector", "list_connector"}
+          "ordinal", "month", "range_lead", "range_connector", "pair_connector", "list_connector",
+          "alternative_connector", "before", "after", "recurring", "date_this_month", "hour_word", "num")
+_MARKERS = {"range_lead", "range_connector", "pair_connector", "list_connector", "alternative_connector", "before",
+            "after", "recurring"}
+_CONNECTORS = {"range_connector", "pair_connector", "list_connector", "alternative_connector"}
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -188,7 +188,7 @@ class _Reader:
                         found.append((atom.start, -(atom.end - atom.start), rank_lang * 100 + rank, atom))
         taken: list[Atom] = []
         occupied: list[tuple[int, int]] = []
-        for start, neg_len, _, atom in sorted(found, key=lambda t: (t[1], t[2], t[0])):  # longest first
+        for start, neg_len, _, atom in sorted(found, key=lambda t: (t[1], t[0], t[2])):  # longest, then leftmost
             end = start - neg_len
             if any(start < e and s < end for s, e in occupied):
                 continue
@@ -348,7 +348,13 @@ class _Reader:
             bounds = self.settings.seasons.get(season or "")
             if bounds is None:
                 return None
-            first, last = _season(today, bounds, bool(g.get("next") or g.get("after")))
+            if g.get("year"):
+                first, last = _season(date(int(g["year"]), 1, 1), bounds, False)
+                if first.year != int(g["year"]) or last < today:
+                    return None
+                first = max(first, today)
+            else:
+                first, last = _season(today, bounds, bool(g.get("next") or g.get("after")))
             return atom("frame", value=f"period:{_iso(first)}/{_iso(last)}", start=first, end=last)
         if name == "month_part":
             part = lex["month_parts"].value(g["mp"] or "")
@@ -465,7 +471,11 @@ class _Reader:
     def _compose(self, group: list[Atom]) -> list[Atom]:
         """Atoms that name one day together before ranges are read: 'Monday next week'."""
         out: list[Atom] = []
-        for atom in group:
+        for index, atom in enumerate(group):
+            following = group[index + 1] if index + 1 < len(group) else None
+            if atom.kind == "recurring" and (following is None
+                                             or following.kind not in ("weekday", "weekday_set", "part")):
+                continue  # 'entre le 3 et le 5 juin': an article, not 'every'
             prev = out[-1] if out else None
             if (prev is not None and prev.kind == "weekday" and not prev.data["plural"] and atom.kind == "frame"
                     and atom.data.get("unit") == "week"):
@@ -647,6 +657,9 @@ class _Reader:
         calendar_given = bool(dates or ranges or frames or months)
         # weekly schedules: 'Tuesdays and Thursdays after work', 'martes y jueves por la tarde', 'weekday evenings'
         mods = any(a.data.get("mod") for a in single_days)
+        if recurring_part and single_days and not calendar_given and not mods:
+            recurring_days.extend(a.data["day"] for a in single_days)  # 'Saturday mornings'
+            single_days = []
         if recurring_days or (len(single_days) >= 2 and not calendar_given and not mods):
             days = recurring_days + [a.data["day"] for a in single_days]
             ordered = ",".join(d for d in WEEKDAYS if d in days)
@@ -776,6 +789,11 @@ def _split(atoms: list[Atom]) -> Iterator[list[Atom]]:
     dayish = {"weekday", "weekday_set"}
     current: list[Atom] = []
     for i, atom in enumerate(atoms):
+        if atom.kind == "alternative_connector":  # 'Tuesday or Wednesday': two candidates, not a schedule
+            if current:
+                yield current
+            current = []
+            continue
         if atom.kind in ("list_connector", "pair_connector"):
             before = current[-1] if current else None
             following = atoms[i + 1] if i + 1 < len(atoms) else None

@@ -138,7 +138,8 @@ _CATEGORIES_BY_VALUE = ("months", "weekdays", "weekdays_plural", "relative_days"
 _CATEGORIES_FLAT = ("next", "next_after", "this", "recurring", "ordinal_suffixes", "day_leads", "time_leads",
                     "hour_suffixes", "range_leads", "range_connectors", "pair_connectors", "list_connectors", "glue",
                     "within_leads", "upcoming_leads", "before_leads", "after_leads", "asap", "end_of", "year_leads",
-                    "proposal_questions", "start_terms", "end_terms", "not_date_after_ordinal")
+                    "proposal_questions", "start_terms", "end_terms", "not_date_after_ordinal",
+                    "alternative_connectors")
 
 
 # Words that never make a sentence temporal on their own: the prefilter skips sentences without any other word.
@@ -146,7 +147,7 @@ _NOT_ANCHORS = frozenset({
     "glue", "list_connectors", "pair_connectors", "range_leads", "time_leads", "day_leads", "this", "ordinal_suffixes",
     "counts", "within_leads", "year_leads", "before_leads", "after_leads", "recurring", "next", "proposal_questions",
     "start_terms", "end_terms", "range_connectors", "hour_suffixes", "meridiem", "not_date_after_ordinal",
-    "month_unit",
+    "month_unit", "alternative_connectors",
 })
 
 
@@ -266,10 +267,11 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
         "clock_word": c(rf"(?:(?:{lex['time_leads'].regex or '(?!)'})\s+)?{_opt(lex['clock_words'], 'cw')}"),
         "asap": c(lex["asap"].regex or "(?!)"),
         "within": c(rf"(?:{lex['within_leads'].regex or '(?!)'})\s+(?:{glue}\s+)*{count}\s+{units}"),
-        "upcoming": c(rf"(?:{lex['upcoming_leads'].regex or '(?!)'})\s+(?:{count}\s+)?{units}"),
+        "upcoming": c(rf"(?:{lex['upcoming_leads'].regex or '(?!)'})\s+(?:{count}\s+)?(?:{after}\s+)?{units}"),
         "period": c(rf"(?:{mod_before}\s+(?:{glue}\s+)*{_opt(lex['period_units'], 'pu')}"
                     rf"|(?:{glue}\s+)*{_opt(lex['period_units'], 'pu2')}\s+(?P<after>{after}))"),
-        "season": c(rf"(?:{mod_before}\s+(?:{glue}\s+)*)?{_opt(lex['seasons'], 'season')}(?:\s+(?P<after>{after}))?"),
+        "season": c(rf"(?:{mod_before}\s+(?:{glue}\s+)*)?{_opt(lex['seasons'], 'season')}(?:\s+(?P<after>{after}))?"
+                    rf"(?:{sep}{year})?"),
         "month_part": c(rf"{_opt(lex['month_parts'], 'mp')}\s*[-\s]?\s*(?:{glue}\s+)*{month}(?:{sep}{year})?"),
         "end_of": c(rf"(?:{lex['end_of'].regex or '(?!)'})\s*(?:{glue}\s+)*(?:{mod_before}\s+(?:{glue}\s+)*)?"
                     rf"{_opt(lex['period_units'], 'pu')}"),
@@ -283,6 +285,7 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
             rf"(?:(?<![\w]){lex['range_connectors'].regex or '(?!)'}(?![\w])|[-–—](?=\s*\w))", _FLAGS),
         "pair_connector": c(lex["pair_connectors"].regex or "(?!)"),
         "list_connector": c(lex["list_connectors"].regex or "(?!)"),
+        "alternative_connector": c(lex["alternative_connectors"].regex or "(?!)"),
         "before": c(lex["before_leads"].regex or "(?!)"),
         "after": c(lex["after_leads"].regex or "(?!)"),
         "recurring": c(lex["recurring"].regex or "(?!)"),
