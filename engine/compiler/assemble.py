@@ -76,13 +76,14 @@ def vocabulary_document(vocab_id: str, kind: CriterionKind, options: dict[str, d
     return document
 
 
-def _seed_index(rules: CompilerRules) -> dict[str, tuple[str, dict[str, list[str]]]]:
-    index: dict[str, tuple[str, dict[str, list[str]]]] = {}
+def _seed_index(rules: CompilerRules) -> dict[str, tuple[str, dict[str, list[str]], str]]:
+    """Folded seed term -> (option key, its terms by language, the kind it belongs to)."""
+    index: dict[str, tuple[str, dict[str, list[str]], str]] = {}
     for kind in rules.objective_kinds:
         for key, terms in kind.seed_options.items():
             for words in terms.values():
                 for term in words:
-                    index.setdefault(fold(term), (key, terms))
+                    index.setdefault(fold(term), (key, terms, kind.key))
     return index
 
 
@@ -90,10 +91,16 @@ def listed_options(options: tuple[str, ...], language: str, rules: CompilerRules
     """Options the manager listed, as vocabulary options: a known seed option brings its other-language terms;
     every option keeps the manager's word and its singular/plural forms."""
     seeds = _seed_index(rules)
+    # Seed options of one kind are used only when most listed options are among them ("principiante,
+    # intermedio o avanzado"); a lone homonym ("flat" roof vs a flat to live in) keeps the manager's word.
+    kinds = [seeds[fold(o)][2] for o in options if fold(o) in seeds]
+    common = max(set(kinds), key=kinds.count) if kinds else None
+    usable = common is not None and 2 * kinds.count(common) > len(options)
     found: dict[str, dict[str, list[str]]] = {}
     for option in options:
         words = phrasing.variants(option, language, rules.phrasing)
-        seed = seeds.get(fold(option))
+        hit = seeds.get(fold(option))
+        seed = (hit[0], hit[1]) if usable and hit is not None and hit[2] == common else None
         key = seed[0] if seed else _slug(option)
         if not _OPTION_KEY.match(key):
             key = f"o_{key}"[:64]

@@ -249,7 +249,9 @@ class _Reader:
             last = items[j - 1]
             alternatives = re.split(rf"\s+\b(?:{self.alternatives})\b\s+", self.folded[last.start:last.end].strip())
             first_words = _WORD.findall(self.folded[items[i].start:items[i].end])
-            tail = _tail(first_words, self.stop, self.rules.options.max_option_words)
+            # The first option is as long as the next one: "si busca psicólogo, psiquiatra" -> "psicólogo".
+            second = _WORD.findall(self.folded[items[i + 1].start:items[i + 1].end] if j - i > 2 else alternatives[0])
+            tail = _tail(first_words, self.stop, min(self.rules.options.max_option_words, max(1, len(second))))
             if j - i >= 2 and len(alternatives) == 2 and tail and not self._kinds_in(
                     items[i].end - len(" ".join(tail)), items[i].end):
                 pieces = [self.ft.original(items[i].end - len(" ".join(tail)), items[i].end)]
@@ -379,11 +381,14 @@ class _Reader:
             return []
         left = _tail(_WORD.findall(halves[0]), self.stop, self.rules.options.max_option_words)
         right_words = _WORD.findall(halves[1])
-        if not left or not right_words or len(right_words) > self.rules.options.max_option_words:
+        # The second option runs to its first stopword: "own or rent the home" -> own, rent.
+        right = next((right_words[:n] for n, w in enumerate(right_words) if w in self.stop), right_words)
+        if not left or not right or len(right) > self.rules.options.max_option_words:
             return []
         right_start = start + len(folded) - len(halves[1])
         left_start = start + len(halves[0]) - len(" ".join(left))
-        return [self.ft.original(left_start, start + len(halves[0])), self.ft.original(right_start, end)]
+        return [self.ft.original(left_start, start + len(halves[0])),
+                self.ft.original(right_start, right_start + len(" ".join(right)))]
 
     def _unit(self, start: int, end: int) -> str | None:
         """The word right after a unit trigger ("how many employees", "cuántos alumnos")."""
@@ -392,6 +397,11 @@ class _Reader:
             if match is not None and match.group("unit") not in self.stop:
                 return self.ft.original(match.start("unit"), match.end("unit"))
         return None
+
+    def _head_keyword(self, phrase: Phrase) -> str:
+        """The kind keyword that ends the phrase ("dates" in "check-out dates"), if another one precedes it."""
+        inside = [m for m in self.matches if phrase.start <= m.start and m.end == phrase.end and m.label == phrase.kind]
+        return inside[-1].keyword if inside and inside[-1].start > phrase.start else ""
 
     def _share_heads(self, phrases: list[tuple[Phrase, str]]) -> list[Phrase]:
         """ "pick-up and return dates", "the number of bedrooms and bathrooms": coordinated items share a head."""
@@ -409,6 +419,11 @@ class _Reader:
                     and len(right_words) > len(_WORD.findall(right.keyword)):
                 head = self.ft.original(right.end - len(right.keyword), right.end)
                 result[index] = replace(left, text=f"{left.text} {head}", kind=right.kind, keyword=right.keyword)
+            elif left.kind is not None and left.kind == right.kind and right.keyword != left.keyword \
+                    and (tail := self._head_keyword(right)) and tail not in self.folded[left.start:left.end] \
+                    and self.folded[left.start:left.end].endswith(left.keyword):
+                # "check-in and check-out dates": the shared head noun completes the first phrase too.
+                result[index] = replace(left, text=f"{left.text} {self.ft.original(right.end - len(tail), right.end)}")
             elif right.kind is None and not right.options and 1 <= len(right_content) <= 2 \
                     and left.kind is not None and self.folded[left.start:left.end].startswith(left.keyword):
                 head_words = left_words[: len(left_words) - len(right_content)]

@@ -51,7 +51,8 @@ def question(text: str, language: str, rules: PhrasingRules, options: list[str] 
     words = fold(phrase).split()
     if words and words[0] not in rules.keep_start.get(language, []):
         # "reason for your visit", "star rating you want": the visitor is already named -> "the ...".
-        owned = any(w in rules.owner_words.get(language, []) for w in words)
+        owned = any(w in rules.owner_words.get(language, []) for w in words) or any(
+            f"{' '.join(words)} ".startswith(f"{start} ") for start in rules.definite_starts.get(language, []))
         phrase = (rules.bare_prefix_when_owned if owned else rules.bare_prefix)[language] + phrase
     if phrase[:1].isupper() and not phrase[1:2].isupper():
         phrase = phrase[0].lower() + phrase[1:]

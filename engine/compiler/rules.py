@@ -67,6 +67,7 @@ class PhrasingRules(_Rules):
     bare_prefix: TextByLanguage
     bare_prefix_when_owned: TextByLanguage
     owner_words: TermsByLanguage
+    definite_starts: TermsByLanguage
     keep_start: TermsByLanguage
     question: TextByLanguage
     question_with_options: TextByLanguage

@@ -24,18 +24,22 @@ CLEANING_ES = ("Identificar clientes potenciales interesados en servicios profes
                "asesoramiento o presupuesto personalizado antes de la intervención humana")
 
 
+SPAIN = {"currency": "EUR", "phone_region": "ES"}  # the paper's intents name no locale (see tests/compiler)
+
+
 def _compiler(adapter: Any) -> LLMGoalCompiler:
     return LLMGoalCompiler(adapter, load_compiler_rules(), load_governance_rules())
 
 
 def test_table_ii_through_mistral(make_adapter: MakeAdapter) -> None:
     adapter, server, _ = make_adapter("mistral", ["compile_table2"])
-    outcome = _compiler(adapter).compile(CompileInput(intent=REAL_ESTATE, language="en", spec_id="real-estate"))
+    outcome = _compiler(adapter).compile(CompileInput(intent=REAL_ESTATE, language="en", spec_id="real-estate", **SPAIN))
     spec = outcome.spec
     assert [o.id for o in spec.ordered()] == ["budget", "location", "requirements", "contact"]
     assert [o.weight for o in spec.ordered()] == PAPER_WEIGHTS
     assert spec.ordered()[0].questions["en"] == "What budget range do you have in mind for your new home?"
-    assert spec.ordered()[0].criterion.params == {"currency": "EUR"}
+    assert spec.ordered()[0].criterion.params["currency"] == "EUR"
+    assert spec.ordered()[0].criterion.params["intent_phrases"] == ["budget"]
     # Without a corpus the features kind has no vocabulary to check against: it falls back to free text.
     assert spec.ordered()[2].criterion.kind is CriterionKind.FREE_TEXT
     assert outcome.calls[0]["purpose"] == "compile" and outcome.calls[0]["output"]["objectives"]
@@ -46,7 +50,7 @@ def test_table_ii_through_mistral(make_adapter: MakeAdapter) -> None:
 @pytest.mark.parametrize(("provider", "fixture"), [("mistral", "compile_table4"), ("llamacpp", "compile_table4")])
 def test_table_iv_through_both_wire_formats(make_adapter: MakeAdapter, provider: str, fixture: str) -> None:
     adapter, _, _ = make_adapter(provider, [fixture])
-    spec = _compiler(adapter).compile(CompileInput(intent=CLEANING_ES, language="es")).spec
+    spec = _compiler(adapter).compile(CompileInput(intent=CLEANING_ES, language="es", **SPAIN)).spec
     assert [o.id for o in spec.ordered()] == ["client_type", "location", "service_type", "contact"]
     assert [o.weight for o in spec.ordered()] == PAPER_WEIGHTS
     assert spec.default_language == "es" and spec.languages == ["es", "en"]
@@ -56,7 +60,7 @@ def test_table_iv_through_both_wire_formats(make_adapter: MakeAdapter, provider:
 def test_a_prohibited_objective_from_the_model_is_rejected(make_adapter: MakeAdapter) -> None:
     adapter, _, _ = make_adapter("mistral", ["compile_prohibited"])
     with pytest.raises(GoalSpecError) as info:
-        _compiler(adapter).compile(CompileInput(intent=REAL_ESTATE, language="en"))
+        _compiler(adapter).compile(CompileInput(intent=REAL_ESTATE, language="en", **SPAIN))
     assert info.value.code == "goalspec.prohibited_category"
     assert "health" in info.value.message and "'wellbeing'" in info.value.message
 
@@ -71,5 +75,5 @@ def test_a_prohibited_intent_never_reaches_the_model(make_adapter: MakeAdapter) 
 def test_duplicate_ids_are_re_asked_then_fail_closed(make_adapter: MakeAdapter) -> None:
     adapter, server, _ = make_adapter("mistral", ["compile_duplicate_ids"] * 3)
     with pytest.raises(LLMOutputError):
-        _compiler(adapter).compile(CompileInput(intent=REAL_ESTATE, language="en"))
+        _compiler(adapter).compile(CompileInput(intent=REAL_ESTATE, language="en", **SPAIN))
     assert len(server.requests) == 3
