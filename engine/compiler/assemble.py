@@ -131,6 +131,18 @@ def _cues(phrases: list[Phrase], kind: ObjectiveKindRule | None, context: KindCo
     return cues
 
 
+def _several(phrase: Phrase, language: str, rules: CompilerRules) -> bool:
+    """Listed options of which several may apply: an open list ("… and so on") or a plural head noun
+    ("which extra services they need (packing, storage or piano moving)"); a choice ("whether …") is one."""
+    if phrase.open_options:
+        return True
+    words = fold(phrase.text).split()
+    if words and words[0] in rules.options.choice_starts.get(language, []):
+        return False
+    head = phrasing.head_noun(phrase.text, rules)
+    return head is not None and phrasing.is_plural(head, language, rules.phrasing)
+
+
 def _extra_words(phrase: Phrase, kind: ObjectiveKindRule, language: str, rules: CompilerRules) -> list[str]:
     """Topic words of the phrase that the kind's keywords do not cover ("headquartered", "decision")."""
     covered = {w for terms in kind.keywords.values() for term in terms for w in fold(term).rstrip("*").split()}
@@ -162,7 +174,7 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
     corpus_options = context.options.get(kind.key, {}) if kind is not None else {}
     if listed:
         if criterion is CriterionKind.FREE_TEXT:
-            criterion = CriterionKind.FEATURES if phrase.open_options else CriterionKind.ENUMERATION
+            criterion = CriterionKind.FEATURES if _several(phrase, main, rules) else CriterionKind.ENUMERATION
         options = listed_options(listed, main, rules)
         description = rules.options.vocabulary_description[main].replace("{phrase}", phrase.source or phrase.text)
         vocabulary = vocabulary_document(vocab_id, criterion, options, allow_unlisted=False, source="the intent")

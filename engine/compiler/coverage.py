@@ -67,7 +67,7 @@ def intent_issues(spec: GoalSpec, rules: CompilerRules) -> list[tuple[str, str]]
     """Coded issues for intent phrases no objective collects (empty when the intent is fully accounted for)."""
     if not spec.manager_intent.strip():
         return []
-    phrases = read_intent(spec.manager_intent, rules).phrases
+    phrases = read_intent(spec.manager_intent, rules, spec.default_language).phrases
     claims = {o.id: _claimed(o) for o in spec.objectives}
     if all(c is None for c in claims.values()):
         return _by_kind(phrases, spec, rules)

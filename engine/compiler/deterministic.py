@@ -159,7 +159,7 @@ class DeterministicCompiler:
     def read(self, request: CompileInput) -> tuple[list[str], str, IntentReading]:
         languages = check_input(request, self.rules)
         spec_id = request.spec_id or default_spec_id(request.intent)
-        reading = read_intent(request.intent, self.rules)
+        reading = read_intent(request.intent, self.rules, request.language)
         check_intent_governance(reading, self.governance, spec_id)
         if not reading.phrases:
             raise CompileError(

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from engine.compiler.matching import Match, compile_patterns, select_non_overlapping
 from engine.compiler.rules import CompilerRules
 from engine.compiler.textmap import FoldedText, fold_map
+from engine.text import fold as fold_word
 
 _CLAUSE_END = re.compile(r"[!?;\n]|(?<!\betc)\.(?=\s|$)")
 _PARENS = re.compile(r"\([^()]*\)")
@@ -75,22 +76,17 @@ def kind_matches(folded: str, rules: CompilerRules) -> list[Match]:
     return select_non_overlapping(found)
 
 
-def _patterns(rules: CompilerRules, table: dict[str, list[str]], where: str) -> list[re.Pattern[str]]:
+def _patterns(rules: CompilerRules, table: dict[str, list[str]], where: str,
+              language: str | None = None) -> list[re.Pattern[str]]:
+    """Compiled patterns of a per-language table: one language's when given (and known), else all of them."""
     roles = {lang: "|".join(re.escape(r) for r in sorted(terms, key=len, reverse=True))
              for lang, terms in rules.phrasing.roles.items()}
     compiled: list[re.Pattern[str]] = []
-    for language, sources in sorted(table.items()):
+    chosen = [language] if language in table else sorted(table)
+    for language, sources in [(lang, table[lang]) for lang in chosen]:
         expanded = [s.replace("{roles}", roles.get(language, "")) for s in sources]
         compiled.extend(compile_patterns(expanded, f"compiler.json {where}/{language}"))
     return compiled
-
-
-def _starts_information(folded: str, position: int, matches: list[Match], rules: CompilerRules) -> bool:
-    """Whether an item that names information begins at ``position`` (after lead-ins such as 'a', 'their')."""
-    rest = folded[position:]
-    lead = _strip_leads(rest, _patterns(rules, rules.phrasing.lead_ins, "phrasing.lead_ins"))
-    offset = position + (len(rest) - len(lead))
-    return any(m.start == offset for m in matches)
 
 
 def _strip_leads(text: str, patterns: list[re.Pattern[str]]) -> str:
@@ -104,39 +100,6 @@ def _strip_leads(text: str, patterns: list[re.Pattern[str]]) -> str:
                 text = text[match.end():].lstrip(" \t,.:;-—–")
                 changed = True
     return text
-
-
-def _purpose_ranges(folded: str, rules: CompilerRules, matches: list[Match],
-                    collect: list[re.Pattern[str]]) -> list[tuple[int, int]]:
-    separators = _separator_pattern(rules)
-    ranges: list[tuple[int, int]] = []
-    for marker_pattern in _patterns(rules, rules.purpose_markers, "purpose_markers"):
-        for marker in marker_pattern.finditer(folded):
-            # A keyword that starts before the marker and runs into it wins ("way to contact").
-            if any(k.start < marker.start() < k.end for k in matches):
-                continue
-            clause_end = _CLAUSE_END.search(folded, marker.end())
-            end = clause_end.start() if clause_end else len(folded)
-            before = folded[: marker.start()].rstrip()
-            if not before or before[-1] in ".!?\n;":
-                # A purpose that opens the sentence ends at its comma or where the collect list starts.
-                stops = [m.start() for m in re.finditer(r"[,:]", folded[marker.end():end])]
-                stops += [m.start() for p in collect for m in p.finditer(folded[marker.end():end])]
-                end = marker.end() + min(stops) if stops else end
-            else:
-                # Otherwise it ends where an item naming information follows a separator or colon.
-                for sep in separators.finditer(folded, marker.end(), end):
-                    if sep.group(0) == ":" or _starts_information(folded, sep.end(), matches, rules):
-                        end = sep.start()
-                        break
-            ranges.append((marker.start(), end))
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(ranges):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
 
 
 def _separator_pattern(rules: CompilerRules) -> re.Pattern[str]:
@@ -175,23 +138,66 @@ def _tail(words: list[str], stop: set[str], limit: int) -> list[str]:
 
 
 class _Reader:
-    def __init__(self, intent: str, rules: CompilerRules) -> None:
+    def __init__(self, intent: str, rules: CompilerRules, language: str | None) -> None:
         self.rules = rules
         self.ft: FoldedText = fold_map(intent)
         self.folded = self.ft.folded
         self.matches = kind_matches(self.folded, rules)
         self.collect = _patterns(rules, rules.collect_markers, "collect_markers")
-        self.leads = _patterns(rules, rules.phrasing.lead_ins, "phrasing.lead_ins")
-        self.trails = _patterns(rules, rules.phrasing.trail_outs, "phrasing.trail_outs")
-        self.starters = _patterns(rules, rules.phrasing.clause_starters, "phrasing.clause_starters")
+        # Words stripped from an item's edges are the intent language's ("a" is an article only in English).
+        ph = rules.phrasing
+        self.leads = _patterns(rules, ph.lead_ins, "phrasing.lead_ins", language)
+        self.trails = _patterns(rules, ph.trail_outs, "phrasing.trail_outs", language)
+        self.starters = _patterns(rules, ph.clause_starters, "phrasing.clause_starters", language)
+        self.questions = _patterns(rules, ph.question_starts, "phrasing.question_starts", language)
         self.units = _patterns(rules, rules.quantity_units, "quantity_units")
         self.stop = {w for ws in rules.phrasing.stopwords.values() for w in ws}
         self.alternatives = _word_list([j for js in rules.options.alternative_joiners.values() for j in js])
         self.choice = _word_list([c for cs in rules.options.choice_starts.values() for c in cs])
-        self.purpose = _purpose_ranges(self.folded, rules, self.matches, self.collect)
-        self.parens = [(m.start(), m.end()) for m in _PARENS.finditer(self.folded)]
         self.separators = _separator_pattern(rules)
+        self.purpose = self._purpose_ranges()
+        self.parens = [(m.start(), m.end()) for m in _PARENS.finditer(self.folded)]
         self.context: list[str] = []
+
+    # -- purpose clauses ---------------------------------------------------------------------------------------
+
+    def _starts_information(self, position: int) -> bool:
+        """Whether an item that names information begins at ``position``: a kind keyword after lead-ins such as
+        'a', 'their', or a question ("en qué sede …")."""
+        rest = self.folded[position:]
+        lead = _strip_leads(rest, self.leads)
+        offset = position + (len(rest) - len(lead))
+        return any(m.start == offset for m in self.matches) or any(p.match(lead) for p in self.questions)
+
+    def _purpose_ranges(self) -> list[tuple[int, int]]:
+        folded, ranges = self.folded, []
+        for marker_pattern in _patterns(self.rules, self.rules.purpose_markers, "purpose_markers"):
+            for marker in marker_pattern.finditer(folded):
+                # A keyword that starts before the marker and runs into it wins ("way to contact").
+                if any(k.start < marker.start() < k.end for k in self.matches):
+                    continue
+                clause_end = _CLAUSE_END.search(folded, marker.end())
+                end = clause_end.start() if clause_end else len(folded)
+                before = folded[: marker.start()].rstrip()
+                if not before or before[-1] in ".!?\n;":
+                    # A purpose that opens the sentence ends at its comma or where the collect list starts.
+                    stops = [m.start() for m in re.finditer(r"[,:]", folded[marker.end():end])]
+                    stops += [m.start() for p in self.collect for m in p.finditer(folded[marker.end():end])]
+                    end = marker.end() + min(stops) if stops else end
+                else:
+                    # Otherwise it ends where an item naming information follows a separator or colon.
+                    for sep in self.separators.finditer(folded, marker.end(), end):
+                        if sep.group(0) == ":" or self._starts_information(sep.end()):
+                            end = sep.start()
+                            break
+                ranges.append((marker.start(), end))
+        merged: list[tuple[int, int]] = []
+        for start, end in sorted(ranges):
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        return merged
 
     # -- clauses and items -------------------------------------------------------------------------------------
 
@@ -231,12 +237,17 @@ class _Reader:
         # Overlap, not containment: a keyword may begin with a word the lead-ins strip ("the make and model").
         return [m for m in self.matches if m.start < end and m.end > start and not _inside(m.start, self.parens)]
 
-    def _short(self, item: _Item) -> list[str] | None:
+    def _short(self, item: _Item, *, choice: bool = False) -> list[str] | None:
+        """The words of a short item that can be a listed option (a keyword is allowed after "whether")."""
         words = _WORD.findall(self.folded[item.start:item.end])
         limit = self.rules.options.max_option_words
-        if not words or len(words) > limit or self._kinds_in(item.start, item.end):
+        if not words or len(words) > limit or (not choice and self._kinds_in(item.start, item.end)):
             return None
         return words
+
+    def _is_choice(self, item: _Item) -> bool:
+        text = _strip_leads(self.folded[item.start:item.end], self.leads)
+        return bool(self.choice) and re.match(rf"(?:{self.choice})\b", text) is not None
 
     def _join_option_lists(self, items: list[_Item]) -> list[_Item]:
         """Merge "a psychologist, psychiatrist or family counselor" back into one item with listed options."""
@@ -244,7 +255,8 @@ class _Reader:
         i = 0
         while i < len(items):
             j = i + 1
-            while j < len(items) and items[j].cut_before == "," and self._short(items[j]) is not None:
+            choice = self._is_choice(items[i])  # "whether they prefer beach, city or adventure trips"
+            while j < len(items) and items[j].cut_before == "," and self._short(items[j], choice=choice) is not None:
                 j += 1
             last = items[j - 1]
             alternatives = re.split(rf"\s+\b(?:{self.alternatives})\b\s+", self.folded[last.start:last.end].strip())
@@ -252,8 +264,8 @@ class _Reader:
             # The first option is as long as the next one: "si busca psicólogo, psiquiatra" -> "psicólogo".
             second = _WORD.findall(self.folded[items[i + 1].start:items[i + 1].end] if j - i > 2 else alternatives[0])
             tail = _tail(first_words, self.stop, min(self.rules.options.max_option_words, max(1, len(second))))
-            if j - i >= 2 and len(alternatives) == 2 and tail and not self._kinds_in(
-                    items[i].end - len(" ".join(tail)), items[i].end):
+            if j - i >= 2 and len(alternatives) == 2 and tail and (choice or not self._kinds_in(
+                    items[i].end - len(" ".join(tail)), items[i].end)):
                 pieces = [self.ft.original(items[i].end - len(" ".join(tail)), items[i].end)]
                 pieces += [self.ft.original(it.start, it.end) for it in items[i + 1:j]]
                 pieces = [p.strip(" .") for p in pieces[:-1]] + [
@@ -290,6 +302,10 @@ class _Reader:
             elif opened and any(p.match(_strip_leads(text, self.leads)) for p in self.starters):
                 opened = False
             item.in_scope = opened
+        # Before a colon comes a heading ("Captar socios para nuestro gimnasio:"), even with a collect verb.
+        colon = next((n for n, item in enumerate(items) if item.cut_before == ":"), None)
+        for item in items[: colon or 0]:
+            item.in_scope = False
         # A bare list ("Budget, area and contact details.") with a keyword collects every item.
         bare = not any(i.in_scope or i.cut_before == ":" for i in items) and len(items) >= 2
         if bare and any(self._kinds_in(i.start, i.end) for i in items):
@@ -364,6 +380,11 @@ class _Reader:
             assert rule is not None
             if rule.criterion.value == "quantity" and "unit" not in rule.params:
                 unit = self._unit(start, end)
+            unit_match = next((m for m in kinds if unit is not None and m.label != kind
+                               and self.folded.startswith(fold_word(unit), m.start)), None)
+            unit_rule = self.rules.kind(unit_match.label) if unit_match else None
+            if unit_match is not None and unit_rule is not None and unit_rule.criterion.value == "contact":
+                kind, match, unit = unit_match.label, unit_match, None  # "un número de celular" is a contact
         elif kind is None and (unit := self._unit(start, end)) is not None:
             kind = next((k.key for k in self.rules.objective_kinds
                          if k.criterion.value == "quantity" and "unit" not in k.params), None)
@@ -381,10 +402,13 @@ class _Reader:
             return []
         left = _tail(_WORD.findall(halves[0]), self.stop, self.rules.options.max_option_words)
         right_words = _WORD.findall(halves[1])
-        # The second option runs to its first stopword: "own or rent the home" -> own, rent.
+        # The second option runs to its first stopword: "own or rent the home" -> own, rent; and both are as
+        # long as the shorter one: "buscan alquilar o comprar" -> alquilar, comprar.
         right = next((right_words[:n] for n, w in enumerate(right_words) if w in self.stop), right_words)
         if not left or not right or len(right) > self.rules.options.max_option_words:
             return []
+        width = min(len(left), len(right))
+        left, right = left[len(left) - width:], right[:width]
         right_start = start + len(folded) - len(halves[1])
         left_start = start + len(halves[0]) - len(" ".join(left))
         return [self.ft.original(left_start, start + len(halves[0])),
@@ -412,6 +436,8 @@ class _Reader:
             left, right = result[index], result[index + 1]
             if phrases[index + 1][1] not in joiners:
                 continue
+            if any(p.match(self.folded[right.start:right.end]) for p in self.questions):
+                continue  # "… y qué tardes le vienen bien" is its own question
             left_words, right_words = _WORD.findall(left.text), _WORD.findall(right.text)
             right_content = [w for w in _WORD.findall(self.folded[right.start:right.end]) if w not in self.stop]
             if left.kind is None and not left.options and len(left_words) <= 2 and right.kind is not None \
@@ -424,6 +450,13 @@ class _Reader:
                     and self.folded[left.start:left.end].endswith(left.keyword):
                 # "check-in and check-out dates": the shared head noun completes the first phrase too.
                 result[index] = replace(left, text=f"{left.text} {self.ft.original(right.end - len(tail), right.end)}")
+            elif right.kind is not None and right.kind != left.kind and left.kind is not None \
+                    and self.folded[right.start:right.end] == right.keyword and 2 <= len(left_words) <= 3 \
+                    and self.folded[left.start:left.end].endswith(left.keyword):
+                # "the pick-up date and time": the modifier of the head noun is shared ("pick-up time").
+                modifier = left_words[:-1]
+                if not any(w in self.stop for w in map(fold_word, modifier)):
+                    result[index + 1] = replace(right, text=f"{' '.join(modifier)} {right.text}")
             elif right.kind is None and not right.options and 1 <= len(right_content) <= 2 \
                     and left.kind is not None and self.folded[left.start:left.end].startswith(left.keyword):
                 head_words = left_words[: len(left_words) - len(right_content)]
@@ -434,8 +467,9 @@ class _Reader:
         return result
 
 
-def read_intent(intent: str, rules: CompilerRules) -> IntentReading:
-    reader = _Reader(intent, rules)
+def read_intent(intent: str, rules: CompilerRules, language: str | None = None) -> IntentReading:
+    """The phrases of the intent; ``language`` (the intent's) picks which lead-in words are stripped."""
+    reader = _Reader(intent, rules, language)
     phrases = reader.read()
     present = {p.kind for p in phrases}
     for kind in rules.objective_kinds:

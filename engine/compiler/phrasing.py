@@ -153,3 +153,21 @@ def cue_terms(texts: list[str], language: str, rules: CompilerRules, limit: int 
             # Only the head noun (last topic word) gets a plural: "monthly budget" must not yield "monthlies".
             terms.extend(variants(word, language, rules.phrasing, plural=index == len(words) - 1))
     return list(dict.fromkeys(terms))[:limit]
+
+
+def head_noun(text: str, rules: CompilerRules) -> str | None:
+    """The last word of the phrase's first run of topic words ("which extra services they need" -> services)."""
+    stop = {w for ws in rules.phrasing.stopwords.values() for w in ws}
+    roles = {r for rs in rules.phrasing.roles.values() for r in rs}
+    run: list[str] = []
+    for word in _WORD.findall(fold(text)):
+        if word in stop or word in roles:
+            if run:
+                break
+            continue
+        run.append(word)
+    return run[-1] if run else None
+
+
+def is_plural(word: str, language: str, rules: PhrasingRules) -> bool:
+    return len(variants(word, language, rules, plural=False)) > 1

@@ -69,6 +69,7 @@ class PhrasingRules(_Rules):
     owner_words: TermsByLanguage
     definite_starts: TermsByLanguage
     keep_start: TermsByLanguage
+    question_starts: TermsByLanguage
     question: TextByLanguage
     question_with_options: TextByLanguage
     description_free_text: TextByLanguage
