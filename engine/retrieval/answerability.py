@@ -29,13 +29,15 @@ from rapidfuzz import fuzz, process
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, is_number, tokens
 from engine.retrieval.calibration import Calibration
 from engine.retrieval.concepts import Concepts
-from engine.retrieval.models import ScoredPassage
+from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.rules import GroundingSettings, RetrievalRules
 from engine.text import fold
 
 _CASED_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _SENTENCE_SPLIT = re.compile(r"[.!?¿¡:;,\n]+")
 _FUZZY_MIN_LEN = 5
+_PREFIX_MIN_LEN = 3
+_PREFIX_MAX_EXTRA = 2
 
 
 @lru_cache(maxsize=8)
@@ -114,22 +116,26 @@ class AnswerabilityJudge:
         passage_terms: dict[str, frozenset[str]],
         vocabulary: frozenset[str],
         calibration: Calibration,
+        passages: Sequence[Passage] = (),
     ) -> None:
         self.rules = rules
         self.settings: GroundingSettings = rules.grounding
         self.analyzers = analyzers
         self.stats = stats
-        self.passage_terms = passage_terms
+        # A section also states what its document and headings say it is about ("Shop › Where are you?").
+        labels = {p.id: frozenset(analyzers.for_language(p.language).terms(p.label)) for p in passages if p.label}
+        self.passage_terms = {pid: terms | labels.get(pid, frozenset()) for pid, terms in passage_terms.items()}
         self.vocabulary = vocabulary
         self.calibration = calibration
         self._frame = frozenset(fold(w) for lang in rules.languages.values() for w in lang.frame_words)
         self._stop = frozenset().union(*(a.stopwords for a in analyzers.by_language.values()))
         self._ordinary = ordinary_names(tuple(sorted(rules.languages)))
         self.concepts = Concepts(rules, analyzers)
-        self._corpus_terms = frozenset().union(*passage_terms.values()) if passage_terms else frozenset()
+        self._language = {p.id: p.language for p in passages}
+        self._corpus_terms = frozenset().union(*self.passage_terms.values()) if passage_terms else frozenset()
         self._by_initial: dict[str, list[str]] = {}
         for term in sorted(self._corpus_terms):
-            if len(term) >= _FUZZY_MIN_LEN:
+            if len(term) >= _PREFIX_MIN_LEN:
                 self._by_initial.setdefault(term[0], []).append(term)
         self._verb_suffixes = tuple(s for lang in rules.languages.values() for s in lang.verb_suffixes)
         self._auxiliaries = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.auxiliaries)
@@ -180,9 +186,15 @@ class AnswerabilityJudge:
         """The corpus terms an asked word's variants match: equal stems, or stems one typo away."""
         forms = set(variants & self._corpus_terms)
         for variant in variants:
+            if len(variant) >= _PREFIX_MIN_LEN:  # "buy" / "buyer": Snowball keeps some derivations apart
+                forms.update(
+                    t
+                    for t in self._by_initial.get(variant[0], ())
+                    if 0 < abs(len(t) - len(variant)) <= _PREFIX_MAX_EXTRA and (t.startswith(variant) or variant.startswith(t))
+                )
             if len(variant) < _FUZZY_MIN_LEN:
                 continue
-            choices = self._by_initial.get(variant[0], ())
+            choices = [t for t in self._by_initial.get(variant[0], ()) if len(t) >= _FUZZY_MIN_LEN]
             for match, _, _ in process.extract(
                 variant, choices, scorer=fuzz.ratio, score_cutoff=self.settings.fuzzy_min_ratio, limit=None
             ):
@@ -218,11 +230,12 @@ class AnswerabilityJudge:
                 top_matched = max(top_matched, term.weight)
                 support.matched.append(term.word.surface)
                 continue
-            others = len(term.stated_in - {passage.id})
+            # Only passages in the judged passage's language can show that *this* passage omits the term.
+            others = sum(1 for pid in term.stated_in - {passage.id} if self._language[pid] == passage.language)
             # Across languages a word outside every concept group cannot be checked: it is left out, not held
             # against the passage. An unstated action verb is a paraphrase more often than a different ask.
             checkable = not cross or term.translatable or term.name or others > 0
-            if checkable and not term.verb:
+            if checkable and not term.verb and not (term.acronym and not others):
                 total += term.weight
             if others:
                 support.elsewhere.append(term.word.surface)
@@ -236,7 +249,9 @@ class AnswerabilityJudge:
                     specific_unknown.append(term)
         support.coverage = round(matched / total, 4) if total > 0 else 0.0
         clear_winner = standing - rival
-        semantic_ok = semantic >= settings.lexical_min_z or standing >= settings.lexical_min_standing
+        # Calibrated z-scores assume the corpus's language; across languages only the standing is comparable.
+        semantic_ok = standing >= settings.lexical_min_standing and (cross or semantic >= settings.lexical_min_z)
+        clear = standing >= settings.paraphrase_min_standing and clear_winner >= settings.min_standing_gap
         if unknown_names and settings.reject_unknown_names:
             support.reason = "answerability.unknown_name"
         elif top_matched > 0 and any(t.weight >= top_matched for t in specific_elsewhere):
@@ -245,7 +260,7 @@ class AnswerabilityJudge:
             support.answerable, support.reason = True, "answerability.terms"
         elif not cross and semantic >= settings.semantic_min_z and standing >= settings.min_standing:
             support.answerable, support.reason = True, "answerability.semantic"
-        elif matched == 0 and standing >= settings.paraphrase_min_standing and clear_winner >= settings.min_standing_gap:
+        elif clear and not specific_elsewhere and (matched == 0 or support.coverage >= settings.strong_coverage):
             support.answerable, support.reason = True, "answerability.paraphrase"
         elif cross and not specific_unknown and semantic >= settings.cross_lingual_min_z and standing >= settings.min_standing:
             support.answerable, support.reason = True, "answerability.semantic"

@@ -67,6 +67,7 @@ class GroundedAnswerer:
             retriever.passage_terms,
             retriever.vocabulary,
             calibrate(retriever.vectors),
+            retriever.corpus.passages,
         )
 
     def answer(self, message: str, language: str) -> GroundedAnswer:

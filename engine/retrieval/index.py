@@ -29,6 +29,8 @@ from engine.retrieval.rules import RetrievalSettings
 
 log = structlog.get_logger("grace.retrieval")
 
+_MIN_STANDING_GROUP = 8  # passages of one language needed for a per-language standing
+
 
 class Retriever(Protocol):
     """TopK over the company corpus for one query string; ``filters`` restrict record fields."""
@@ -89,14 +91,15 @@ def _embed_cached(
 def standings(scores: npt.NDArray[np.float64], mask: npt.NDArray[np.bool_], languages: Sequence[str]) -> npt.NDArray[np.float64]:
     """Per-language z-scores of one query's similarities over the passages in ``mask`` (0 where undefined)."""
     out = np.zeros(len(scores))
+    if mask.sum() < 2:
+        return out
     for language in set(languages):
         group = mask & np.array([lang == language for lang in languages], dtype=bool)
-        if group.sum() < 2:
-            continue
-        values = scores[group]
+        # A handful of sections cannot show what "unrelated" looks like: small groups use the whole corpus.
+        values = scores[group] if group.sum() >= _MIN_STANDING_GROUP else scores[mask]
         spread = float(values.std())
         if spread > 0:
-            out[group] = (values - float(values.mean())) / spread
+            out[group] = (scores[group] - float(values.mean())) / spread
     return out
 
 

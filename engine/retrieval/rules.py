@@ -44,6 +44,7 @@ class GroundingSettings(_Frozen):
     lexical_min_standing: float  # ... or at least this standing (z among the corpus for this very question)
     min_standing: float  # with semantic_min_z: the passage stands this far above the corpus for this question
     paraphrase_min_standing: float  # nothing asked is stated verbatim: standing above the corpus ...
+    strong_coverage: float  # ... or at least this share is stated (the rest worded differently)
     min_standing_gap: float  # ... and this far above the next retrieved passage (a clear winner)
     cross_lingual_min_z: float  # across languages, nothing unknown asked: this calibrated z with min_standing
     elsewhere_max_share: float  # an asked term stated only in other passages, at most this share of the corpus
