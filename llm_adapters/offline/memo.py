@@ -1,38 +1,39 @@
-"""Per-message memo: values derived once from an Analysis (number mentions, cue positions) and shared by every
-extractor of that message, so the proposer's work stays linear in message length."""
+"""Per-message memo: values derived once from an Analysis (number mentions, cue positions) or from the rules
+and shared by every extractor, so the proposer's work stays linear in message length.
+
+The memo lives on the owner object itself (a private attribute), so it is freed with the owner: no global
+table, no finalizers (a finalizer run by the garbage collector while a global lock was held deadlocked).
+"""
 
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_lock = threading.Lock()
-_slots: dict[int, dict[str, Any]] = {}
+_ATTRIBUTE = "_grace_memo"
+_lock = threading.Lock()  # only guards creating an owner's memo dict; factories run outside it
+
+
+def _slot(owner: object) -> dict[str, Any]:
+    slot: dict[str, Any] | None = owner.__dict__.get(_ATTRIBUTE)
+    if slot is None:
+        with _lock:
+            slot = owner.__dict__.get(_ATTRIBUTE)
+            if slot is None:
+                slot = {}
+                object.__setattr__(owner, _ATTRIBUTE, slot)  # works on frozen dataclasses too
+    return slot
 
 
 def memo(owner: object, key: str, factory: Callable[[], T]) -> T:
-    """``factory()`` computed once per (owner object, key) while the owner lives (owners are unhashable
-    dataclasses, so they are keyed by identity and forgotten when collected)."""
-    ident = id(owner)
-    with _lock:
-        slot = _slots.get(ident)
-        if slot is None:
-            slot = _slots[ident] = {}
-            weakref.finalize(owner, _forget, ident)
-        if key in slot:
-            value: T = slot[key]
-            return value
-    value = factory()
-    with _lock:
-        slot.setdefault(key, value)
-        stored: T = slot[key]
+    """``factory()`` computed once per (owner object, key) while the owner lives."""
+    slot = _slot(owner)
+    if key in slot:
+        value: T = slot[key]
+        return value
+    computed = factory()
+    stored: T = slot.setdefault(key, computed)
     return stored
-
-
-def _forget(ident: int) -> None:
-    with _lock:
-        _slots.pop(ident, None)
