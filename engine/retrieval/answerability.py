@@ -36,7 +36,7 @@ from engine.text import fold
 _CASED_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _SENTENCE_SPLIT = re.compile(r"[.!?¿¡:;,\n]+")
 _FUZZY_MIN_LEN = 5
-_PREFIX_MIN_LEN = 3
+_PREFIX_MIN_LEN = 4
 _PREFIX_MAX_EXTRA = 2
 
 
@@ -131,6 +131,14 @@ class AnswerabilityJudge:
         self._stop = frozenset().union(*(a.stopwords for a in analyzers.by_language.values()))
         self._ordinary = ordinary_names(tuple(sorted(rules.languages)))
         self.concepts = Concepts(rules, analyzers)
+        self._price_cues = tuple(fold(c) for lang in rules.languages.values() for c in lang.price_cues)
+        price = re.compile(self.settings.price_pattern)
+        free = re.compile(self.settings.free_pattern)
+        self._states_price = {
+            p.id: bool(free.search(fold(p.indexed_text())))
+            or (bool(price.search(fold(p.indexed_text()))) and any(c.isdigit() for c in p.text))
+            for p in passages
+        }
         self._language = {p.id: p.language for p in passages}
         self._corpus_terms = frozenset().union(*self.passage_terms.values()) if passage_terms else frozenset()
         self._by_initial: dict[str, list[str]] = {}
@@ -172,6 +180,10 @@ class AnswerabilityJudge:
             )
         return out
 
+    def asks_price(self, asked: str) -> bool:
+        folded = fold(asked)
+        return any(re.search(rf"(?<!\w){re.escape(cue)}(?!\w)", folded) for cue in self._price_cues)
+
     def _verbs(self, asked: str) -> set[str]:
         """Words that are the asked action: a verb ending of a rule language ("arregláis"), or the word right
         after an auxiliary and its subject ("do you *repair*", "can I *bring*")."""
@@ -201,8 +213,11 @@ class AnswerabilityJudge:
                 forms.add(match)
         return frozenset(forms)
 
-    def judge(self, hit: ScoredPassage, terms: Sequence[AskedTerm], language: str, rival: float) -> Support:
-        """``rival``: the best standing among the other retrieved passages (a clear winner stands out)."""
+    def judge(
+        self, hit: ScoredPassage, terms: Sequence[AskedTerm], language: str, rival: float, price: bool = False
+    ) -> Support:
+        """``rival``: the best standing among the other retrieved passages (a clear winner stands out);
+        ``price``: the question asks for a price, so the passage must state one."""
         settings = self.settings
         passage = hit.passage
         cross = passage.language != language
@@ -254,6 +269,8 @@ class AnswerabilityJudge:
         clear = standing >= settings.paraphrase_min_standing and clear_winner >= settings.min_standing_gap
         if unknown_names and settings.reject_unknown_names:
             support.reason = "answerability.unknown_name"
+        elif price and not self._states_price.get(passage.id, True):
+            support.reason = "answerability.no_price"
         elif top_matched > 0 and any(t.weight >= top_matched for t in specific_elsewhere):
             support.reason = "answerability.asked_elsewhere"
         elif matched > 0 and not specific_unknown and support.coverage >= settings.min_coverage and semantic_ok:

@@ -89,8 +89,11 @@ class GroundedAnswerer:
         trace.language = question_language(asked, self.rules, language)
         terms = self.judge.asked_terms(asked)
         standing = [max(h.dense_standing, h.title_standing) for h in trace.hits]
+        price = self.judge.asks_price(asked)
         trace.support = [
-            self.judge.judge(hit, terms, trace.language, max((s for j, s in enumerate(standing) if j != i), default=0.0))
+            self.judge.judge(
+                hit, terms, trace.language, max((s for j, s in enumerate(standing) if j != i), default=0.0), price
+            )
             for i, hit in enumerate(trace.hits)
         ]
         passing = [

@@ -7,6 +7,7 @@ data; this module only turns them into typed, immutable objects.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,8 @@ class GroundingSettings(_Frozen):
     min_standing_gap: float  # ... and this far above the next retrieved passage (a clear winner)
     cross_lingual_min_z: float  # across languages, nothing unknown asked: this calibrated z with min_standing
     elsewhere_max_share: float  # an asked term stated only in other passages, at most this share of the corpus
+    price_pattern: str  # regex on folded passage text: a currency mark (with a digit: a price is stated)
+    free_pattern: str  # regex on folded passage text: something is free
     fuzzy_min_ratio: float  # stems this similar (rapidfuzz ratio, 0-100) count as the same word (typos)
     reject_unknown_names: bool  # a question naming something the corpus never mentions is unanswerable
     max_passages: int
@@ -80,6 +83,7 @@ class LanguageRules(_Frozen):
     negations: frozenset[str]
     frame_words: frozenset[str]  # words that frame a question ("cost", "price") rather than name its topic
     verb_suffixes: tuple[str, ...]  # endings of verb forms typical of questions ("-áis": "¿arregláis …?")
+    price_cues: tuple[str, ...]  # phrases that ask for a price: the answering passage must state one
     question: QuestionCues
     near_miss_message: str  # "{covered}" (what the documents cover) and "{asked}" (what was asked)
 
@@ -127,6 +131,11 @@ def parse_rules(data: dict[str, Any]) -> RetrievalRules:
             raise RetrievalRulesError(
                 f"language {code!r}: standalone_wh_words must be a subset of wh_words", code="retrieval.rules.question"
             )
+    for name in ("price_pattern", "free_pattern"):
+        try:
+            re.compile(getattr(rules.grounding, name))
+        except re.error as exc:
+            raise RetrievalRulesError(f"grounding.{name} is not a valid regex: {exc}", code="retrieval.rules.pattern") from None
     return rules
 
 
