@@ -271,13 +271,16 @@ class AnswerabilityJudge:
             support.reason = "answerability.unknown_name"
         elif price and not self._states_price.get(passage.id, True):
             support.reason = "answerability.no_price"
+        elif clear and support.coverage >= settings.strong_coverage:
+            # Most of what is asked is stated and no other section comes close: the rest is worded differently.
+            support.answerable, support.reason = True, "answerability.mostly_stated"
         elif top_matched > 0 and any(t.weight >= top_matched for t in specific_elsewhere):
             support.reason = "answerability.asked_elsewhere"
         elif matched > 0 and not specific_unknown and support.coverage >= settings.min_coverage and semantic_ok:
             support.answerable, support.reason = True, "answerability.terms"
         elif not cross and semantic >= settings.semantic_min_z and standing >= settings.min_standing:
             support.answerable, support.reason = True, "answerability.semantic"
-        elif clear and not specific_elsewhere and (matched == 0 or support.coverage >= settings.strong_coverage):
+        elif clear and matched == 0 and not support.elsewhere:
             support.answerable, support.reason = True, "answerability.paraphrase"
         elif cross and not specific_unknown and semantic >= settings.cross_lingual_min_z and standing >= settings.min_standing:
             support.answerable, support.reason = True, "answerability.semantic"

@@ -102,8 +102,8 @@ class GroundedAnswerer:
         same_language = [pair for pair in passing if not pair[0].cross_lingual]
         if same_language or not self.rules.grounding.cross_language_fallback:
             passing = same_language
-        # The passage that states most of what is asked wins; retrieval order breaks ties.
-        passing.sort(key=lambda pair: (-pair[0].coverage, pair[1].rank))
+        # Among supporting passages the one that stands out most for this question wins.
+        passing.sort(key=lambda pair: (-pair[0].standing, pair[1].rank))
         return [hit for _, hit in passing][: self.rules.grounding.max_passages]
 
     def answer_with_trace(self, message: str, language: str) -> tuple[GroundedAnswer, AnswerTrace]:
