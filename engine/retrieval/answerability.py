@@ -30,6 +30,7 @@ from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, is_numb
 from engine.retrieval.calibration import Calibration
 from engine.retrieval.concepts import Concepts
 from engine.retrieval.models import Passage, ScoredPassage
+from engine.retrieval.names import is_acronym, is_ordinary, ordinary_names
 from engine.retrieval.rules import GroundingSettings, RetrievalRules
 from engine.text import fold
 
@@ -41,10 +42,9 @@ _PREFIX_MAX_EXTRA = 2
 
 
 @lru_cache(maxsize=8)
-def ordinary_names(languages: tuple[str, ...]) -> frozenset[str]:
-    """Capitalised words that are ordinary language, not a company's unknown product or place: months, weekdays,
-    countries and regions, languages (from CLDR via babel, in every rule language)."""
-    names: set[str] = set()
+def _calendar_words(languages: tuple[str, ...]) -> frozenset[str]:
+    """Weekday and month names (wide and abbreviated) in every rule language, folded."""
+    words: set[str] = set()
     for code in languages:
         try:
             locale = Locale.parse(code)
@@ -53,16 +53,9 @@ def ordinary_names(languages: tuple[str, ...]) -> frozenset[str]:
         for table in (locale.months, locale.days):
             for context in table.values():
                 for width in context.values():
-                    names.update(fold(v) for v in width.values())
-        for mapping in (locale.territories, locale.languages):
-            for value in mapping.values():
-                names.update(fold(w) for w in _CASED_WORD.findall(value))
-    return frozenset(n for n in names if len(n) > 1)
-
-
-def is_acronym(word: str) -> bool:
-    """SSO, MS, IVA, SL: short all-capital words are abbreviations, not names of unknown things."""
-    return 2 <= len(word) <= 5 and word.isupper()
+                    for value in width.values():
+                        words.update(tokens(value))
+    return frozenset(w for w in words if len(w) > 2)
 
 
 @dataclass(frozen=True)
@@ -132,6 +125,14 @@ class AnswerabilityJudge:
         self._ordinary = ordinary_names(tuple(sorted(rules.languages)))
         self.concepts = Concepts(rules, analyzers)
         self._price_cues = tuple(fold(c) for lang in rules.languages.values() for c in lang.price_cues)
+        self._clock_cues = tuple(fold(c) for lang in rules.languages.values() for c in lang.clock_cues)
+        self._date_cues = tuple(fold(c) for lang in rules.languages.values() for c in lang.date_cues)
+        clock = re.compile(self.settings.clock_pattern)
+        calendar = _calendar_words(tuple(sorted(rules.languages)))
+        self._states_clock = {p.id: bool(clock.search(fold(p.indexed_text()))) for p in passages}
+        self._states_date = {
+            p.id: self._states_clock[p.id] or bool(set(tokens(p.indexed_text())) & calendar) for p in passages
+        }
         price = re.compile(self.settings.price_pattern)
         free = re.compile(self.settings.free_pattern)
         self._states_price = {
@@ -154,8 +155,7 @@ class AnswerabilityJudge:
         for sentence in _SENTENCE_SPLIT.split(asked):
             for word in _CASED_WORD.findall(sentence)[1:]:
                 folded = fold(word)
-                ordinary = {folded, folded.removesuffix("s"), folded.removesuffix("es")} & self._ordinary
-                if word[0].isupper() and not is_acronym(word) and not ordinary:
+                if word[0].isupper() and not is_acronym(word) and not is_ordinary(folded, self._ordinary):
                     names.add(folded)
         acronyms = {fold(w) for w in _CASED_WORD.findall(asked) if is_acronym(w)}
         verbs = self._verbs(asked)
@@ -180,9 +180,27 @@ class AnswerabilityJudge:
             )
         return out
 
-    def asks_price(self, asked: str) -> bool:
+    def asked_kind(self, asked: str) -> str:
+        """What the question asks for, when it is a kind a passage must visibly state: "price", "clock" (a time
+        of day), "date" (a time, weekday or month), else ""."""
         folded = fold(asked)
-        return any(re.search(rf"(?<!\w){re.escape(cue)}(?!\w)", folded) for cue in self._price_cues)
+        starts = [fold(s).strip(" ¿¡") for s in _SENTENCE_SPLIT.split(asked) if s.strip(" ¿¡")]
+
+        def anywhere(cues: tuple[str, ...]) -> bool:
+            return any(re.search(rf"(?<!\w){re.escape(cue)}(?!\w)", folded) for cue in cues)
+
+        def opening(cues: tuple[str, ...]) -> bool:  # "when" opens a question; "… when I am away" does not
+            return any(re.match(rf"(?:\w+ )?{re.escape(cue)}(?!\w)", start) for start in starts for cue in cues)
+
+        if anywhere(self._price_cues):
+            return "price"
+        if opening(self._clock_cues):
+            return "clock"
+        return "date" if opening(self._date_cues) else ""
+
+    def states_kind(self, passage_id: str, kind: str) -> bool:
+        table = {"price": self._states_price, "clock": self._states_clock, "date": self._states_date}.get(kind)
+        return True if table is None else table.get(passage_id, True)
 
     def _verbs(self, asked: str) -> set[str]:
         """Words that are the asked action: a verb ending of a rule language ("arregláis"), or the word right
@@ -202,7 +220,8 @@ class AnswerabilityJudge:
                 forms.update(
                     t
                     for t in self._by_initial.get(variant[0], ())
-                    if 0 < abs(len(t) - len(variant)) <= _PREFIX_MAX_EXTRA and (t.startswith(variant) or variant.startswith(t))
+                    if 0 < abs(len(t) - len(variant)) <= _PREFIX_MAX_EXTRA
+                    and (t.startswith(variant) or variant.startswith(t))
                 )
             if len(variant) < _FUZZY_MIN_LEN:
                 continue
@@ -214,10 +233,10 @@ class AnswerabilityJudge:
         return frozenset(forms)
 
     def judge(
-        self, hit: ScoredPassage, terms: Sequence[AskedTerm], language: str, rival: float, price: bool = False
+        self, hit: ScoredPassage, terms: Sequence[AskedTerm], language: str, rival: float, kind: str = ""
     ) -> Support:
         """``rival``: the best standing among the other retrieved passages (a clear winner stands out);
-        ``price``: the question asks for a price, so the passage must state one."""
+        ``kind``: what the question asks for (``asked_kind``), which the passage must visibly state."""
         settings = self.settings
         passage = hit.passage
         cross = passage.language != language
@@ -250,8 +269,8 @@ class AnswerabilityJudge:
             # Across languages a word outside every concept group cannot be checked: it is left out, not held
             # against the passage. An unstated action verb is a paraphrase more often than a different ask.
             checkable = not cross or term.translatable or term.name or others > 0
-            if checkable and not term.verb and not (term.acronym and not others):
-                total += term.weight
+            if not term.verb and not (term.acronym and not others):
+                total += term.weight if checkable else term.weight * settings.unverifiable_weight
             if others:
                 support.elsewhere.append(term.word.surface)
                 if not term.verb and others <= rare:
@@ -269,8 +288,8 @@ class AnswerabilityJudge:
         clear = standing >= settings.paraphrase_min_standing and clear_winner >= settings.min_standing_gap
         if unknown_names and settings.reject_unknown_names:
             support.reason = "answerability.unknown_name"
-        elif price and not self._states_price.get(passage.id, True):
-            support.reason = "answerability.no_price"
+        elif not self.states_kind(passage.id, kind):
+            support.reason = f"answerability.no_{kind}"
         elif clear and support.coverage >= settings.strong_coverage:
             # Most of what is asked is stated and no other section comes close: the rest is worded differently.
             support.answerable, support.reason = True, "answerability.mostly_stated"
@@ -282,7 +301,12 @@ class AnswerabilityJudge:
             support.answerable, support.reason = True, "answerability.semantic"
         elif clear and matched == 0 and not support.elsewhere:
             support.answerable, support.reason = True, "answerability.paraphrase"
-        elif cross and not specific_unknown and semantic >= settings.cross_lingual_min_z and standing >= settings.min_standing:
+        elif (
+            cross
+            and not specific_unknown
+            and semantic >= settings.cross_lingual_min_z
+            and standing >= settings.min_standing
+        ):
             support.answerable, support.reason = True, "answerability.semantic"
         else:
             support.reason = "answerability.not_supported"

@@ -89,16 +89,14 @@ class GroundedAnswerer:
         trace.language = question_language(asked, self.rules, language)
         terms = self.judge.asked_terms(asked)
         standing = [max(h.dense_standing, h.title_standing) for h in trace.hits]
-        price = self.judge.asks_price(asked)
+        kind = self.judge.asked_kind(asked)
         trace.support = [
             self.judge.judge(
-                hit, terms, trace.language, max((s for j, s in enumerate(standing) if j != i), default=0.0), price
+                hit, terms, trace.language, max((s for j, s in enumerate(standing) if j != i), default=0.0), kind
             )
             for i, hit in enumerate(trace.hits)
         ]
-        passing = [
-            (support, hit) for support, hit in zip(trace.support, trace.hits, strict=True) if support.answerable
-        ]
+        passing = [(support, hit) for support, hit in zip(trace.support, trace.hits, strict=True) if support.answerable]
         same_language = [pair for pair in passing if not pair[0].cross_lingual]
         if same_language or not self.rules.grounding.cross_language_fallback:
             passing = same_language

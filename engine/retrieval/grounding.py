@@ -1,5 +1,6 @@
-"""Grounding checks: is a retrieved passage relevant enough to answer from (relevance gate), and is every claim
-of an answer supported by a retrieved passage (paper eq. 8: c ∈ Claims(r_t) ⇒ ∃ d ∈ D_t : d ⊨ c).
+"""Grounding checks: is every claim of an answer supported by a retrieved passage (paper eq. 8:
+c ∈ Claims(r_t) ⇒ ∃ d ∈ D_t : d ⊨ c), and which capitalised names a question uses that the corpus lacks.
+Whether a passage can answer at all is decided in answerability.py.
 
 Both are deterministic. ``d ⊨ c`` is approximated conservatively: the claim is a sentence of ``d`` verbatim, or
 (for synthesizers that rephrase) nearly all its content terms occur in ``d``, every number it states occurs in
@@ -15,7 +16,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict
 
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, is_number, split_sentences, tokens
-from engine.retrieval.models import Passage, ScoredPassage
+from engine.retrieval.models import Passage
+from engine.retrieval.names import is_acronym, is_ordinary
 from engine.retrieval.rules import GroundingSettings
 from engine.text import fold
 
@@ -58,30 +60,26 @@ def query_coverage(words: Sequence[QueryWord], terms: frozenset[str], stats: Ter
     return matched / total if total > 0 else 0.0
 
 
-def relevance(hit: ScoredPassage, coverage: float, settings: GroundingSettings) -> float:
-    """Relevance of a retrieved passage to the question: dense cosine plus weighted lexical coverage.
-
-    Dense similarity alone does not separate answerable from unanswerable questions well (e5 cosines sit in a
-    narrow band) and coverage alone fails on paraphrases and on questions in another language than the
-    passage; their weighted sum does both reasonably (calibrated in benchmarks/rag_bench.py).
-    """
-    return hit.dense_score + settings.coverage_weight * coverage
-
-
-def unknown_names(question: str, vocabulary: frozenset[str], stopwords: frozenset[str]) -> list[str]:
+def unknown_names(
+    question: str,
+    vocabulary: frozenset[str],
+    stopwords: frozenset[str],
+    ordinary: frozenset[str] = frozenset(),
+) -> list[str]:
     """Capitalised words inside a question (not sentence-initial) that the corpus never mentions.
 
     "Do you have properties in Marbella?" names a place the corpus does not know: retrieval will still find
-    passages about properties, but none of them can answer the question.
+    passages about properties, but none of them can answer the question. Acronyms ("SSO", "IVA") and ordinary
+    capitalised words (``ordinary``: months, weekdays, countries, regions, languages) are not unknown names.
     """
     found: list[str] = []
     for sentence in _SENTENCE_SPLIT.split(question):
         words = _CASED_WORD.findall(sentence)
         for word in words[1:]:
-            if len(word) < 2 or not word[0].isupper():
+            if len(word) < 2 or not word[0].isupper() or is_acronym(word):
                 continue
             folded = fold(word)
-            if folded in stopwords or folded in vocabulary:
+            if folded in stopwords or folded in vocabulary or is_ordinary(folded, ordinary):
                 continue
             found.append(word)
     return found

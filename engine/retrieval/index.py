@@ -88,7 +88,9 @@ def _embed_cached(
     return matrix
 
 
-def standings(scores: npt.NDArray[np.float64], mask: npt.NDArray[np.bool_], languages: Sequence[str]) -> npt.NDArray[np.float64]:
+def standings(
+    scores: npt.NDArray[np.float64], mask: npt.NDArray[np.bool_], languages: Sequence[str]
+) -> npt.NDArray[np.float64]:
     """Per-language z-scores of one query's similarities over the passages in ``mask`` (0 where undefined)."""
     out = np.zeros(len(scores))
     if mask.sum() < 2:

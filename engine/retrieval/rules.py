@@ -49,7 +49,9 @@ class GroundingSettings(_Frozen):
     min_standing_gap: float  # ... and this far above the next retrieved passage (a clear winner)
     cross_lingual_min_z: float  # across languages, nothing unknown asked: this calibrated z with min_standing
     elsewhere_max_share: float  # an asked term stated only in other passages, at most this share of the corpus
+    unverifiable_weight: float  # across languages: weight of an asked word nothing can check (no concept group)
     price_pattern: str  # regex on folded passage text: a currency mark (with a digit: a price is stated)
+    clock_pattern: str  # regex on folded passage text: a clock time
     free_pattern: str  # regex on folded passage text: something is free
     fuzzy_min_ratio: float  # stems this similar (rapidfuzz ratio, 0-100) count as the same word (typos)
     reject_unknown_names: bool  # a question naming something the corpus never mentions is unanswerable
@@ -84,6 +86,8 @@ class LanguageRules(_Frozen):
     frame_words: frozenset[str]  # words that frame a question ("cost", "price") rather than name its topic
     verb_suffixes: tuple[str, ...]  # endings of verb forms typical of questions ("-áis": "¿arregláis …?")
     price_cues: tuple[str, ...]  # phrases that ask for a price: the answering passage must state one
+    clock_cues: tuple[str, ...]  # phrases that ask for a clock time ("what time"): the passage must state one
+    date_cues: tuple[str, ...]  # words that ask when: the passage must state a clock time, a weekday or a month
     question: QuestionCues
     near_miss_message: str  # "{covered}" (what the documents cover) and "{asked}" (what was asked)
 
@@ -131,11 +135,13 @@ def parse_rules(data: dict[str, Any]) -> RetrievalRules:
             raise RetrievalRulesError(
                 f"language {code!r}: standalone_wh_words must be a subset of wh_words", code="retrieval.rules.question"
             )
-    for name in ("price_pattern", "free_pattern"):
+    for name in ("price_pattern", "free_pattern", "clock_pattern"):
         try:
             re.compile(getattr(rules.grounding, name))
         except re.error as exc:
-            raise RetrievalRulesError(f"grounding.{name} is not a valid regex: {exc}", code="retrieval.rules.pattern") from None
+            raise RetrievalRulesError(
+                f"grounding.{name} is not a valid regex: {exc}", code="retrieval.rules.pattern"
+            ) from None
     return rules
 
 
