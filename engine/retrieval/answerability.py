@@ -37,6 +37,7 @@ from engine.text import fold
 _CASED_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _SENTENCE_SPLIT = re.compile(r"[.!?¿¡:;,\n]+")
 _FUZZY_MIN_LEN = 5
+_UNBOUNDED = 1e9
 _PREFIX_MIN_LEN = 4
 _PREFIX_MAX_EXTRA = 2
 
@@ -141,6 +142,7 @@ class AnswerabilityJudge:
             for p in passages
         }
         self._language = {p.id: p.language for p in passages}
+        self._few = len(passage_terms) < self.settings.min_standing_passages
         self._corpus_terms = frozenset().union(*self.passage_terms.values()) if passage_terms else frozenset()
         self._by_initial: dict[str, list[str]] = {}
         for term in sorted(self._corpus_terms):
@@ -245,12 +247,14 @@ class AnswerabilityJudge:
             self.calibration.title_z(hit.title_score) if hit.title_score else float("-inf"),
         )
         standing = max(hit.dense_standing, hit.title_standing)
+        if self._few:  # too few sections to tell what "unrelated" looks like: standing cannot decide
+            standing, rival = _UNBOUNDED, 0.0
         support = Support(
             passage_id=passage.id,
             cross_lingual=cross,
             coverage=0.0,
             semantic_z=round(semantic, 3),
-            standing=round(standing, 3),
+            standing=round(min(standing, 99.0), 3),
         )
         rare = max(1, int(settings.elsewhere_max_share * len(self.passage_terms)))
         total = matched = top_matched = 0.0
@@ -293,7 +297,9 @@ class AnswerabilityJudge:
         elif clear and support.coverage >= settings.strong_coverage:
             # Most of what is asked is stated and no other section comes close: the rest is worded differently.
             support.answerable, support.reason = True, "answerability.mostly_stated"
-        elif top_matched > 0 and any(t.weight >= top_matched for t in specific_elsewhere):
+        elif any(t.name for t in specific_elsewhere) or (
+            top_matched > 0 and any(t.weight >= top_matched for t in specific_elsewhere)
+        ):
             support.reason = "answerability.asked_elsewhere"
         elif matched > 0 and not specific_unknown and support.coverage >= settings.min_coverage and semantic_ok:
             support.answerable, support.reason = True, "answerability.terms"

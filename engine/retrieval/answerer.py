@@ -23,13 +23,16 @@ from engine.retrieval.calibration import calibrate
 from engine.retrieval.filters import FieldFilter
 from engine.retrieval.grounding import ClaimCheck, check_claim
 from engine.retrieval.index import Retriever
-from engine.retrieval.models import ScoredPassage
+from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.questions import is_question, question_sentences
 from engine.retrieval.rules import RetrievalRules
 from engine.retrieval.synthesis import Synthesizer, render
 from engine.text import normalize
 
 log = structlog.get_logger("grace.retrieval")
+
+# Judgements meaning "this section is about the question's topic but does not state the asked thing".
+_NEAR_MISS_REASONS = frozenset({"answerability.asked_elsewhere", "answerability.not_supported"})
 
 
 @dataclass
@@ -74,15 +77,32 @@ class GroundedAnswerer:
         return self.answer_with_trace(message, language)[0]
 
     def _unavailable(self, language: str, trace: AnswerTrace) -> GroundedAnswer:
+        """The unavailable-information message, or the near-miss message when the section that stands out for the
+        question is about it but lacks the asked thing ("the clutch" in a section on oil-change prices)."""
         rules = self.rules.language(language)
         text = rules.unavailable_message
-        near = next((s for s in trace.support if s.reason == "answerability.asked_elsewhere" or s.unknown), None)
-        if near is not None and near.passage_id and (near.elsewhere or near.unknown) and near.semantic_z > 0:
-            passage = next(h.passage for h in trace.hits if h.passage.id == near.passage_id)
-            asked = ", ".join(dict.fromkeys(near.elsewhere + near.unknown))
-            text = rules.near_miss_message.format(covered=f"“{passage.title or passage.label}”", asked=f"“{asked}”")
-            trace.near_miss = near.passage_id
+        near = self._near_miss(trace)
+        if near is not None:
+            passage, asked = near
+            text = rules.near_miss_message.format(covered=passage.title or passage.label, asked=asked)
+            trace.near_miss = passage.id
         return GroundedAnswer(text=text, citations=[], supported=False, is_question=True)
+
+    def _near_miss(self, trace: AnswerTrace) -> tuple[Passage, str] | None:
+        if not trace.support:
+            return None
+        settings = self.rules.grounding
+        best = max(zip(trace.support, trace.hits, strict=True), key=lambda pair: pair[0].standing)
+        support, hit = best
+        missing = support.elsewhere if support.reason == "answerability.asked_elsewhere" else support.unknown
+        if (
+            support.reason not in _NEAR_MISS_REASONS
+            or support.coverage < settings.near_miss_min_coverage
+            or support.standing < settings.lexical_min_standing
+            or not missing
+        ):
+            return None
+        return hit.passage, ", ".join(f"“{word}”" for word in dict.fromkeys(missing))
 
     def _evidence(self, message: str, language: str, trace: AnswerTrace) -> list[ScoredPassage]:
         asked = " ".join(question_sentences(message, self.rules.languages)) or message
@@ -100,8 +120,9 @@ class GroundedAnswerer:
         same_language = [pair for pair in passing if not pair[0].cross_lingual]
         if same_language or not self.rules.grounding.cross_language_fallback:
             passing = same_language
-        # Among supporting passages the one that stands out most for this question wins.
-        passing.sort(key=lambda pair: (-pair[0].standing, pair[1].rank))
+        # Among supporting passages: the one stating most of the question and standing out most for it wins.
+        weight = self.rules.grounding.standing_weight
+        passing.sort(key=lambda pair: (-(pair[0].coverage + weight * pair[0].standing), pair[1].rank))
         return [hit for _, hit in passing][: self.rules.grounding.max_passages]
 
     def answer_with_trace(self, message: str, language: str) -> tuple[GroundedAnswer, AnswerTrace]:

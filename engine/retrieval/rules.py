@@ -49,6 +49,9 @@ class GroundingSettings(_Frozen):
     min_standing_gap: float  # ... and this far above the next retrieved passage (a clear winner)
     cross_lingual_min_z: float  # across languages, nothing unknown asked: this calibrated z with min_standing
     elsewhere_max_share: float  # an asked term stated only in other passages, at most this share of the corpus
+    min_standing_passages: int  # a corpus with fewer passages is judged without standings
+    standing_weight: float  # choosing among supporting passages: coverage + standing_weight * standing
+    near_miss_min_coverage: float  # the near-miss message needs this share of the question stated in the section
     unverifiable_weight: float  # across languages: weight of an asked word nothing can check (no concept group)
     price_pattern: str  # regex on folded passage text: a currency mark (with a digit: a price is stated)
     clock_pattern: str  # regex on folded passage text: a clock time
