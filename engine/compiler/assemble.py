@@ -29,6 +29,7 @@ class KindContext:
     languages: list[str]  # languages asked for, intent language first
     locale: Locale
     max_examples: int
+    min_amount: int | float = 1  # smallest unambiguous money amount (from the corpus's prices)
     options: dict[str, dict[str, dict[str, list[str]]]] = field(default_factory=dict)  # kind key -> corpus options
     places: list[str] = field(default_factory=list)
 
@@ -196,8 +197,10 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
         vocabulary = vocabulary_document(vocab_id, criterion, place_options, allow_unlisted=True,
                                          source="place names in the company corpus")
         params["vocabulary"] = vocab_id
-    if criterion is CriterionKind.MONEY and context.locale.currency:
-        params["currency"] = context.locale.currency
+    if criterion is CriterionKind.MONEY:
+        params.setdefault("min_amount", context.min_amount)
+        if context.locale.currency:
+            params["currency"] = context.locale.currency
     elif criterion is CriterionKind.CONTACT:
         params.setdefault("channels", ["email", "phone"])
         if context.locale.phone_region:

@@ -9,12 +9,13 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 from engine.compiler.errors import CompileError
 from engine.compiler.matching import keyword_regex
-from engine.compiler.rules import CorpusRules
+from engine.compiler.rules import CorpusRules, MoneyRules
 from engine.text import fold, normalize
 
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
@@ -143,3 +144,29 @@ def derive_options(
         if any(re.search(keyword_regex(t, plural=True), folded) for ts in terms.values() for t in ts):
             found[option] = {lang: list(ts) for lang, ts in terms.items()}
     return found
+
+
+def _amount(text: str) -> Decimal | None:
+    """'1,500' / '1.500' / '325.000' / '89' / '12.50' -> a number; separators followed by 3 digits group."""
+    digits = re.sub(r"[.,](?=\d{3}(?:\D|$))", "", text.rstrip(".,")).replace(",", ".")
+    try:
+        return Decimal(digits)
+    except InvalidOperation:
+        return None
+
+
+def smallest_price(documents: list[CorpusDocument], pattern: str) -> Decimal | None:
+    """The smallest positive amount written with a currency in the corpus ("$45", "1.500 €")."""
+    compiled = re.compile(pattern)
+    amounts = [a for d in documents for m in compiled.finditer(fold(d.text))
+               if (a := _amount(m.group(1) or m.group(2) or "")) is not None and a > 0]
+    return min(amounts) if amounts else None
+
+
+def min_amount(documents: list[CorpusDocument], rules: MoneyRules) -> Decimal:
+    """A fraction of the smallest corpus price, rounded down to a power of ten (e.g. $45 -> 1, €1,500 -> 100)."""
+    smallest = smallest_price(documents, rules.price_pattern)
+    if smallest is None:
+        return rules.min_amount_without_corpus
+    scaled = smallest * rules.min_amount_ratio
+    return Decimal(10) ** (len(str(int(scaled))) - 1) if scaled >= 1 else Decimal(0)

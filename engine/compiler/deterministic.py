@@ -9,7 +9,7 @@ from typing import Any
 import structlog
 
 from engine.compiler.assemble import Built, KindContext, build_spec, default_spec_id, default_title, from_phrases
-from engine.compiler.corpus import CorpusDocument, derive_options, derive_places, load_corpus
+from engine.compiler.corpus import CorpusDocument, derive_options, derive_places, load_corpus, min_amount
 from engine.compiler.coverage import intent_issues
 from engine.compiler.errors import PROHIBITED_CATEGORY, CompileError
 from engine.compiler.governance import category_label, check_governance, find_prohibited
@@ -230,5 +230,7 @@ class DeterministicCompiler:
                                 time_zone=request.time_zone, intent=request.intent,
                                 corpus=["\n".join(d.text for d in documents)] if documents else [],
                                 needs=needs, rules=self.rules.locale)
+        smallest = min_amount(documents, self.rules.money) if documents else self.rules.money.min_amount_without_corpus
         return KindContext(spec_id=spec_id, languages=languages, locale=locale,
-                           max_examples=self.rules.defaults.max_examples, options=options, places=places)
+                           max_examples=self.rules.defaults.max_examples, options=options, places=places,
+                           min_amount=int(smallest) if smallest == int(smallest) else float(smallest))

@@ -95,6 +95,13 @@ class OptionRules(_Rules):
     vocabulary_description: TextByLanguage
 
 
+class MoneyRules(_Rules):
+    description: str
+    min_amount_ratio: Decimal
+    min_amount_without_corpus: Decimal
+    price_pattern: str
+
+
 class LocaleRules(_Rules):
     currency_terms: dict[str, str]
     ambiguous_currency_terms: list[str]
@@ -152,6 +159,7 @@ class CompilerRules(_Rules):
     phrasing: PhrasingRules
     options: OptionRules
     quantity_units: TermsByLanguage
+    money: MoneyRules
     locale: LocaleRules
     objective_kinds: list[ObjectiveKindRule]
     corpus: CorpusRules
