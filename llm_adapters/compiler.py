@@ -108,11 +108,9 @@ class LLMGoalCompiler:
         for g, built in enumerate(offline):
             if g not in claimed:
                 notes.append(f"the model left out '{groups[g].first.text}'; added from the offline reading")
-                kind = groups[g].kind
-                phase = kind.phase if kind is not None else "qualify"
-                position = len(ordered) if phase == "handoff" else next(
-                    (n for n, b in enumerate(ordered) if self._phase(b) == "handoff"), len(ordered))
-                ordered.insert(position, built)
+                ordered.append(built)
+        # The model's priority order, inside the documented phases (qualify before handoff), as offline.
+        ordered.sort(key=lambda b: self._phase(b) == "handoff")
         outcome = self._offline.finish(
             request, reading, context, ordered, compiler=f"{self.name}:{self.adapter.name}/{self.rules.version}",
             title=result.output.title, notes=notes, calls=[result.call.to_record()])
