@@ -259,7 +259,8 @@ def default_spec_id(intent: str) -> str:
 
 
 def default_title(intent: str, limit: int = 80) -> str:
-    first = re.split(r"(?<=[.!?])\s", " ".join(intent.split()), maxsplit=1)[0].rstrip(".!?")
+    sentences = re.split(r"(?<=[.!?])\s", " ".join(intent.split()))
+    first = next((s.rstrip(".!?").strip() for s in sentences if s.rstrip(".!?").strip()), "Goal spec")
     if len(first) <= limit:
         return first
     return first[:limit].rsplit(" ", 1)[0] + "…"
