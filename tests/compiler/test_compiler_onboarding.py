@@ -74,6 +74,17 @@ def test_a_new_company_goes_live_without_touching_the_rule_bundle(
     assert "grace> Could you tell me how many bikes you are bringing?" in transcript
     assert published.spec.ordered()[0].questions["en"] == (
         "Could you tell me the type of bike: road, mountain, city or electric?")
+
+    # `grace eval --candidate-spec` runs the new company too (state metrics on the scripted conversation).
+    ids = [o.id for o in published.spec.ordered()]
+    dataset = {"name": "onboarding", "configs": {"spoke_and_chain": {"objectives": [{"id": i} for i in ids]}},
+               "conversations": [{"id": "B01", "config": "spoke_and_chain", "turns": [
+                   {"turn": n, "visitor": text, "reference": "1" * n + "0" * (len(ids) - n)}
+                   for n, text in enumerate(VISITOR, start=1)]}]}
+    (company / "dataset.json").write_text(json.dumps(dataset), encoding="utf-8")
+    assert main(["eval", str(company / "dataset.json"), "--candidate-spec", str(candidate), "--rules", rules,
+                 "--unpublished-rules", "--no-answerer", "--quiet", "--out", str(company / "results.json")]) == 0
+    assert "TSA    1/1 (100.0%)" in capsys.readouterr().out
     assert _rules_fingerprint() == before  # nothing was written to rules/
 
 
