@@ -4,7 +4,7 @@ with the offline proposer, and score GRACE beside the zeros and keyword baseline
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +12,7 @@ import structlog
 
 from engine.evaluation.dataset import Dataset
 from engine.evaluation.metrics import ConversationOutcome, Metrics, compute_metrics
-from engine.evaluation.runner import ConversationRun, run_dataset
+from engine.evaluation.runner import ConversationRun, DemoTarget, run_dataset
 from engine.evaluation.sgd.baselines import keyword_outcomes, zeros_outcomes
 from engine.evaluation.sgd.convert import convert_service
 from engine.evaluation.sgd.corpus import SgdCorpus, load_corpus
@@ -74,11 +74,10 @@ def _score(outcomes: Sequence[ConversationOutcome], kinds: Sequence[str]) -> tup
     return compute_metrics(outcomes), metrics_by_kind(outcomes, kinds)
 
 
-def run_service(corpus: SgdCorpus, bench: ServiceBench, *, bundle: RuleBundle, proposer: Proposer,
-                limit: int | None) -> ServiceResult:
+def run_service(corpus: SgdCorpus, bench: ServiceBench, targets: Mapping[str, DemoTarget], *, bundle: RuleBundle,
+                proposer: Proposer, limit: int | None) -> ServiceResult:
     name = bench.service.service_name
     dataset = convert_service(corpus.single_service(name), bench, limit)
-    targets = candidate_targets([bench.spec_path], bundle, with_answerer=False)
     started = time.perf_counter()
     runs = run_dataset(dataset, targets, bundle=bundle, proposer=proposer, demo=bench.spec.id)
     seconds = time.perf_counter() - started
@@ -114,6 +113,8 @@ def prepare(sgd_dir: Path, bench_dir: Path, services: Sequence[str] | None) -> P
 
 def run_benchmark(prepared: Prepared, limit: int | None, *, bundle: RuleBundle, proposer: Proposer,
                   proposer_label: str) -> BenchResult:
-    results = tuple(run_service(prepared.corpus, b, bundle=bundle, proposer=proposer, limit=limit)
-                    for b in prepared.benches)
+    # every spec is validated and published to a scratch folder before the first dialogue runs
+    targets = [candidate_targets([b.spec_path], bundle, with_answerer=False) for b in prepared.benches]
+    results = tuple(run_service(prepared.corpus, b, t, bundle=bundle, proposer=proposer, limit=limit)
+                    for b, t in zip(prepared.benches, targets, strict=True))
     return BenchResult(sgd_dir=prepared.corpus.root, limit=limit, proposer=proposer_label, services=results)
