@@ -233,7 +233,7 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
     else:
         inline = all(fold(o) in fold(phrase.text) for o in listed)
         questions[main] = phrasing.question(phrase.text, main, rules.phrasing,
-                                            options=None if inline else list(listed))
+                                            options=None if inline else list(listed), article=phrase.article)
         name = phrasing.name(phrase.text)
         if kind is not None and not listed:
             description = kind.descriptions[main]

@@ -43,6 +43,7 @@ class Phrase:
     open_options: bool = False  # the list ends with "and so on", "etc." (examples, several may apply)
     unit: str | None = None  # what a count counts ("employees"), in the manager's words
     source: str = ""  # the whole item as the manager wrote it (parenthesised options included)
+    article: str = ""  # the definite article the manager put before it ("el" motivo de la consulta)
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,8 @@ class _Reader:
         self.trails = _patterns(rules, ph.trail_outs, "phrasing.trail_outs", language)
         self.starters = _patterns(rules, ph.clause_starters, "phrasing.clause_starters", language)
         self.questions = _patterns(rules, ph.question_starts, "phrasing.question_starts", language)
+        every_article = {a for articles in ph.articles.values() for a in articles}
+        self.articles = set(ph.articles.get(language, [])) if language else every_article
         self.units = _patterns(rules, rules.quantity_units, "quantity_units")
         self.stop = {w for ws in rules.phrasing.stopwords.values() for w in ws}
         self.alternatives = _word_list([j for js in rules.options.alternative_joiners.values() for j in js])
@@ -333,6 +336,13 @@ class _Reader:
         ends = [end for end in ends if _WORD.search(text, end)]
         return max(ends) if ends else None
 
+    def _article(self, item: _Item, start: int) -> str:
+        """The definite article right before the phrase core, in the manager's spelling (questions keep it)."""
+        words = list(_WORD.finditer(self.folded, item.start, start))
+        if words and words[-1].group(0) in self.articles and not re.search(r"['’]", self.folded[item.start:start]):
+            return self.ft.original(words[-1].start(), words[-1].end())
+        return ""
+
     def _core(self, item: _Item) -> tuple[int, int]:
         start, end = item.start, item.end
         text = self.folded[start:end]
@@ -390,7 +400,7 @@ class _Reader:
                          if k.criterion.value == "quantity" and "unit" not in k.params), None)
         return Phrase(start=start, end=end, text=text, kind=kind, keyword=match.keyword if match else "",
                       options=tuple(options), open_options=is_open, unit=unit,
-                      source=self.ft.original(start, end))
+                      source=self.ft.original(start, end), article=self._article(item, start))
 
     def _choice_options(self, start: int, end: int) -> list[str]:
         """ "whether they want to rent or buy" -> rent, buy."""

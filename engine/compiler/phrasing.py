@@ -45,21 +45,38 @@ def second_person(text: str, language: str, rules: PhrasingRules) -> str:
     return result.strip(" ,")
 
 
-def question(text: str, language: str, rules: PhrasingRules, options: list[str] | None = None) -> str:
-    """A natural question from the phrase: the language's template, with "your"/"su" before a bare noun."""
-    phrase = second_person(text, language, rules)
+def question(text: str, language: str, rules: PhrasingRules, options: list[str] | None = None,
+             article: str = "") -> str:
+    """A natural question from the phrase: the language's template; a bare noun gets the manager's definite
+    article back ("el motivo de la consulta"), else "your"/"su" ("your ZIP code", "sus asignaturas")."""
+    phrase = text.strip()
+    if phrase[:1].isupper() and not phrase[1:2].isupper():
+        phrase = phrase[0].lower() + phrase[1:]
+    phrase = second_person(f"{article} {phrase}" if article else phrase, language, rules)
     words = fold(phrase).split()
-    if words and words[0] not in rules.keep_start.get(language, []):
+    starts = _question_starts(rules, language)
+    if words and words[0] not in rules.keep_start.get(language, []) and not any(p.match(fold(phrase)) for p in starts):
         # "reason for your visit", "star rating you want": the visitor is already named -> "the ...".
         owned = any(w in rules.owner_words.get(language, []) for w in words) or any(
             f"{' '.join(words)} ".startswith(f"{start} ") for start in rules.definite_starts.get(language, []))
-        phrase = (rules.bare_prefix_when_owned if owned else rules.bare_prefix)[language] + phrase
-    if phrase[:1].isupper() and not phrase[1:2].isupper():
-        phrase = phrase[0].lower() + phrase[1:]
+        prefix = rules.bare_prefix_when_owned if owned else (
+            rules.bare_prefix_plural if is_plural(words[0], language, rules) else rules.bare_prefix)
+        phrase = prefix[language] + phrase
     if options:
         template = rules.question_with_options[language]
         return template.replace("{phrase}", phrase).replace("{options}", join_options(options, language))
     return rules.question[language].replace("{phrase}", phrase)
+
+
+def _question_starts(rules: PhrasingRules, language: str) -> list[re.Pattern[str]]:
+    key = (id(rules), "question_starts", language)
+    cached = _COMPILED.get(key)
+    if cached is not None and cached[0] is rules:
+        return [p for p, _ in cached[1]]
+    compiled = compile_patterns(rules.question_starts.get(language, []),
+                                f"compiler.json phrasing.question_starts/{language}")
+    _COMPILED[key] = (rules, tuple((p, "") for p in compiled))
+    return compiled
 
 
 def join_options(options: list[str], language: str) -> str:
@@ -118,6 +135,8 @@ def slug_id(text: str, language: str, rules: CompilerRules) -> str:
                 i = j
                 continue
             break
+    while run and run[-1] in connectors:
+        run.pop()  # "psicólogo, psiquiatra o" -> no dangling "o"
     run = run or [w for w in words if w not in roles][: phrasing.max_id_words]
     slug = re.sub(r"[^a-z0-9]+", "_", "_".join(run)).strip("_")
     if not slug:

@@ -65,10 +65,12 @@ class PhrasingRules(_Rules):
     person: Rewrites
     possessive_after_role: Rewrites
     bare_prefix: TextByLanguage
+    bare_prefix_plural: TextByLanguage
     bare_prefix_when_owned: TextByLanguage
     owner_words: TermsByLanguage
     definite_starts: TermsByLanguage
     keep_start: TermsByLanguage
+    articles: TermsByLanguage
     question_starts: TermsByLanguage
     question: TextByLanguage
     question_with_options: TextByLanguage
