@@ -41,6 +41,9 @@ def test_bench_sgd_prints_tables_and_writes_results(tmp_path: Path, capsys: pyte
     assert set(service["kinds"]["grace"]) == {"place", "datetime", "quantity", "enumeration", "features"}
     assert service["kinds"]["zeros"]["features"]["ER"] == "0/2"  # one objective, two slots, two dialogues
     assert results["combined"]["zeros"] == service["metrics"]["zeros"]
+    extras = next(o for o in service["objectives"] if o["id"] == "extras")
+    assert extras["kind"] == "features" and extras["slots"] == ["gluten_free", "has_delivery"]
+    assert extras["grace"]["STA"].endswith("/6") and extras["grace"]["ER"].endswith("/2")
     assert [t["reference"] for t in service["conversations"][0]["turns"]] == ["10100", "10100", "10100", "10101"]
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from engine.evaluation.metrics import Metrics
 from engine.evaluation.sgd.bench import SYSTEMS, BenchResult, ServiceResult
 from engine.evaluation.sgd.misses import FailureKind
+from engine.evaluation.sgd.scoring import coordinate_metrics
 
 TOP_KINDS = 10
 _METRICS = ("STA", "TSA", "EP", "ER", "MC")
@@ -82,11 +83,13 @@ def _metrics_json(systems: Mapping[str, Metrics]) -> dict[str, dict[str, str]]:
 
 
 def _service_json(r: ServiceResult) -> dict[str, Any]:
+    outcomes = [run.outcome() for run in r.runs]
     return {
         "dialogues": len(r.runs), "turns": r.turns, "seconds": round(r.seconds, 3),
         "turns_per_second": round(r.turns_per_second, 1),
-        "objectives": [{"id": o.id, "kind": getattr(o, "kind", None), "slots": getattr(o, "slots", [])}
-                       for cfg in r.dataset.configs.values() for o in cfg.objectives],
+        "objectives": [{"id": o.id, "kind": getattr(o, "kind", None), "slots": getattr(o, "slots", []),
+                        "grace": coordinate_metrics(outcomes, index).as_dict()}
+                       for cfg in r.dataset.configs.values() for index, o in enumerate(cfg.objectives)],
         "metrics": _metrics_json(r.metrics),
         "kinds": {s: _metrics_json(r.kinds[s]) for s in SYSTEMS},
         "missed": [g.as_dict() for g in r.misses],
