@@ -319,7 +319,7 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
                 continue
             value = _range_end(value, role)
             rank = 2
-        elif (same and mention in shared and granularity == "date"
+        elif (same and mention in shared and not ctx.lenient  # the question just asked claims an unnamed date
               and not _first_of_its_kind(ctx.objective, siblings, granularity, mention, shared)):
             continue
         evidence.append(_evidence(ctx, mention, value, rank if not mention.weak else 0))

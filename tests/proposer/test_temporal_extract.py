@@ -114,6 +114,12 @@ def test_cue_words_route_two_dates() -> None:
     assert extract(text, STAY, "check_out") == ["2027-06-05"]
 
 
+def test_an_unnamed_date_goes_to_the_first_objective_unless_the_other_was_asked() -> None:
+    assert extract("The 3rd", STAY, "check_in") == ["2027-04-03"]
+    assert extract("The 5th", STAY, "check_out") == []
+    assert extract("The 5th", STAY, "check_out", lenient=True) == ["2027-04-05"]
+
+
 def test_without_role_words_the_first_objective_takes_the_start() -> None:
     spec = spec_with(objective("date_a", "date", 1), objective("date_b", "date", 2))
     assert extract("between June 3 and June 5", spec, "date_a") == ["2027-06-03"]
