@@ -37,7 +37,6 @@ from engine.text import fold
 _CASED_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _SENTENCE_SPLIT = re.compile(r"[.!?¿¡:;,\n]+")
 _FUZZY_MIN_LEN = 5
-_UNBOUNDED = 1e9
 _PREFIX_MIN_LEN = 4
 _PREFIX_MAX_EXTRA = 2
 
@@ -247,14 +246,12 @@ class AnswerabilityJudge:
             self.calibration.title_z(hit.title_score) if hit.title_score else float("-inf"),
         )
         standing = max(hit.dense_standing, hit.title_standing)
-        if self._few:  # too few sections to tell what "unrelated" looks like: standing cannot decide
-            standing, rival = _UNBOUNDED, 0.0
         support = Support(
             passage_id=passage.id,
             cross_lingual=cross,
             coverage=0.0,
             semantic_z=round(semantic, 3),
-            standing=round(min(standing, 99.0), 3),
+            standing=round(standing, 3),
         )
         rare = max(1, int(settings.elsewhere_max_share * len(self.passage_terms)))
         total = matched = top_matched = 0.0
@@ -288,8 +285,12 @@ class AnswerabilityJudge:
         support.coverage = round(matched / total, 4) if total > 0 else 0.0
         clear_winner = standing - rival
         # Calibrated z-scores assume the corpus's language; across languages only the standing is comparable.
-        semantic_ok = standing >= settings.lexical_min_standing and (cross or semantic >= settings.lexical_min_z)
-        clear = standing >= settings.paraphrase_min_standing and clear_winner >= settings.min_standing_gap
+        # Too few sections to tell what "unrelated" looks like: standings cannot vouch for anything, nor veto.
+        stands = self._few or standing >= settings.lexical_min_standing
+        semantic_ok = stands and (cross or semantic >= settings.lexical_min_z)
+        clear = (
+            not self._few and standing >= settings.paraphrase_min_standing and clear_winner >= settings.min_standing_gap
+        )
         if unknown_names and settings.reject_unknown_names:
             support.reason = "answerability.unknown_name"
         elif not self.states_kind(passage.id, kind):
@@ -303,7 +304,7 @@ class AnswerabilityJudge:
             support.reason = "answerability.asked_elsewhere"
         elif matched > 0 and not specific_unknown and support.coverage >= settings.min_coverage and semantic_ok:
             support.answerable, support.reason = True, "answerability.terms"
-        elif not cross and semantic >= settings.semantic_min_z and standing >= settings.min_standing:
+        elif not cross and semantic >= settings.semantic_min_z and (self._few or standing >= settings.min_standing):
             support.answerable, support.reason = True, "answerability.semantic"
         elif clear and matched == 0 and not support.elsewhere:
             support.answerable, support.reason = True, "answerability.paraphrase"

@@ -78,6 +78,7 @@ _CONTAINERS = frozenset(
     }
 )
 _SPACES = re.compile(r"\s+")
+_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])")
 _LANG = re.compile(r"^([a-z]{2})(?:[-_].*)?$", re.IGNORECASE)
 
 
@@ -100,11 +101,12 @@ class HtmlDocument:
 
 
 def _text(node: LexborNode) -> str:
-    return _SPACES.sub(" ", normalize(node.text(deep=True, separator=" "))).strip()
+    return _clean(node.text(deep=True, separator=" "))
 
 
 def _clean(text: str) -> str:
-    return _SPACES.sub(" ", normalize(text)).strip()
+    """Collapsed spaces; no space before punctuation (inline markup is joined with spaces)."""
+    return _BEFORE_PUNCT.sub(r"\1", _SPACES.sub(" ", normalize(text))).strip()
 
 
 class _Walker:

@@ -24,6 +24,14 @@ QUESTIONS = [
     "Quisiera saber si trabajáis los sábados",
     "Información sobre limpieza de hoteles, por favor.",
     "Mi piso está en Málaga. ¿Llegáis hasta allí?",
+    # chat writing: no accents, no question marks, abbreviations, contractions
+    "hasta q hora atendeis los viernes",
+    "cuanto me cobrariais por limpiar un garaje",
+    "dnd teneis la nave",
+    "que horario teneis en navidad",
+    "are pets allowed in the flat",
+    "where's the nearest branch",
+    "whats the fee for a second visit",
 ]
 STATEMENTS = [
     "We need four bedrooms and a big garden.",
@@ -35,6 +43,9 @@ STATEMENTS = [
     "Busco limpieza de cristales dos veces al mes.",
     "El local está en Granada capital.",
     "Thanks, that is all.",
+    "Que tengas un buen día.",
+    "que te vaya bien",
+    "Cuando llegue te llamo.",
     "",
     "   ",
 ]
