@@ -28,8 +28,10 @@ def _args(tmp_path: Path, *extra: str) -> list[str]:
 
 
 def test_bench_sgd_prints_tables_and_writes_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(_args(tmp_path)) == 0
+    assert main(_args(tmp_path, "--per-objective")) == 0
     printed = capsys.readouterr().out
+    assert any(line.startswith("Bakery_1") and " extras " in line and "features" in line
+               for line in printed.splitlines())
     assert "Bakery_1" in printed and "keyword" in printed and "zeros" in printed and "turns/s" in printed
     results = json.loads((tmp_path / "sgd.json").read_text(encoding="utf-8"))
     service = results["services"]["Bakery_1"]

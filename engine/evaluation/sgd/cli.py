@@ -34,13 +34,21 @@ def register_bench(bsub: Any) -> None:
     parser.add_argument("--bench-dir", type=Path, default=DEFAULT_BENCH_DIR,
                         help="folder with specs/<service>.json and mappings/<service>.json")
     parser.add_argument("--failures", type=int, default=10, help="missed-evidence kinds to print per service")
+    parser.add_argument("--per-objective", action="store_true", help="also print GRACE's scores per objective")
     parser.set_defaults(handler=run_sgd_bench)
 
 
 def run_sgd_bench(args: argparse.Namespace) -> int:
     from engine.evaluation.errors import EvaluationError
     from engine.evaluation.sgd.bench import prepare, run_benchmark
-    from engine.evaluation.sgd.report import failure_report, kind_table, results_json, service_table, speed_line
+    from engine.evaluation.sgd.report import (
+        failure_report,
+        kind_table,
+        objective_table,
+        results_json,
+        service_table,
+        speed_line,
+    )
     from engine.evaluation.targets import working_tree_bundle
     from engine.rules_bundle import load_bundle
     from llm_adapters.offline import OfflineProposer
@@ -59,6 +67,9 @@ def run_sgd_bench(args: argparse.Namespace) -> int:
     print(service_table(result))
     print()
     print(kind_table(result.combined_kinds(), "kind (all)"))
+    if args.per_objective:
+        print()
+        print(objective_table(result))
     print()
     print(speed_line(result))
     if args.failures > 0:

@@ -48,6 +48,20 @@ def kind_table(kinds: Mapping[str, Mapping[str, Metrics]], title: str) -> str:
     return "\n".join(lines)
 
 
+def objective_table(result: BenchResult) -> str:
+    """GRACE per objective of every service (bit accuracy, final bit, EP, ER): where each service loses."""
+    lines = [f"{'service':<14} {'objective':<18} {'kind':<12} " + " ".join(f"{n:<16}" for n in
+                                                                        ("bit", "final", "EP", "ER"))]
+    for r in result.services:
+        outcomes = [run.outcome() for run in r.runs]
+        for config in r.dataset.configs.values():
+            for index, objective in enumerate(config.objectives):
+                metrics = coordinate_metrics(outcomes, index)
+                lines.append(f"{r.service:<14} {objective.id:<18} {getattr(objective, 'kind', ''):<12} "
+                             + " ".join(f"{_cell(metrics, m):<16}" for m in ("STA", "TSA", "EP", "ER")))
+    return "\n".join(lines)
+
+
 def _failure_lines(kinds: tuple[FailureKind, ...], limit: int) -> list[str]:
     lines = []
     for group in kinds[:limit]:
