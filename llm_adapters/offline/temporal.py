@@ -43,6 +43,7 @@ class TemporalMention:
     weak: bool  # a lone month name or one-word part of day: only an answer to the question just asked
     sentence: Sentence
     core: int  # start of the expression proper, after a leading 'before' / 'every' / 'between'
+    role: str | None = None  # 'start' ('from Thursday'), 'end' ('until March 13th'): one end of a range
 
 
 # --- mentions ---------------------------------------------------------------------------------------------
@@ -110,7 +111,7 @@ def _find(analysis: Analysis, today: date, region: str | None, spec: GoalSpec | 
         for reading in readings:
             reading = _with_dateparser(reading, analysis, compiled, today, budget)
             mentions.append(TemporalMention(reading.start, reading.end, reading.values, reading.language,
-                                            reading.weak, sentence, max(reading.core, reading.start)))
+                                            reading.weak, sentence, max(reading.core, reading.start), reading.role))
             if len(mentions) >= compiled.settings.max_mentions:
                 return mentions
     return mentions
@@ -299,7 +300,13 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     for mention in usable:
         value = _value_for(mention, granularity)
         rank = 1
-        if same:
+        if same and mention.role is not None:  # 'until the 14th' is the end objective's, whatever the cues say
+            own = _role(ctx.objective, compiled) or _position_role(ctx.objective, siblings, granularity)
+            if own is not None and own != mention.role:
+                continue
+            if own == mention.role:
+                rank = 2
+        elif same:
             named = _nearest_cue(analysis, mention, [ctx.objective, *same])
             if named is not None and named.id != ctx.objective.id:
                 if not _is_range(value):

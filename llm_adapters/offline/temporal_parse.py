@@ -53,6 +53,7 @@ class Reading:
     language: str
     weak: bool = False
     core: int = -1  # where the expression proper starts, after 'before', 'every', 'between' (-1: at start)
+    role: str | None = None  # 'start' after a lone 'from', 'end' after a lone 'until': one end of a range
 
 
 # --- calendar helpers -------------------------------------------------------------------------------------
@@ -592,8 +593,12 @@ class _Reader:
         shaping = [a for a in atoms if a.kind not in _CONNECTORS]  # 'every', 'before', 'between' belong to it
         start, end = shaping[0].start, content[-1].end
         reading = self._reading(atoms, content, start, end)
-        return None if reading is None else Reading(reading.start, reading.end, reading.values, reading.language,
-                                                    reading.weak, content[0].start)
+        if reading is None:
+            return None
+        leading = {a.kind for a in atoms[:atoms.index(content[0])]}
+        role = "end" if "range_connector" in leading else ("start" if "range_lead" in leading else None)
+        return Reading(reading.start, reading.end, reading.values, reading.language, reading.weak, content[0].start,
+                       role)
 
     def _reading(self, atoms: list[Atom], content: list[Atom], start: int, end: int) -> Reading | None:
         lang = content[0].lang
@@ -793,6 +798,10 @@ def _split(atoms: list[Atom]) -> Iterator[list[Atom]]:
             if current:
                 yield current
             current = []
+            continue
+        if atom.kind == "range_connector" and current and any(a.kind not in _MARKERS for a in current):
+            yield current  # an unread range: '... from Thursday 1:30 | until March 13th'
+            current = [atom]
             continue
         if atom.kind in ("list_connector", "pair_connector"):
             before = current[-1] if current else None

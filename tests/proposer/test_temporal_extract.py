@@ -108,6 +108,18 @@ def test_a_range_feeds_start_and_end_objectives() -> None:
     assert extract(text, STAY, "check_out") == ["2027-04-05"]
 
 
+def test_a_lone_until_names_the_end_and_a_lone_from_the_start() -> None:
+    rental = spec_with(objective("pickup_date", "date", 1), objective("dropoff_date", "date", 2),
+                       objective("pickup_time", "time", 3))
+    text = "I will pick up the car at half past 9 in the morning till the 14th."
+    assert extract(text, rental, "dropoff_date") == ["2027-03-14"]
+    assert extract(text, rental, "pickup_date") == []
+    assert extract(text, rental, "pickup_time") == ["09:30"]
+    text = "I need it from next Thursday afternoon 1:30 until March 13th"
+    assert extract(text, rental, "pickup_date") == ["2027-03-11"]
+    assert extract(text, rental, "dropoff_date") == ["2027-03-13"]
+
+
 def test_cue_words_route_two_dates() -> None:
     text = "We arrive on June 3 and leave on June 5"
     assert extract(text, STAY, "check_in") == ["2027-06-03"]
