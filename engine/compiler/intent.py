@@ -24,7 +24,9 @@ from engine.compiler.rules import CompilerRules
 from engine.compiler.textmap import FoldedText, fold_map
 from engine.text import fold as fold_word
 
-_CLAUSE_END = re.compile(r"[!?;\n]|(?<!\betc)\.(?=\s|$)")
+# A full stop ends a clause, except after "etc", "e.g", "i.e" or a list number ("1. their budget").
+_CLAUSE_END = re.compile(r"[!?;\n]|(?<!\betc)(?<!\be\.g)(?<!\bi\.e)(?<!^\d)(?<!\s\d)\.(?=\s|$)")
+_LIST_MARK = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
 _PARENS = re.compile(r"\([^()]*\)")
 _WORD = re.compile(r"[\w'’-]+")
 
@@ -91,14 +93,14 @@ def _patterns(rules: CompilerRules, table: dict[str, list[str]], where: str,
 
 
 def _strip_leads(text: str, patterns: list[re.Pattern[str]]) -> str:
-    text = text.lstrip(" \t,.:;-—–")
+    text = _LIST_MARK.sub("", text).lstrip(" \t,.:;-—–¿¡*•")
     changed = True
     while changed and text:
         changed = False
         for pattern in patterns:
             match = pattern.match(text)
             if match and match.end() > 0:
-                text = text[match.end():].lstrip(" \t,.:;-—–")
+                text = text[match.end():].lstrip(" \t,.:;-—–¿¡*•")
                 changed = True
     return text
 
@@ -204,15 +206,16 @@ class _Reader:
 
     # -- clauses and items -------------------------------------------------------------------------------------
 
-    def clauses(self) -> list[tuple[int, int]]:
+    def clauses(self) -> list[tuple[int, int, str]]:
+        """(start, end, terminator) of each clause: sentences, ';' parts and lines."""
         spans, last = [], 0
         for match in _CLAUSE_END.finditer(self.folded):
             if _inside(match.start(), self.parens):
                 continue
-            spans.append((last, match.start()))
+            spans.append((last, match.start(), match.group(0)))
             last = match.end()
-        spans.append((last, len(self.folded)))
-        return [(s, e) for s, e in spans if self.folded[s:e].strip()]
+        spans.append((last, len(self.folded), ""))
+        return [(s, e, end) for s, e, end in spans if self.folded[s:e].strip()]
 
     def _protected(self, position: int) -> bool:
         return _inside(position, self.parens) or any(m.start < position < m.end for m in self.matches)
@@ -234,7 +237,24 @@ class _Reader:
             items.append(_Item(position, cut_start, before))
             position, before = cut_end, text
         items.append(_Item(position, end, before))
-        return self._join_option_lists([i for i in items if self.folded[i.start:i.end].strip(" .,'\"")])
+        kept = [i for i in items if self.folded[i.start:i.end].strip(" .,'\"")]
+        return self._join_examples(self._join_option_lists(kept))
+
+    def _join_examples(self, items: list[_Item]) -> list[_Item]:
+        """ "their favourite cuisine, e.g. Italian or Thai": examples become the previous item's options."""
+        markers = sorted((m for ms in self.rules.options.example_markers.values() for m in ms), key=len, reverse=True)
+        result: list[_Item] = []
+        for item in items:
+            text = self.folded[item.start:item.end].lstrip()
+            offset = item.end - item.start - len(text)
+            marker = next((m for m in markers if re.match(rf"{re.escape(m)}(?!\w)", text)), None)
+            if marker is None or not result or result[-1].options:
+                result.append(item)
+                continue
+            listed, _ = _listed(self.ft.original(item.start + offset + len(marker), item.end), self.rules)
+            result[-1].options, result[-1].open_options = tuple(listed), True
+            result[-1].option_span = (item.start, item.end)
+        return result
 
     def _kinds_in(self, start: int, end: int) -> list[Match]:
         # Overlap, not containment: a keyword may begin with a word the lead-ins strip ("the make and model").
@@ -287,13 +307,22 @@ class _Reader:
 
     def read(self) -> list[Phrase]:
         phrases: list[Phrase] = []
-        for start, end in self.clauses():
-            phrases.extend(self._clause(start, end))
+        listing = False  # after "We need:" at a line end, bullet lines are items of the list
+        carried = False  # a list that runs on after a ';' ("collect: 1. budget; 2. the reason …")
+        for start, end, terminator in self.clauses():
+            text = self.folded[start:end]
+            bullet = _LIST_MARK.match(text) is not None
+            # A question ("¿Qué les trajo hasta nosotros?") asks for information in itself.
+            found, open_at_end = self._clause(start, end, whole=terminator == "?" or (listing and bullet) or carried)
+            phrases.extend(found)
+            listing = text.rstrip().endswith(":") or (listing and bullet)
+            carried = terminator == ";" and open_at_end
         return phrases
 
-    def _clause(self, start: int, end: int) -> list[Phrase]:
+    def _clause(self, start: int, end: int, *, whole: bool = False) -> tuple[list[Phrase], bool]:
+        """The clause's phrases, and whether its list is still open at its end."""
         items = self.items(start, end)
-        opened = False
+        opened = whole
         for item in items:
             text = self.folded[item.start:item.end]
             marker = self._marker_end(text)
@@ -322,10 +351,16 @@ class _Reader:
             if phrase is None:
                 continue
             if phrase.kind is None and not phrase.options and not item.in_scope:
-                self.context.append(phrase.text)
+                if not self._only_marker(self.folded[item.start:item.end]):
+                    self.context.append(phrase.text)
                 continue
             phrases.append((phrase, item.cut_before))
-        return self._share_heads(phrases)
+        return self._share_heads(phrases), bool(items) and items[-1].in_scope
+
+    def _only_marker(self, text: str) -> bool:
+        """ "We need:" — a collect marker with nothing after it opens a list; it is not context."""
+        stripped = text.strip(" :.,")
+        return any(p.fullmatch(stripped) or p.fullmatch(_strip_leads(stripped, self.leads)) for p in self.collect)
 
     def _marker_end(self, text: str) -> int | None:
         """Where the last collect marker of an item ends ("we want to know| the budget"), if any."""

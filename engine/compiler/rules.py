@@ -92,6 +92,7 @@ class OptionRules(_Rules):
     list_joiners: TermsByLanguage
     open_list_markers: TermsByLanguage
     choice_starts: TermsByLanguage
+    example_markers: TermsByLanguage
     max_option_words: int
     min_options: int
     vocabulary_description: TextByLanguage

@@ -1,4 +1,4 @@
-"""Our own set of 25 intents (EN and ES, many domains, short and long, purpose clauses, listed options).
+"""Our own set of 29 intents (EN and ES, many domains, short and long, purpose clauses, listed options).
 
 Each expectation is what a reviewer would want from the intent: one objective per piece of information, in
 approved order (qualify first, contact last), with the most specific kind that fits: a datetime granularity,
@@ -107,6 +107,19 @@ INTENTS: list[tuple[str, str, str, Expected]] = [
     ("bakery", "en", "For custom cake orders we need the pick-up date, the number of servings, the flavour "
      "(chocolate, vanilla or lemon) and the customer's name and phone number.",
      [DATE, count("servings"), one_of("chocolate", "vanilla", "lemon"), FREE, CONTACT]),
+]
+
+
+# Other ways managers write: bullet lines, questions, numbered items, examples after "e.g.".
+INTENTS += [
+    ("bullets", "en", "We need:\n- budget\n- reason for the visit\n- preferred date\n- phone", [
+        MONEY, FREE, DATE, CONTACT]),
+    ("preguntas", "es", "¿Cuál es su presupuesto? ¿Qué les trajo hasta nosotros? ¿Cómo podemos contactarles?",
+     [MONEY, FREE, CONTACT]),
+    ("numbered", "en", "Please collect: 1. their budget; 2. the reason for the visit; 3. a phone number.",
+     [MONEY, FREE, CONTACT]),
+    ("examples", "en", "I would like to learn their favourite cuisine, e.g. Italian or Thai, and a phone number.",
+     [some_of("italian", "thai"), CONTACT]),
 ]
 
 
