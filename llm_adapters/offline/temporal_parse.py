@@ -651,6 +651,12 @@ class _Reader:
             if inside is not None:
                 dates.append(Atom(single_days[0].start, frames[0].end, "date", lang, {"date": inside}))
                 single_days, frames = [], []
+        doms = [a for a in dates if a.kind == "dom"]
+        if months and doms and not any(a.kind == "date" for a in dates):  # 'June 2027, the 4th'
+            month = months.pop(0)
+            found = _safe_date(month.data["year"], month.data["month"], int(doms[0].data["day"]))
+            if found is not None:
+                dates = [Atom(doms[0].start, doms[0].end, "date", doms[0].lang, {"date": found})]
         if months and not dates and not ranges:
             single_days, marked_days = [], []  # 'a Friday in May' names the month, not a day
         if dates or ranges or frames:

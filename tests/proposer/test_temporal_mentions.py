@@ -143,3 +143,11 @@ def test_mentions_are_computed_once_per_message() -> None:
 
     assert temporal_mentions(analysis, datetime(2027, 3, 10, tzinfo=UTC)) is temporal_mentions(
         analysis, datetime(2027, 3, 10, 8, tzinfo=UTC))
+
+
+def test_dateparser_reads_a_month_name_date_our_patterns_leave_half_read() -> None:
+    assert readings("June (4) would be ideal") == [("June (4)", ("2027-06-04",))]
+
+
+def test_a_month_and_a_day_number_in_one_expression_make_a_date() -> None:
+    assert readings("June 2027, the 4th") == [("June 2027, the 4th", ("2027-06-04",))]
