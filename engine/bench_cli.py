@@ -21,7 +21,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     decide.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR)
     decide.set_defaults(handler=_decide)
     for name, module, text in (
-        ("rag", "benchmarks.rag_bench", "grounded answering: Recall@3, abstention, p50/p99 latency per demo corpus"),
+        ("rag", "benchmarks.rag_bench",
+         "grounded answering on labelled sets (demo sets, or --corpus DIR --set FILE, or --sets DIR): answer rate, "
+         "correct citation, key facts, abstention silent/near miss, padding, non-questions, p50/p99"),
         ("turns", "benchmarks.turn_bench", "full offline turns (proposer + decision + store): turns/s, p50/p99"),
         ("load", "benchmarks.load_bench", "HTTP load: concurrent conversations against a local server"),
     ):
