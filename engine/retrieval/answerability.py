@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 
 from babel import Locale
 from rapidfuzz import fuzz, process
@@ -148,6 +149,7 @@ class AnswerabilityJudge:
             if len(term) >= _PREFIX_MIN_LEN:
                 self._by_initial.setdefault(term[0], []).append(term)
         self._verb_suffixes = tuple(s for lang in rules.languages.values() for s in lang.verb_suffixes)
+        self._verb_markers = frozenset(fold(w) for lang in rules.languages.values() for w in lang.verb_markers)
         self._auxiliaries = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.auxiliaries)
         self._subjects = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.subject_words)
 
@@ -211,6 +213,10 @@ class AnswerabilityJudge:
         for i in range(len(words) - 2):
             if words[i] in self._auxiliaries and words[i + 1] in self._subjects:
                 found.add(words[i + 2])
+        cased = _CASED_WORD.findall(asked)
+        for before, word in pairwise(cased):
+            if fold(before) in self._verb_markers and word.islower():
+                found.add(fold(word))
         return found
 
     def _forms(self, variants: frozenset[str]) -> frozenset[str]:

@@ -10,6 +10,7 @@ naming what the documents do cover.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -63,6 +64,11 @@ class GroundedAnswerer:
         self.analyzers = analyzers
         self.synthesizer = synthesizer
         self.filters = tuple(filters)
+        self._abbreviations = {
+            k.casefold(): v for lang in rules.languages.values() for k, v in lang.abbreviations.items()
+        }
+        words = "|".join(re.escape(k) for k in sorted(self._abbreviations, key=len, reverse=True)) or r"(?!)"
+        self._abbreviation = re.compile(rf"(?<![\w'’])(?:{words})(?![\w'’])", re.IGNORECASE)
         self.judge = AnswerabilityJudge(
             rules,
             analyzers,
@@ -72,6 +78,10 @@ class GroundedAnswerer:
             calibrate(retriever.vectors),
             retriever.corpus.passages,
         )
+
+    def _expand_abbreviations(self, text: str) -> str:
+        """Chat abbreviations of every rule language spelled out ("dnd estais" → "dónde estais") for retrieval."""
+        return self._abbreviation.sub(lambda m: self._abbreviations[m.group(0).casefold()], text)
 
     def answer(self, message: str, language: str) -> GroundedAnswer:
         return self.answer_with_trace(message, language)[0]
@@ -133,8 +143,9 @@ class GroundedAnswerer:
         if not trace.is_question:
             result = GroundedAnswer(text="", supported=False, is_question=False)
             return self._done(result, trace, started, len(text))
-        trace.hits = self.retriever.search(text, self.rules.retrieval.top_k, self.filters)
-        evidence = self._evidence(text, language, trace)
+        query = self._expand_abbreviations(text)
+        trace.hits = self.retriever.search(query, self.rules.retrieval.top_k, self.filters)
+        evidence = self._evidence(query, language, trace)
         trace.evidence = [h.passage.id for h in evidence]
         if not evidence:
             return self._done(self._unavailable(language, trace), trace, started, len(text))

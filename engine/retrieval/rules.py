@@ -89,6 +89,8 @@ class LanguageRules(_Frozen):
     frame_words: frozenset[str]  # words that frame a question ("cost", "price") rather than name its topic
     verb_suffixes: tuple[str, ...]  # endings of verb forms typical of questions ("-áis": "¿arregláis …?")
     price_cues: tuple[str, ...]  # phrases that ask for a price: the answering passage must state one
+    abbreviations: dict[str, str]  # chat abbreviations expanded before retrieval ("dnd" → "dónde")
+    verb_markers: tuple[str, ...]  # a lowercase word right after one of these is an asked action ("to *book*")
     clock_cues: tuple[str, ...]  # phrases that ask for a clock time ("what time"): the passage must state one
     date_cues: tuple[str, ...]  # words that ask when: the passage must state a clock time, a weekday or a month
     question: QuestionCues
