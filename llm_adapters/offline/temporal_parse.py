@@ -224,6 +224,9 @@ class _Reader:
             month = lex["months"].value(g["month"] or "")
             if day is None or month is None:
                 return None
+            if name == "date_md" and lang.patterns["time_lead_inside"].search(
+                    text, m.start("month") + len(g["month"]), m.start("day") if g.get("day") else m.end()):
+                return None  # 'mayo a las 12' is May and a time, not 12 May
             year = int(g["year"]) if g.get("year") else None
             found = _next_month_day(today, int(month), day, year)
             return atom("date", date=found, explicit_year=year is not None) if found else None
@@ -329,8 +332,9 @@ class _Reader:
         if name == "asap":
             return atom("frame", value="asap")
         if name in ("within", "upcoming"):
-            unit = lex["duration_units"].value(g["unit"] or "")
-            count = self._count(g.get("count"), lang) if g.get("count") else (
+            unit = lex["duration_units"].value(g.get("unit") or g.get("unit2") or "")
+            written = g.get("count") or g.get("count2")
+            count = self._count(written, lang) if written else (
                 self.settings.default_upcoming_count if name == "upcoming" else None)
             if unit is None or count is None or count <= 0:
                 return None
@@ -410,8 +414,8 @@ class _Reader:
         written = hour
         minute = int(g.get("m") or g.get("md") or g.get("m2") or 0)
         markers = [g.get(k) for k in ("m", "suf", "mer", "pre", "post")]
-        if g.get("md") and not g.get("lead"):
-            return None  # '3.50' is a number unless written after 'at'
+        if g.get("md") and not (g.get("lead") or g.get("mer") or g.get("suf")):
+            return None  # '3.50' is a number unless written after 'at' or before 'pm'
         if not any(markers) and (not g.get("lead") or not self._follows_ok(text, m.end(), lang)):
             return None  # a bare number needs 'at' and nothing after it but temporal words
         if not raw.isdigit() and not (g.get("lead") or g.get("pre") or g.get("post") or g.get("suf")
@@ -497,7 +501,7 @@ class _Reader:
             if atom.kind in ("range_connector", "pair_connector") and out and i + 1 < len(group):
                 lead = len(out) >= 2 and out[-2].kind == "range_lead"
                 if atom.kind == "range_connector" or lead:
-                    merged = self._range(out[-1], group[i + 1])
+                    merged = self._range(out[-1], group[i + 1], group[i + 2] if i + 2 < len(group) else None)
                     if merged is not None:
                         start = out[-2].start if lead else out[-1].start
                         del out[-2 if lead else -1:]
@@ -523,8 +527,14 @@ class _Reader:
             return set()
         return set(lang.lex["pair_connectors"].values) | set(lang.lex["range_connectors"].values)
 
-    def _range(self, x: Atom, y: Atom) -> Atom | None:
+    def _range(self, x: Atom, y: Atom, after: Atom | None = None) -> Atom | None:
         clockish = {"clock", "num"}
+        if x.kind == "num" and y.kind == "num" and after is not None and after.kind == "part":
+            part = after.data["part"]  # 'de 5 a 7 de la tarde', 'from 2 to 4 in the afternoon'
+            low, high = self._with_part(x.data["n"], part), self._with_part(y.data["n"], part)
+            if low >= high or high > 23:
+                return None
+            return Atom(x.start, y.end, "clock_range", x.lang, {"from": (low, 0), "to": (high, 0)})
         if x.kind in clockish and y.kind in clockish and "clock" in (x.kind, y.kind):
             first, second = self._clock_pair(x, y)
             if first is None or second is None or second <= first:
@@ -651,6 +661,11 @@ class _Reader:
             if inside is not None:
                 dates.append(Atom(single_days[0].start, frames[0].end, "date", lang, {"date": inside}))
                 single_days, frames = [], []
+        if months and frames and frames[0].data.get("unit") in ("month", "year"):
+            frame = frames.pop(0)  # 'el próximo mes de junio', 'en junio del año que viene'
+            if frame.data["unit"] == "year":
+                year = frame.data["end"].year
+                months = [Atom(m.start, m.end, m.kind, m.lang, dict(m.data, year=year, lead=True)) for m in months]
         doms = [a for a in dates if a.kind == "dom"]
         if months and doms and not any(a.kind == "date" for a in dates):  # 'June 2027, the 4th'
             month = months.pop(0)

@@ -139,7 +139,7 @@ _CATEGORIES_FLAT = ("next", "next_after", "this", "recurring", "ordinal_suffixes
                     "hour_suffixes", "range_leads", "range_connectors", "pair_connectors", "list_connectors", "glue",
                     "within_leads", "upcoming_leads", "before_leads", "after_leads", "asap", "end_of", "year_leads",
                     "proposal_questions", "start_terms", "end_terms", "not_date_after_ordinal",
-                    "alternative_connectors")
+                    "alternative_connectors", "within_after")
 
 
 # Words that never make a sentence temporal on their own: the prefilter skips sentences without any other word.
@@ -147,7 +147,7 @@ _NOT_ANCHORS = frozenset({
     "glue", "list_connectors", "pair_connectors", "range_leads", "time_leads", "day_leads", "this", "ordinal_suffixes",
     "counts", "within_leads", "year_leads", "before_leads", "after_leads", "recurring", "next", "proposal_questions",
     "start_terms", "end_terms", "range_connectors", "hour_suffixes", "meridiem", "not_date_after_ordinal",
-    "month_unit", "alternative_connectors",
+    "month_unit", "alternative_connectors", "within_after",
 })
 
 
@@ -266,7 +266,10 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
             rf"(?:\s+(?P<post>{lex['minutes_after_hour'].regex or '(?!)'}))?(?![\w:/]|[.,]\d)", _FLAGS),
         "clock_word": c(rf"(?:(?:{lex['time_leads'].regex or '(?!)'})\s+)?{_opt(lex['clock_words'], 'cw')}"),
         "asap": c(lex["asap"].regex or "(?!)"),
-        "within": c(rf"(?:{lex['within_leads'].regex or '(?!)'})\s+(?:{glue}\s+)*{count}\s+{units}"),
+        "within": c(rf"(?:{lex['within_leads'].regex or '(?!)'})\s+(?:{glue}\s+)*{count}\s+{units}"
+                    rf"|{count.replace('?P<count>', '?P<count2>')}\s+{units.replace('?P<unit>', '?P<unit2>')}"
+                    rf"\s+(?:{lex['within_after'].regex or '(?!)'})"),
+        "time_lead_inside": re.compile(rf"(?<![\w])(?:{lex['time_leads'].regex or '(?!)'})(?![\w])", _FLAGS),
         "upcoming": c(rf"(?:{lex['upcoming_leads'].regex or '(?!)'})\s+(?:{count}\s+)?(?:{after}\s+)?{units}"),
         "period": c(rf"(?:{mod_before}\s+(?:{glue}\s+)*{_opt(lex['period_units'], 'pu')}"
                     rf"|(?:{glue}\s+)*{_opt(lex['period_units'], 'pu2')}\s+(?P<after>{after}))"),

@@ -151,3 +151,24 @@ def test_dateparser_reads_a_month_name_date_our_patterns_leave_half_read() -> No
 
 def test_a_month_and_a_day_number_in_one_expression_make_a_date() -> None:
     assert readings("June 2027, the 4th") == [("June 2027, the 4th", ("2027-06-04",))]
+
+
+@pytest.mark.parametrize(("language", "text", "value"), [
+    ("es", "el 5 de mayo a las 12", "2027-05-05T12:00"),  # 'mayo a las 12' is a month and a time, not 12 May
+    ("es", "de 5 a 7 de la tarde", "17:00-19:00"),
+    ("es", "el próximo mes de junio", "period:2027-06-01/2027-06-30"),
+    ("es", "en junio del año que viene", "period:2028-06-01/2028-06-30"),
+    ("es", "en unos meses", "within:P3M"),  # 'unos' is a few, not one
+    ("en", "two weeks from now", "within:P2W"),
+    ("en", "7.30pm", "19:30"),
+    ("fr", "en fin de journée", "evening"),
+    ("en", "Tuesday or Wednesday", "2027-03-16"),  # alternatives, not a weekly schedule
+    ("en", "Saturday mornings", "weekly:sat@morning"),
+    ("fr", "dans les deux prochaines semaines", "within:P2W"),
+    ("en", "7 in the evening", "19:00"),
+    ("en", "quarter to 1 in the afternoon", "12:45"),
+    ("en", "the 12th of this month", "2027-03-12"),
+    ("en", "Monday next week", "2027-03-15"),
+])
+def test_more_phrasings(language: str, text: str, value: str) -> None:
+    assert readings(text, language)[0][1][0] == value
