@@ -257,6 +257,17 @@ def _proposal_question(analysis: Analysis, sentence: Sentence, compiled: Tempora
     return False
 
 
+def _ruled_out(analysis: Analysis, mention: TemporalMention, compiled: TemporalGrammar) -> bool:
+    """'I can't do Monday', 'mañana no puedo', 'sauf le lundi': a date the visitor rules out."""
+    clause_start, clause_end = analysis.clause_at(mention.core)
+    before = analysis.masked[max(clause_start, mention.sentence.start):mention.core]
+    after = analysis.masked[mention.end:max(clause_end, mention.end)]
+    for lang in compiled.languages.values():
+        if lang.patterns["negated_before"].search(before) or lang.patterns["negated_after"].match(after):
+            return True
+    return False
+
+
 def _siblings(ctx: ExtractionContext) -> list[Objective]:
     if ctx.spec is None:
         return [ctx.objective]
@@ -289,7 +300,7 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
             continue
         if mention.weak and not ctx.lenient:
             continue
-        if analysis.blocked(mention.start):
+        if analysis.blocked(mention.start) or _ruled_out(analysis, mention, compiled):
             continue
         usable.append(mention)
     today = _today(ctx.reference_time, ctx.spec)

@@ -139,7 +139,7 @@ _CATEGORIES_FLAT = ("next", "next_after", "this", "recurring", "ordinal_suffixes
                     "hour_suffixes", "range_leads", "range_connectors", "pair_connectors", "list_connectors", "glue",
                     "within_leads", "upcoming_leads", "before_leads", "after_leads", "asap", "end_of", "year_leads",
                     "proposal_questions", "start_terms", "end_terms", "not_date_after_ordinal",
-                    "alternative_connectors", "within_after")
+                    "alternative_connectors", "within_after", "negation_before", "negation_after")
 
 
 # Words that never make a sentence temporal on their own: the prefilter skips sentences without any other word.
@@ -147,7 +147,7 @@ _NOT_ANCHORS = frozenset({
     "glue", "list_connectors", "pair_connectors", "range_leads", "time_leads", "day_leads", "this", "ordinal_suffixes",
     "counts", "within_leads", "year_leads", "before_leads", "after_leads", "recurring", "next", "proposal_questions",
     "start_terms", "end_terms", "range_connectors", "hour_suffixes", "meridiem", "not_date_after_ordinal",
-    "month_unit", "alternative_connectors", "within_after",
+    "month_unit", "alternative_connectors", "within_after", "negation_before", "negation_after",
 })
 
 
@@ -269,6 +269,9 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
         "within": c(rf"(?:{lex['within_leads'].regex or '(?!)'})\s+(?:{glue}\s+)*{count}\s+{units}"
                     rf"|{count.replace('?P<count>', '?P<count2>')}\s+{units.replace('?P<unit>', '?P<unit2>')}"
                     rf"\s+(?:{lex['within_after'].regex or '(?!)'})"),
+        "negated_before": re.compile(
+            rf"(?<![\w])(?:{lex['negation_before'].regex or '(?!)'})(?:\s+[\w'’]+){{0,2}}\s*$", _FLAGS),
+        "negated_after": re.compile(rf"\s*,?\s*(?:{lex['negation_after'].regex or '(?!)'})(?![\w])", _FLAGS),
         "time_lead_inside": re.compile(rf"(?<![\w])(?:{lex['time_leads'].regex or '(?!)'})(?![\w])", _FLAGS),
         "upcoming": c(rf"(?:{lex['upcoming_leads'].regex or '(?!)'})\s+(?:{count}\s+)?(?:{after}\s+)?{units}"),
         "period": c(rf"(?:{mod_before}\s+(?:{glue}\s+)*{_opt(lex['period_units'], 'pu')}"

@@ -159,3 +159,14 @@ def test_the_proposer_completes_datetime_objectives() -> None:
     span = complete[0].span  # type: ignore[union-attr]
     assert text[span.start:span.end] == span.quote and "next Tuesday at 5pm" in span.quote
     assert validate_value(spec.objectives[0].criterion, "2027-03-16T17:00", span.quote, project_bundle(), spec).ok
+
+
+@pytest.mark.parametrize(("language", "text", "value"), [
+    ("en", "I can't do Monday, but Tuesday works", "2027-03-16"),
+    ("en", "Not Friday. Saturday", "2027-03-13"),
+    ("es", "Mañana no puedo, pasado mañana sí", "2027-03-12"),
+    ("es", "No puedo el lunes; el martes mejor", "2027-03-16"),
+    ("fr", "Lundi ne m'arrange pas, plutôt mardi", "2027-03-16"),
+])
+def test_ruled_out_dates_are_skipped(language: str, text: str, value: str) -> None:
+    assert extract(text, single("date", language), "when", language=language) == [value]
