@@ -289,7 +289,7 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     granularity = str(ctx.params.get("granularity", "date"))
     mentions = temporal_mentions(analysis, ctx.reference_time, ctx.spec)
     if not mentions:
-        return []
+        return _bare_hour(ctx, granularity)
     compiled = grammar(analysis.rules)
     siblings = _siblings(ctx)
     others = [o for o in siblings if o.id != ctx.objective.id]
@@ -342,6 +342,27 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
             continue
         evidence.append(_evidence(ctx, mention, value, rank if not mention.weak else 0))
     return evidence
+
+
+_BARE_CLOCK = re.compile(r"^\W*(\d{1,2})(?:[:.h](\d{2}))?\W*$")
+
+
+def _bare_hour(ctx: ExtractionContext, granularity: str) -> list[Evidence]:
+    """'17', '9.30' as the whole answer to 'what time suits you?': a clock time, read like a bare 'at 5'."""
+    if not ctx.lenient or granularity != "time" or len(ctx.analysis.sentences) != 1:
+        return []
+    sentence = ctx.analysis.sentences[0]
+    match = _BARE_CLOCK.match(ctx.analysis.masked[sentence.start:sentence.end])
+    if match is None:
+        return []
+    hour, minute = int(match.group(1)), int(match.group(2) or 0)
+    if hour > 23 or minute > 59:
+        return []
+    below = grammar(ctx.analysis.rules).settings.bare_hour_pm_below
+    if 1 <= hour < below and not match.group(1).startswith("0"):
+        hour += 12
+    start = sentence.start + match.start(1)
+    return [Evidence(value=f"{hour:02d}:{minute:02d}", pos=start, sentences=((sentence.start, sentence.end),), rank=0)]
 
 
 def _granularity(objective: Objective) -> str:

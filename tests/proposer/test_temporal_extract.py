@@ -89,6 +89,10 @@ def test_bare_answers_need_the_question() -> None:
     assert extract("May", single("timeframe"), "when", lenient=True) == ["period:2027-05-01/2027-05-31"]
     assert extract("Morning", single("time"), "when", lenient=True) == ["morning"]
     assert extract("at 5", single("time"), "when", lenient=True) == ["17:00"]
+    assert extract("5", single("time"), "when", lenient=True) == ["17:00"]
+    assert extract("9.30", single("time"), "when", lenient=True) == ["09:30"]
+    assert extract("5", single("time"), "when") == []
+    assert extract("5", single("date"), "when", lenient=True) == []
     assert extract("mañana", single("date", "es"), "when", language="es", lenient=True) == ["2027-03-11"]
 
 

@@ -8,8 +8,10 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.validators.temporal import parse_value
-from tests.proposer.temporal_support import REF, analysis_of, mentions
+from engine.validators.temporal import COMPLETES, parse_value, validate_datetime
+from llm_adapters.offline.evidence import ExtractionContext
+from llm_adapters.offline.temporal import extract_datetime
+from tests.proposer.temporal_support import REF, analysis_of, mentions, objective, spec_with
 
 PIECES = [
     "next Tuesday", "at 5pm", "the 14th of June", "mid-March", "el jueves que viene", "pasado mañana", "por la tarde",
@@ -33,6 +35,20 @@ def test_reader_is_total_and_spans_quote_the_message(pieces: list[str], language
         assert mention.values
         for value in mention.values:
             assert parse_value(value).canonical == value
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PIECES), max_size=12), st.sampled_from(["en", "es", "fr"]), st.booleans())
+def test_complete_evidence_always_validates(pieces: list[str], language: str, lenient: bool) -> None:
+    """Whatever the message, a value offered with rank >= 0 completes the objective's granularity."""
+    text = " ".join(pieces)
+    for granularity in COMPLETES:
+        spec = spec_with(objective("when", granularity, 1), language=language)
+        ctx = ExtractionContext(analysis=analysis_of(text, language), objective=spec.objectives[0], lenient=lenient,
+                                correcting=False, spec=spec, reference_time=REF)
+        for evidence in extract_datetime(ctx):
+            result = validate_datetime(evidence.value, text, granularity)
+            assert result.ok == (evidence.rank >= 0), (granularity, evidence)
 
 
 @settings(max_examples=100, deadline=None)
