@@ -25,6 +25,7 @@ from llm_adapters.offline.free_text import extract_free_text
 from llm_adapters.offline.language import detect_languages
 from llm_adapters.offline.money import extract_money
 from llm_adapters.offline.places import extract_place
+from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 from llm_adapters.offline.quantity import extract_quantity
 from llm_adapters.offline.rules import (
     DEFAULT_RULES_DIR,
@@ -58,6 +59,7 @@ class OfflineProposer:
         self._spec_vocabularies: dict[str, dict[str, VocabularyData]] = {}
         self._terms: dict[str, frozenset[str]] = {}
         self._lock = threading.Lock()
+        warm_temporal(rules)  # compile the temporal grammar and load dateparser once, not on the first turn
 
     @classmethod
     def from_rules_dir(cls, root: Path = DEFAULT_RULES_DIR) -> OfflineProposer:
@@ -170,6 +172,7 @@ class OfflineProposer:
             CriterionKind.PLACE: lambda: extract_place(ctx, vocabulary),
             CriterionKind.FEATURES: lambda: extract_features(ctx, vocabulary) if vocabulary else [],
             CriterionKind.ENUMERATION: lambda: extract_enumeration(ctx, vocabulary) if vocabulary else [],
+            CriterionKind.DATETIME: lambda: extract_datetime(ctx),
             CriterionKind.QUANTITY: lambda: extract_quantity(ctx),
             CriterionKind.FREE_TEXT: lambda: extract_free_text(ctx),
         }

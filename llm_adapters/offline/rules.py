@@ -242,7 +242,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
     language_data: dict[str, dict[str, dict[str, Any]]] = {}
     for name, data in sorted(files.items()):
         family, _, language = name.partition("/")
-        if family in LANGUAGE_FAMILIES and (languages is None or language in languages):
+        if family in LANGUAGE_FAMILIES and (languages is None or language == "common" or language in languages):
             language_data.setdefault(family, {})[language] = dict(data)
             versions.append(f"{family}/{language}@{data['version']}")
     return OfflineRules(
