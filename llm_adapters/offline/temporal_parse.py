@@ -332,13 +332,17 @@ class _Reader:
         if name == "asap":
             return atom("frame", value="asap")
         if name in ("within", "upcoming"):
-            unit = lex["duration_units"].value(g.get("unit") or g.get("unit2") or "")
+            unit_text = g.get("unit") or g.get("unit2") or ""
+            unit = lex["duration_units"].value(unit_text)
             written = g.get("count") or g.get("count2")
             count = self._count(written, lang) if written else (
-                self.settings.default_upcoming_count if name == "upcoming" else None)
+                self._upcoming_count(unit_text, lang) if name == "upcoming" else None)
             if unit is None or count is None or count <= 0:
                 return None
-            return atom("frame", value=f"within:P{count}{unit}")
+            point = None  # 'in 3 days', 'two weeks from now': also that day, for a date objective
+            if unit in ("D", "W") and (g.get("count2") or key(g.get("wl") or "") in lex["point_leads"].values):
+                point = today + timedelta(days=count * (7 if unit == "W" else 1))
+            return atom("frame", value=f"within:P{count}{unit}", point=point)
         if name == "period":
             unit = lex["period_units"].value(g.get("pu") or g.get("pu2") or "")
             if unit is None:
@@ -389,6 +393,15 @@ class _Reader:
         if name in _MARKERS:
             return atom(name)
         return None
+
+    def _upcoming_count(self, unit_text: str, lang: LanguageGrammar) -> int:
+        """'in the next month' is one month, 'in the coming weeks' a few: a unit written in its first (singular)
+        form counts one."""
+        unit = lang.lex["duration_units"].value(unit_text)
+        singular = lang.unit_singular.get(unit or "")
+        if singular and singular != lang.unit_plural.get(unit or "") and key(unit_text) == singular:
+            return 1
+        return self.settings.default_upcoming_count
 
     def _count(self, text: str | None, lang: LanguageGrammar) -> int | None:
         if not text:
@@ -701,6 +714,8 @@ class _Reader:
         day = self._day(dates, single_days)
         if frames:
             values = [frames[0].data["value"]]
+            if day is None and frames[0].data.get("point") is not None:
+                day = frames[0].data["point"]
             if day is not None:  # 'cuanto antes, mañana': asap, or the day itself for a date objective
                 values.append(f"{_iso(day)}T{time_value}" if time_value else _iso(day))
             return Reading(start, end, tuple(values), lang)

@@ -105,6 +105,8 @@ class LanguageGrammar:
     recurring_days: dict[str, tuple[str, ...]]
     day_parts: dict[str, tuple[int, str]]  # key of 'tonight' -> (offset, part)
     known_words: frozenset[str]  # every word of this language's data: what may follow a bare 'at 5'
+    unit_singular: dict[str, str]  # duration unit -> key of its first (singular) term
+    unit_plural: dict[str, str]  # duration unit -> key of its last term
     prefilter: re.Pattern[str]
 
     def order_for(self, region: str | None) -> str:
@@ -139,7 +141,8 @@ _CATEGORIES_FLAT = ("next", "next_after", "this", "recurring", "ordinal_suffixes
                     "hour_suffixes", "range_leads", "range_connectors", "pair_connectors", "list_connectors", "glue",
                     "within_leads", "upcoming_leads", "before_leads", "after_leads", "asap", "end_of", "year_leads",
                     "proposal_questions", "start_terms", "end_terms", "not_date_after_ordinal",
-                    "alternative_connectors", "within_after", "negation_before", "negation_after")
+                    "alternative_connectors", "within_after", "negation_before", "negation_after",
+                    "point_leads")
 
 
 # Words that never make a sentence temporal on their own: the prefilter skips sentences without any other word.
@@ -147,7 +150,7 @@ _NOT_ANCHORS = frozenset({
     "glue", "list_connectors", "pair_connectors", "range_leads", "time_leads", "day_leads", "this", "ordinal_suffixes",
     "counts", "within_leads", "year_leads", "before_leads", "after_leads", "recurring", "next", "proposal_questions",
     "start_terms", "end_terms", "range_connectors", "hour_suffixes", "meridiem", "not_date_after_ordinal",
-    "month_unit", "alternative_connectors", "within_after", "negation_before", "negation_after",
+    "month_unit", "alternative_connectors", "within_after", "negation_before", "negation_after", "point_leads",
 })
 
 
@@ -196,6 +199,8 @@ def _compile_language(language: str, data: Mapping[str, Any]) -> LanguageGrammar
         region_orders={str(k): str(v) for k, v in order.get("regions", {}).items()},
         lex=lex, patterns=patterns, single_days=single, recurring_days=recurring, day_parts=day_parts,
         known_words=frozenset(words), prefilter=prefilter,
+        unit_singular={u: key(_clean(t[0])) for u, t in data.get("duration_units", {}).items() if t},
+        unit_plural={u: key(_clean(t[-1])) for u, t in data.get("duration_units", {}).items() if t},
     )
 
 
@@ -266,7 +271,7 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
             rf"(?:\s+(?P<post>{lex['minutes_after_hour'].regex or '(?!)'}))?(?![\w:/]|[.,]\d)", _FLAGS),
         "clock_word": c(rf"(?:(?:{lex['time_leads'].regex or '(?!)'})\s+)?{_opt(lex['clock_words'], 'cw')}"),
         "asap": c(lex["asap"].regex or "(?!)"),
-        "within": c(rf"(?:{lex['within_leads'].regex or '(?!)'})\s+(?:{glue}\s+)*{count}\s+{units}"
+        "within": c(rf"(?P<wl>{lex['within_leads'].regex or '(?!)'})\s+(?:{glue}\s+)*{count}\s+{units}"
                     rf"|{count.replace('?P<count>', '?P<count2>')}\s+{units.replace('?P<unit>', '?P<unit2>')}"
                     rf"\s+(?:{lex['within_after'].regex or '(?!)'})"),
         "negated_before": re.compile(

@@ -172,3 +172,14 @@ def test_a_month_and_a_day_number_in_one_expression_make_a_date() -> None:
 ])
 def test_more_phrasings(language: str, text: str, value: str) -> None:
     assert readings(text, language)[0][1][0] == value
+
+
+@pytest.mark.parametrize(("language", "text", "values"), [
+    ("en", "in 3 days", ("within:P3D", "2027-03-13")),  # a point in time: also that day
+    ("en", "within 3 days", ("within:P3D",)),  # a deadline only
+    ("en", "in the next month", ("within:P1M",)),  # a singular unit counts one
+    ("en", "in the coming weeks", ("within:P3W",)),  # a plural one counts a few
+    ("es", "dentro de dos semanas", ("within:P2W", "2027-03-24")),
+])
+def test_durations(language: str, text: str, values: tuple[str, ...]) -> None:
+    assert readings(text, language)[0][1] == values
