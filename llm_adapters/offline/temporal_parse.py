@@ -717,7 +717,7 @@ class _Reader:
             if day is None and frames[0].data.get("point") is not None:
                 day = frames[0].data["point"]
             if day is not None:  # 'cuanto antes, mañana': asap, or the day itself for a date objective
-                values.append(f"{_iso(day)}T{time_value}" if time_value else _iso(day))
+                values.extend(_on_day(day, time_value))
             return Reading(start, end, tuple(values), lang)
         if ranges and day is None:
             span = _span_value(ranges[0].data["start"], ranges[0].data["end"])
@@ -729,7 +729,7 @@ class _Reader:
             weak = all(a.data.get("weak") for a in dates) if dates and not single_days else False
             weak = weak or (len(dates) == 1 and not single_days and dates[0].data.get("today", False))
             if time_value:
-                return Reading(start, end, (f"{_iso(day)}T{time_value}",), lang)
+                return Reading(start, end, _on_day(day, time_value), lang)
             return Reading(start, end, (_iso(day),), lang, weak=weak)
         if months:
             month = months[0]
@@ -814,6 +814,16 @@ class _Reader:
         if low >= 12 and hour + 12 >= low - self.settings.part_hour_slack:
             return hour + 12
         return hour
+
+
+def _on_day(day: date, time_value: str | None) -> tuple[str, ...]:
+    """A day with a time: a datetime; with a time window ('Friday from 2 to 4pm'), the datetime of its start and
+    the window itself (a datetime value carries one time)."""
+    if not time_value:
+        return (_iso(day),)
+    if "-" in time_value:
+        return f"{_iso(day)}T{time_value.split('-')[0]}", time_value
+    return (f"{_iso(day)}T{time_value}",)
 
 
 def _strip_mod(text: str, g: dict[str, Any]) -> str:

@@ -20,6 +20,8 @@ PIECES = [
     "next quarter", "ASAP", "lo antes posible", "before", "summer", "by the end of the year", "170 guests", "350.000 €",
     "+34 600 123 456", "3 bedrooms", "in 2 weeks", "?", ".", ",", "-", "I", "we", "my sister", "Q1", "Christmas",
     "le soir", "à", "demain", "tous les", "lundis", "2027", "31", "0", "99", "la", "de", "the", "on",
+    "Friday from 2 to 4pm", "between 3 and", "from 11pm to 1am", "Feb 29", "31 June", "until", "or", "y", "winter",
+    "next weekend", "midnight", "12am", "del 30 al 2", "in 3 days", "not", "no puedo",
 ]
 
 
