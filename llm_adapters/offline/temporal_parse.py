@@ -736,6 +736,8 @@ class _Reader:
             first = date(month.data["year"], month.data["month"], 1)
             first = max(first, self.today)
             last = _month_end(month.data["year"], month.data["month"])
+            if last < first:
+                return None  # a month already over ('febrero 2027' in March 2027): history
             weak = not month.data["lead"]  # 'in June' is a time frame; a lone 'may' is probably a verb
             return Reading(start, end, (f"period:{_iso(first)}/{_iso(last)}",), lang, weak=weak)
         if time_value:
