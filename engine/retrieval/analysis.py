@@ -18,7 +18,10 @@ from engine.retrieval.rules import LanguageRules, RetrievalRules
 from engine.text import fold, normalize
 
 # A grouped number (1.234.567 / 1,234), a plain or decimal number, or a word (letters, inner apostrophe).
-_TOKEN = re.compile(r"\d{1,3}(?:[.,]\d{3})+(?![\d])|\d+(?:[.,]\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)?")
+# A digit run glued to letters ("3d", "4k", "5g") is one word: splitting it would lose what it names.
+_TOKEN = re.compile(
+    r"\d{1,3}(?:[.,]\d{3})+(?![\d])|\d+[^\W\d_]+(?![.,]?\d)|\d+(?:[.,]\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)?"
+)
 _GROUPED = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
 # Sentence ends: . ! ? followed by space; bullet lines are separate sentences (handled by line splitting).
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -37,7 +40,7 @@ def tokens(text: str) -> list[str]:
 
 
 def is_number(token: str) -> bool:
-    return token[:1].isdigit()
+    return token[:1].isdigit() and not any(ch.isalpha() for ch in token)
 
 
 @lru_cache(maxsize=16)
