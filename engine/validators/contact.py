@@ -18,6 +18,15 @@ def _digits(text: str) -> str:
     return _DIGITS.sub("", text)
 
 
+_ASCENDING = "01234567890123456789"
+_DESCENDING = "98765432109876543210"
+
+
+def _placeholder(national: str) -> bool:
+    """Digit runs nobody has as a number ('123456789', '000000000', '999999999'): never merely 'possible'."""
+    return len(set(national)) <= 2 or national in _ASCENDING or national in _DESCENDING
+
+
 def validate_contact(
     value: str, span_text: str, channels: list[str], region: str, phone_check: str = "valid"
 ) -> ValidationResult:
@@ -42,8 +51,11 @@ def validate_contact(
     except phonenumbers.NumberParseException:
         return ValidationResult.reject("contact.phone_invalid", VALIDATOR)
     international = value.lstrip().startswith(("+", "00"))
-    possible_ok = phone_check == "valid_or_possible_international" and international and \
-        phonenumbers.is_possible_number(number)
+    possible = phonenumbers.is_possible_number(number) and not _placeholder(str(number.national_number))
+    possible_ok = possible and (
+        phone_check == "valid_or_possible"
+        or (phone_check == "valid_or_possible_international" and international)
+    )
     if not (phonenumbers.is_valid_number(number) or possible_ok):
         return ValidationResult.reject("contact.phone_invalid", VALIDATOR)
     normalized = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)

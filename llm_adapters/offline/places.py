@@ -79,8 +79,11 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
             continue
         before = analysis.masked[sentence.start:fstart]
         after_preposition = any(p.search(before) for p in analysis.rules.cue("place_preposition"))
-        # A bare capitalised answer must be a known place: "Thank you", "SUV" or "Please" never are.
-        if after_preposition or (bare and fstart == sentence.start and is_known_place(source[start:end])):
+        # After a weak preposition ("on Gusto", "a VW Golf") and as a bare answer ("Thank you", "SUV") a
+        # capitalised name counts only when it is a known place.
+        after_weak = any(p.search(before) for p in analysis.rules.cue("place_preposition_weak"))
+        known_place = (after_weak or (bare and fstart == sentence.start)) and is_known_place(source[start:end])
+        if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
     return found
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import threading
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -26,6 +25,7 @@ from engine.text import fold
 from engine.validators.temporal import COMPLETES, TemporalError, TemporalValue, parse_value
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.rules import OfflineRules
 from llm_adapters.offline.temporal_parse import Reading, read_sentence
 from llm_adapters.offline.temporal_rules import TemporalGrammar, bounded, grammar
@@ -68,34 +68,15 @@ def _region(spec: GoalSpec | None) -> str | None:
     return spec.locale.phone_region if spec is not None and spec.locale is not None else None
 
 
-_cache_lock = threading.Lock()
-_cache: dict[int, dict[tuple[Any, ...], list[TemporalMention]]] = {}
-
-
-def _forget(ident: int) -> None:
-    with _cache_lock:
-        _cache.pop(ident, None)
-
-
 def temporal_mentions(analysis: Analysis, reference_time: datetime | None = None,
                       spec: GoalSpec | None = None) -> list[TemporalMention]:
-    """Every temporal expression of the message, in order; computed once per message and reference."""
+    """Every temporal expression of the message, in order; computed once per message and reference (the memo
+    lives on the Analysis: a global table with GC finalizers deadlocked on its own lock)."""
     today = _today(reference_time, spec)
     region = _region(spec)
     language = spec.default_language if spec is not None else None
-    cache_key = (today, region, language)
-    ident = id(analysis)
-    with _cache_lock:
-        slot = _cache.get(ident)
-        if slot is None:
-            slot = _cache[ident] = {}
-            weakref.finalize(analysis, _forget, ident)
-        if cache_key in slot:
-            return slot[cache_key]
-    found = _find(analysis, today, region, spec)
-    with _cache_lock:
-        slot.setdefault(cache_key, found)
-    return found
+    key = f"temporal_mentions:{today.isoformat()}:{region}:{language}"
+    return memo(analysis, key, lambda: _find(analysis, today, region, spec))
 
 
 def _find(analysis: Analysis, today: date, region: str | None, spec: GoalSpec | None) -> list[TemporalMention]:
