@@ -19,6 +19,7 @@ class Citation(BaseModel):
     source: str  # document id / path / record reference
     passage_id: str
     quote: str
+    label: str = ""  # what a visitor recognises: "<page or document title> › <section heading>", never an id
 
 
 class GroundedAnswer(BaseModel):

@@ -155,7 +155,15 @@ class GroundedAnswerer:
         kept = [c.claim for c in trace.checks if c.supported]
         if not kept:
             return self._done(self._unavailable(language, trace), trace, started, len(text))
-        citations = [Citation(source=by_id[c.passage_id].source, passage_id=c.passage_id, quote=c.text) for c in kept]
+        citations = [
+            Citation(
+                source=by_id[c.passage_id].source,
+                passage_id=c.passage_id,
+                quote=c.text,
+                label=by_id[c.passage_id].label,
+            )
+            for c in kept
+        ]
         result = GroundedAnswer(text=render(kept), citations=citations, supported=True, is_question=True)
         return self._done(result, trace, started, len(text))
 

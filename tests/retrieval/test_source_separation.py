@@ -45,12 +45,14 @@ def test_planted_contact_details_come_back_only_as_cited_company_evidence(plante
     assert {c.source for c in answer.citations} == {"contact.md"}
     assert " ".join(c.quote for c in answer.citations) == answer.text
     assert all(c.passage_id == "contact.md#how-can-i-reach-your-sales-team" for c in answer.citations)
+    # the visitor-facing label names the document and the section, never the internal id
+    assert {c.label for c in answer.citations} == {"Contact › How can I reach your sales team?"}
 
 
 def test_answer_types_cannot_carry_visitor_evidence() -> None:
     # A grounded answer holds text and corpus citations only: no span, no role, no command.
     assert set(GroundedAnswer.model_fields) == {"text", "citations", "supported", "is_question"}
-    assert set(Citation.model_fields) == {"source", "passage_id", "quote"}
+    assert set(Citation.model_fields) == {"source", "passage_id", "quote", "label"}
     # The proposer, which alone produces visitor evidence, is never handed the grounded answer.
     hints = typing.get_type_hints(ProposerInput)
     assert all("GroundedAnswer" not in repr(hint) and "Citation" not in repr(hint) for hint in hints.values())
