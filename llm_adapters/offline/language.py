@@ -21,7 +21,8 @@ def detect_languages(
 ) -> frozenset[str]:
     """The conversation language plus every language with at least ``min_hits`` function words making up at
     least ``min_share`` of the message's words. Words shared by several languages count for none of them."""
-    words = _WORD.findall(fold(text))
+    # All-capital tokens are names or acronyms ("LA", "NO2"), not words of a language.
+    words = [fold(w) for w in _WORD.findall(text) if not (len(w) > 1 and w.isupper())]
     if not words:
         return frozenset({conversation_language})
     owners: dict[str, int] = {}

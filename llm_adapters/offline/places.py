@@ -12,6 +12,7 @@ from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.gazetteer import is_known_place
+from llm_adapters.offline.place_roles import place_markers
 from llm_adapters.offline.rules import VocabularyData
 from llm_adapters.offline.terms import find_terms, negated, replaced
 
@@ -59,6 +60,7 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
     analysis = ctx.analysis
     source = analysis.folded.source
     bare = ctx.lenient and len(analysis.words(0, len(analysis.text))) <= analysis.rules.settings.bare_answer_max_words
+    markers = place_markers(analysis, ctx.spec)
     found = []
     for match in analysis.rules.place_name.finditer(source):
         start, end = _trim_name(analysis, match.start(), match.end())
@@ -72,19 +74,32 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         first = fold(words[0])
         # "Los Angeles", "El Cerrito": an article opening a multi-word name is part of the name.
         led_by_article = first in analysis.rules.place_articles and len(words) > 1
-        if first in analysis.rules.non_place_words and not led_by_article:
+        acronym_place = len(words) == 1 and words[0].isupper() and is_known_place(words[0])  # "LA", "NYC"
+        if first in analysis.rules.non_place_words and not (led_by_article or acronym_place):
             continue
         sentence = analysis.sentence_at(fstart)
         if sentence is None:
             continue
         before = analysis.masked[sentence.start:fstart]
-        after_preposition = any(p.search(before) for p in analysis.rules.cue("place_preposition"))
+        after_preposition = any(p.search(before) for p in analysis.rules.cue("place_preposition")) or (
+            markers is not None and markers.owner(analysis, sentence.start, fstart) == ctx.objective.id)
         # After a weak preposition ("on Gusto", "a VW Golf") and as a bare answer ("Thank you", "SUV") a
         # capitalised name counts only when it is a known place.
         after_weak = any(p.search(before) for p in analysis.rules.cue("place_preposition_weak"))
         known_place = (after_weak or (bare and fstart == sentence.start)) and is_known_place(source[start:end])
         if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
+    return found
+
+
+def _addresses(analysis: Analysis, taken: list[tuple[int, int]]) -> list[tuple[int, int, str, bool]]:
+    """Street addresses ("5434 Ygnacio Valley Road #90", "calle Mayor 12"): places in their own right."""
+    found = []
+    for start, end in analysis.cue_matches("street_address", 0, len(analysis.text)):
+        if any(start < e and s < end for s, e in taken):
+            continue
+        src_start, src_end = analysis.source_span(start, end)
+        found.append((start, end, analysis.folded.source[src_start:src_end].rstrip(" ,."), True))
     return found
 
 
@@ -113,16 +128,23 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
             candidates.append((match.start, match.end, analysis.folded.source[src_start:src_end], True))
             taken.append((match.start, match.end))
     if vocabulary is None or vocabulary.allow_unlisted:
+        addresses = _addresses(analysis, taken)
+        candidates.extend(addresses)
+        taken.extend((s, e) for s, e, _, _ in addresses)
         candidates.extend((s, e, v, False) for s, e, v in _unlisted(ctx, taken))
     evidence = []
+    markers = place_markers(analysis, ctx.spec)
     for start, end, value, known in candidates:
         sentence = analysis.sentence_at(start)
         if sentence is None or analysis.blocked(start) or negated(analysis, sentence, start, end):
             continue
+        owner = markers.owner(analysis, sentence.start, start) if markers is not None else None
+        if owner is not None and owner != ctx.objective.id:
+            continue  # "from Atlanta" is the origin's, never the destination's
         if sentence.is_question and not (ctx.allowed(True, "place") and _question_ok(ctx, sentence)):
             continue
         clause_start, clause_end = analysis.clause_at(start)
-        local = _anchor(ctx, clause_start, clause_end) or (
+        local = owner is not None or _anchor(ctx, clause_start, clause_end) or (
             known and _bare(analysis, clause_start, clause_end, start, end))
         anchored = local or _anchor(ctx, sentence.start, sentence.end)
         if not (anchored or sentence.is_question or ctx.correcting or ctx.lenient):

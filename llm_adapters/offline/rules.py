@@ -113,6 +113,7 @@ class OfflineRules:
     languages: frozenset[str] = frozenset()  # the languages whose cue data was merged into these rules
     function_words: dict[str, frozenset[str]] = field(default_factory=dict)  # every configured language's
     place_articles: frozenset[str] = frozenset()
+    place_roles: dict[str, frozenset[str]] = field(default_factory=dict)  # role -> folded marker phrases
 
     def cue(self, name: str) -> tuple[re.Pattern[str], ...]:
         return self.cues.get(name, ())
@@ -193,6 +194,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
     non_place: set[str] = set()
     fillers: set[str] = set()
     articles_of_places: set[str] = set()
+    roles: dict[str, set[str]] = {}
     contexts: dict[str, dict[str, list[re.Pattern[str]]]] = {}
     versions = []
     for language in sorted(patterns):
@@ -213,6 +215,8 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
         non_place.update(fold(w) for w in data.get("non_place_words", []))
         fillers.update(fold(w) for w in data.get("place_fillers", []))
         articles_of_places.update(fold(w) for w in data.get("place_articles", []))
+        for role, markers in data.get("place_roles", {}).items():
+            roles.setdefault(role, set()).update(fold(m) for m in markers)
         for vocab_id, ctx in data.get("term_contexts", {}).items():
             target = contexts.setdefault(vocab_id, {"exclude_before": [], "exclude_after": []})
             for side in ("exclude_before", "exclude_after"):
@@ -250,6 +254,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
         languages=frozenset(lang for lang in patterns if lang != "common"),
         function_words=function_words,
         place_articles=frozenset(articles_of_places),
+        place_roles={role: frozenset(markers) for role, markers in roles.items()},
         version=",".join(versions),
         cues={k: tuple(v) for k, v in cues.items()},
         topics={k: tuple(dict.fromkeys(v)) for k, v in topics.items()},

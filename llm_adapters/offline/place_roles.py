@@ -1,0 +1,82 @@
+"""Several place objectives in one spec (origin and destination, pick-up and drop-off): which one a place
+mention belongs to, from the words just before it.
+
+Each place objective's markers are its own cue terms (``params.cues``) plus the language's role markers
+(rules/patterns/<lang>.json ``place_roles``: "from", "leaving from" / "to", "going to" ...) of every role its
+question, name or cues mention. A mention right after one objective's marker belongs to that objective; after
+another's it is never evidence for this one; with no marker it stays open to every place objective.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.goals.models import CriterionKind, GoalSpec, Objective
+from engine.text import fold
+from llm_adapters.offline.analysis import Analysis
+from llm_adapters.offline.cues import objective_cues
+from llm_adapters.offline.memo import memo
+
+_WINDOW_WORDS = 3  # a marker counts when at most this many words separate it from the place name
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+
+
+@dataclass(frozen=True)
+class PlaceMarkers:
+    by_objective: dict[str, frozenset[str]]  # objective id -> folded marker phrases
+
+    def owner(self, analysis: Analysis, sentence_start: int, start: int) -> str | None:
+        """The objective whose marker ends nearest before ``start`` (within the window), or None."""
+        before = analysis.masked[sentence_start:start]
+        words = _WORD.findall(before)
+        tail = words[-(_WINDOW_WORDS + 3):]
+        best: tuple[int, int, str] | None = None  # (distance in words, -marker length, objective)
+        for objective_id, markers in self.by_objective.items():
+            for marker in markers:
+                size = len(marker.split())
+                for end in range(len(tail), max(size - 1, len(tail) - _WINDOW_WORDS) - 1, -1):
+                    if " ".join(tail[end - size:end]) == marker:
+                        candidate = (len(tail) - end, -size, objective_id)
+                        if best is None or candidate < best:
+                            best = candidate
+                        break
+        return best[2] if best is not None else None
+
+
+def _roles_of(objective: Objective, roles: dict[str, frozenset[str]]) -> set[str]:
+    text = " " + " ".join(_WORD.findall(fold(" ".join([objective.name, *objective.questions.values()])))) + " "
+    own = objective_cues(objective)
+    found = set()
+    for role, markers in roles.items():
+        telling = {m for m in markers if len(m) > 2}  # "to", "a", "à" alone are too common to tell a role
+        if any(f" {m} " in text for m in telling) or own & telling:
+            found.add(role)
+    return found
+
+
+def place_markers(analysis: Analysis, spec: GoalSpec | None) -> PlaceMarkers | None:
+    """Markers of every place objective (with one place objective, its own markers still introduce a place:
+    "get to Wang Wah" for a destination), or None when the spec has no place objective."""
+    if spec is None:
+        return None
+    places = [o for o in spec.ordered() if o.criterion.kind is CriterionKind.PLACE]
+    if not places:
+        return None
+
+    def build() -> PlaceMarkers:
+        roles = analysis.rules.place_roles
+        by_objective: dict[str, frozenset[str]] = {}
+        for objective in places:
+            markers: set[str] = set(objective_cues(objective))
+            for role in _roles_of(objective, roles):
+                markers.update(roles[role])
+            by_objective[objective.id] = frozenset(m for m in markers if m)
+        # A marker shared by several objectives tells nothing apart.
+        counts: dict[str, int] = {}
+        for markers in by_objective.values():
+            for m in markers:
+                counts[m] = counts.get(m, 0) + 1
+        return PlaceMarkers({oid: frozenset(m for m in ms if counts[m] == 1) for oid, ms in by_objective.items()})
+
+    return memo(analysis, f"place_markers:{id(spec)}", build)
