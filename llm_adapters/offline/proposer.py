@@ -25,7 +25,6 @@ from llm_adapters.offline.free_text import extract_free_text
 from llm_adapters.offline.language import detect_languages
 from llm_adapters.offline.money import extract_money
 from llm_adapters.offline.places import extract_place
-from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 from llm_adapters.offline.quantity import extract_quantity
 from llm_adapters.offline.rules import (
     DEFAULT_RULES_DIR,
@@ -35,6 +34,7 @@ from llm_adapters.offline.rules import (
     build_rules,
     read_rule_files,
 )
+from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 
 log = structlog.get_logger("grace.proposer.offline")
 
@@ -148,13 +148,14 @@ class OfflineProposer:
         )
         chosen: dict[str, Evidence] = {}
         replacing: set[str] = set()
-        for objective in objectives:
+        # Free text last: its answer is the clause that holds none of the other objectives' values.
+        for objective in sorted(objectives, key=lambda o: o.criterion.kind is CriterionKind.FREE_TEXT):
             ctx = ExtractionContext(
                 analysis=analysis, objective=objective,
                 lenient=last_asked == objective.id and bits.get(objective.id) == 0,
                 correcting=cues.correcting, unit_terms=unit_terms,
                 company_terms=self._company_terms(request.spec), spec=request.spec.spec,
-                reference_time=request.reference_time,
+                reference_time=request.reference_time, taken=tuple(e.pos for e in chosen.values()),
             )
             found = self._extract(ctx, self._vocabulary(objective, request.spec))
             if any(e.old for e in found):
@@ -172,9 +173,9 @@ class OfflineProposer:
             CriterionKind.PLACE: lambda: extract_place(ctx, vocabulary),
             CriterionKind.FEATURES: lambda: extract_features(ctx, vocabulary) if vocabulary else [],
             CriterionKind.ENUMERATION: lambda: extract_enumeration(ctx, vocabulary) if vocabulary else [],
-            CriterionKind.DATETIME: lambda: extract_datetime(ctx),
             CriterionKind.QUANTITY: lambda: extract_quantity(ctx),
             CriterionKind.FREE_TEXT: lambda: extract_free_text(ctx),
+            CriterionKind.DATETIME: lambda: extract_datetime(ctx),
         }
         extractor = extractors.get(kind)
         return extractor() if extractor is not None else []  # other kinds: left to LLM proposers
