@@ -26,6 +26,10 @@ _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 class PlaceMarkers:
     by_objective: dict[str, frozenset[str]]  # objective id -> folded marker phrases
 
+    @property
+    def all(self) -> frozenset[str]:
+        return frozenset().union(*self.by_objective.values())
+
     def owner(self, analysis: Analysis, sentence_start: int, start: int) -> str | None:
         """The objective whose marker ends nearest before ``start`` (within the window), or None."""
         before = analysis.masked[sentence_start:start]
@@ -74,8 +78,8 @@ def place_markers(analysis: Analysis, spec: GoalSpec | None) -> PlaceMarkers | N
             by_objective[objective.id] = frozenset(m for m in markers if m)
         # A marker shared by several objectives tells nothing apart.
         counts: dict[str, int] = {}
-        for markers in by_objective.values():
-            for m in markers:
+        for shared in by_objective.values():
+            for m in shared:
                 counts[m] = counts.get(m, 0) + 1
         return PlaceMarkers({oid: frozenset(m for m in ms if counts[m] == 1) for oid, ms in by_objective.items()})
 

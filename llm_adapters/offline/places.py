@@ -42,16 +42,21 @@ def _trim_name(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
     return start, start + len(" ".join(words))
 
 
-def _leading_preposition(analysis: Analysis, start: int, end: int) -> int | None:
-    """Start of the name after a capitalised location preposition the name pattern swallowed at the start
-    of a sentence ('Near Níjar would suit us', 'Cerca de Lorca'), or None."""
+def _leading_preposition(
+    analysis: Analysis, start: int, end: int, markers: frozenset[str] = frozenset(),
+) -> int | None:
+    """Start of the name after a capitalised location preposition or place-role marker the name pattern
+    swallowed at the start of a sentence ('Near Níjar would suit us', 'Cerca de Lorca', 'From San Diego'),
+    or None."""
     source = analysis.folded.source
     words = source[start:end].split(" ")
     offset = start
     for k in range(1, len(words)):
         offset += len(words[k - 1]) + 1
         prefix = fold(" ".join(words[:k])) + " "
-        if words[k][:1].isupper() and any(p.search(prefix) for p in analysis.rules.cue("place_preposition")):
+        if not words[k][:1].isupper():
+            continue
+        if prefix.strip() in markers or any(p.search(prefix) for p in analysis.rules.cue("place_preposition")):
             return offset
     return None
 
@@ -64,7 +69,7 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
     found = []
     for match in analysis.rules.place_name.finditer(source):
         start, end = _trim_name(analysis, match.start(), match.end())
-        led = _leading_preposition(analysis, start, end)
+        led = _leading_preposition(analysis, start, end, markers.all if markers is not None else frozenset())
         if led is not None:
             start = led
         fstart, fend = analysis.folded.to_folded(start), analysis.folded.to_folded(end)
