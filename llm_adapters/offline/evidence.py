@@ -35,6 +35,9 @@ class ExtractionContext:
     company_terms: frozenset[str] = frozenset()
     spec: GoalSpec | None = None  # the pinned spec: locale (currency, region, time zone) and company data
     reference_time: datetime | None = None  # the turn's received-at: anchors relative dates
+    # Folded offsets of the values already chosen for other objectives of this message (free-text objectives are
+    # extracted last): the visitor's answer is the clause around none of them.
+    taken: tuple[int, ...] = ()
 
     @property
     def params(self) -> dict[str, Any]:

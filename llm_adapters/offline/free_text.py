@@ -17,7 +17,7 @@ from functools import lru_cache
 from engine.goals.models import Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Sentence
-from llm_adapters.offline.cues import objective_cues
+from llm_adapters.offline.cues import names_objective, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.memo import memo
@@ -140,6 +140,39 @@ def _fit(ctx: ExtractionContext, start: int, end: int, limit: int) -> tuple[int,
     return start, space if space > start else cut
 
 
+def _free_runs(ctx: ExtractionContext, index: TextIndex, sentence: Sentence) -> list[tuple[int, int]]:
+    """The sentence's runs of clauses that hold no other objective's value."""
+    taken = {index.clause_at(pos) for pos in ctx.taken if sentence.start <= pos < sentence.end}
+    if not taken:
+        return [(sentence.start, sentence.end)]
+    runs: list[tuple[int, int]] = []
+    current: tuple[int, int] | None = None
+    for clause in sentence.clauses or ((sentence.start, sentence.end),):
+        if clause in taken:
+            if current is not None:
+                runs.append(current)
+            current = None
+        else:
+            current = clause if current is None else (current[0], clause[1])
+    if current is not None:
+        runs.append(current)
+    return runs
+
+
+def _clause(ctx: ExtractionContext, index: TextIndex, words: FreeTextWords, sentence: Sentence
+            ) -> tuple[int, int, list[str]] | None:
+    """The longest trimmed free run of the sentence with something said in it, and its words."""
+    best: tuple[int, int, list[str]] | None = None
+    for run_start, run_end in _free_runs(ctx, index, sentence):
+        start, end = _trim(ctx, words, run_start, run_end)
+        tokens = _WORD.findall(ctx.analysis.masked[start:end])
+        if not tokens or " ".join(tokens) in words.acknowledgements:
+            continue
+        if best is None or end - start > best[1] - best[0]:
+            best = (start, end, tokens)
+    return best
+
+
 def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     analysis = ctx.analysis
     words = free_text_words(analysis.rules)
@@ -147,14 +180,17 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     terms, own = topic_terms(ctx.objective, words)
     limit = min(int(ctx.params.get("max_length", MAX_VALUE)), MAX_VALUE)
     evidence: list[Evidence] = []
+    others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
     for sentence in analysis.sentences:
         if not ctx.allowed(sentence.is_question, "free_text") or _silent(ctx, index, sentence):
             continue
-        start, end = _trim(ctx, words, sentence.start, sentence.end)
-        tokens = _WORD.findall(analysis.masked[start:end])
-        if not tokens or " ".join(tokens) in words.acknowledgements:
+        found = _clause(ctx, index, words, sentence)
+        if found is None:
             continue
+        start, end, tokens = found
         named = bool(terms) and _named(tokens, terms, own)
+        if not named and any(names_objective(tokens, other) for other in others):
+            continue  # the visitor talks about another objective ("that's my insurance")
         if ctx.lenient:
             rank = RANK_ANSWER_NAMED if named else RANK_ANSWER
             if not named and _others(ctx, start, end):
