@@ -15,14 +15,34 @@ from engine.text import fold
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
+_SENTENCE_END = frozenset(".!?¿¡\n")
+
+
+def _common_words(text: str) -> list[str]:
+    """Words that can tell a language: not acronyms ("LA") and not capitalised inside a sentence, where they
+    are part of a name ("Los Angeles", "El Cerrito"). One pass: linear in the message length."""
+    words = []
+    previous_end = 0
+    for match in _WORD.finditer(text):
+        word = match.group()
+        gap = text[previous_end:match.start()]
+        sentence_start = previous_end == 0 or any(ch in _SENTENCE_END for ch in gap)
+        previous_end = match.end()
+        if len(word) > 1 and word.isupper():
+            continue
+        if word[:1].isupper() and not sentence_start:
+            continue
+        words.append(word)
+    return words
+
+
 def detect_languages(
     text: str, function_words: Mapping[str, frozenset[str]], conversation_language: str, *,
     min_hits: int, min_share: float,
 ) -> frozenset[str]:
     """The conversation language plus every language with at least ``min_hits`` function words making up at
     least ``min_share`` of the message's words. Words shared by several languages count for none of them."""
-    # All-capital tokens are names or acronyms ("LA", "NO2"), not words of a language.
-    words = [fold(w) for w in _WORD.findall(text) if not (len(w) > 1 and w.isupper())]
+    words = [fold(w) for w in _common_words(text)]
     if not words:
         return frozenset({conversation_language})
     owners: dict[str, int] = {}
