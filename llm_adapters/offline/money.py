@@ -152,9 +152,13 @@ def _is_range(analysis: Analysis, first: _Amount, second: _Amount | None) -> boo
     between = analysis.masked[first.end:second.mention.start]
     if _DASH.match(between) is not None:
         return True
+    if not any(p.match(between) for p in analysis.rules.cue("range_connector")):
+        return False
+    low, high = first.mention, second.mention
+    if not low.scaled and high.scaled and low.value * high.scale <= high.value:
+        return True  # "15 to 20k": the scale written once binds both ends, no "between" needed
     lead = analysis.masked[max(first.sentence.start, first.mention.start - _WINDOW):first.mention.start]
-    return (any(p.search(lead) for p in analysis.rules.cue("range_lead"))
-            and any(p.match(between) for p in analysis.rules.cue("range_connector")))
+    return any(p.search(lead) for p in analysis.rules.cue("range_lead"))
 
 
 def _near_budget(index: TextIndex, amount: _Amount, previous_end: int) -> bool:

@@ -33,6 +33,7 @@ _BEFORE = 60  # characters before a number where a unit noun or cue may stand
 _RANGE_GAP = 24  # longest text between the two ends of a range
 _TOKEN = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*|[&,]")
 _PLURAL = re.compile(r"(?:e?s|x)$")
+_FIRST_WORD = re.compile(r"^[\s\-]*([^\W\d_]+(?:-[^\W\d_]+)*)")
 
 RANK_EXPLICIT = 3  # a unit noun or a composition names what is counted
 RANK_CUE = 2  # a head-count cue ("we are 4", "table for 2")
@@ -165,11 +166,17 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
     if units.before is not None and units.before.search(before):
         return RANK_EXPLICIT
     alone = _stands_alone(ctx.analysis.rules, words, after)
-    if units.people and alone and words.count_cue.search(before):
-        return RANK_CUE
+    if units.people and words.count_cue.search(before) and (alone or _companions_follow(words, after)):
+        return RANK_CUE  # "we are 4", "seríamos 4 amigos"
     if ctx.lenient and alone:
         return RANK_BARE
     return 0
+
+
+def _companions_follow(words: QuantityWords, after: str) -> bool:
+    """'somos tres hermanos': after a head-count cue, a plural noun of companions names the people counted."""
+    match = _FIRST_WORD.match(after)
+    return match is not None and match.group(1) in words.members_plural
 
 
 def _next_is_unit(units: _Units, after: str) -> bool:
