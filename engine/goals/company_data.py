@@ -8,8 +8,9 @@ zone) is read before criterion params and bundle defaults.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -32,15 +33,28 @@ def _to_vocabulary(vocab_id: str, data: Mapping[str, Any]) -> Vocabulary:
     )
 
 
+_BY_SPEC: OrderedDict[int, tuple[GoalSpec, dict[str, Vocabulary]]] = OrderedDict()
+_BY_SPEC_LIMIT = 64
+_LOCK = threading.Lock()
+
+
 def spec_vocabularies(spec: GoalSpec) -> dict[str, Vocabulary]:
-    """The spec's own vocabularies (already checked by :func:`vocabulary_issues` before publication)."""
-    return _cached(json.dumps(spec.vocabularies, sort_keys=True))
-
-
-@lru_cache(maxsize=256)
-def _cached(serialised: str) -> dict[str, Vocabulary]:
-    raw: dict[str, Any] = json.loads(serialised)
-    return {vocab_id: _to_vocabulary(vocab_id, data) for vocab_id, data in raw.items()}
+    """The spec's own vocabularies (checked by :func:`company_data_issues` before publication), converted once
+    per spec object: validation runs on every candidate of every turn."""
+    if not spec.vocabularies:
+        return {}
+    key = id(spec)
+    with _LOCK:
+        hit = _BY_SPEC.get(key)
+        if hit is not None and hit[0] is spec:
+            _BY_SPEC.move_to_end(key)
+            return hit[1]
+    converted = {vocab_id: _to_vocabulary(vocab_id, data) for vocab_id, data in spec.vocabularies.items()}
+    with _LOCK:
+        _BY_SPEC[key] = (spec, converted)  # the spec is kept alive with its entry, so its id stays its own
+        while len(_BY_SPEC) > _BY_SPEC_LIMIT:
+            _BY_SPEC.popitem(last=False)
+    return converted
 
 
 def resolve_vocabulary(vocab_id: str, spec: GoalSpec | None, bundle: RuleBundle) -> Vocabulary | None:

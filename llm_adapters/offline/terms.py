@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.rules import VocabularyData
 
 
@@ -27,13 +28,23 @@ def term_pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w@]){body}{plural}(?![\w@])")
 
 
+def _may_inflect(term: str, text: str) -> bool:
+    """Cheap pre-check before the regex: the term's first word (or its stem) occurs somewhere at all."""
+    head = re.split(r"[\s\-]+", term, maxsplit=1)[0]
+    return head[: max(3, len(head) - 1)] in text
+
+
 def find_terms(analysis: Analysis, vocabulary: VocabularyData) -> list[TermMatch]:
     """Non-overlapping matches, longest term first, returned in text order."""
     text = analysis.masked
     taken: list[tuple[int, int]] = []
     found: list[TermMatch] = []
-    for term, option in vocabulary.terms:
-        for match in term_pattern(term).finditer(text):
+    # Compiled once per vocabulary: a spec may carry more terms than any regex cache holds.
+    patterns = memo(vocabulary, "term_patterns", lambda: [term_pattern.__wrapped__(t) for t, _ in vocabulary.terms])
+    for (term, option), pattern in zip(vocabulary.terms, patterns, strict=True):
+        if term not in text and not _may_inflect(term, text):
+            continue
+        for match in pattern.finditer(text):
             start, end = match.span()
             if any(start < e and s < end for s, e in taken):
                 continue
