@@ -9,7 +9,7 @@ description minus the language's stopwords, and then two different terms must ap
 
 from __future__ import annotations
 
-import bisect
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,12 +23,12 @@ from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.quantity_data import NEVER, alternation
 from llm_adapters.offline.rules import OfflineRules
-from llm_adapters.offline.spelled import spelled_numbers
 from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _PLURAL = re.compile(r"(?:e?s)$")
+_PUNCTUATION = re.compile(r"[,;:]")
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
@@ -43,6 +43,7 @@ class FreeTextWords:
     leading: re.Pattern[str]  # greetings and interjections at the start of an answer
     trailing: re.Pattern[str]  # pleasantries at the end of an answer
     acknowledgements: frozenset[str]  # whole answers that say nothing
+    asides: re.Pattern[str]  # social asides ('sorry, my Spanish is bad'): answers only when nothing else is said
     stopwords: frozenset[str]
     min_cue_length: int
 
@@ -55,11 +56,13 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             return [str(w) for doc in docs for w in doc.get(name, [])]
 
         leading, trailing = alternation(collect("leading")), alternation(collect("trailing"))
+        asides = alternation(collect("asides"))
         return FreeTextWords(
             leading=re.compile(rf"(?:{leading})(?![^\W_])[\s,;:.!\-–—…]*", _FLAGS) if leading else NEVER,
             trailing=re.compile(rf"[\s,;:.!\-–—…]*(?<![^\W_])(?:{trailing})[\s,;:.!…]*$", _FLAGS)
             if trailing else NEVER,
             acknowledgements=frozenset(" ".join(fold(w).split()) for w in collect("acknowledgements")),
+            asides=re.compile(rf"(?<![^\W_]){asides}(?![^\W_])", _FLAGS) if asides else NEVER,
             stopwords=frozenset(fold(w) for w in collect("stopwords")),
             min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
         )
@@ -117,17 +120,14 @@ def _silent(ctx: ExtractionContext, index: TextIndex, sentence: Sentence) -> boo
     return any(index.any_cue(name, sentence.start, sentence.end) for name in (*_CONTROL, *BLOCKERS))
 
 
-def _others(ctx: ExtractionContext, start: int, end: int) -> bool:
-    """The clause carries a typed value, likely another objective's evidence: a number, a date, a time, a
-    telephone number or an e-mail address."""
+def _secondary(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> bool:
+    """A clause that answers only when nothing else does: a social aside, or one carrying a date, a time, a
+    telephone number or an e-mail address (values of other objectives, even when not chosen for them)."""
     analysis = ctx.analysis
-    src_start, src_end = analysis.source_span(start, end)
-    source = analysis.folded.source[src_start:src_end]
-    if "@" in source or any(ch.isdigit() for ch in source) or excluded_spans(ctx).overlaps(start, end):
+    if words.asides.search(analysis.masked, start, end) or excluded_spans(ctx).overlaps(start, end):
         return True
-    starts = memo(analysis, "spelled_starts", lambda: [n.start for n in spelled_numbers(analysis)])
-    i = bisect.bisect_left(starts, start)
-    return i < len(starts) and starts[i] < end
+    src_start, src_end = analysis.source_span(start, end)
+    return "@" in analysis.folded.source[src_start:src_end]
 
 
 def _fit(ctx: ExtractionContext, start: int, end: int, limit: int) -> tuple[int, int]:
@@ -140,20 +140,29 @@ def _fit(ctx: ExtractionContext, start: int, end: int, limit: int) -> tuple[int,
     return start, space if space > start else cut
 
 
-def _free_runs(ctx: ExtractionContext, index: TextIndex, sentence: Sentence) -> list[tuple[int, int]]:
-    """The sentence's runs of clauses that hold no other objective's value."""
-    taken = {index.clause_at(pos) for pos in ctx.taken if sentence.start <= pos < sentence.end}
-    if not taken:
+def _pieces(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, int]]:
+    """The sentence cut at its clause breaks and at every comma, semicolon or colon (language-neutral)."""
+    cuts = {sentence.start, sentence.end}
+    cuts.update(c for clause in sentence.clauses for c in clause)
+    cuts.update(m.end() for m in _PUNCTUATION.finditer(ctx.analysis.masked, sentence.start, sentence.end))
+    ordered = sorted(c for c in cuts if sentence.start <= c <= sentence.end)
+    return [(a, b) for a, b in itertools.pairwise(ordered) if b > a]
+
+
+def _free_runs(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, int]]:
+    """The sentence's runs of pieces that hold no other objective's value."""
+    inside = [pos for pos in ctx.taken if sentence.start <= pos < sentence.end]
+    if not inside:
         return [(sentence.start, sentence.end)]
     runs: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
-    for clause in sentence.clauses or ((sentence.start, sentence.end),):
-        if clause in taken:
+    for piece in _pieces(ctx, sentence):
+        if any(piece[0] <= pos < piece[1] for pos in inside):
             if current is not None:
                 runs.append(current)
             current = None
         else:
-            current = clause if current is None else (current[0], clause[1])
+            current = piece if current is None else (current[0], piece[1])
     if current is not None:
         runs.append(current)
     return runs
@@ -163,11 +172,11 @@ def _clause(ctx: ExtractionContext, index: TextIndex, words: FreeTextWords, sent
             ) -> tuple[int, int, list[str]] | None:
     """The longest trimmed free run of the sentence with something said in it, and its words."""
     best: tuple[int, int, list[str]] | None = None
-    for run_start, run_end in _free_runs(ctx, index, sentence):
+    for run_start, run_end in _free_runs(ctx, sentence):
         start, end = _trim(ctx, words, run_start, run_end)
         tokens = _WORD.findall(ctx.analysis.masked[start:end])
-        if not tokens or " ".join(tokens) in words.acknowledgements:
-            continue
+        if " ".join(tokens) in words.acknowledgements or all(t in words.stopwords for t in tokens):
+            continue  # nothing said: 'ok', or a lone joiner left between other objectives' values
         if best is None or end - start > best[1] - best[0]:
             best = (start, end, tokens)
     return best
@@ -193,8 +202,8 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             continue  # the visitor talks about another objective ("that's my insurance")
         if ctx.lenient:
             rank = RANK_ANSWER_NAMED if named else RANK_ANSWER
-            if not named and _others(ctx, start, end):
-                rank -= 1  # likely the answer to another objective: kept only if nothing better is said
+            if not named and _secondary(ctx, words, start, end):
+                rank -= 1
         elif named:
             rank = RANK_NAMED
         else:
