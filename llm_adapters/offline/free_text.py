@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -149,15 +150,18 @@ def _pieces(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, int]]
     return [(a, b) for a, b in itertools.pairwise(ordered) if b > a]
 
 
-def _free_runs(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, int]]:
-    """The sentence's runs of pieces that hold no other objective's value."""
+def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[[list[str]], bool]
+               ) -> list[tuple[int, int]]:
+    """The sentence's runs of pieces that hold no other objective's value, unless the piece names this
+    objective's topic ('I need to prepare the TOEFL in English': the goal, though 'English' is the language)."""
     inside = [pos for pos in ctx.taken if sentence.start <= pos < sentence.end]
     if not inside:
         return [(sentence.start, sentence.end)]
     runs: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
     for piece in _pieces(ctx, sentence):
-        if any(piece[0] <= pos < piece[1] for pos in inside):
+        if any(piece[0] <= pos < piece[1] for pos in inside) and not names_ours(
+                _WORD.findall(ctx.analysis.masked[piece[0]:piece[1]])):
             if current is not None:
                 runs.append(current)
             current = None
@@ -168,11 +172,11 @@ def _free_runs(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, in
     return runs
 
 
-def _clause(ctx: ExtractionContext, index: TextIndex, words: FreeTextWords, sentence: Sentence
-            ) -> tuple[int, int, list[str]] | None:
+def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
+            names_ours: Callable[[list[str]], bool]) -> tuple[int, int, list[str]] | None:
     """The longest trimmed free run of the sentence with something said in it, and its words."""
     best: tuple[int, int, list[str]] | None = None
-    for run_start, run_end in _free_runs(ctx, sentence):
+    for run_start, run_end in _free_runs(ctx, sentence, names_ours):
         start, end = _trim(ctx, words, run_start, run_end)
         tokens = _WORD.findall(ctx.analysis.masked[start:end])
         if " ".join(tokens) in words.acknowledgements or all(t in words.stopwords for t in tokens):
@@ -189,15 +193,18 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     terms, own = topic_terms(ctx.objective, words)
     limit = min(int(ctx.params.get("max_length", MAX_VALUE)), MAX_VALUE)
     evidence: list[Evidence] = []
+    def names_ours(tokens: list[str]) -> bool:
+        return bool(terms) and _named(tokens, terms, own)
+
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
     for sentence in analysis.sentences:
         if not ctx.allowed(sentence.is_question, "free_text") or _silent(ctx, index, sentence):
             continue
-        found = _clause(ctx, index, words, sentence)
+        found = _clause(ctx, words, sentence, names_ours)
         if found is None:
             continue
         start, end, tokens = found
-        named = bool(terms) and _named(tokens, terms, own)
+        named = names_ours(tokens)
         if not named and any(names_objective(tokens, other) for other in others):
             continue  # the visitor talks about another objective ("that's my insurance")
         if ctx.lenient:
