@@ -30,6 +30,7 @@ _FLAGS = re.IGNORECASE | re.UNICODE
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _PLURAL = re.compile(r"(?:e?s)$")
 _PUNCTUATION = re.compile(r"[,;:]")
+_GENERIC_WINDOW = 2  # words before a topic term where an indefinite makes it generic ('a nice restaurant')
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
@@ -44,7 +45,8 @@ class FreeTextWords:
     leading: re.Pattern[str]  # greetings and interjections at the start of an answer
     trailing: re.Pattern[str]  # pleasantries at the end of an answer
     acknowledgements: frozenset[str]  # whole answers that say nothing
-    asides: re.Pattern[str]  # social asides ('sorry, my Spanish is bad'): answers only when nothing else is said
+    indefinites: frozenset[str]  # 'a restaurant': a generic mention of a topic term
+    asides: re.Pattern[str]  # social asides ('sorry, my Spanish is bad'): never an answer
     stopwords: frozenset[str]
     min_cue_length: int
 
@@ -63,6 +65,7 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             trailing=re.compile(rf"[\s,;:.!\-–—…]*(?<![^\W_])(?:{trailing})[\s,;:.!…]*$", _FLAGS)
             if trailing else NEVER,
             acknowledgements=frozenset(" ".join(fold(w).split()) for w in collect("acknowledgements")),
+            indefinites=frozenset(fold(w) for w in collect("indefinites") if " " not in w),
             asides=re.compile(rf"(?<![^\W_]){asides}(?![^\W_])", _FLAGS) if asides else NEVER,
             stopwords=frozenset(fold(w) for w in collect("stopwords")),
             min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
@@ -89,12 +92,22 @@ def topic_terms(objective: Objective, words: FreeTextWords) -> tuple[frozenset[s
                     words.min_cue_length), False
 
 
-def _named(tokens: list[str], terms: frozenset[str], own: bool) -> bool:
-    if own:
-        joined = " " + " ".join(tokens) + " "
-        return any((" " + t) in joined if " " in t else any(w.startswith(t) for w in tokens) for t in terms)
-    hits = {t for t in terms for w in tokens if w.startswith(t)}
-    return len(hits) >= min(2, len(terms))
+def _named(tokens: list[str], terms: frozenset[str], own: bool, indefinites: frozenset[str]) -> bool:
+    """The words state the topic: an own cue term (one suffices) or two different derived terms, each not a
+    generic mention right after an indefinite determiner ('a restaurant', 'una escuela')."""
+    def specific(i: int) -> bool:
+        return not any(w in indefinites for w in tokens[max(0, i - _GENERIC_WINDOW):i])
+
+    hits = set()
+    for term in terms:
+        parts = term.split()
+        size = len(parts)
+        for i in range(len(tokens) - size + 1):
+            matched = tokens[i:i + size] == parts if size > 1 else tokens[i].startswith(term)
+            if matched and specific(i):
+                hits.add(term)
+                break
+    return bool(hits) if own else len(hits) >= min(2, len(terms))
 
 
 def _trim(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> tuple[int, int]:
@@ -122,10 +135,10 @@ def _silent(ctx: ExtractionContext, index: TextIndex, sentence: Sentence) -> boo
 
 
 def _secondary(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> bool:
-    """A clause that answers only when nothing else does: a social aside, or one carrying a date, a time, a
-    telephone number or an e-mail address (values of other objectives, even when not chosen for them)."""
+    """A clause that answers only when nothing else does: one carrying a date, a time, a telephone number or an
+    e-mail address (values of other objectives, even when not chosen for them)."""
     analysis = ctx.analysis
-    if words.asides.search(analysis.masked, start, end) or excluded_spans(ctx).overlaps(start, end):
+    if excluded_spans(ctx).overlaps(start, end):
         return True
     src_start, src_end = analysis.source_span(start, end)
     return "@" in analysis.folded.source[src_start:src_end]
@@ -194,7 +207,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     limit = min(int(ctx.params.get("max_length", MAX_VALUE)), MAX_VALUE)
     evidence: list[Evidence] = []
     def names_ours(tokens: list[str]) -> bool:
-        return bool(terms) and _named(tokens, terms, own)
+        return bool(terms) and _named(tokens, terms, own, words.indefinites)
 
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
     for sentence in analysis.sentences:
@@ -205,6 +218,8 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             continue
         start, end, tokens = found
         named = names_ours(tokens)
+        if not named and words.asides.search(analysis.masked, start, end):
+            continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
         if not named and any(names_objective(tokens, other) for other in others):
             continue  # the visitor talks about another objective ("that's my insurance")
         if ctx.lenient:

@@ -62,6 +62,16 @@ def test_statement_naming_the_topic_completes_it_unasked() -> None:
     assert found["notes"] == "We have some dietary requirements: no gluten at all"
 
 
+def test_generic_mention_of_the_topic_is_not_a_statement_of_it() -> None:
+    assert "notes" not in completed("I'd like to ask about a special request.")
+    assert completed("The special request is a gluten-free cake.")["notes"] == "The special request is a gluten-free cake"
+
+
+def test_closings_never_answer() -> None:
+    for text in ("No thanks. You have been very helpful.", "Not at this time.", "Thanks. That's all."):
+        assert "notes" not in completed(text, last_asked="notes")
+
+
 def test_unasked_statement_without_the_topic_does_not() -> None:
     assert "notes" not in completed("We need a DJ booth near the stage.")
     assert "notes" not in completed("The event is on 4 September.")
@@ -95,8 +105,10 @@ def test_derived_terms_need_two_different_words_unasked() -> None:
                                 message=Message(role=Role.VISITOR, turn=1, text=text))
         return [c.value for c in proposer().propose(request).commands if c.type == "complete"]  # type: ignore[union-attr]
 
-    assert values("The brakes make a problem noise when I stop.") == ["The brakes make a problem noise when I stop"]
+    said = "My brakes squeal and the problem gets worse when I stop."
+    assert values(said) == [said.rstrip(".")]
     assert values("I love my car.") == []
+    assert values("Is there a problem with a brake pad?") == []
 
 
 _PIECES = st.sampled_from(["Hi", "thanks", "we need", "a ramp", "no sé", "dietary", "?", ".", ",", "ok", "yes",
