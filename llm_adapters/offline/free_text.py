@@ -30,7 +30,6 @@ _FLAGS = re.IGNORECASE | re.UNICODE
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _PLURAL = re.compile(r"(?:e?s)$")
 _PUNCTUATION = re.compile(r"[,;:]")
-_GENERIC_WINDOW = 2  # words before a topic term where an indefinite makes it generic ('a nice restaurant')
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
@@ -45,7 +44,6 @@ class FreeTextWords:
     leading: re.Pattern[str]  # greetings and interjections at the start of an answer
     trailing: re.Pattern[str]  # pleasantries at the end of an answer
     acknowledgements: frozenset[str]  # whole answers that say nothing
-    indefinites: frozenset[str]  # 'a restaurant': a generic mention of a topic term
     asides: re.Pattern[str]  # social asides ('sorry, my Spanish is bad'): never an answer
     stopwords: frozenset[str]
     min_cue_length: int
@@ -65,7 +63,6 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             trailing=re.compile(rf"[\s,;:.!\-–—…]*(?<![^\W_])(?:{trailing})[\s,;:.!…]*$", _FLAGS)
             if trailing else NEVER,
             acknowledgements=frozenset(" ".join(fold(w).split()) for w in collect("acknowledgements")),
-            indefinites=frozenset(fold(w) for w in collect("indefinites") if " " not in w),
             asides=re.compile(rf"(?<![^\W_]){asides}(?![^\W_])", _FLAGS) if asides else NEVER,
             stopwords=frozenset(fold(w) for w in collect("stopwords")),
             min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
@@ -92,22 +89,13 @@ def topic_terms(objective: Objective, words: FreeTextWords) -> tuple[frozenset[s
                     words.min_cue_length), False
 
 
-def _named(tokens: list[str], terms: frozenset[str], own: bool, indefinites: frozenset[str]) -> bool:
-    """The words state the topic: an own cue term (one suffices) or two different derived terms, each not a
-    generic mention right after an indefinite determiner ('a restaurant', 'una escuela')."""
-    def specific(i: int) -> bool:
-        return not any(w in indefinites for w in tokens[max(0, i - _GENERIC_WINDOW):i])
-
-    hits = set()
-    for term in terms:
-        parts = term.split()
-        size = len(parts)
-        for i in range(len(tokens) - size + 1):
-            matched = tokens[i:i + size] == parts if size > 1 else tokens[i].startswith(term)
-            if matched and specific(i):
-                hits.add(term)
-                break
-    return bool(hits) if own else len(hits) >= min(2, len(terms))
+def _named(tokens: list[str], terms: frozenset[str], own: bool) -> bool:
+    """The words state the topic: an own cue term (one suffices) or two different derived terms."""
+    if own:
+        joined = " " + " ".join(tokens) + " "
+        return any((" " + t) in joined if " " in t else any(w.startswith(t) for w in tokens) for t in terms)
+    hits = {t for t in terms for w in tokens if w.startswith(t)}
+    return len(hits) >= min(2, len(terms))
 
 
 def _trim(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> tuple[int, int]:
@@ -207,7 +195,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     limit = min(int(ctx.params.get("max_length", MAX_VALUE)), MAX_VALUE)
     evidence: list[Evidence] = []
     def names_ours(tokens: list[str]) -> bool:
-        return bool(terms) and _named(tokens, terms, own, words.indefinites)
+        return bool(terms) and _named(tokens, terms, own)
 
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
     for sentence in analysis.sentences:

@@ -62,11 +62,6 @@ def test_statement_naming_the_topic_completes_it_unasked() -> None:
     assert found["notes"] == "We have some dietary requirements: no gluten at all"
 
 
-def test_generic_mention_of_the_topic_is_not_a_statement_of_it() -> None:
-    assert "notes" not in completed("I'd like to ask about a special request.")
-    assert completed("The special request is a gluten-free cake.")["notes"] == "The special request is a gluten-free cake"
-
-
 def test_closings_never_answer() -> None:
     for text in ("No thanks. You have been very helpful.", "Not at this time.", "Thanks. That's all."):
         assert "notes" not in completed(text, last_asked="notes")
