@@ -137,3 +137,17 @@ def test_compilation_is_deterministic(compiler: DeterministicCompiler) -> None:
 def test_question_languages_can_be_restricted(compiler: DeterministicCompiler) -> None:
     spec = compiler.compile(CompileInput(intent=VALID[1][2], language="es", languages=["es"], **LOCALE)).spec
     assert spec.languages == ["es"] and all(set(o.questions) == {"es"} for o in spec.objectives)
+
+
+def test_a_language_the_managers_words_cannot_be_asked_in_is_dropped_with_a_note(
+        compiler: DeterministicCompiler) -> None:
+    intent = "We want to know which insurance provider they have and a phone number."
+    outcome = compiler.compile(CompileInput(intent=intent, language="en", **LOCALE))
+    assert outcome.spec.languages == ["en"]
+    assert any("no es question" in note and "which insurance provider they have" in note for note in outcome.notes)
+    with pytest.raises(CompileError) as info:  # asked for explicitly: a coded error quoting the phrase
+        compiler.compile(CompileInput(intent=intent, language="en", languages=["en", "es"], **LOCALE))
+    assert info.value.code == "compile.question_untranslatable" and "insurance provider" in info.value.message
+    catalogue = compiler.compile(CompileInput(intent="We need their budget and a phone number.", language="en",
+                                              languages=["en", "es"], **LOCALE))
+    assert catalogue.spec.languages == ["en", "es"]
