@@ -67,9 +67,13 @@ def _stem(term: str) -> str:
     return _PLURAL.sub("", term)
 
 
+_SINGULAR = re.compile(r"(?<=[^\W\d_]{3})[sx]$")
+
+
 @lru_cache(maxsize=512)
 def _unit_body(terms: tuple[str, ...]) -> str:
-    body = alternation(terms)
+    """Unit nouns in singular or plural: 'tickets' also matches 'ticket', 'invitados' also 'invitado'."""
+    body = alternation({_SINGULAR.sub("", t) for t in terms})
     return rf"{body}(?:e?s|x)?(?![^\W_])" if body else ""
 
 
@@ -179,6 +183,19 @@ def _companions_follow(words: QuantityWords, after: str) -> bool:
     return match is not None and match.group(1) in words.members_plural
 
 
+def _own_unit_after(ctx: ExtractionContext, units: _Units, number: _Number, sentence: Sentence) -> bool:
+    after = ctx.analysis.masked[number.end:min(sentence.end, number.end + _AFTER)]
+    return units.ours is not None and units.ours.match(after) is not None
+
+
+def _stated_need(ctx: ExtractionContext, words: QuantityWords, units: _Units, number: _Number,
+                 sentence: Sentence) -> bool:
+    """A count inside a question that states the visitor's own need: a head-count cue and this objective's unit
+    ('anything else for three people?'), not a question about capacity ('can it hold 200 guests?')."""
+    before = ctx.analysis.masked[max(sentence.start, number.start - _BEFORE):number.start]
+    return _own_unit_after(ctx, units, number, sentence) and words.count_cue.search(before) is not None
+
+
 def _next_is_unit(units: _Units, after: str) -> bool:
     """An article counts only right before the unit noun ('una persona'), not a word later."""
     assert units.ours is not None
@@ -198,9 +215,12 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
     readings: list[_Reading] = []
     for number in _numbers(analysis):
         sentence = index.sentence_at(number.start)
-        if sentence is None or number.ordinal or not ctx.allowed(sentence.is_question, "quantity"):
+        if sentence is None or number.ordinal or index.blocked(number.start):
             continue
-        if excluded.overlaps(number.start, number.end) or index.blocked(number.start):
+        if excluded.overlaps(number.start, number.end) and not _own_unit_after(ctx, units, number, sentence):
+            continue  # a date, a time, a telephone number ('for 12 days' stays a count of days)
+        if not ctx.allowed(sentence.is_question, "quantity") and not _stated_need(ctx, words, units, number,
+                                                                                  sentence):
             continue
         readings.append(_Reading(number, sentence, _read(ctx, index, words, units, number, sentence)))
     evidence: list[Evidence] = []

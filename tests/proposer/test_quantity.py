@@ -144,6 +144,17 @@ def test_never_counts(text: str, last_asked: str | None) -> None:
     assert "guests" not in completed(text, last_asked=last_asked)
 
 
+@pytest.mark.parametrize(("text", "objective", "value"), [
+    ("Is there a room free for 6 guests?", "guests", "6"),  # a question stating the visitor's own need
+    ("Only one guest.", "guests", "1"),  # a singular unit noun
+    ("Arriving on the 3rd of May, for 5 nights.", "nights", "5"),  # a duration inside a date expression
+    ("¿Hay algo para cuatro personas?", "guests", "4"),
+])
+def test_own_needs_in_questions_singular_units_and_durations(text: str, objective: str, value: str) -> None:
+    language = "es" if "¿" in text else "en"
+    assert completed(text, language).get(objective) == value
+
+
 def test_dense_sentence_gives_each_objective_its_own_number() -> None:
     found = completed("We want to book 4 September 2027 for 170 guests, 3 nights, budget around 40k")
     assert found["guests"] == "170"
