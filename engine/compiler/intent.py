@@ -467,6 +467,12 @@ class _Reader:
                 return self.ft.original(match.start("unit"), match.end("unit"))
         return None
 
+    def _same_criterion(self, left: Phrase, right: Phrase) -> bool:
+        """Both phrases name kinds of one criterion kind (a date and a time), so a modifier can be shared."""
+        left_kind = self.rules.kind(left.kind) if left.kind else None
+        right_kind = self.rules.kind(right.kind) if right.kind else None
+        return left_kind is not None and right_kind is not None and left_kind.criterion == right_kind.criterion
+
     def _head_keyword(self, phrase: Phrase) -> str:
         """The kind keyword that ends the phrase ("dates" in "check-out dates"), if another one precedes it."""
         inside = [m for m in self.matches if phrase.start <= m.start and m.end == phrase.end and m.label == phrase.kind]
@@ -496,6 +502,7 @@ class _Reader:
                 # "check-in and check-out dates": the shared head noun completes the first phrase too.
                 result[index] = replace(left, text=f"{left.text} {self.ft.original(right.end - len(tail), right.end)}")
             elif right.kind is not None and right.kind != left.kind and left.kind is not None \
+                    and self._same_criterion(left, right) and len(right_words) == 1 \
                     and self.folded[right.start:right.end] == right.keyword and 2 <= len(left_words) <= 3 \
                     and self.folded[left.start:left.end].endswith(left.keyword):
                 # "the pick-up date and time": the modifier of the head noun is shared ("pick-up time").

@@ -41,6 +41,8 @@ def test_table_ii_from_the_real_estate_intent(compiler: DeterministicCompiler,
     assert [o.criterion.kind for o in spec.ordered()][:2] == [CriterionKind.MONEY, CriterionKind.PLACE]
     assert spec.ordered()[3].criterion.kind is CriterionKind.CONTACT
     assert spec.manager_intent == REAL_ESTATE and spec.default_language == "en"
+    assert [o.criterion.params["intent_phrases"] for o in spec.ordered()] == [
+        ["budget"], ["area of interest"], ["housing requirements"], ["contact details"]]
     assert_valid_candidate(spec, governance_rules)
 
 
