@@ -9,14 +9,13 @@ from __future__ import annotations
 import functools
 import json
 import re
-import threading
 import unicodedata
-import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.text import fold
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.rules import OfflineRules
 
 _FLAGS = re.IGNORECASE | re.UNICODE
@@ -320,11 +319,6 @@ def _settings(data: Mapping[str, Any]) -> TemporalSettings:
     )
 
 
-# Keyed by identity: OfflineRules holds dicts, so it is not hashable; the weak reference drops the entry with it.
-_CACHE: dict[int, tuple[weakref.ref[OfflineRules], TemporalGrammar]] = {}
-_LOCK = threading.Lock()
-
-
 @functools.lru_cache(maxsize=64)
 def _language_cached(language: str, serialised: str) -> LanguageGrammar:
     return _compile_language(language, json.loads(serialised))
@@ -339,12 +333,6 @@ def _compile(rules: OfflineRules) -> TemporalGrammar:
 
 
 def grammar(rules: OfflineRules) -> TemporalGrammar:
-    """The compiled temporal grammar of ``rules``, built on first use and cached for the rules' lifetime."""
-    with _LOCK:
-        entry = _CACHE.get(id(rules))
-        if entry is not None and entry[0]() is rules:
-            return entry[1]
-        compiled = _compile(rules)
-        _CACHE[id(rules)] = (weakref.ref(rules), compiled)
-        weakref.finalize(rules, _CACHE.pop, id(rules), None)
-        return compiled
+    """The compiled temporal grammar of ``rules``, built on first use and kept on the rules object (no global
+    table, no finalizers)."""
+    return memo(rules, "temporal_grammar", lambda: _compile(rules))
