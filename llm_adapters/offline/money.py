@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from engine.goals.company_data import locale_value
 from engine.goals.models import CriterionKind
@@ -22,7 +23,7 @@ from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import NumberMention, find_numbers
 from llm_adapters.offline.quantity_data import alternation, unit_terms
-from llm_adapters.offline.rules import OfflineRules
+from llm_adapters.offline.rules import OfflineRules, VocabularyData
 from llm_adapters.offline.terms import replaced, term_pattern
 from llm_adapters.offline.text_index import TextIndex, text_index
 
@@ -72,8 +73,13 @@ def _count_units(ctx: ExtractionContext) -> re.Pattern[str] | None:
     """Unit nouns of the spec's quantity objectives: '170 guests' is a count, never an amount."""
     if ctx.spec is None:
         return None
-    terms = sorted({t for o in ctx.spec.objectives if o.criterion.kind is CriterionKind.QUANTITY
-                    for t in unit_terms(o)})
+    terms = tuple(sorted({t for o in ctx.spec.objectives if o.criterion.kind is CriterionKind.QUANTITY
+                          for t in unit_terms(o)}))
+    return _count_pattern(terms)
+
+
+@lru_cache(maxsize=256)
+def _count_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
     body = alternation(terms)
     return re.compile(rf"^[\s\-]*(?:[^\W\d_]+[\s\-]+)?{body}(?:e?s|x)?(?![^\W_])") if body else None
 
@@ -89,13 +95,15 @@ def _unit_follows(ctx: ExtractionContext, end: int, sentence: Sentence, counts: 
 
 
 def _feature_units(ctx: ExtractionContext) -> re.Pattern[str] | None:
-    """One pattern for every features vocabulary term ('3 bedrooms'), compiled once per message."""
-    key = "money_feature_units:" + ",".join(v.id for v in ctx.unit_terms)
+    """One pattern for every features vocabulary term ('3 bedrooms')."""
+    return _feature_pattern(ctx.unit_terms)
 
-    def build() -> re.Pattern[str] | None:
-        bodies = [term_pattern(term).pattern for vocab in ctx.unit_terms for term, _ in vocab.terms]
-        return re.compile(r"^[\s\-]*(?:" + "|".join(bodies) + ")") if bodies else None
-    return memo(ctx.analysis, key, build)
+
+@lru_cache(maxsize=64)
+def _feature_pattern(vocabularies: tuple[VocabularyData, ...]) -> re.Pattern[str] | None:
+    """Compiled once per set of vocabularies (a large alternation: never once per message)."""
+    bodies = [term_pattern(term).pattern for vocab in vocabularies for term, _ in vocab.terms]
+    return re.compile(r"^[\s\-]*(?:" + "|".join(bodies) + ")") if bodies else None
 
 
 def _qualifier(index: TextIndex, start: int, end: int) -> str:

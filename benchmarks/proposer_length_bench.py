@@ -1,0 +1,87 @@
+"""The offline proposer's time against message length (issue 9: linear growth, a 10,000-character message in
+under 100 ms). Runs propose() on messages of growing length and several shapes, on every goal spec given.
+
+    .venv/bin/python -m benchmarks.proposer_length_bench [--spec PATH ...] [--rounds 5]
+
+Prints the median milliseconds per message and the ratio to the shortest length (linear work doubles with the
+length). Numbers, not assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import statistics
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import structlog
+
+from engine.conversation import Message, Role
+from engine.evaluation.targets import working_tree_bundle
+from engine.goals.models import GoalSpec, PublishedGoalSpec
+from engine.goals.publication import spec_hash
+from engine.ports import ProposerInput
+from engine.rules_bundle import DEFAULT_RULES_DIR
+from llm_adapters.offline import OfflineProposer
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = [ROOT / "demos/real_estate/goal_spec.json", ROOT / "benchmarks/companies/wedding-venue/goal_spec.json",
+         ROOT / "benchmarks/companies/language-school/goal_spec.json"]
+LENGTHS = (1250, 2500, 5000, 10000)
+SHAPES: dict[str, Callable[[int], str]] = {
+    "prose": lambda n: ("Hello, we are looking for a venue for about 120 guests in June, budget around 9k. " * n)[:n],
+    "digits '1 '": lambda n: ("1 " * n)[:n],
+    "digits '1, '": lambda n: ("1, " * n)[:n],
+    "sentences '1. '": lambda n: ("1. " * n)[:n],
+    "one word": lambda n: "a" * n,
+    "counts": lambda n: ("12 guests, 3 nights and my partner and I, " * n)[:n],
+    "spanish": lambda n: ("Seremos unos treinta invitados el sábado 4 de septiembre, presupuesto 5000 euros. " * n)[:n],
+}
+
+
+def _published(path: Path) -> PublishedGoalSpec:
+    spec = GoalSpec.model_validate_json(path.read_bytes())
+    return PublishedGoalSpec(spec=spec, version=1, content_hash=spec_hash(spec), approved_by="bench",
+                             approved_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+def _median_ms(proposer: OfflineProposer, spec: PublishedGoalSpec, text: str, rounds: int) -> float:
+    objectives = spec.spec.ordered()
+    request = ProposerInput(
+        spec=spec, bits=[0] * len(objectives), language=spec.spec.default_language, turn=1, history=[],
+        message=Message(role=Role.VISITOR, turn=1, text=text), last_asked=objectives[0].id,
+        reference_time=datetime(2026, 12, 1, 12, tzinfo=UTC),
+    )
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        proposer.propose(request)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--spec", type=Path, action="append", help="goal spec JSON (default: three specs)")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args(argv)
+    logging.disable(logging.CRITICAL)
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.CRITICAL))
+    proposer = OfflineProposer.from_bundle(working_tree_bundle(DEFAULT_RULES_DIR))
+    for path in args.spec or SPECS:
+        spec = _published(path)
+        proposer.propose(ProposerInput(spec=spec, bits=[0] * len(spec.spec.objectives), language="en", turn=1,
+                                       history=[], message=Message(role=Role.VISITOR, turn=1, text="warm up")))
+        print(f"\n{spec.spec.id}: median ms of propose() over {args.rounds} rounds (ratio to {LENGTHS[0]} chars)")
+        print(f"{'shape':18}" + "".join(f"{n:>16}" for n in LENGTHS))
+        for name, make in SHAPES.items():
+            cells = [_median_ms(proposer, spec, make(n), args.rounds) for n in LENGTHS]
+            print(f"{name:18}" + "".join(f"{ms:9.1f} ({ms / cells[0]:4.1f})" for ms in cells))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
