@@ -287,15 +287,17 @@ class _Reader:
             # The first option is as long as the next one: "si busca psicólogo, psiquiatra" -> "psicólogo".
             second = _WORD.findall(self.folded[items[i + 1].start:items[i + 1].end] if j - i > 2 else alternatives[0])
             tail = _tail(first_words, self.stop, min(self.rules.options.max_option_words, max(1, len(second))))
+            tail_start = list(_WORD.finditer(self.folded, items[i].start, items[i].end))[-len(tail)].start() \
+                if tail else items[i].end
             if j - i >= 2 and len(alternatives) == 2 and tail and (choice or not self._kinds_in(
-                    items[i].end - len(" ".join(tail)), items[i].end)):
-                pieces = [self.ft.original(items[i].end - len(" ".join(tail)), items[i].end)]
+                    tail_start, items[i].end)):
+                pieces = [self.ft.original(tail_start, items[i].end)]
                 pieces += [self.ft.original(it.start, it.end) for it in items[i + 1:j]]
                 pieces = [p.strip(" .") for p in pieces[:-1]] + [
                     p.strip(" .") for p in re.split(rf"\s+\b(?:{self.alternatives})\b\s+",
                                                     self.ft.original(last.start, last.end), flags=re.IGNORECASE)]
                 merged = _Item(items[i].start, last.end, items[i].cut_before, options=tuple(pieces),
-                               option_span=(items[i].end - len(" ".join(tail)), last.end))
+                               option_span=(tail_start, last.end))
                 result.append(merged)
                 i = j
                 continue
