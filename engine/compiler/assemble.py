@@ -202,8 +202,8 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
         if context.locale.currency:
             params["currency"] = context.locale.currency
     elif criterion is CriterionKind.CONTACT:
-        params.setdefault("channels", ["email", "phone"])
-        if context.locale.phone_region:
+        params["channels"] = kind.channels([p.text for p in phrases]) if kind is not None else ["email", "phone"]
+        if context.locale.phone_region and "phone" in params["channels"]:
             params["default_region"] = context.locale.phone_region
     elif criterion is CriterionKind.QUANTITY and phrase.unit is not None:
         params["unit"] = _slug(phrase.unit)

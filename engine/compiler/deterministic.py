@@ -105,7 +105,7 @@ def locale_needs(groups: list[Group]) -> Needs:
         return [g.first.text for g in groups if g.criterion() is kind]
 
     contact = [g.first.text for g in groups if g.criterion() is CriterionKind.CONTACT
-               and "phone" in (g.kind.params.get("channels", ["phone"]) if g.kind else [])]
+               and (g.kind is None or "phone" in g.kind.channels([p.text for p in g.phrases]))]
     return Needs(currency=of(CriterionKind.MONEY), phone_region=contact, time_zone=of(CriterionKind.DATETIME))
 
 

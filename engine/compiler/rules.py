@@ -124,6 +124,7 @@ class ObjectiveKindRule(_Rules):
     patterns: TermsByLanguage = Field(default_factory=dict)  # regexes on folded text, matched like keywords
     implied_by: TermsByLanguage = Field(default_factory=dict)
     merge: bool = False  # several phrases of this kind make one objective
+    channel_terms: dict[str, TermsByLanguage] = Field(default_factory=dict)  # contact: channel -> words naming it
     questions: TextByLanguage
     questions_with_examples: TextByLanguage = Field(default_factory=dict)
     descriptions: TextByLanguage
@@ -131,6 +132,17 @@ class ObjectiveKindRule(_Rules):
     vocabulary_without_corpus: bool = False
     seed_options: dict[str, TermsByLanguage] = Field(default_factory=dict)
     params: dict[str, Any] = Field(default_factory=dict)
+
+    def channels(self, texts: list[str]) -> list[str]:
+        """Contact channels the manager's words name ("their email" -> email); none or all named -> all."""
+        from engine.compiler.matching import keyword_regex
+        from engine.text import fold
+
+        every = list(self.channel_terms) or list(self.params.get("channels", []))
+        folded = [fold(text) for text in texts]
+        named = [channel for channel, terms in self.channel_terms.items()
+                 if any(re.search(keyword_regex(term), f) for ts in terms.values() for term in ts for f in folded)]
+        return named or every
 
     @property
     def needs_vocabulary(self) -> bool:
