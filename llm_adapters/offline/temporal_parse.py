@@ -9,6 +9,7 @@ year, a bare "at 5") take their numbers from rules/temporal/common.json.
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -188,12 +189,17 @@ class _Reader:
                     if atom is not None:
                         found.append((atom.start, -(atom.end - atom.start), rank_lang * 100 + rank, atom))
         taken: list[Atom] = []
-        occupied: list[tuple[int, int]] = []
+        # Occupied spans never overlap, so sorted starts with their ends answer "overlaps?" by bisection:
+        # linear-logarithmic in the number of atoms ("1 1 1 ..." has thousands).
+        starts: list[int] = []
+        ends: list[int] = []
         for start, neg_len, _, atom in sorted(found, key=lambda t: (t[1], t[0], t[2])):  # longest, then leftmost
             end = start - neg_len
-            if any(start < e and s < end for s, e in occupied):
+            i = bisect.bisect_right(starts, start)
+            if (i > 0 and ends[i - 1] > start) or (i < len(starts) and starts[i] < end):
                 continue
-            occupied.append((start, end))
+            starts.insert(i, start)
+            ends.insert(i, end)
             taken.append(atom)
         return sorted(taken, key=lambda a: a.start)
 
