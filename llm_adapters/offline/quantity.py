@@ -132,8 +132,9 @@ def _alone_pattern(approx_after: str, function_words: frozenset[str]) -> re.Patt
 
 
 def _stands_alone(rules: OfflineRules, words: QuantityWords, text: str) -> bool:
-    merged = frozenset(w for lang in rules.languages for w in rules.function_words.get(lang, ())) | words.joiners
-    return _alone_pattern(words.approx_after, merged).match(text) is not None
+    pattern = memo(rules, "quantity_alone", lambda: _alone_pattern(words.approx_after, frozenset(
+        w for lang in rules.languages for w in rules.function_words.get(lang, ())) | words.joiners))
+    return pattern.match(text) is not None
 
 
 def _money_like(ctx: ExtractionContext, index: TextIndex, number: _Number) -> bool:
