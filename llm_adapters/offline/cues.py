@@ -30,6 +30,10 @@ class Cues:
     def of(self, kind: str) -> list[CueHit]:
         return [hit for hit in self.hits if hit.kind == kind]
 
+    def correcting_named(self, objective_id: str) -> bool:
+        """A correction sentence names this objective ("change my e-mail to ...")."""
+        return any(objective_id in hit.objectives for hit in self.of("correction"))
+
 
 @lru_cache(maxsize=4096)
 def _cue_terms(cues_json: str) -> frozenset[str]:
