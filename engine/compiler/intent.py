@@ -43,6 +43,7 @@ class Phrase:
     implied: bool = False  # only implied ("interested in cleaning services" implies a service type)
     options: tuple[str, ...] = ()  # options the manager listed, in their words
     open_options: bool = False  # the list ends with "and so on", "etc." (examples, several may apply)
+    option_head: str = ""  # a plural noun the listed options share ("beach, city or adventure trips")
     unit: str | None = None  # what a count counts ("employees"), in the manager's words
     source: str = ""  # the whole item as the manager wrote it (parenthesised options included)
     article: str = ""  # the definite article the manager put before it ("el" motivo de la consulta)
@@ -65,6 +66,7 @@ class _Item:
     options: tuple[str, ...] = ()
     open_options: bool = False
     option_span: tuple[int, int] | None = None
+    option_head: str = ""
 
 
 def _inside(position: int, ranges: list[tuple[int, int]]) -> bool:
@@ -268,6 +270,18 @@ class _Reader:
             return None
         return words
 
+    def _shared_head(self, pieces: list[str]) -> tuple[list[str], str]:
+        """ "beach, city or adventure trips": a plural noun ending only the longest, last option is shared by all."""
+        from engine.compiler.phrasing import is_plural
+
+        last = pieces[-1].split()
+        if len(last) < 2 or any(len(p.split()) >= len(last) for p in pieces[:-1]):
+            return pieces, ""
+        head = last[-1]
+        if not any(is_plural(fold_word(head), lang, self.rules.phrasing) for lang in self.rules.phrasing.inflection):
+            return pieces, ""
+        return [*pieces[:-1], " ".join(last[:-1])], head
+
     def _is_choice(self, item: _Item) -> bool:
         text = _strip_leads(self.folded[item.start:item.end], self.leads)
         return bool(self.choice) and re.match(rf"(?:{self.choice})\b", text) is not None
@@ -296,8 +310,9 @@ class _Reader:
                 pieces = [p.strip(" .") for p in pieces[:-1]] + [
                     p.strip(" .") for p in re.split(rf"\s+\b(?:{self.alternatives})\b\s+",
                                                     self.ft.original(last.start, last.end), flags=re.IGNORECASE)]
+                pieces, head = self._shared_head(pieces)
                 merged = _Item(items[i].start, last.end, items[i].cut_before, options=tuple(pieces),
-                               option_span=(tail_start, last.end))
+                               option_span=(tail_start, last.end), option_head=head)
                 result.append(merged)
                 i = j
                 continue
@@ -436,7 +451,7 @@ class _Reader:
             kind = next((k.key for k in self.rules.objective_kinds
                          if k.criterion.value == "quantity" and "unit" not in k.params), None)
         return Phrase(start=start, end=end, text=text, kind=kind, keyword=match.keyword if match else "",
-                      options=tuple(options), open_options=is_open, unit=unit,
+                      options=tuple(options), open_options=is_open, unit=unit, option_head=item.option_head,
                       source=self.ft.original(start, end), article=self._article(item, start))
 
     def _choice_options(self, start: int, end: int) -> list[str]:
