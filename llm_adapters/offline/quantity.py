@@ -9,6 +9,7 @@ another objective's unit ("3 nights", "2 bedrooms") is not this objective's coun
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -55,6 +56,7 @@ class _Number:
 class _Units:
     ours: re.Pattern[str] | None  # this objective's unit nouns, right after a number (one word may intervene)
     before: re.Pattern[str] | None  # this objective's unit nouns, before a number ("guests: 170")
+    noun: re.Pattern[str] | None  # this objective's unit nouns anywhere
     others: re.Pattern[str] | None  # other objectives' unit nouns right after a number
     people: bool  # this objective counts people: head-count cues and compositions apply
 
@@ -101,6 +103,7 @@ def _compiled_units(ours: tuple[str, ...], others: tuple[str, ...], approx_after
     return _Units(
         ours=re.compile(rf"^[\s\-]*{approx}(?:[^\W\d_]+[\s\-]+)?{body}", _FLAGS) if body else None,
         before=re.compile(rf"(?<![^\W_]){body}\s*[:=\-–]?\s*(?:[^\W\d_]+\s+){{0,3}}$", _FLAGS) if body else None,
+        noun=re.compile(rf"(?<![^\W_]){body}", _FLAGS) if body else None,
         others=re.compile(rf"^[\s\-]*{other_body}", _FLAGS) if other_body else None,
         people=people,
     )
@@ -168,10 +171,10 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
         return 0  # '3 years', '20%', '5 pm': a number of something else
     if number.scaled or _money_like(ctx, index, number):
         return 0
-    if units.before is not None and units.before.search(before):
+    if units.before is not None and _noun_before(ctx, units, number) and units.before.search(before):
         return RANK_EXPLICIT
     alone = _stands_alone(ctx.analysis.rules, words, after)
-    if units.people and words.count_cue.search(before) and (alone or _companions_follow(words, after)):
+    if units.people and _cued(ctx, words, number) and (alone or _companions_follow(words, after)):
         return RANK_CUE  # "we are 4", "seríamos 4 amigos"
     if ctx.lenient and alone:
         return RANK_BARE
@@ -184,6 +187,23 @@ def _companions_follow(words: QuantityWords, after: str) -> bool:
     return match is not None and match.group(1) in words.members_plural
 
 
+def _cued(ctx: ExtractionContext, words: QuantityWords, number: _Number) -> bool:
+    """A head-count cue ends right where the number starts ('we are 4', 'table for about 6')."""
+    ends = memo(ctx.analysis, "quantity_cue_ends",
+                lambda: frozenset(m.end() for m in words.count_cue_any.finditer(ctx.analysis.masked)))
+    return number.start in ends
+
+
+def _noun_before(ctx: ExtractionContext, units: _Units, number: _Number) -> bool:
+    """One of this objective's unit nouns ends shortly before the number (a cheap test before the exact one)."""
+    if units.noun is None:
+        return False
+    ends = memo(ctx.analysis, f"quantity_noun_ends:{units.noun.pattern}",
+                lambda: [m.end() for m in units.noun.finditer(ctx.analysis.masked)] if units.noun else [])
+    i = bisect.bisect_left(ends, number.start - _BEFORE)
+    return i < len(ends) and ends[i] <= number.start
+
+
 def _own_unit_after(ctx: ExtractionContext, units: _Units, number: _Number, sentence: Sentence) -> bool:
     after = ctx.analysis.masked[number.end:min(sentence.end, number.end + _AFTER)]
     return units.ours is not None and units.ours.match(after) is not None
@@ -193,8 +213,7 @@ def _stated_need(ctx: ExtractionContext, words: QuantityWords, units: _Units, nu
                  sentence: Sentence) -> bool:
     """A count inside a question that states the visitor's own need: a head-count cue and this objective's unit
     ('anything else for three people?'), not a question about capacity ('can it hold 200 guests?')."""
-    before = ctx.analysis.masked[max(sentence.start, number.start - _BEFORE):number.start]
-    return _own_unit_after(ctx, units, number, sentence) and words.count_cue.search(before) is not None
+    return _own_unit_after(ctx, units, number, sentence) and _cued(ctx, words, number)
 
 
 def _next_is_unit(units: _Units, after: str) -> bool:

@@ -66,7 +66,7 @@ class QuantityWords:
     approx_after: str
     range_lead: re.Pattern[str]  # at the end of the text before the first number
     range_connector: re.Pattern[str]  # the whole text between the two numbers
-    count_cue: re.Pattern[str]  # at the end of the text before a number
+    count_cue_any: re.Pattern[str]  # head-count cues anywhere: a match ends right before the number it introduces
     after_approx: re.Pattern[str]  # at the start of the text after a number
     ordinal_suffix: re.Pattern[str]  # right after the digits
     articles: frozenset[str]
@@ -86,6 +86,13 @@ def _end_pattern(body: str, approx: str) -> re.Pattern[str]:
         return NEVER
     optional = rf"(?:{approx}[\s\-]+)?" if approx else ""
     return re.compile(rf"(?<![^\W_]){body}[\s:]+{optional}$", _FLAGS)
+
+
+def _any_pattern(body: str, approx: str) -> re.Pattern[str]:
+    if not body:
+        return NEVER
+    optional = rf"(?:{approx}[\s\-]+)?" if approx else ""
+    return re.compile(rf"(?<![^\W_]){body}[\s:]+{optional}", _FLAGS)
 
 
 def _compile(rules: OfflineRules) -> QuantityWords:
@@ -113,7 +120,7 @@ def _compile(rules: OfflineRules) -> QuantityWords:
         range_lead=_end_pattern(alternation(collect("range_leads")), approx_before),
         range_connector=re.compile(rf"^\s*{connector_body}\s*(?:{approx_before}\s+)?$", _FLAGS)
         if approx_before else re.compile(rf"^\s*{connector_body}\s*$", _FLAGS),
-        count_cue=_end_pattern(alternation(collect("count_cues")), approx_before),
+        count_cue_any=_any_pattern(alternation(collect("count_cues")), approx_before),
         after_approx=re.compile(rf"^[\s\-]*{approx_after}(?![^\W_])", _FLAGS) if approx_after else NEVER,
         ordinal_suffix=re.compile(rf"^{suffixes}(?![^\W_])", _FLAGS) if suffixes else NEVER,
         articles=frozenset(fold(w) for w in collect("articles")),
