@@ -10,7 +10,7 @@ import bisect
 import itertools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -103,9 +103,20 @@ class Analysis:
         return _WORD.findall(self.masked[start:end])
 
     def blocked(self, pos: int) -> bool:
-        """The local clause around ``pos`` is small talk, about a third party, or about the company itself."""
+        """The local clause around ``pos`` is small talk, about a third party, or about the company itself.
+        A clause introduced by a colon belongs to the clause before it ("with my colleague: jane@...")."""
         start, end = self.clause_at(pos)
+        start = self.colon_extended(start, self.clause_at)
         return any(self.any_cue(name, start, end) for name in ("small_talk", "third_party", "company_self"))
+
+    def colon_extended(self, start: int, clause_at: Callable[[int], tuple[int, int]]) -> int:
+        """Start of the clause before a colon that introduces the clause starting at ``start``."""
+        before = start
+        while before > 0 and self.text[before - 1] in " \t":
+            before -= 1
+        if before > 1 and self.text[before - 1] == ":":
+            return min(start, clause_at(before - 2)[0])
+        return start
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:

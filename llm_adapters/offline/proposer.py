@@ -161,7 +161,7 @@ class OfflineProposer:
             if any(e.old for e in found):
                 replacing.add(objective.id)
             candidates = [e for e in found if not e.old]
-            if not candidates and bits.get(objective.id) == 0 and not cues.correcting_named(objective.id):
+            if not candidates and bits.get(objective.id) == 0:
                 # Nothing was recorded, so nothing can be replaced: "queremos cambiar antes de fin de año"
                 # uses a change verb about something else, and its date is the visitor's answer.
                 candidates = list(found)

@@ -110,6 +110,7 @@ class TextIndex:
     def blocked(self, pos: int) -> bool:
         """analysis.blocked in logarithmic time: small talk, a third party or the company itself."""
         start, end = self.clause_at(pos)
+        start = self.analysis.colon_extended(start, self.clause_at)
         return any(self.any_cue(name, start, end) for name in BLOCKERS)
 
 
