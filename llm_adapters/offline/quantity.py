@@ -18,7 +18,7 @@ from functools import lru_cache
 from engine.goals.models import CriterionKind
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
-from llm_adapters.offline.excluded import excluded_spans
+from llm_adapters.offline.excluded import Spans, excluded_spans
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.money import currency_at
 from llm_adapters.offline.numbers import digit_mentions
@@ -101,7 +101,7 @@ def _compiled_units(ours: tuple[str, ...], others: tuple[str, ...], approx_after
     other_body = _unit_body(others)
     approx = rf"(?:{approx_after}[\s\-]+)?" if approx_after else ""
     return _Units(
-        ours=re.compile(rf"^[\s\-]*{approx}(?:[^\W\d_]+[\s\-]+)?{body}", _FLAGS) if body else None,
+        ours=re.compile(rf"^[\s\-+]*{approx}(?:[^\W\d_]+[\s\-]+)?{body}", _FLAGS) if body else None,
         before=re.compile(rf"(?<![^\W_]){body}\s*[:=\-–]?\s*(?:[^\W\d_]+\s+){{0,3}}$", _FLAGS) if body else None,
         noun=re.compile(rf"(?<![^\W_]){body}", _FLAGS) if body else None,
         others=re.compile(rf"^[\s\-]*{other_body}", _FLAGS) if other_body else None,
@@ -121,8 +121,35 @@ def _numbers(analysis: Analysis) -> list[_Number]:
         for s in spelled_numbers(analysis):
             if not any(s.start < e and b < s.end for b, e in digits):
                 found.append(_Number(s.start, s.end, s.value, s.words, 0, False, s.ordinal))
-        return sorted(found, key=lambda n: n.start)
+        return _with_collectives(analysis, words, sorted(found, key=lambda n: n.start))
     return memo(analysis, "quantity_numbers", build)
+
+
+def _with_collectives(analysis: Analysis, words: QuantityWords, numbers: list[_Number]) -> list[_Number]:
+    """Collective nouns are numbers ('a dozen', 'une vingtaine', 'un par de'); a number right before one
+    multiplies it ('two dozen' -> 24)."""
+    text = analysis.masked
+    matches = list(words.collective_pattern.finditer(text))
+    if not matches:
+        return numbers
+    covered = Spans([m.span() for m in matches])
+    kept = [n for n in numbers if not covered.overlaps(n.start, n.end)]
+    ends = {n.end: n for n in kept}
+    for m in matches:
+        value = words.collectives.get(_fold_space(m.group()))
+        if value is None:
+            continue
+        before = m.start()
+        while before > 0 and text[before - 1].isspace():
+            before -= 1
+        factor = ends.get(before) if before < m.start() else None
+        if factor is not None and not factor.ordinal:
+            kept.remove(factor)
+            kept.append(_Number(factor.start, m.end(), factor.value * value, factor.words + (m.group(),), 0, False,
+                                False))
+        else:
+            kept.append(_Number(m.start(), m.end(), value, (m.group(),), 0, False, False))
+    return sorted(kept, key=lambda n: n.start)
 
 
 @lru_cache(maxsize=64)

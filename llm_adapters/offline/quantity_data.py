@@ -77,6 +77,8 @@ class QuantityWords:
     determiners: frozenset[str]
     joiners: frozenset[str]
     fixed: dict[str, Decimal]
+    collectives: dict[str, Decimal]  # 'dozen': 12, 'vingtaine': 20
+    collective_pattern: re.Pattern[str]
     fixed_pattern: re.Pattern[str]
     longest_member: int  # words in the longest member / joiner phrase
 
@@ -112,6 +114,10 @@ def _compile(rules: OfflineRules) -> QuantityWords:
         raw = doc.get("composition", {}).get("fixed", {})
         fixed.update({fold(k).strip(): Decimal(int(v)) for k, v in raw.items()})
     fixed_body = alternation(fixed)
+    collectives: dict[str, Decimal] = {}
+    for doc in docs:
+        collectives.update({fold(k).strip(): Decimal(int(v)) for k, v in doc.get("collectives", {}).items()})
+    collective_body = alternation(collectives)
     member_phrases = collect("composition", "members") + collect("composition", "members_plural")
     joiners = collect("composition", "joiners")
     return QuantityWords(
@@ -131,6 +137,9 @@ def _compile(rules: OfflineRules) -> QuantityWords:
         determiners=frozenset(fold(w) for w in collect("composition", "determiners")),
         joiners=frozenset(fold(w) for w in joiners),
         fixed=fixed,
+        collectives=collectives,
+        collective_pattern=re.compile(rf"(?<![^\W_]){collective_body}(?![^\W_])", _FLAGS)
+        if collective_body else NEVER,
         fixed_pattern=re.compile(rf"(?<![^\W_]){fixed_body}(?![^\W_])", _FLAGS) if fixed_body else NEVER,
         longest_member=max((len(p.split()) for p in member_phrases + joiners), default=1),
     )

@@ -107,6 +107,10 @@ def accepted(command: Command, language: str = "en") -> bool:
     ("entre 150 et 200 personnes", "fr", "150-200"),
     ("Ma femme et moi", "fr", "2"),
     ("It would be just me.", "en", "1"),
+    ("A dozen guests, maybe two dozen people", "en", "12"),
+    ("100+ guests", "en", "100"),
+    ("Une vingtaine de personnes", "fr", "20"),
+    ("Seremos un centenar de invitados", "es", "100"),
     ("Solo yo", "es", "1"),
 ])
 def test_counts_with_unit_nouns_words_ranges_and_compositions(text: str, language: str, value: str) -> None:
