@@ -7,7 +7,6 @@ completes every objective: an enumeration, free text, a count, a date, money and
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 from pathlib import Path
@@ -31,11 +30,10 @@ VISITOR = ["It's an electric bike.", "The rear brake squeals and the chain slips
            "Next Tuesday works for me.", "Up to 150 dollars.", "You can write to alex.rivera@example.com"]
 
 
-def _rules_fingerprint() -> str:
-    digest = hashlib.sha256()
-    for path in sorted(p for p in DEFAULT_RULES_DIR.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(DEFAULT_RULES_DIR).as_posix().encode() + path.read_bytes())
-    return digest.hexdigest()
+def _company_data_in_rules() -> list[str]:
+    """Files of rules/ that mention the new company (its vocabularies would have to be copied there before)."""
+    return sorted(p.relative_to(DEFAULT_RULES_DIR).as_posix() for p in DEFAULT_RULES_DIR.rglob("*")
+                  if p.is_file() and "spoke_and_chain" in p.read_text(encoding="utf-8", errors="replace"))
 
 
 @pytest.fixture()
@@ -50,7 +48,7 @@ def test_a_new_company_goes_live_without_touching_the_rule_bundle(
         company: Path, draft_bundle: RuleBundle, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("GRACE_RULES_DRAFT", "1")
-    before = _rules_fingerprint()
+    vocabularies_before = sorted(p.name for p in (DEFAULT_RULES_DIR / "vocabularies").iterdir())
     rules = str(draft_bundle.root)
     candidate = company / "candidate.json"
     assert main(["compile", "--intent-file", str(company / "intent.txt"), "--corpus", str(company / "corpus"),
@@ -85,7 +83,9 @@ def test_a_new_company_goes_live_without_touching_the_rule_bundle(
     assert main(["eval", str(company / "dataset.json"), "--candidate-spec", str(candidate), "--rules", rules,
                  "--unpublished-rules", "--no-answerer", "--quiet", "--out", str(company / "results.json")]) == 0
     assert "TSA    1/1 (100.0%)" in capsys.readouterr().out
-    assert _rules_fingerprint() == before  # nothing was written to rules/
+    # Nothing was written to rules/: no vocabulary file was added, no rule file names the company.
+    assert sorted(p.name for p in (DEFAULT_RULES_DIR / "vocabularies").iterdir()) == vocabularies_before
+    assert _company_data_in_rules() == []
 
 
 def test_the_runtime_refuses_a_spec_whose_company_data_is_missing(
