@@ -10,6 +10,7 @@ looked up in a per-message index, so the work is linear in the message length.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -18,6 +19,7 @@ from functools import lru_cache
 from engine.goals.company_data import locale_value
 from engine.goals.models import CriterionKind
 from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.cues import names_objective, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.memo import memo
@@ -178,11 +180,51 @@ def _near_budget(index: TextIndex, amount: _Amount, previous_end: int) -> bool:
     return cue is not None and cue[1] >= previous_end
 
 
+def _named_sentences(ctx: ExtractionContext) -> frozenset[int]:
+    """Starts of the sentences that name this objective by its own cue terms ('al mes', 'monthly'): there a
+    number is an amount as surely as after 'budget'."""
+    analysis = ctx.analysis
+    return memo(analysis, f"money_named:{ctx.objective.id}", lambda: frozenset(
+        s.start for s in analysis.sentences if names_objective(analysis.words(s.start, s.end), ctx.objective)))
+
+
+@lru_cache(maxsize=256)
+def _own_cue_pattern(terms: frozenset[str]) -> re.Pattern[str] | None:
+    body = alternation(terms)
+    return re.compile(rf"(?<![^\W_]){body}") if body else None
+
+
+def _nearest_to_own_cues(ctx: ExtractionContext, amounts: list[_Amount]) -> set[int]:
+    """Per sentence, the amount nearest to one of the objective's own cue terms ('máximo 6 mil al mes')."""
+    pattern = _own_cue_pattern(objective_cues(ctx.objective))
+    if pattern is None:
+        return set()
+    spans = [m.span() for m in pattern.finditer(ctx.analysis.masked)]
+    starts = [s for s, _ in spans]
+    best: dict[int, tuple[int, int]] = {}  # sentence start -> (distance, amount start)
+    for amount in amounts:
+        start, end, sentence = amount.mention.start, amount.end, amount.sentence
+        i = bisect.bisect_left(starts, start)
+        distances = []
+        if i > 0 and sentence.start <= spans[i - 1][0] and spans[i - 1][1] <= start:
+            distances.append(start - spans[i - 1][1])  # the nearest cue before the amount
+        if i < len(spans) and end <= spans[i][0] and spans[i][1] <= sentence.end:
+            distances.append(spans[i][0] - end)  # the nearest cue after it
+        if not distances:
+            continue
+        key = (min(distances), start)
+        if amount.sentence.start not in best or key < best[amount.sentence.start]:
+            best[amount.sentence.start] = key
+    return {start for _, start in best.values()}
+
+
 def extract_money(ctx: ExtractionContext) -> list[Evidence]:
     analysis = ctx.analysis
     index = text_index(analysis)
     default_currency = locale_value(ctx.spec, ctx.objective.criterion, "currency", "currency")
     amounts = _amounts(ctx, index)
+    named = _named_sentences(ctx) if amounts else frozenset()
+    nearest = _nearest_to_own_cues(ctx, amounts) if named else set()
     evidence: list[Evidence] = []
     previous_end = 0
     i = 0
@@ -191,7 +233,7 @@ def extract_money(ctx: ExtractionContext) -> list[Evidence]:
         second = amounts[i + 1] if i + 1 < len(amounts) else None
         clause_start, _ = index.clause_at(first.mention.start)
         sentence = first.sentence
-        budget = index.any_cue("budget", sentence.start, sentence.end)
+        budget = index.any_cue("budget", sentence.start, sentence.end) or sentence.start in named
         phone_cued = index.any_cue("phone", clause_start, first.mention.start)
         is_range = _is_range(analysis, first, second)
         if is_range and second is not None:
@@ -207,7 +249,7 @@ def extract_money(ctx: ExtractionContext) -> list[Evidence]:
             qualifier = _qualifier(index, clause_start, first.mention.start)
             body, end = _format(first.mention.value), first.end
             i += 1
-        near = budget and _near_budget(index, first, previous_end)
+        near = (budget and _near_budget(index, first, previous_end)) or first.mention.start in nearest
         previous_end = end
         strong = currency is not None or budget
         if phone_cued and currency is None:

@@ -5,9 +5,14 @@ in the message length."""
 from __future__ import annotations
 
 import sys
+from datetime import UTC, datetime
 
 import pytest
 
+from engine.conversation import Message, Role
+from engine.goals.models import GoalSpec, PublishedGoalSpec
+from engine.goals.publication import spec_hash
+from engine.ports import ProposerInput
 from llm_adapters.offline.analysis import analyze
 from llm_adapters.offline.evidence import ExtractionContext
 from llm_adapters.offline.money import extract_money
@@ -76,3 +81,35 @@ def _work(text: str) -> int:
 def test_money_work_grows_linearly(unit: str) -> None:
     small, large = _work(unit * 100), _work(unit * 400)
     assert large <= 6 * small  # 4x the text: linear work is ~4x, quadratic would be ~16x
+
+
+def _monthly_spec() -> PublishedGoalSpec:
+    spec = GoalSpec.model_validate({
+        "id": "school", "title": "School", "default_language": "es", "languages": ["es", "en"],
+        "locale": {"currency": "MXN"},
+        "objectives": [
+            {"id": "students", "name": "Alumnos", "questions": {"es": "¿Cuántos?"}, "weight": 1, "order": 1,
+             "criterion": {"kind": "quantity", "description": "alumnos",
+                           "params": {"unit_terms": {"es": ["alumnos"], "en": ["students"]}}}},
+            {"id": "fee", "name": "Cuota", "questions": {"es": "¿Cuánto al mes?"}, "weight": 1, "order": 2,
+             "criterion": {"kind": "money", "description": "cuota mensual",
+                           "params": {"min_amount": 100, "cues": {"es": ["al mes", "mensual"],
+                                                                  "en": ["a month", "monthly"]}}}},
+        ],
+    })
+    return PublishedGoalSpec(spec=spec, version=1, content_hash=spec_hash(spec), approved_by="tests",
+                             approved_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Somos tres, máximo 6 mil al mes.", "<=6000 MXN"),
+    ("Ok, hasta 4,500 al mes entre las dos.", "<=4500 MXN"),
+    ("We are 2 students and can pay 900 a month", "900 MXN"),
+])
+def test_the_objectives_own_cues_mark_the_amount(text: str, value: str) -> None:
+    spec = _monthly_spec()
+    request = ProposerInput(spec=spec, bits=[0, 0], language="es", turn=1, history=[], reference_time=REFERENCE,
+                            message=Message(role=Role.VISITOR, turn=1, text=text))
+    found = {c.objective: c.value for c in proposer().propose(request).commands  # type: ignore[union-attr]
+             if c.type == "complete"}
+    assert found.get("fee") == value
