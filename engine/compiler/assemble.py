@@ -222,8 +222,10 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
         examples_by_language = {
             language: [terms[language][0] for terms in (vocabulary or {}).get("options", {}).values()
                        if terms.get(language)] for language in context.languages}
+        channels = params.get("channels", [])
+        by_channel = kind.questions_by_channel.get(channels[0], {}) if len(channels) == 1 else {}
         for language in context.languages:
-            template = kind.questions[language]
+            template = by_channel.get(language) or kind.questions[language]
             examples = examples_by_language[language]
             with_examples = kind.questions_with_examples.get(language)
             if with_examples and examples and context.max_examples > 0 and criterion is not CriterionKind.FREE_TEXT \

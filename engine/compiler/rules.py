@@ -125,6 +125,7 @@ class ObjectiveKindRule(_Rules):
     implied_by: TermsByLanguage = Field(default_factory=dict)
     merge: bool = False  # several phrases of this kind make one objective
     channel_terms: dict[str, TermsByLanguage] = Field(default_factory=dict)  # contact: channel -> words naming it
+    questions_by_channel: dict[str, TextByLanguage] = Field(default_factory=dict)  # contact: one channel named
     questions: TextByLanguage
     questions_with_examples: TextByLanguage = Field(default_factory=dict)
     descriptions: TextByLanguage

@@ -1,4 +1,4 @@
-"""Our own set of 31 intents (EN and ES, many domains, short and long, purpose clauses, listed options).
+"""Our own set of 32 intents (EN and ES, many domains, short and long, purpose clauses, listed options).
 
 Each expectation is what a reviewer would want from the intent: one objective per piece of information, in
 approved order (qualify first, contact last), with the most specific kind that fits: a datetime granularity,
@@ -122,6 +122,8 @@ INTENTS += [
      [some_of("italian", "thai"), CONTACT]),
     ("appointment vs project", "en", "We want to know when they would like to come in, when they would like the "
      "kitchen finished, and their email.", [DATE, TIMEFRAME, CONTACT]),
+    ("hotel stay", "en", "Hotel bookings: we need the check-in date, the length of stay, the number of rooms and an "
+     "email.", [DATE, count("nights"), count("rooms"), CONTACT]),
     ("shared head", "en", "For our tailoring shop we need to know whether they want cotton, linen or wool shirts, "
      "and their email.", [one_of("cotton", "linen", "wool"), CONTACT]),
 ]

@@ -151,3 +151,20 @@ def test_a_language_the_managers_words_cannot_be_asked_in_is_dropped_with_a_note
     catalogue = compiler.compile(CompileInput(intent="We need their budget and a phone number.", language="en",
                                               languages=["en", "es"], **LOCALE))
     assert catalogue.spec.languages == ["en", "es"]
+
+
+@pytest.mark.parametrize(("intent", "channels", "question"), [
+    ("We need their email.", ["email"], "Could you share an email address so that we can contact you?"),
+    ("We need a phone number.", ["phone"], "Could you share a telephone number so that we can contact you?"),
+    ("We need their email and a phone number.", ["email", "phone"],
+     "Could you share an email address or telephone number so that we can contact you?"),
+    ("We need their contact details.", ["email", "phone"],
+     "Could you share an email address or telephone number so that we can contact you?"),
+])
+def test_contact_channels_follow_the_managers_words(compiler: DeterministicCompiler, intent: str,
+                                                    channels: list[str], question: str) -> None:
+    spec = compiler.compile(CompileInput(intent=intent, language="en", **LOCALE)).spec
+    assert len(spec.objectives) == 1
+    contact = spec.objectives[0]
+    assert contact.criterion.params["channels"] == channels and contact.questions["en"] == question
+    assert ("default_region" in contact.criterion.params) == ("phone" in channels)
