@@ -33,6 +33,7 @@ _PUNCTUATION = re.compile(r"[,;:]")
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
+_BARE_NAME_WORDS = 3  # a short answer to a name question may be written in lower case ('sino', 'la taqueria')
 
 RANK_ANSWER_NAMED = 3  # the answer to the question just asked, naming the topic
 RANK_ANSWER = 2  # the answer to the question just asked
@@ -47,6 +48,7 @@ class FreeTextWords:
     asides: re.Pattern[str]  # social asides ('sorry, my Spanish is bad'): never an answer
     stopwords: frozenset[str]
     min_cue_length: int
+    name_markers: frozenset[str] = frozenset()
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
@@ -66,6 +68,7 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             asides=re.compile(rf"(?<![^\W_]){asides}(?![^\W_])", _FLAGS) if asides else NEVER,
             stopwords=frozenset(fold(w) for w in collect("stopwords")),
             min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
+            name_markers=frozenset(fold(w) for w in collect("name_markers")),
         )
     return memo(rules, "free_text_words", build)
 
@@ -187,6 +190,20 @@ def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
     return best
 
 
+def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
+    text = " ".join([objective.name, *objective.questions.values(), objective.criterion.description])
+    return any(w in words.name_markers for w in _WORD.findall(fold(text)))
+
+
+def _has_name(source: str, start: int, end: int, sentence_start: int) -> bool:
+    """A capitalised word in the clause that is not the sentence's first word: 'Sipan', 'Villa Romano'."""
+    for match in _WORD.finditer(source, start, end):
+        word = match.group()
+        if word[:1].isupper() and source[sentence_start:match.start()].strip(_EDGE) and not word.isupper():
+            return True
+    return False
+
+
 def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     analysis = ctx.analysis
     words = free_text_words(analysis.rules)
@@ -197,6 +214,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     def names_ours(tokens: list[str]) -> bool:
         return bool(terms) and _named(tokens, terms, own)
 
+    wants_name = _asks_for_name(ctx.objective, words)
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
     for sentence in analysis.sentences:
         if not ctx.allowed(sentence.is_question, "free_text") or _silent(ctx, index, sentence):
@@ -220,6 +238,9 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             continue
         start, end = _fit(ctx, start, end, limit)
         src_start, src_end = analysis.source_span(start, end)
+        if wants_name and not (ctx.lenient and len(tokens) <= _BARE_NAME_WORDS) and not _has_name(
+                analysis.folded.source, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0]):
+            continue  # asked for a name; "a restaurant reservation" names none
         value = analysis.folded.source[src_start:src_end].strip()
         if value:
             evidence.append(Evidence(value=value, pos=start, sentences=((sentence.start, sentence.end),),
