@@ -8,6 +8,8 @@ question it counts only when the visitor asks for properties or service there (t
 
 from __future__ import annotations
 
+import re
+
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
@@ -61,6 +63,20 @@ def _leading_preposition(
     return None
 
 
+_STATE_CODE = re.compile(r"\s*,\s*[A-Z]{2}\b")
+
+
+def _vouched(analysis: Analysis, source: str, start: int, end: int) -> bool:
+    """A capitalised name that is a place on its own: a known place, a name with a place designator
+    ('Sedgwick County'), or a name followed by a state or province code ('Wichita, KS')."""
+    name = source[start:end]
+    if is_known_place(name):
+        return True
+    if any(fold(word) in analysis.rules.place_designators for word in name.split(" ")[1:]):
+        return True
+    return _STATE_CODE.match(source, end) is not None
+
+
 def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     analysis = ctx.analysis
     source = analysis.folded.source
@@ -91,7 +107,7 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         # After a weak preposition ("on Gusto", "a VW Golf") and as a bare answer ("Thank you", "SUV") a
         # capitalised name counts only when it is a known place.
         after_weak = any(p.search(before) for p in analysis.rules.cue("place_preposition_weak"))
-        known_place = (after_weak or (bare and fstart == sentence.start)) and is_known_place(source[start:end])
+        known_place = (after_weak or (bare and fstart == sentence.start)) and _vouched(analysis, source, start, end)
         if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
     return found

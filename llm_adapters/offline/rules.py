@@ -114,6 +114,7 @@ class OfflineRules:
     function_words: dict[str, frozenset[str]] = field(default_factory=dict)  # every configured language's
     place_articles: frozenset[str] = frozenset()
     place_roles: dict[str, frozenset[str]] = field(default_factory=dict)  # role -> folded marker phrases
+    place_designators: frozenset[str] = frozenset()  # 'county', 'springs', 'condado': a name with one is a place
 
     def cue(self, name: str) -> tuple[re.Pattern[str], ...]:
         return self.cues.get(name, ())
@@ -195,6 +196,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
     fillers: set[str] = set()
     articles_of_places: set[str] = set()
     roles: dict[str, set[str]] = {}
+    designators: set[str] = set()
     contexts: dict[str, dict[str, list[re.Pattern[str]]]] = {}
     versions = []
     for language in sorted(patterns):
@@ -215,6 +217,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
         non_place.update(fold(w) for w in data.get("non_place_words", []))
         fillers.update(fold(w) for w in data.get("place_fillers", []))
         articles_of_places.update(fold(w) for w in data.get("place_articles", []))
+        designators.update(fold(w) for w in data.get("place_designators", []))
         for role, markers in data.get("place_roles", {}).items():
             roles.setdefault(role, set()).update(fold(m) for m in markers)
         for vocab_id, ctx in data.get("term_contexts", {}).items():
@@ -255,6 +258,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
         function_words=function_words,
         place_articles=frozenset(articles_of_places),
         place_roles={role: frozenset(markers) for role, markers in roles.items()},
+        place_designators=frozenset(designators),
         version=",".join(versions),
         cues={k: tuple(v) for k, v in cues.items()},
         topics={k: tuple(dict.fromkeys(v)) for k, v in topics.items()},
