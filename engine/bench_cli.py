@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _forward(module_name: str) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         module = importlib.import_module(module_name)
-        result: int = module.main(list(args.args))
+        result: int = module.main(list(getattr(args, "args", [])))  # no extra options: the defaults
         return result
 
     return run
