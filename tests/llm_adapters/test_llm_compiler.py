@@ -33,7 +33,8 @@ def _compiler(adapter: Any) -> LLMGoalCompiler:
 
 def test_table_ii_through_mistral(make_adapter: MakeAdapter) -> None:
     adapter, server, _ = make_adapter("mistral", ["compile_table2"])
-    outcome = _compiler(adapter).compile(CompileInput(intent=REAL_ESTATE, language="en", spec_id="real-estate", **SPAIN))
+    request = CompileInput(intent=REAL_ESTATE, language="en", spec_id="real-estate", **SPAIN)
+    outcome = _compiler(adapter).compile(request)
     spec = outcome.spec
     assert [o.id for o in spec.ordered()] == ["budget", "location", "requirements", "contact"]
     assert [o.weight for o in spec.ordered()] == PAPER_WEIGHTS
