@@ -33,6 +33,7 @@ _PUNCTUATION = re.compile(r"[,;:]")
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
+_SHORT_REPLY_WORDS = 4  # a reply this short made of acknowledgement words says nothing ("yes, that's correct")
 _BARE_NAME_WORDS = 3  # a short answer to a name question may be written in lower case ('sino', 'la taqueria')
 
 RANK_ANSWER_NAMED = 3  # the answer to the question just asked, naming the topic
@@ -49,6 +50,7 @@ class FreeTextWords:
     stopwords: frozenset[str]
     min_cue_length: int
     name_markers: frozenset[str] = frozenset()
+    acknowledgement_words: frozenset[str] = frozenset()  # words of acknowledgements: "yes, that's correct"
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
@@ -69,6 +71,7 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             stopwords=frozenset(fold(w) for w in collect("stopwords")),
             min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
             name_markers=frozenset(fold(w) for w in collect("name_markers")),
+            acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
         )
     return memo(rules, "free_text_words", build)
 
@@ -183,7 +186,9 @@ def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
     for run_start, run_end in _free_runs(ctx, sentence, names_ours):
         start, end = _trim(ctx, words, run_start, run_end)
         tokens = _WORD.findall(ctx.analysis.masked[start:end])
-        if " ".join(tokens) in words.acknowledgements or all(t in words.stopwords for t in tokens):
+        if " ".join(tokens) in words.acknowledgements or all(t in words.stopwords for t in tokens) or (
+                len(tokens) <= _SHORT_REPLY_WORDS
+                and all(t in words.stopwords or t in words.acknowledgement_words for t in tokens)):
             continue  # nothing said: 'ok', or a lone joiner left between other objectives' values
         if best is None or end - start > best[1] - best[0]:
             best = (start, end, tokens)
