@@ -77,3 +77,28 @@ def is_known_place(name: str) -> bool:
 def warm() -> None:
     """Load the names ahead of the first turn (about a second), e.g. at service start."""
     _names()
+
+
+_BIG_CITIES = "cities15000.json"
+_BIG_CITY_POPULATION = 100_000  # a lower-case name is taken as a place only for cities this large
+
+
+@lru_cache(maxsize=1)
+def _big_cities() -> frozenset[str]:
+    with _LOCK:
+        names: set[str] = set()
+        for city in json.loads((_DATA / _BIG_CITIES).read_text(encoding="utf-8")).values():
+            if int(city.get("population", 0)) >= _BIG_CITY_POPULATION:
+                names.add(fold(city["name"]))
+                names.update(fold(a) for a in city.get("alternatenames", []) if a.isascii() and len(a) >= 4)
+        return frozenset(names)
+
+
+def is_big_city(name: str) -> bool:
+    """A city of at least 100,000 people: 'chicago', 'las vegas' typed in lower case after 'in' or 'to'."""
+    return fold(name).strip() in _big_cities()
+
+
+def is_big_city_folded(folded: str) -> bool:
+    """:func:`is_big_city` for text that is already folded (no second folding in hot loops)."""
+    return folded in _big_cities()

@@ -13,8 +13,8 @@ import re
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
-from llm_adapters.offline.gazetteer import is_known_place
-from llm_adapters.offline.place_roles import place_markers
+from llm_adapters.offline.gazetteer import is_big_city_folded, is_known_place
+from llm_adapters.offline.place_roles import PlaceMarkers, place_markers
 from llm_adapters.offline.rules import VocabularyData
 from llm_adapters.offline.terms import find_terms, negated, replaced
 
@@ -63,6 +63,7 @@ def _leading_preposition(
     return None
 
 
+_BEFORE_WINDOW = 40  # characters before a name where its preposition stands (keeps long messages linear)
 _STATE_CODE = re.compile(r"\s*,\s*[A-Z]{2}\b")
 
 
@@ -110,6 +111,41 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         known_place = (after_weak or (bare and fstart == sentence.start)) and _vouched(analysis, source, start, end)
         if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
+    found.extend(_lower_case_cities(ctx, taken + [(s, e) for s, e, _ in found], markers))
+    return found
+
+
+_FOLDED_WORD = re.compile(r"[a-z][a-z'\-]*")
+_CITY_WORDS = 3  # longest lower-case city name tried ('salt lake city')
+
+
+def _lower_case_cities(
+    ctx: ExtractionContext, taken: list[tuple[int, int]], markers: PlaceMarkers | None,
+) -> list[tuple[int, int, str]]:
+    """Big cities typed in lower case ('a bus to las vegas', 'hotels in chicago') right after a location
+    preposition or the objective's own marker; only cities of 100,000 people or more, so ordinary words stay
+    words. Works on the folded text: one set look-up per word n-gram."""
+    analysis = ctx.analysis
+    text = analysis.masked
+    source = analysis.folded.source
+    words = list(_FOLDED_WORD.finditer(text))
+    found: list[tuple[int, int, str]] = []
+    for i, first in enumerate(words):
+        for size in range(min(_CITY_WORDS, len(words) - i), 0, -1):
+            last = words[i + size - 1]
+            fstart, fend = first.start(), last.end()
+            if text.count(" ", fstart, fend) != size - 1 or not is_big_city_folded(text[fstart:fend]):
+                continue
+            src_start, src_end = analysis.source_span(fstart, fend)
+            sentence = analysis.sentence_at(fstart)
+            if (sentence is None or not source[src_start:src_end].islower()
+                    or any(fstart < e and s < fend for s, e in taken)):
+                break  # capitalised names are read by the name pattern
+            before = analysis.masked[max(sentence.start, fstart - _BEFORE_WINDOW):fstart]
+            own = markers is not None and markers.owner(analysis, sentence.start, fstart) == ctx.objective.id
+            if own or any(p.search(before) for p in analysis.rules.cue("place_preposition")):
+                found.append((fstart, fend, source[src_start:src_end]))
+            break
     return found
 
 
