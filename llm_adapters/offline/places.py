@@ -35,6 +35,17 @@ def _bare(analysis: Analysis, clause_start: int, clause_end: int, start: int, en
     return all(word in analysis.rules.place_fillers for word in others)
 
 
+def _alone(analysis: Analysis, sentence: Sentence, start: int, end: int) -> bool:
+    """A bare answer is the name alone, give or take fillers, a region code or a postal code ('Wichita, KS
+    67202', 'Sedgwick County, please'): 'Para lo de siempre' opens with a word that is also a place name."""
+    source = analysis.folded.source
+    src_end = analysis.source_span(end, sentence.end)
+    rest = source[src_end[0]:src_end[1]].split()
+    return all(fold(w.strip(".,;:!?")) in analysis.rules.place_fillers or w.strip(".,;:!?").isdigit()
+               or (len(w.strip(".,;:!?")) == 2 and w.strip(".,;:!?").isupper()) or not w.strip(".,;:!?")
+               for w in rest)
+
+
 def _trim_name(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
     """Drop trailing words that are not place words ('Mojácar I ...')."""
     source = analysis.folded.source
@@ -108,7 +119,8 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         # After a weak preposition ("on Gusto", "a VW Golf") and as a bare answer ("Thank you", "SUV") a
         # capitalised name counts only when it is a known place.
         after_weak = any(p.search(before) for p in analysis.rules.cue("place_preposition_weak"))
-        known_place = (after_weak or (bare and fstart == sentence.start)) and _vouched(analysis, source, start, end)
+        bare_answer = bare and fstart == sentence.start and _alone(analysis, sentence, fstart, fend)
+        known_place = (after_weak or bare_answer) and _vouched(analysis, source, start, end)
         if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
     found.extend(_lower_case_cities(ctx, taken + [(s, e) for s, e, _ in found], markers))
