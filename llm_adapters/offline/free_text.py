@@ -200,12 +200,18 @@ def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
     return any(w in words.name_markers for w in _WORD.findall(fold(text)))
 
 
-def _has_name(source: str, start: int, end: int, sentence_start: int) -> bool:
-    """A capitalised word in the clause that is not the sentence's first word: 'Sipan', 'Villa Romano'."""
+def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int) -> bool:
+    """A capitalised word in the clause that is not the sentence's first word nor another objective's value
+    (the place in 'italian restaurants in Berkeley'): 'Sipan', 'Villa Romano'."""
+    source = ctx.analysis.folded.source
+    others = set(ctx.taken)
     for match in _WORD.finditer(source, start, end):
         word = match.group()
-        if word[:1].isupper() and source[sentence_start:match.start()].strip(_EDGE) and not word.isupper():
-            return True
+        if not word[:1].isupper() or word.isupper() or not source[sentence_start:match.start()].strip(_EDGE):
+            continue
+        if ctx.analysis.folded.to_folded(match.start()) in others:
+            continue
+        return True
     return False
 
 
@@ -244,7 +250,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         start, end = _fit(ctx, start, end, limit)
         src_start, src_end = analysis.source_span(start, end)
         if wants_name and not (ctx.lenient and len(tokens) <= _BARE_NAME_WORDS) and not _has_name(
-                analysis.folded.source, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0]):
+                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0]):
             continue  # asked for a name; "a restaurant reservation" names none
         value = analysis.folded.source[src_start:src_end].strip()
         if value:
