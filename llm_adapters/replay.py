@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -155,7 +156,17 @@ class _TurnOutcome(Protocol):
 class _Runtime(Protocol):
     def start(self, *, conversation_id: str | None = None, language: str | None = None) -> Any: ...
 
-    def handle(self, conversation_id: str, text: str) -> Any: ...
+    def handle(self, conversation_id: str, text: str, *, received_at: datetime | None = None) -> Any: ...
+
+
+def _received_at(record: dict[str, Any]) -> datetime | None:
+    stamps = record.get("timestamps")
+    raw = stamps.get("received_at") if isinstance(stamps, dict) else None
+    try:
+        moment = datetime.fromisoformat(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+    return moment if moment is not None and moment.tzinfo is not None else None
 
 
 def _state(record: dict[str, Any]) -> str | None:
@@ -210,7 +221,8 @@ def replay_decisions(
         if not isinstance(text, str):
             raise ReplayError(f"replay: no visitor text for turn {turn}", code="llm.replay_no_text")
         adapter.begin_turn(turn)
-        result: _TurnOutcome = runtime.handle(cid, text)
+        # The recorded received-at anchors relative dates ("tomorrow") exactly as on the day of the turn.
+        result: _TurnOutcome = runtime.handle(cid, text, received_at=_received_at(record))
         recorded_action = record.get("action", record.get("chosen_action"))
         pairs = (
             ("state", _state(record), result.state),

@@ -113,7 +113,7 @@ class _FakeRuntime:
     def start(self, *, conversation_id: str | None = None, language: str | None = None) -> None:
         assert language == "en"
 
-    def handle(self, conversation_id: str, text: str) -> _FakeTurn:
+    def handle(self, conversation_id: str, text: str, *, received_at: object = None) -> _FakeTurn:
         self.turn += 1
         message = Message(role=Role.VISITOR, turn=self.turn, text=text)
         try:
