@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from engine.text import fold
 from llm_adapters.offline.rules import OfflineRules
@@ -22,14 +22,24 @@ _INVERTED = re.compile(r"[¿¡]")
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 
+@lru_cache(maxsize=4096)
+def _fold_char(char: str) -> str:
+    return fold(char)
+
+
 class FoldedText:
     """``text`` folded character by character, remembering which original character each folded one came from."""
 
     def __init__(self, source: str) -> None:
+        if source.isascii():  # the common case: folding is lower-casing, one character for one
+            self.source = source
+            self.text = source.lower()
+            self._origin = list(range(len(source)))
+            return
         parts: list[str] = []
         origin: list[int] = []
         for index, char in enumerate(source):
-            folded = fold(char)
+            folded = _fold_char(char)
             parts.append(folded)
             origin.extend([index] * len(folded))
         self.source = source
