@@ -11,16 +11,20 @@ is looked up in the passage:
 
 Across languages the terms cannot be compared word by word, so the multilingual embedding decides: the
 question's similarity to the passage body and title, as a z-score against the corpus's own calibration
-(``calibration.py``). A passage supports an answer when no asked term is stated only elsewhere, no proper name
-is unknown, and either enough of the asked terms are matched or the passage is semantically far above what an
-unrelated section of this corpus scores. All thresholds are rule data (``grounding`` in rules/retrieval.json).
+(``calibration.py``); and an asked word no concept group covers is compared with the other language's corpus
+words through the same embedding (``lexicon.py``: a calibrated outlier counts as stated there). A passage
+supports an answer when no asked term is stated only elsewhere, no proper name is unknown, and either enough of
+the asked terms are matched or the passage is semantically far above what an unrelated section of this corpus
+scores. All thresholds are rule data (``grounding`` in rules/retrieval.json; the word-match settings have
+defaults in ``rules.py`` until the next bundle publishes them).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise
 
@@ -30,6 +34,7 @@ from rapidfuzz import fuzz, process
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, is_number, tokens
 from engine.retrieval.calibration import Calibration
 from engine.retrieval.concepts import Concepts
+from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.names import is_acronym, is_ordinary, ordinary_names
 from engine.retrieval.rules import GroundingSettings, RetrievalRules
@@ -68,6 +73,10 @@ class AskedTerm:
     acronym: bool = False
     translatable: bool = False  # belongs to a concept group: checkable in a passage of another language
     stated_in: frozenset[str] = frozenset()  # ids of the passages that state it (stem, concept or typo match)
+    # ids of passages in another language than the question's whose words the embedding matches (lexicon.py)
+    translated_in: frozenset[str] = frozenset()
+    checked: bool = False  # looked up across languages through the embedding (found or not: it is checkable)
+    translations: tuple[str, ...] = ()  # the corpus words the embedding matched
 
 
 @dataclass
@@ -111,8 +120,10 @@ class AnswerabilityJudge:
         vocabulary: frozenset[str],
         calibration: Calibration,
         passages: Sequence[Passage] = (),
+        lexicon: Lexicon | None = None,
     ) -> None:
         self.rules = rules
+        self.lexicon = lexicon if rules.grounding.word_match else None
         self.settings: GroundingSettings = rules.grounding
         self.analyzers = analyzers
         self.stats = stats
@@ -153,7 +164,48 @@ class AnswerabilityJudge:
         self._auxiliaries = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.auxiliaries)
         self._subjects = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.subject_words)
 
-    def asked_terms(self, asked: str) -> list[AskedTerm]:
+    def asked_terms(self, asked: str, language: str = "") -> list[AskedTerm]:
+        """The question's content terms; with ``language`` (the question's) and a lexicon, words no stem or
+        concept group finds in the other language's passages are matched there through the embedding."""
+        terms = self._asked_terms(asked)
+        if self.lexicon is None or not language:
+            return terms
+        others = sorted({lang for lang in self._language.values() if lang != language})
+        if not others:
+            return terms
+        settings = self.settings
+        candidates = [
+            t
+            for t in terms
+            if not (t.verb or t.name or t.acronym)
+            and len(t.word.surface) >= 3
+            and not any(self._language[pid] != language for pid in t.stated_in)
+        ]
+        if not candidates:
+            return terms
+        vectors = self.lexicon.vectors_for([t.word.surface for t in candidates])
+        out: list[AskedTerm] = []
+        for term in terms:
+            if not any(term is c for c in candidates):
+                out.append(term)
+                continue
+            found: set[str] = set()
+            words: list[str] = []
+            for other in others:
+                for match, pids in self.lexicon.match(
+                    vectors[term.word.surface], other, settings.word_match_min_z, settings.word_match_min_gap
+                ):
+                    found |= pids
+                    words.append(match.word)
+            # A translated word weighs as rare as the passages stating its translation (not as an unseen word).
+            n, docs = len(found), self.stats.num_docs
+            weight = math.log(1.0 + (docs - n + 0.5) / (n + 0.5)) if found and not term.stated_in else term.weight
+            out.append(
+                replace(term, translated_in=frozenset(found), checked=True, translations=tuple(words), weight=weight)
+            )
+        return out
+
+    def _asked_terms(self, asked: str) -> list[AskedTerm]:
         names = set()
         for sentence in _SENTENCE_SPLIT.split(asked):
             for word in _CASED_WORD.findall(sentence)[1:]:
@@ -260,24 +312,34 @@ class AnswerabilityJudge:
             standing=round(standing, 3),
         )
         rare = max(1, int(settings.elsewhere_max_share * len(self.passage_terms)))
-        total = matched = top_matched = 0.0
+        total = matched = top_matched = verbatim = 0.0
+        # Some asked word is stated here only as the embedding's cross-lingual match.
+        translated = cross and any(passage.id in t.translated_in and passage.id not in t.stated_in for t in terms)
         unknown_names: list[str] = []
         specific_elsewhere: list[AskedTerm] = []
         specific_unknown: list[AskedTerm] = []
         for term in terms:
-            if passage.id in term.stated_in:
+            if passage.id in term.stated_in or (cross and passage.id in term.translated_in):
                 total += term.weight
                 matched += term.weight
+                verbatim += term.weight if passage.id in term.stated_in else 0.0
                 top_matched = max(top_matched, term.weight)
                 support.matched.append(term.word.surface)
                 continue
             # Only passages in the judged passage's language can show that *this* passage omits the term.
-            others = sum(1 for pid in term.stated_in - {passage.id} if self._language[pid] == passage.language)
+            others = sum(
+                1
+                for pid in (term.stated_in | term.translated_in) - {passage.id}
+                if self._language[pid] == passage.language
+            )
             # Across languages a word outside every concept group cannot be checked: it is left out, not held
             # against the passage. An unstated action verb is a paraphrase more often than a different ask.
             checkable = not cross or term.translatable or term.name or others > 0
             if not term.verb and not (term.acronym and not others):
-                total += term.weight if checkable else term.weight * settings.unverifiable_weight
+                # Where the embedding's word match is the witness, an asked word the same lookup found nowhere
+                # counts in full (it still vetoes nothing: it may be a paraphrase).
+                full = checkable or (translated and term.checked)
+                total += term.weight if full else term.weight * settings.unverifiable_weight
             if others:
                 support.elsewhere.append(term.word.surface)
                 if not term.verb and others <= rare:
@@ -312,8 +374,19 @@ class AnswerabilityJudge:
             support.answerable, support.reason = True, "answerability.terms"
         elif not cross and semantic >= settings.semantic_min_z and (self._few or standing >= settings.min_standing):
             support.answerable, support.reason = True, "answerability.semantic"
-        elif clear and matched == 0 and not support.elsewhere:
+        elif clear and verbatim == 0 and not support.elsewhere:
             support.answerable, support.reason = True, "answerability.paraphrase"
+        elif (
+            cross
+            and translated
+            and hit.rank == 1
+            and not specific_unknown
+            and not support.elsewhere
+            and support.coverage >= settings.strong_coverage
+        ):
+            # The asked words, matched across languages, are stated here and nowhere else, and the section leads
+            # retrieval: the multilingual embedding of a whole passage is too weak a witness across languages.
+            support.answerable, support.reason = True, "answerability.translated"
         elif (
             cross
             and not specific_unknown

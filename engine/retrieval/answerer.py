@@ -19,11 +19,12 @@ import structlog
 
 from engine.ports import Citation, GroundedAnswer
 from engine.retrieval.analysis import AnalyzerSet
-from engine.retrieval.answerability import AnswerabilityJudge, Support, question_language
+from engine.retrieval.answerability import AnswerabilityJudge, AskedTerm, Support, question_language
 from engine.retrieval.calibration import calibrate
 from engine.retrieval.filters import FieldFilter
 from engine.retrieval.grounding import ClaimCheck, check_claim
 from engine.retrieval.index import Retriever
+from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.questions import is_question, question_sentences
 from engine.retrieval.rules import RetrievalRules
@@ -58,6 +59,7 @@ class GroundedAnswerer:
         analyzers: AnalyzerSet,
         synthesizer: Synthesizer,
         filters: Sequence[FieldFilter] = (),
+        lexicon: Lexicon | None = None,
     ) -> None:
         self.retriever = retriever
         self.rules = rules
@@ -77,6 +79,7 @@ class GroundedAnswerer:
             retriever.vocabulary,
             calibrate(retriever.vectors),
             retriever.corpus.passages,
+            lexicon,
         )
 
     def _expand_abbreviations(self, text: str) -> str:
@@ -114,10 +117,7 @@ class GroundedAnswerer:
             return None
         return hit.passage, ", ".join(f"“{word}”" for word in dict.fromkeys(missing))
 
-    def _evidence(self, message: str, language: str, trace: AnswerTrace) -> list[ScoredPassage]:
-        asked = " ".join(question_sentences(message, self.rules.languages)) or message
-        trace.language = question_language(asked, self.rules, language)
-        terms = self.judge.asked_terms(asked)
+    def _evidence(self, asked: str, terms: list[AskedTerm], trace: AnswerTrace) -> list[ScoredPassage]:
         standing = [max(h.dense_standing, h.title_standing) for h in trace.hits]
         kind = self.judge.asked_kind(asked)
         trace.support = [
@@ -144,8 +144,14 @@ class GroundedAnswerer:
             result = GroundedAnswer(text="", supported=False, is_question=False)
             return self._done(result, trace, started, len(text))
         query = self._expand_abbreviations(text)
-        trace.hits = self.retriever.search(query, self.rules.retrieval.top_k, self.filters)
-        evidence = self._evidence(query, language, trace)
+        asked = " ".join(question_sentences(query, self.rules.languages)) or query
+        trace.language = question_language(asked, self.rules, language)
+        terms = self.judge.asked_terms(asked, trace.language)
+        # Words matched across languages also search the keyword index (the same-language sections would
+        # otherwise win retrieval in a bilingual corpus).
+        expansion = list(dict.fromkeys(w for t in terms for w in t.translations))
+        trace.hits = self.retriever.search(query, self.rules.retrieval.top_k, self.filters, expansion)
+        evidence = self._evidence(asked, terms, trace)
         trace.evidence = [h.passage.id for h in evidence]
         if not evidence:
             return self._done(self._unavailable(language, trace), trace, started, len(text))

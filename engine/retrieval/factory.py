@@ -15,6 +15,7 @@ from engine.retrieval.embedder import Embedder, make_embedder
 from engine.retrieval.errors import RetrievalConfigError
 from engine.retrieval.filters import FieldFilter, parse_filters
 from engine.retrieval.index import EmbeddedIndex, Retriever
+from engine.retrieval.lexicon import build_lexicon
 from engine.retrieval.rules import RetrievalRules, load_rules
 from engine.retrieval.synthesis import ExtractiveSynthesizer, Synthesizer
 
@@ -92,4 +93,6 @@ def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -
     synthesizer: Synthesizer = config.get("synthesizer") or ExtractiveSynthesizer(
         analyzers, retriever.term_stats, rules.grounding
     )
-    return GroundedAnswerer(retriever, rules, analyzers, synthesizer, filters)
+    # Cross-lingual word matching needs the corpus's words embedded once (cached with the passage embeddings).
+    lexicon = build_lexicon(corpus, analyzers, embedder, cache) if rules.grounding.word_match else None
+    return GroundedAnswerer(retriever, rules, analyzers, synthesizer, filters, lexicon)

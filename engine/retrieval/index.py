@@ -41,7 +41,11 @@ class Retriever(Protocol):
     vocabulary: frozenset[str]  # folded surface words of the whole corpus
     vectors: CorpusVectors  # passage and title embeddings (answerability calibrates against them)
 
-    def search(self, query: str, k: int, filters: Sequence[FieldFilter] = ()) -> list[ScoredPassage]: ...
+    def search(
+        self, query: str, k: int, filters: Sequence[FieldFilter] = (), expansion: Sequence[str] = ()
+    ) -> list[ScoredPassage]:
+        """``expansion``: corpus words added to the lexical side only (cross-lingual word matches)."""
+        ...
 
 
 def analyse_corpus(corpus: Corpus, analyzers: AnalyzerSet) -> tuple[list[list[str]], TermStats, frozenset[str]]:
@@ -150,7 +154,9 @@ class EmbeddedIndex:
         titles = np.where(self._vectors.has_title, self._vectors.titles @ q, 0.0).astype(np.float64)
         return body, titles
 
-    def search(self, query: str, k: int, filters: Sequence[FieldFilter] = ()) -> list[ScoredPassage]:
+    def search(
+        self, query: str, k: int, filters: Sequence[FieldFilter] = (), expansion: Sequence[str] = ()
+    ) -> list[ScoredPassage]:
         started = time.perf_counter()
         passages: tuple[Passage, ...] = self.corpus.passages
         allowed = (
@@ -158,7 +164,7 @@ class EmbeddedIndex:
             if filters
             else np.ones(len(passages), dtype=bool)
         )
-        lexical = self._lexical(query)
+        lexical = self._lexical(" ".join([query, *expansion]))
         dense, title = self._dense(query)
         fused = reciprocal_rank_fusion(
             [

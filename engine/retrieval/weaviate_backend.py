@@ -269,14 +269,16 @@ class WeaviateIndex:
         log.info("retrieval.weaviate.created", collection=self.name, passages=len(objects))
         return collection
 
-    def search(self, query: str, k: int, filters: Sequence[FieldFilter] = ()) -> list[ScoredPassage]:
+    def search(
+        self, query: str, k: int, filters: Sequence[FieldFilter] = (), expansion: Sequence[str] = ()
+    ) -> list[ScoredPassage]:
         from weaviate.classes.query import HybridFusion, MetadataQuery
 
         started = time.perf_counter()
         q = self.embedder.embed_queries([query])[0]
         try:
             response = self.collection.query.hybrid(
-                query=query,
+                query=" ".join([query, *expansion]),  # keyword side only; the vector is the visitor's words
                 vector=q.tolist(),
                 alpha=self.alpha,
                 fusion_type=HybridFusion.RANKED,
