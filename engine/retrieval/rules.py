@@ -64,11 +64,10 @@ class GroundingSettings(_Frozen):
     cross_language_fallback: bool  # answer from passages in another language when none is in the visitor's
     # Across languages, an asked word no concept group covers is compared with the corpus's words of the other
     # language through the embedding (lexicon.py): stated where the cosine is this many corpus sds above two
-    # unrelated words of the corpus and this many sds above the asked word's typical corpus word. Defaults until
-    # the next bundle publishes them in rules/retrieval.json.
-    word_match: bool = True
-    word_match_min_z: float = 2.5
-    word_match_min_gap: float = 2.0
+    # unrelated words of the corpus and this many sds above the asked word's typical corpus word.
+    word_match: bool
+    word_match_min_z: float
+    word_match_min_gap: float
 
 
 class QuestionCues(_Frozen):
