@@ -57,6 +57,11 @@ def test_bench_sgd_without_data_is_a_coded_error(tmp_path: Path, capsys: pytest.
     assert not (tmp_path / "sgd.json").exists()
 
 
+def test_negative_limit_is_a_coded_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_args(tmp_path, "--limit-per-service", "-1")) == 2
+    assert "error sgd.limit_invalid" in capsys.readouterr().err
+
+
 def test_unknown_service_is_a_coded_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(_args(tmp_path, "--services", "Bakery_1,Cinema_9")) == 2
     assert "error sgd.service_unknown" in capsys.readouterr().err

@@ -2,8 +2,9 @@
 
     grace bench sgd [--sgd DIR] [--services A,B] [--limit-per-service N] [--out FILE] [--unpublished-rules]
 
-The default run takes the first 30 single-service dialogues of every benchmarked service (``--limit-per-service 0``
-runs them all).
+The default run takes every single-service dialogue of every benchmarked service (594 dialogues, ~4,500 turns,
+about 30 s); ``--limit-per-service N`` takes the first N per service for a quicker look. The first dialogues of a
+service are not a fair sample (they come from one collection batch), so report numbers of the full run.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR, PROJECT_ROOT
 from engine.rules_bundle import DEFAULT_RULES_DIR
 
 DEFAULT_SGD_DIR = PROJECT_ROOT.parent / "shared" / "data" / "sgd"
-DEFAULT_LIMIT = 30
+DEFAULT_LIMIT = 0  # all
 
 
 def register_bench(bsub: Any) -> None:
@@ -26,7 +27,7 @@ def register_bench(bsub: Any) -> None:
     parser.add_argument("--sgd", type=Path, default=DEFAULT_SGD_DIR, help="SGD folder (holds dev/schema.json)")
     parser.add_argument("--services", default="", help="comma-separated services (default: every benchmarked one)")
     parser.add_argument("--limit-per-service", type=int, default=DEFAULT_LIMIT,
-                        help=f"first N single-service dialogues per service (default {DEFAULT_LIMIT}; 0 = all)")
+                        help="first N single-service dialogues per service (default 0 = all)")
     parser.add_argument("--out", type=Path, help="write the results (metrics, failure kinds, per-turn states) here")
     parser.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR, help="rule bundle folder")
     parser.add_argument("--unpublished-rules", action="store_true",
@@ -39,8 +40,8 @@ def register_bench(bsub: Any) -> None:
 
 
 def run_sgd_bench(args: argparse.Namespace) -> int:
-    from engine.evaluation.errors import EvaluationError
     from engine.evaluation.sgd.bench import prepare, run_benchmark
+    from engine.evaluation.sgd.errors import SgdError
     from engine.evaluation.sgd.report import (
         failure_report,
         kind_table,
@@ -54,15 +55,15 @@ def run_sgd_bench(args: argparse.Namespace) -> int:
     from llm_adapters.offline import OfflineProposer
 
     if args.limit_per_service < 0:
-        raise EvaluationError("--limit-per-service must be 0 (all) or positive", code="sgd.limit_invalid")
+        raise SgdError("--limit-per-service must be 0 (all) or positive", code="sgd.limit_invalid")
     services = [s.strip() for s in args.services.split(",") if s.strip()]
     prepared = prepare(args.sgd, args.bench_dir, services or None)  # data errors first, before the rules load
     bundle = working_tree_bundle(args.rules) if args.unpublished_rules else load_bundle(args.rules)
     proposer = OfflineProposer.from_bundle(bundle)
     result = run_benchmark(prepared, args.limit_per_service or None, bundle=bundle, proposer=proposer,
                            proposer_label=f"{proposer.name}/{proposer.version}")
-    limit = args.limit_per_service or "all"
-    print(f"SGD dev split at {args.sgd}: {len(result.services)} services, first {limit} single-service dialogues "
+    taken = f"the first {args.limit_per_service}" if args.limit_per_service else "all"
+    print(f"SGD dev split at {args.sgd}: {len(result.services)} services, {taken} single-service dialogues of "
           f"each; proposer {result.proposer}")
     print(service_table(result))
     print()

@@ -4,7 +4,7 @@
     └── SgdError      the SGD folder is missing or malformed, or a service / mapping cannot be used
 
 Codes: ``sgd.data_missing``, ``sgd.data_unreadable``, ``sgd.data_invalid``, ``sgd.service_unknown``,
-``sgd.mapping_missing``, ``sgd.mapping_invalid``, ``sgd.no_dialogues``.
+``sgd.mapping_missing``, ``sgd.mapping_invalid``, ``sgd.no_dialogues``, ``sgd.limit_invalid``.
 """
 
 from __future__ import annotations
