@@ -35,6 +35,11 @@ def _bare(analysis: Analysis, clause_start: int, clause_end: int, start: int, en
     return all(word in analysis.rules.place_fillers for word in others)
 
 
+def _only_place_objective(ctx: ExtractionContext) -> bool:
+    spec = ctx.spec
+    return spec is not None and sum(o.criterion.kind.value == "place" for o in spec.objectives) == 1
+
+
 def _alone(analysis: Analysis, sentence: Sentence, start: int, end: int) -> bool:
     """A bare answer is the name alone, give or take fillers, a region code or a postal code ('Wichita, KS
     67202', 'Sedgwick County, please'): 'Para lo de siempre' opens with a word that is also a place name."""
@@ -81,9 +86,11 @@ _STATE_CODE = re.compile(r"\s*,\s*[A-Z]{2}\b")
 def _vouched(analysis: Analysis, source: str, start: int, end: int) -> bool:
     """A capitalised name that is a place on its own: a known place, a name with a place designator
     ('Sedgwick County'), or a name followed by a state or province code ('Wichita, KS')."""
+    return is_known_place(source[start:end]) or _vouched_by_form(analysis, source, start, end)
+
+
+def _vouched_by_form(analysis: Analysis, source: str, start: int, end: int) -> bool:
     name = source[start:end]
-    if is_known_place(name):
-        return True
     if any(fold(word) in analysis.rules.place_designators for word in name.split(" ")[1:]):
         return True
     return _STATE_CODE.match(source, end) is not None
@@ -92,7 +99,9 @@ def _vouched(analysis: Analysis, source: str, start: int, end: int) -> bool:
 def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     analysis = ctx.analysis
     source = analysis.folded.source
-    bare = ctx.lenient and len(analysis.words(0, len(analysis.text))) <= analysis.rules.settings.bare_answer_max_words
+    short = len(analysis.words(0, len(analysis.text))) <= analysis.rules.settings.bare_answer_max_words
+    # A known place said alone ("New York, please.") answers the only place objective even when unasked.
+    bare = short and (ctx.lenient or _only_place_objective(ctx))
     markers = place_markers(analysis, ctx.spec)
     found = []
     for match in analysis.rules.place_name.finditer(source):
@@ -107,6 +116,8 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         first = fold(words[0])
         # "Los Angeles", "El Cerrito": an article opening a multi-word name is part of the name.
         led_by_article = first in analysis.rules.place_articles and len(words) > 1
+        if fold(source[start:end]) in ctx.company_terms:
+            continue  # the company's own word for something else ('Economy class', 'Premium')
         acronym_place = len(words) == 1 and words[0].isupper() and is_known_place(words[0])  # "LA", "NYC"
         if first in analysis.rules.non_place_words and not (led_by_article or acronym_place):
             continue
@@ -120,7 +131,10 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         # capitalised name counts only when it is a known place.
         after_weak = any(p.search(before) for p in analysis.rules.cue("place_preposition_weak"))
         bare_answer = bare and fstart == sentence.start and _alone(analysis, sentence, fstart, fend)
-        known_place = (after_weak or bare_answer) and _vouched(analysis, source, start, end)
+        # Unasked, a name alone must be a big city ("New York, please."): "Bye" is also a small town somewhere.
+        vouched = _vouched(analysis, source, start, end) if (ctx.lenient or after_weak) else (
+            is_big_city_folded(fold(source[start:end])) or _vouched_by_form(analysis, source, start, end))
+        known_place = (after_weak or bare_answer) and vouched
         if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
     found.extend(_lower_case_cities(ctx, taken + [(s, e) for s, e, _ in found], markers))
@@ -216,7 +230,9 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
         local = owner is not None or _anchor(ctx, clause_start, clause_end) or (
             known and _bare(analysis, clause_start, clause_end, start, end))
         anchored = local or _anchor(ctx, sentence.start, sentence.end)
-        if not (anchored or sentence.is_question or ctx.correcting or ctx.lenient):
+        alone = (not known or _only_place_objective(ctx)) and sentence.start == start and _alone(
+            analysis, sentence, start, end) and _only_place_objective(ctx)
+        if not (anchored or sentence.is_question or ctx.correcting or ctx.lenient or alone):
             continue
         evidence.append(Evidence(
             value=value, pos=start, sentences=((sentence.start, sentence.end),),

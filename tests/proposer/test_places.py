@@ -45,7 +45,10 @@ def test_asking_for_properties_in_a_place_reveals_the_area_of_interest() -> None
 
 def test_bare_place_after_the_location_question() -> None:
     assert summary("re", "Sevilla", last_asked="location") == {"complete:location": "Sevilla"}
-    assert summary("re", "Sevilla") == {}
+    # A known place said alone answers the spec's only place objective even unasked (real dialogues answer the
+    # question a human agent asked, not ours); an ordinary capitalised word alone never does.
+    assert summary("re", "Sevilla") == {"complete:location": "Sevilla"}
+    assert summary("re", "Thanks") == {}
 
 
 def test_negated_place_is_not_the_preference() -> None:
