@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -146,13 +146,19 @@ def _vocabularies(files: dict[str, dict[str, Any]]) -> dict[str, Vocabulary]:
         vocab_id = str(data.get("id", name.split("/", 1)[1]))
         if vocab_id in vocabularies:
             raise RuleBundleError(f"vocabulary id {vocab_id} defined twice", code="rules.vocabulary_duplicate")
-        vocabularies[vocab_id] = Vocabulary(
-            id=vocab_id,
-            kind=str(data.get("kind", "enumeration")),
-            options={k: {lang: list(t) for lang, t in v.items()} for k, v in data.get("options", {}).items()},
-            allow_unlisted=bool(data.get("allow_unlisted", False)),
-        )
+        vocabularies[vocab_id] = vocabulary_from_json(vocab_id, data)
     return vocabularies
+
+
+def vocabulary_from_json(vocab_id: str, data: Mapping[str, Any]) -> Vocabulary:
+    """One schema-valid vocabulary document (a bundle file or a goal spec's own, spec/adr/0003)."""
+    return Vocabulary(
+        id=vocab_id,
+        kind=str(data.get("kind", "enumeration")),
+        options={str(k): {str(lang): [str(t) for t in terms] for lang, terms in v.items()}
+                 for k, v in data.get("options", {}).items()},
+        allow_unlisted=bool(data.get("allow_unlisted", False)),
+    )
 
 
 def load_bundle(root: Path = DEFAULT_RULES_DIR, *, require_published: bool = True) -> RuleBundle:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -18,19 +17,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import jsonschema
 
 from engine.goals.models import Criterion, GoalSpec
-from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, Vocabulary
+from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, Vocabulary, vocabulary_from_json
 
 _VOCABULARY_SCHEMA = "vocabulary.schema.json"
-
-
-def _to_vocabulary(vocab_id: str, data: Mapping[str, Any]) -> Vocabulary:
-    return Vocabulary(
-        id=vocab_id,
-        kind=str(data.get("kind", "enumeration")),
-        options={str(k): {str(lang): [str(t) for t in terms] for lang, terms in v.items()}
-                 for k, v in data.get("options", {}).items()},
-        allow_unlisted=bool(data.get("allow_unlisted", False)),
-    )
 
 
 _BY_SPEC: OrderedDict[int, tuple[GoalSpec, dict[str, Vocabulary]]] = OrderedDict()
@@ -49,7 +38,7 @@ def spec_vocabularies(spec: GoalSpec) -> dict[str, Vocabulary]:
         if hit is not None and hit[0] is spec:
             _BY_SPEC.move_to_end(key)
             return hit[1]
-    converted = {vocab_id: _to_vocabulary(vocab_id, data) for vocab_id, data in spec.vocabularies.items()}
+    converted = {vocab_id: vocabulary_from_json(vocab_id, data) for vocab_id, data in spec.vocabularies.items()}
     with _LOCK:
         _BY_SPEC[key] = (spec, converted)  # the spec is kept alive with its entry, so its id stays its own
         while len(_BY_SPEC) > _BY_SPEC_LIMIT:

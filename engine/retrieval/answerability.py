@@ -28,7 +28,6 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise
 
-from babel import Locale
 from rapidfuzz import fuzz, process
 
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, is_number, tokens
@@ -36,7 +35,7 @@ from engine.retrieval.calibration import Calibration
 from engine.retrieval.concepts import Concepts
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
-from engine.retrieval.names import is_acronym, is_ordinary, ordinary_names
+from engine.retrieval.names import calendar_names, is_acronym, is_ordinary, ordinary_names
 from engine.retrieval.rules import GroundingSettings, RetrievalRules
 from engine.text import fold
 
@@ -50,17 +49,7 @@ _PREFIX_MAX_EXTRA = 2
 @lru_cache(maxsize=8)
 def _calendar_words(languages: tuple[str, ...]) -> frozenset[str]:
     """Weekday and month names (wide and abbreviated) in every rule language, folded."""
-    words: set[str] = set()
-    for code in languages:
-        try:
-            locale = Locale.parse(code)
-        except (ValueError, TypeError):
-            continue
-        for table in (locale.months, locale.days):
-            for context in table.values():
-                for width in context.values():
-                    for value in width.values():
-                        words.update(tokens(value))
+    words = {word for value in calendar_names(languages) for word in tokens(value)}
     return frozenset(w for w in words if len(w) > 2)
 
 

@@ -14,19 +14,34 @@ from engine.text import fold
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
+def _locales(languages: tuple[str, ...]) -> list[Locale]:
+    locales = []
+    for code in languages:
+        try:
+            locales.append(Locale.parse(code))
+        except (ValueError, TypeError):
+            continue
+    return locales
+
+
+@lru_cache(maxsize=8)
+def calendar_names(languages: tuple[str, ...]) -> tuple[str, ...]:
+    """Month and weekday names (every context and width) of the given locales, as babel writes them."""
+    return tuple(
+        value
+        for locale in _locales(languages)
+        for table in (locale.months, locale.days)
+        for context in table.values()
+        for width in context.values()
+        for value in width.values()
+    )
+
+
 @lru_cache(maxsize=8)
 def ordinary_names(languages: tuple[str, ...]) -> frozenset[str]:
     """Folded month, weekday, territory and language names of the given locales."""
-    names: set[str] = set()
-    for code in languages:
-        try:
-            locale = Locale.parse(code)
-        except (ValueError, TypeError):
-            continue
-        for table in (locale.months, locale.days):
-            for context in table.values():
-                for width in context.values():
-                    names.update(fold(v) for v in width.values())
+    names: set[str] = {fold(v) for v in calendar_names(languages)}
+    for locale in _locales(languages):
         for mapping in (locale.territories, locale.languages):
             for value in mapping.values():
                 names.update(fold(w) for w in _WORD.findall(value))

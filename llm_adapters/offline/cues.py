@@ -30,9 +30,6 @@ class Cues:
     def of(self, kind: str) -> list[CueHit]:
         return [hit for hit in self.hits if hit.kind == kind]
 
-    def correcting_named(self, objective_id: str) -> bool:
-        """A correction sentence names this objective ("change my e-mail to ...")."""
-        return any(objective_id in hit.objectives for hit in self.of("correction"))
 
 
 @lru_cache(maxsize=4096)
@@ -49,13 +46,18 @@ def objective_cues(objective: Objective) -> frozenset[str]:
     return _cue_terms(json.dumps(cues, sort_keys=True)) if cues else frozenset()
 
 
-def names_objective(words: list[str], objective: Objective) -> bool:
-    """The words use one of the objective's own cue terms (a word prefix, or a phrase of several words)."""
-    terms = objective_cues(objective)
+def mentions_any(words: list[str], terms: frozenset[str]) -> bool:
+    """The words use one of the folded terms: a one-word term as a word prefix ('villa' in 'villas'), a
+    several-word term as a phrase."""
     if not terms:
         return False
     joined = " " + " ".join(words) + " "
     return any((" " + term) in joined if " " in term else any(w.startswith(term) for w in words) for term in terms)
+
+
+def names_objective(words: list[str], objective: Objective) -> bool:
+    """The words use one of the objective's own cue terms."""
+    return mentions_any(words, objective_cues(objective))
 
 
 def topic_objectives(

@@ -12,6 +12,7 @@ import re
 
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.cues import mentions_any
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.gazetteer import is_big_city_folded, is_known_place
 from llm_adapters.offline.place_roles import PlaceMarkers, place_markers
@@ -193,12 +194,7 @@ def _anchor(ctx: ExtractionContext, start: int, end: int) -> bool:
 
 
 def _company_word(ctx: ExtractionContext, start: int, end: int) -> bool:
-    if not ctx.company_terms:
-        return False
-    words = ctx.analysis.words(start, end)
-    joined = " " + " ".join(words) + " "
-    return any((" " + term) in joined if " " in term else any(w.startswith(term) for w in words)
-               for term in ctx.company_terms)
+    return bool(ctx.company_terms) and mentions_any(ctx.analysis.words(start, end), ctx.company_terms)
 
 
 def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> list[Evidence]:
