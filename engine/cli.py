@@ -26,10 +26,20 @@ _GROUPS: tuple[tuple[str, str], ...] = (
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="grace", description="GRACE goal-oriented conversation engine")
+    parser.add_argument("--version", action="version", version=f"grace {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     for module_name, function_name in _GROUPS:
         getattr(importlib.import_module(module_name), function_name)(sub)
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("grace-engine")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown"
 
 
 class _CurrentStderr:
@@ -62,6 +72,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args.handler(args)
     except GraceError as exc:
         print(f"error {exc.code}: {exc.message}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file the command needed could not be read or written: one line, no traceback
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error io.failed: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
     return result
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ from engine.evaluation.errors import EvaluationError
 from engine.evaluation.report import metrics_by_config, metrics_table, mismatch_diff, results_json
 from engine.evaluation.runner import run_dataset
 from engine.evaluation.targets import candidate_targets, published_demos, working_tree_bundle
+from engine.output_files import check_output_folder, write_json_atomic
 from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
 
 
@@ -34,6 +34,7 @@ def register(subparsers: Any) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     from llm_adapters.offline import OfflineProposer
 
+    check_output_folder(args.out)  # before the run, not after minutes of work
     dataset = load_dataset(args.dataset)
     bundle = working_tree_bundle(args.rules) if args.unpublished_rules else load_bundle(args.rules)
     with_answerer = not args.no_answerer
@@ -46,9 +47,7 @@ def run_eval(args: argparse.Namespace) -> int:
     runs = run_dataset(dataset, demos, bundle=bundle, proposer=proposer, demo=args.demo)
     metrics = metrics_by_config(runs)
     payload = results_json(dataset.name, runs, metrics, dataset.paper_results)
-    tmp = args.out.with_suffix(args.out.suffix + ".tmp")
-    tmp.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(args.out)  # never leave a half-written results file
+    write_json_atomic(args.out, payload)  # never leave a half-written results file
     print(f"dataset {dataset.name}: {len(runs)} conversations, "
           f"{sum(len(r.turns) for r in runs)} visitor turns; proposer {proposer.name}/{proposer.version}")
     print(metrics_table(metrics, dataset.paper_results))

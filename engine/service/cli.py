@@ -1,6 +1,6 @@
 """``grace serve``: run the HTTP service (API, widget, console).
 
-grace serve --demo                      # SQLite in ./.grace, both demo companies, offline defaults
+grace serve --demo                      # SQLite in ./.grace, every demo company, offline defaults
 grace serve --database-url postgresql://... --goals path/to/published --corpus real-estate=path/to/corpus
 """
 
@@ -17,7 +17,7 @@ DEFAULT_DATA_DIR = Path(".grace")  # gitignored
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="run the HTTP service: API, chat widget and operator console")
-    parser.add_argument("--demo", action="store_true", help="serve both demo companies on embedded defaults")
+    parser.add_argument("--demo", action="store_true", help="serve every demo company on embedded defaults")
     parser.add_argument("--host", default="127.0.0.1", help="bind address (default: loopback only)")
     parser.add_argument("--port", type=int, default=8000, help="port (0: any free port)")
     parser.add_argument(

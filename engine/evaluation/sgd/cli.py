@@ -10,11 +10,11 @@ service are not a fair sample (they come from one collection batch), so report n
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
 from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR, PROJECT_ROOT
+from engine.output_files import write_json_atomic
 from engine.rules_bundle import DEFAULT_RULES_DIR
 
 DEFAULT_SGD_DIR = PROJECT_ROOT.parent / "shared" / "data" / "sgd"
@@ -77,8 +77,6 @@ def run_sgd_bench(args: argparse.Namespace) -> int:
         print()
         print(failure_report(result, args.failures))
     if args.out is not None:
-        tmp = args.out.with_suffix(args.out.suffix + ".tmp")
-        tmp.write_text(json.dumps(results_json(result), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(args.out)  # never leave a half-written results file
+        write_json_atomic(args.out, results_json(result), indent=1)  # never leave a half-written results file
         print(f"\nresults written to {args.out}")
     return 0
