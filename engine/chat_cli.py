@@ -57,7 +57,12 @@ def run_chat(runtime: TurnRuntime, language: str | None, stdin: TextIO, stdout: 
             stdout.write(f"grace> {result.answer.text}\n")
             for ref in dict.fromkeys(f"{c.source}#{c.passage_id}" for c in result.answer.citations):
                 stdout.write(f"         [{ref}]\n")
-        stdout.write(f"grace> {result.question or '(no question)'}\n")
+        if result.notice:
+            stdout.write(f"grace> {result.notice}\n")
+        if result.question or not result.closing:
+            stdout.write(f"grace> {result.question or '(no question)'}\n")
+        if result.closing:
+            stdout.write("".join(f"grace> {line}\n" for line in result.closing.splitlines() if line.strip()))
         stdout.write(f"  state {result.state}  action {result.action}"
                      f"{'  FAIL-CLOSED ' + result.fail_closed if result.fail_closed else ''}\n")
         shown = visitor_text.text if visitor_text else ""

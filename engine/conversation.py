@@ -60,6 +60,19 @@ class ConversationState(BaseModel):
     def state_string(self) -> str:
         return "".join(str(b) for b in self.bits)
 
+    def ask_streak(self) -> int:
+        """How many of the latest assistant messages in a row asked ``last_asked`` (0 when nothing was asked)."""
+        if self.last_asked is None:
+            return 0
+        streak = 0
+        for message in reversed(self.messages):
+            if message.role is not Role.ASSISTANT:
+                continue
+            if message.asked_objective != self.last_asked:
+                break
+            streak += 1
+        return streak
+
     def visitor_message(self, turn: int) -> Message | None:
         for message in self.messages:
             if message.role is Role.VISITOR and message.turn == turn:

@@ -11,6 +11,7 @@ from typing import Any
 
 import structlog
 
+from engine.arc import ArcWording
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.decider import Decider, Decision
 from engine.errors import GraceError, InputError, IntegrityError
@@ -46,9 +47,15 @@ class TurnResult:
     state: str
     record: dict[str, Any]
     fail_closed: str | None
+    notice: str | None = None  # why the visitor's last answer was not recorded, when not asked again
+    closing: str | None = None  # the closing turn: summary of what was recorded and the company's next step
+
+    @property
+    def completed(self) -> bool:
+        return self.closing is not None
 
     def response_text(self) -> str:
-        return "\n\n".join(part for part in (self.answer.text, self.question or "") if part)
+        return _join(self.answer.text, self.notice, self.question, self.closing)
 
 
 class TurnRuntime:
@@ -147,22 +154,29 @@ class TurnRuntime:
         if proposer_error:
             new_state = working  # nothing is applied; only the visitor message is kept
             new_state.last_asked = None
+        notice: str | None = None
+        closing: str | None = None
+        arc_notes: list[str] = []
+        if not fail_closed:
+            question, notice, closing, arc_notes = self._arc(decision, question, state, new_state)
         new_state.messages.append(
-            Message(role=Role.ASSISTANT, turn=turn,
-                    text="\n\n".join(p for p in (answer.text, question or "") if p),
+            Message(role=Role.ASSISTANT, turn=turn, text=_join(answer.text, notice, question, closing),
                     asked_objective=decision.chosen if question else None)
         )
         timings["total_ms"] = _ms(started)
         record = build_record(
             spec=self.spec, bundle=self.bundle, state_before=state, state_after=new_state, proposal=proposal,
             decision=decision, answer=answer, question=question, fail_closed=fail_closed, timings=timings,
-            received_at=received_at, completed_at=datetime.now(UTC),
+            received_at=received_at, completed_at=datetime.now(UTC), extra_notes=arc_notes,
         )
         sealed = seal_for_store(record, state.audit_head, self.audit_key)
         new_state.audit_head = sealed.checkpoint
         self.store.commit_turn(new_state, sealed.record, expected_turn)
         log.info("turn.committed", conversation_id=conversation_id, turn=turn, state=new_state.state_string(),
                  action=sealed.record["chosen_action"], fail_closed=fail_closed and fail_closed[0])
+        if closing is not None:
+            log.info("conversation.completed", conversation_id=conversation_id, turn=turn, goal=self.spec.ref,
+                     reason=next(n for n in arc_notes if n.startswith("arc.closing:")).split(":", 1)[1])
         return TurnResult(
             conversation_id=conversation_id,
             turn=turn,
@@ -172,7 +186,30 @@ class TurnRuntime:
             state=new_state.state_string(),
             record=sealed.record,
             fail_closed=fail_closed[0] if fail_closed else None,
+            notice=notice,
+            closing=closing,
         )
+
+    def _arc(
+        self, decision: Decision, question: str | None, before: ConversationState, after: ConversationState
+    ) -> tuple[str | None, str | None, str | None, list[str]]:
+        """(question, notice, closing, notes): the decided question worded as a clarification when it asks again
+        for an answer its validator just rejected, a one-sentence notice when the policy asks something else, and
+        the closing turn (engine/arc.py). Which objective is asked stays the policy's decision."""
+        wording = ArcWording(self.bundle, self.spec.spec, before.language)
+        notes: list[str] = []
+        notice: str | None = None
+        clarification = wording.clarification(decision, question)
+        if clarification is not None:
+            notes.append(f"arc.clarification:{clarification.objective}:{clarification.code}:{clarification.mode}")
+            if clarification.mode == "ask":
+                question = clarification.text
+            else:
+                notice = clarification.text
+        closing = wording.closing(before, after)
+        if closing is not None:
+            notes.append(f"arc.closing:{closing.reason}")
+        return question, notice, closing.text if closing else None, notes
 
     def _answer(self, text: str, language: str) -> GroundedAnswer:
         if self.answerer is None:
@@ -215,6 +252,10 @@ class TurnRuntime:
             return canonical
         modulated = self.modulator(objective.id, canonical, answer, language)
         return modulated or canonical
+
+
+def _join(*parts: str | None) -> str:
+    return "\n\n".join(part for part in parts if part)
 
 
 def _ms(since: float) -> float:

@@ -71,6 +71,7 @@ def build_record(
     timings: dict[str, float],
     received_at: datetime,
     completed_at: datetime,
+    extra_notes: list[str] | None = None,
 ) -> dict[str, Any]:
     """The record as ``audit.record.TransitionRecord`` defines it (validated again when sealed)."""
     action = f"ASK({decision.chosen})" if question is not None and decision.chosen else "NONE"
@@ -88,7 +89,7 @@ def build_record(
         "candidates": [_candidate(c) for c in decision.candidates] + [_malformed(m) for m in decision.malformed],
         "utilities": [_utility(a) for a in decision.actions],
         "invariant_check": decision.invariant.status,
-        "notes": list(decision.notes) + list(proposal.notes),
+        "notes": list(decision.notes) + list(proposal.notes) + list(extra_notes or []),
         "chosen_action": action,
         "question": question,
         "state_before": _snapshot(state_before),

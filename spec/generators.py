@@ -86,10 +86,14 @@ def random_case(rng: random.Random) -> Case:
     if rng.random() < 0.5:
         texts[turn] = texts[turn] + " " + rng.choice(["below 350.000 EUR", "a@b.com", "600000005", "Vera"])
     messages = []
+    last_asked = rng.choice([None, *ids])
     for t in range(1, turn + 1):
         messages.append(Message(role=Role.VISITOR, turn=t, text=texts[t]))
         if t < turn:
-            messages.append(Message(role=Role.ASSISTANT, turn=t, text="Assistant says a@b.com in Vera"))
+            # mostly the same objective, so that streaks of consecutive asks occur
+            asked = last_asked if rng.random() < 0.6 else rng.choice([None, *ids])
+            messages.append(Message(role=Role.ASSISTANT, turn=t, text="Assistant says a@b.com in Vera",
+                                    asked_objective=asked))
     state = ConversationState(
         conversation_id="gen", goal_ref=spec.ref, goal_hash=spec.content_hash, bundle_hash="b", language="en",
         turn=turn, bits=[rng.randint(0, 1) for _ in ids],
@@ -97,7 +101,7 @@ def random_case(rng: random.Random) -> Case:
         stopped=rng.random() < 0.1,
         uncertain={i: rng.randint(0, turn) for i in ids if rng.random() < 0.2},
         ask_counts={i: rng.randint(0, 3) for i in ids if rng.random() < 0.5},
-        last_asked=rng.choice([None, *ids]),
+        last_asked=last_asked,
         messages=messages,
     )
     commands: list[Command] = []
@@ -121,6 +125,17 @@ def random_case(rng: random.Random) -> Case:
     return Case(spec=spec, state=state, commands=commands, company_question=rng.random() < 0.3)
 
 
+def _streak(messages: list[Message], asked: str | None) -> int:
+    """D-8 (written apart from the engine): trailing assistant messages, in a row, that asked ``asked``."""
+    if asked is None:
+        return 0
+    questions = [m.asked_objective for m in messages if m.role == Role.ASSISTANT]
+    count = 0
+    while count < len(questions) and questions[len(questions) - 1 - count] == asked:
+        count += 1
+    return count
+
+
 def reference_decision(case: Case, bundle: RuleBundle) -> RefDecision:
     """Run the reference model on an engine-shaped case; validator outcomes come from the engine's validators."""
     objectives = case.spec.spec.ordered()
@@ -137,7 +152,7 @@ def reference_decision(case: Case, bundle: RuleBundle) -> RefDecision:
         turn=s.turn, bits=tuple(s.bits),
         visitor_texts={m.turn: m.text for m in s.messages if m.role == "visitor"},
         refused=frozenset(s.refused), stopped=s.stopped, uncertain=dict(s.uncertain),
-        ask_counts=dict(s.ask_counts), last_asked=s.last_asked,
+        ask_counts=dict(s.ask_counts), last_asked=s.last_asked, ask_streak=_streak(s.messages, s.last_asked),
     )
     return decide([RefObjective(o.id, Fraction(str(o.weight)), o.criterion.kind.value) for o in objectives],
                   ref_state, candidates, bundle.file("policy"), case.company_question)

@@ -40,6 +40,7 @@ class RefState:
     uncertain: dict[str, int] = field(default_factory=dict)
     ask_counts: dict[str, int] = field(default_factory=dict)
     last_asked: str | None = None
+    ask_streak: int = 0  # consecutive latest assistant turns that asked last_asked
 
 
 @dataclass(frozen=True)
@@ -136,15 +137,18 @@ def decide(objectives: list[RefObjective], s: RefState, candidates: list[RefCand
     utilities: list[Fraction] = []
     chosen: str | None = None
     best = Fraction(-1)
+    limit = policy.get("max_consecutive_asks")
+    rested = s.last_asked if limit is not None and s.last_asked is not None and s.ask_streak >= int(limit) else None
     for o in objectives:
-        if stopped or o.id in refused:
+        vetoed = stopped or o.id in refused or o.id == rested  # D-8: refusal, stop, or asked too often in a row
+        if vetoed:
             u = _f(policy["vetoed_ask_utility"])
         else:
             r, b, d, p = rubric(o, s, touched, uncertain, company_question, policy["offline_rubric"])
             u = (_f(coeff["relevance"]) * r + _f(coeff["burden"]) * b + _f(coeff["repetition"]) * d
                  + _f(coeff["privacy"]) * p)
         utilities.append(u)
-        feasible = bits[ids.index(o.id)] == 0 and not stopped and o.id not in refused and u >= eps
+        feasible = bits[ids.index(o.id)] == 0 and not vetoed and u >= eps
         if feasible and o.weight > best:  # ties keep the earlier approved order
             best, chosen = o.weight, o.id
     return RefDecision(reasons, tuple(bits), frozenset(refused), stopped, uncertain, utilities, chosen)

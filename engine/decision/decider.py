@@ -132,6 +132,8 @@ class Decider:
         self.acceptance = compile_acceptance(bundle)
         policy = bundle.file("policy")
         self.policy = PolicyConfig.from_policy(policy)
+        limit = policy.get("max_consecutive_asks")
+        self.max_consecutive_asks: int | None = None if limit is None else int(limit)
         self.rubric = OfflineRubric(policy["offline_rubric"])
         self.checker = shared_checker(int(policy["invariant_check"]["timeout_ms"]))
 
@@ -189,7 +191,8 @@ class Decider:
                     )
         bits_after = [max(s, zz) for s, zz in zip(state.bits, z, strict=True)]
         new.bits = bits_after
-        vetoed = [new.stopped or oid in new.refused for oid in self.ids]
+        rested = self._rested(state)
+        vetoed = [new.stopped or oid in new.refused or oid == rested for oid in self.ids]
         ctx = RubricContext(
             turn=state.turn,
             last_asked=state.last_asked,
@@ -200,6 +203,8 @@ class Decider:
         )
         rubrics = [self.rubric.score(view, ctx) for view in self.views]
         notes: list[str] = []
+        if rested is not None:
+            notes.append(f"policy.rested:{rested}: asked in {state.ask_streak()} consecutive turns")
         if rater is not None:
             open_ids = [oid for oid, bit in zip(self.ids, bits_after, strict=True) if bit == 0]
             rubrics, notes = _apply_rater(rater, open_ids, self.ids, rubrics)
@@ -228,6 +233,12 @@ class Decider:
         new.last_asked = chosen
         return Decision(candidates, list(malformed or []), list(state.bits), z, bits_after, actions, chosen,
                         outcome, new, notes=notes)
+
+    def _rested(self, state: ConversationState) -> str | None:
+        """The objective asked in each of the last ``max_consecutive_asks`` turns: vetoed for this turn (D-8)."""
+        if self.max_consecutive_asks is None or state.last_asked is None:
+            return None
+        return state.last_asked if state.ask_streak() >= self.max_consecutive_asks else None
 
     def _apply(self, new: ConversationState, command: Command, decision: CandidateDecision, z: list[int]) -> None:
         if isinstance(command, Complete | Correct):

@@ -53,9 +53,15 @@ class Objective(BaseModel):
     criterion: Criterion
     weight: Decimal = Field(gt=0)
     order: int = Field(ge=1)
+    # How the objective is named to the visitor (closing summary), per language; ``name`` when absent.
+    # Omitted from the content hash when empty, like the spec-level company data.
+    labels: dict[str, str] = Field(default_factory=dict)
 
     def question(self, language: str, fallback: str) -> str:
         return self.questions.get(language) or self.questions.get(fallback) or next(iter(self.questions.values()))
+
+    def label(self, language: str, fallback: str) -> str:
+        return self.labels.get(language) or self.labels.get(fallback) or self.name
 
 
 class Locale(BaseModel):
@@ -66,6 +72,16 @@ class Locale(BaseModel):
     currency: str | None = Field(default=None, pattern=r"^[A-Z]{3}$")
     phone_region: str | None = Field(default=None, pattern=r"^[A-Z]{2}$")
     time_zone: str | None = Field(default=None, min_length=1, max_length=64)
+
+
+class Closing(BaseModel):
+    """What the company tells a visitor at the end of the conversation (the arc's closing turn)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    company_name: str | None = Field(default=None, min_length=1, max_length=120)
+    next_step: dict[str, str] = Field(default_factory=dict,
+                                      description="per language: who will contact the visitor, and when")
 
 
 class GoalSpec(BaseModel):
@@ -85,6 +101,7 @@ class GoalSpec(BaseModel):
     # so specs published before these fields existed keep their hashes.
     locale: Locale | None = None
     vocabularies: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    closing: Closing | None = None
 
     def ordered(self) -> list[Objective]:
         """Objectives in approved order: the coordinate order of every state vector."""

@@ -20,7 +20,10 @@ log = structlog.get_logger("grace.goals")
 _VERSION_FILE = re.compile(r"^v(\d+)\.json$")
 
 
-_OPTIONAL_WHEN_EMPTY = ("locale", "vocabularies")  # fields added after the first publications (spec/adr/0003)
+# Fields added after the first publications (spec/adr/0003, 0004): left out of the hash when empty, so every
+# earlier publication keeps its hash.
+_OPTIONAL_WHEN_EMPTY = ("locale", "vocabularies", "closing")
+_OPTIONAL_OBJECTIVE_FIELDS = ("labels",)
 
 
 def spec_hash(spec: GoalSpec) -> str:
@@ -28,6 +31,10 @@ def spec_hash(spec: GoalSpec) -> str:
     for name in _OPTIONAL_WHEN_EMPTY:
         if not content.get(name):
             content.pop(name, None)
+    for objective in content.get("objectives", []):
+        for name in _OPTIONAL_OBJECTIVE_FIELDS:
+            if not objective.get(name):
+                objective.pop(name, None)
     canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 

@@ -59,7 +59,16 @@ def semantic_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]
         issues.append(("goalspec.weights_not_normalised", f"weights sum to {total}, not exactly 1"))
     if spec.default_language not in spec.languages:
         issues.append(("goalspec.language_invalid", f"default language {spec.default_language} not in languages"))
+    offered = set(spec.languages)
+    if spec.closing is not None:
+        extra = sorted(set(spec.closing.next_step) - offered)
+        if extra:
+            issues.append(("goalspec.language_invalid", f"closing next_step in languages not offered: {extra}"))
     for objective in spec.objectives:
+        extra = sorted(set(objective.labels) - offered)
+        if extra:
+            issues.append(("goalspec.language_invalid",
+                           f"objective '{objective.id}' has labels in languages not offered: {extra}"))
         missing = [lang for lang in spec.languages if not objective.questions.get(lang, "").strip()]
         if missing:
             issues.append(("goalspec.question_missing",

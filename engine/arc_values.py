@@ -1,0 +1,71 @@
+"""Recorded values as a visitor reads them in the closing summary: amounts in the conversation's locale, options
+by their name in the visitor's language, and the visitor's own words where a normalised value is not readable."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from babel.numbers import format_currency
+
+from engine.goals.company_data import criterion_vocabulary
+from engine.goals.models import GoalSpec, Objective
+from engine.rules_bundle import RuleBundle, Vocabulary
+
+# The money validator's normalised grammar (engine/validators/money.py): [rel]A[-B] CUR
+_MONEY = re.compile(r"^(?P<rel><=|>=|<|>|~)?(?P<a>\d+(?:\.\d+)?)(?:-(?P<b>\d+(?:\.\d+)?))?\s*(?P<cur>[A-Z]{3})?$")
+_REL = {"<=": "≤ ", ">=": "≥ ", "<": "< ", ">": "> ", "~": "~"}
+_MAX_WORDS = 80  # a longer span is a whole message, not a readable value
+
+
+def display_value(objective: Objective, value: str, words: str, language: str, spec: GoalSpec,
+                  bundle: RuleBundle) -> str:
+    kind = objective.criterion.kind.value
+    if kind == "money":
+        return _money(value, language) or value
+    if kind in ("enumeration", "features"):
+        vocabulary = criterion_vocabulary(objective.criterion, spec, bundle)
+        return _options(value, vocabulary, language, spec.default_language)
+    if kind == "quantity":
+        unit = _unit(objective, language, spec.default_language)
+        return f"{value} {unit}".strip()
+    if kind == "datetime" and words and len(words) <= _MAX_WORDS:
+        return words  # the visitor's own phrasing reads better than the value grammar
+    return value
+
+
+def _money(value: str, language: str) -> str | None:
+    match = _MONEY.match(value.strip())
+    if match is None or match["cur"] is None:
+        return None
+    try:
+        amounts = [Decimal(x) for x in (match["a"], match["b"]) if x is not None]
+        shown = [format_currency(a, match["cur"], format="¤#,##0.##", locale=language, currency_digits=False)
+                 for a in amounts]
+    except (InvalidOperation, ValueError, LookupError):
+        return None
+    return _REL.get(match["rel"] or "", "") + " – ".join(shown)
+
+
+def _options(value: str, vocabulary: Vocabulary | None, language: str, fallback: str) -> str:
+    shown = []
+    for item in (part.strip() for part in value.split(";")):
+        if not item:
+            continue
+        option, _, detail = item.partition("=")
+        label = option
+        if vocabulary is not None and option in vocabulary.options:
+            terms = vocabulary.options[option]
+            names = terms.get(language) or terms.get(fallback) or []
+            label = names[0] if names else option
+        shown.append(f"{label}: {detail}" if detail else label)
+    return ", ".join(shown) if shown else value
+
+
+def _unit(objective: Objective, language: str, fallback: str) -> str:
+    terms = objective.criterion.params.get("unit_terms")
+    if isinstance(terms, dict):
+        names = terms.get(language) or terms.get(fallback)
+        if isinstance(names, list) and names:
+            return str(names[0])
+    return str(objective.criterion.params.get("unit", ""))
