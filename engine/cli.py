@@ -21,6 +21,7 @@ _GROUPS: tuple[tuple[str, str], ...] = (
     ("engine.compiler.cli", "register"),
     ("engine.service.cli", "register"),
     ("audit.cli", "register"),
+    ("engine.leads.cli", "register"),
 )
 
 

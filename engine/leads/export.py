@@ -1,0 +1,113 @@
+"""Collected values per conversation, by goal and date range, as rows for CSV or JSON export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, date, datetime, time
+
+from engine.conversation import ConversationState
+from engine.leads.errors import LeadExportError
+from engine.storage.base import ConversationSummary, DurableStore
+
+FORMATS = ("csv", "json")
+
+
+@dataclass(frozen=True)
+class Lead:
+    conversation_id: str
+    goal_ref: str
+    language: str
+    created_at: str
+    updated_at: str
+    state: str
+    completed: bool  # every objective recorded
+    stopped: bool  # the visitor asked to stop
+    values: dict[str, str] = field(default_factory=dict)  # objective id -> latest accepted (normalised) value
+
+
+@dataclass(frozen=True)
+class LeadFilter:
+    goal: str | None = None  # goal spec id ("real-estate") or exact ref ("real-estate/v3")
+    since: datetime | None = None  # inclusive, on the conversation's last activity
+    until: datetime | None = None  # exclusive
+    completed_only: bool = False
+
+    def matches(self, summary: ConversationSummary) -> bool:
+        if self.goal is not None and self.goal not in (summary.goal_ref, summary.goal_ref.split("/")[0]):
+            return False
+        updated = _parse(summary.updated_at)
+        if self.since is not None and updated < self.since:
+            return False
+        return not (self.until is not None and updated >= self.until)
+
+
+def parse_day(text: str | None, name: str) -> datetime | None:
+    """A --since/--until value: YYYY-MM-DD (midnight UTC) or a full ISO-8601 timestamp."""
+    if text is None:
+        return None
+    try:
+        if len(text) == 10:
+            return datetime.combine(date.fromisoformat(text), time(0), tzinfo=UTC)
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise LeadExportError(f"{name} must be YYYY-MM-DD or an ISO-8601 timestamp, got {text!r}",
+                              code="leads.date_invalid") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def collect_leads(store: DurableStore, selection: LeadFilter, *, page: int = 500) -> list[Lead]:
+    """Every conversation matching ``selection``, oldest activity first."""
+    leads: list[Lead] = []
+    offset = 0
+    while True:
+        batch = store.summaries(limit=page, offset=offset)
+        for summary in batch:
+            if selection.matches(summary):
+                lead = lead_of(store.load(summary.conversation_id), summary)
+                if lead.completed or not selection.completed_only:
+                    leads.append(lead)
+        if len(batch) < page:
+            break
+        offset += page
+    return sorted(leads, key=lambda lead: (lead.updated_at, lead.conversation_id))
+
+
+def lead_of(state: ConversationState, summary: ConversationSummary) -> Lead:
+    values = {objective: records[-1].value for objective, records in state.values.items() if records}
+    return Lead(
+        conversation_id=state.conversation_id, goal_ref=state.goal_ref, language=state.language,
+        created_at=summary.created_at, updated_at=summary.updated_at, state=state.state_string(),
+        completed=all(state.bits), stopped=state.stopped, values=values,
+    )
+
+
+def to_json(leads: Iterable[Lead]) -> str:
+    return json.dumps({"leads": [asdict(lead) for lead in leads]}, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_csv(leads: list[Lead]) -> str:
+    """One row per conversation; one column per objective id seen in the export (sorted)."""
+    objectives = sorted({objective for lead in leads for objective in lead.values})
+    fixed = ["conversation_id", "goal_ref", "language", "created_at", "updated_at", "state", "completed", "stopped"]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(fixed + objectives)
+    for lead in leads:
+        row = [lead.conversation_id, lead.goal_ref, lead.language, lead.created_at, lead.updated_at, lead.state,
+               str(lead.completed).lower(), str(lead.stopped).lower()]
+        writer.writerow(row + [_cell(lead.values.get(o, "")) for o in objectives])
+    return buffer.getvalue()
+
+
+def _cell(value: str) -> str:
+    # Spreadsheet formula injection: a cell starting with = + - @ is shown as text, never evaluated.
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
+
+
+def _parse(stamp: str) -> datetime:
+    parsed = datetime.fromisoformat(stamp)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

@@ -1,0 +1,174 @@
+"""Signed webhook on completion: the event body, its HMAC signature, and a retrying dispatcher over an outbox.
+
+A receiver verifies ``X-Grace-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`` with the shared
+secret, rejects old timestamps, and de-duplicates on ``X-Grace-Delivery`` (stable per conversation turn, so a retry
+or a second dispatcher never delivers a different id for the same completion).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import jsonschema
+import structlog
+
+from engine.leads.errors import LeadExportError
+from engine.leads.export import Lead
+from engine.leads.outbox import Delivery, Outbox
+
+log = structlog.get_logger("grace.leads")
+SETTINGS_PATH = Path(__file__).with_name("delivery.json")
+EVENT = "conversation.completed"
+
+
+@dataclass(frozen=True)
+class DeliverySettings:
+    backoff_seconds: tuple[float, ...]
+    timeout_seconds: float
+    signature_tolerance_seconds: int
+
+    @property
+    def attempts(self) -> int:
+        return 1 + len(self.backoff_seconds)
+
+    @staticmethod
+    def load(path: Path = SETTINGS_PATH) -> DeliverySettings:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        schema = json.loads(path.with_name("delivery.schema.json").read_text(encoding="utf-8"))
+        try:
+            jsonschema.validate(data, schema)
+        except jsonschema.ValidationError as exc:
+            raise LeadExportError(f"{path.name}: {exc.message}", code="leads.settings_invalid") from None
+        return DeliverySettings(tuple(float(x) for x in data["backoff_seconds"]), float(data["timeout_seconds"]),
+                                int(data["signature_tolerance_seconds"]))
+
+
+@dataclass(frozen=True)
+class WebhookTarget:
+    goal: str  # goal spec id
+    url: str
+    secret: bytes
+
+    def __post_init__(self) -> None:
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("https", "http") or not parts.netloc:
+            raise LeadExportError(f"webhook for {self.goal} needs an http(s) URL", code="leads.webhook_url")
+        if len(self.secret) < 16:
+            raise LeadExportError(f"webhook secret for {self.goal} must be at least 16 bytes",
+                                  code="leads.webhook_secret")
+
+
+def delivery_id(conversation_id: str, turn: int) -> str:
+    return hashlib.sha256(f"grace.lead:{conversation_id}:{turn}".encode()).hexdigest()[:32]
+
+
+def completion_event(lead: Lead, turn: int, reason: str, occurred_at: datetime) -> dict[str, Any]:
+    return {
+        "event": EVENT,
+        "delivery_id": delivery_id(lead.conversation_id, turn),
+        "occurred_at": occurred_at.astimezone(UTC).isoformat(),
+        "reason": reason,  # all_complete | visitor_stopped
+        "conversation_id": lead.conversation_id,
+        "goal_ref": lead.goal_ref,
+        "language": lead.language,
+        "state": lead.state,
+        "values": dict(lead.values),
+    }
+
+
+def sign(body: bytes, secret: bytes, timestamp: int) -> str:
+    mac = hmac.new(secret, f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
+    return f"t={timestamp},v1={mac}"
+
+
+def verify_signature(body: bytes, header: str, secret: bytes, *, now: int, tolerance: int) -> bool:
+    """What a receiver runs: a valid MAC over this body and a timestamp within ``tolerance`` seconds."""
+    try:
+        fields = dict(part.split("=", 1) for part in header.split(","))
+        stamp = int(fields["t"])
+    except (ValueError, KeyError):
+        return False
+    if abs(now - stamp) > tolerance:
+        return False
+    return hmac.compare_digest(sign(body, secret, stamp), f"t={stamp},v1={fields.get('v1', '')}")
+
+
+# (url, body, headers, timeout) -> HTTP status; raises OSError on a transport failure
+Transport = Callable[[str, bytes, dict[str, str], float], int]
+
+
+def urllib_transport(url: str, body: bytes, headers: dict[str, str], timeout: float) -> int:
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # http(s) only: checked by WebhookTarget
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+class WebhookDispatcher:
+    """Queues completion events per goal and delivers what is due; one ``run_due`` call is one pass."""
+
+    def __init__(self, outbox: Outbox, targets: dict[str, WebhookTarget], settings: DeliverySettings,
+                 transport: Transport = urllib_transport) -> None:
+        self.outbox = outbox
+        self.targets = targets
+        self.settings = settings
+        self.transport = transport
+
+    def enqueue(self, event: dict[str, Any], now: datetime) -> bool:
+        """Queue an event for its goal's webhook; False when the goal has none. Idempotent per delivery id."""
+        goal = str(event["goal_ref"]).split("/")[0]
+        if goal not in self.targets:
+            return False
+        body = json.dumps(event, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        self.outbox.enqueue(str(event["delivery_id"]), goal, body, now)
+        return True
+
+    def run_due(self, now: datetime) -> list[Delivery]:
+        done = []
+        for delivery in self.outbox.due(now):
+            done.append(self._attempt(delivery, now))
+        return done
+
+    def _attempt(self, delivery: Delivery, now: datetime) -> Delivery:
+        target = self.targets.get(delivery.goal)
+        if target is None:
+            return self.outbox.dead_letter(delivery.delivery_id, now, "no webhook configured for this goal any more")
+        stamp = int(now.timestamp())
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": "grace-webhook/1",
+            "X-Grace-Event": EVENT,
+            "X-Grace-Delivery": delivery.delivery_id,
+            "X-Grace-Signature": sign(delivery.body, target.secret, stamp),
+        }
+        try:
+            status = self.transport(target.url, delivery.body, headers, self.settings.timeout_seconds)
+            error = None if 200 <= status < 300 else f"HTTP {status}"
+        except (OSError, ValueError) as exc:  # refused, timed out, DNS, TLS: retried like a 5xx
+            error = type(exc).__name__
+        if error is None:
+            log.info("leads.webhook.delivered", delivery_id=delivery.delivery_id, goal=delivery.goal,
+                     attempt=delivery.attempts + 1)
+            return self.outbox.delivered(delivery.delivery_id, now)
+        attempt = delivery.attempts + 1
+        if attempt >= self.settings.attempts:
+            log.warning("leads.webhook.dead_letter", delivery_id=delivery.delivery_id, goal=delivery.goal,
+                        attempts=attempt, error=error)
+            return self.outbox.dead_letter(delivery.delivery_id, now, error)
+        delay = self.settings.backoff_seconds[attempt - 1]
+        log.info("leads.webhook.retry", delivery_id=delivery.delivery_id, goal=delivery.goal, attempt=attempt,
+                 error=error, delay_s=delay)
+        return self.outbox.retry_later(delivery.delivery_id, now, delay, error)
+
