@@ -14,7 +14,6 @@ from audit.chain import (
     REASON_CODES,
     SealedHead,
     checkpoint,
-    checkpoint_of,
     record_hash,
     seal,
     verify,
