@@ -15,7 +15,6 @@ from audit.vault import ERASED
 from engine.cli import main
 from engine.conversation import Role
 from engine.errors import GraceError
-from engine.storage import open_store
 from engine.storage.sqlite import SQLiteStore
 from tests.storage.backends import StoreFactory
 from tests.storage.sealing import AUDIT_KEY, demo_runtime, full_bundle, raw
