@@ -3,8 +3,12 @@
 ``seal`` gives each record ``seq`` (0-based), ``prev_hash`` (the previous record's ``hash``, ``None`` for
 seq 0) and ``hash`` = sha256 over the canonical JSON of the record without ``hash``. The chain alone detects
 edits, insertions, deletions and reordering inside the list; it cannot see a dropped tail or a fully
-rewritten chain. The checkpoint closes that gap: an HMAC over (conversation_id, seq, head_hash) under a key
-the writer holds, written in the same transaction as the record it anchors.
+rewritten chain. The checkpoint closes that gap: an HMAC over (conversation_id, seq, head_hash, state_hash,
+counter) under a key the writer holds, written in the same transaction as the record it anchors.
+``state_hash`` seals the stored conversation state (its stored form without the checkpoint itself);
+``counter`` numbers the conversation's checkpoints 1, 2, ... and every checkpoint is also appended to an
+append-only checkpoint log, so an older genuine checkpoint put back (rollback) or presented with a truncated
+chain no longer matches the log. Each record's ``state_before`` must equal the previous ``state_after``.
 
 ``verify`` never raises on bad data: it returns a ``VerifyReport`` with the first failing seq and a stable
 reason code (``REASON_CODES``). It raises only for caller errors (a checkpoint without a usable key).
@@ -31,9 +35,10 @@ from audit.record import TransitionRecord
 log = structlog.get_logger("audit")
 
 CHAIN_FIELDS = ("seq", "prev_hash", "hash")
-CHECKPOINT_FIELDS = ("conversation_id", "seq", "head_hash", "mac")
+CHECKPOINT_FIELDS = ("conversation_id", "seq", "head_hash", "state_hash", "counter", "mac")
+LEGACY_CHECKPOINT_FIELDS = ("conversation_id", "seq", "head_hash", "mac")  # v1: no state seal, no counter
 # Domain tag: a MAC made for a checkpoint can never be mistaken for any other keyed digest.
-_CHECKPOINT_TAG = b"grace.audit.checkpoint.v1\n"
+_CHECKPOINT_TAG = b"grace.audit.checkpoint.v2\n"
 _HASH_RE = re.compile(r"^sha256:[0-9a-f]{64}$")
 _MAC_RE = re.compile(r"^hmac-sha256:[0-9a-f]{64}$")
 
@@ -50,6 +55,12 @@ CHECKPOINT_CONVERSATION_MISMATCH = "audit.checkpoint_conversation_mismatch"
 CHECKPOINT_MISMATCH = "audit.checkpoint_mismatch"  # record at the checkpoint seq has another hash (rewrite)
 TRUNCATED = "audit.truncated"  # the checkpoint anchors a seq beyond the last record: tail dropped
 UNANCHORED_TAIL = "audit.unanchored_tail"  # records after the checkpoint (appended without the key?)
+CHECKPOINT_MISSING = "audit.checkpoint_missing"  # records exist but no checkpoint anchors them
+CHECKPOINT_LEGACY = "audit.checkpoint_legacy"  # a v1 checkpoint: the state was never sealed
+CHECKPOINT_ROLLBACK = "audit.checkpoint_rollback"  # the checkpoint is not the newest one in the log
+CHECKPOINT_LOG_INVALID = "audit.checkpoint_log_invalid"  # the append-only log is forged, gapped or reordered
+STATE_DISCONTINUITY = "audit.state_discontinuity"  # a record's state_before is not the previous state_after
+STATE_MISMATCH = "audit.state_mismatch"  # the stored state is not the state the checkpoint sealed
 
 REASON_CODES = (
     RECORD_MALFORMED,
@@ -64,6 +75,12 @@ REASON_CODES = (
     CHECKPOINT_MISMATCH,
     TRUNCATED,
     UNANCHORED_TAIL,
+    CHECKPOINT_MISSING,
+    CHECKPOINT_LEGACY,
+    CHECKPOINT_ROLLBACK,
+    CHECKPOINT_LOG_INVALID,
+    STATE_DISCONTINUITY,
+    STATE_MISMATCH,
 )
 
 
@@ -155,25 +172,61 @@ def seal(record: Mapping[str, Any], prev: SealedHead | None, *, validate: bool =
     return sealed
 
 
-def checkpoint(conversation_id: str, seq: int, head_hash: str, key: bytes) -> dict[str, Any]:
-    """A keyed checkpoint anchoring the chain head ``(seq, head_hash)`` of ``conversation_id``."""
+def checkpoint(
+    conversation_id: str, seq: int, head_hash: str, key: bytes, *, state_hash: str, counter: int
+) -> dict[str, Any]:
+    """A keyed checkpoint anchoring the chain head ``(seq, head_hash)`` and the stored state ``state_hash``."""
     if not isinstance(conversation_id, str) or not conversation_id:
         raise RecordError("checkpoint needs a conversation_id", code="audit.checkpoint.invalid")
     if type(seq) is not int or seq < 0:
         raise RecordError("checkpoint seq must be a non-negative integer", code="audit.checkpoint.invalid")
     if not isinstance(head_hash, str) or not _HASH_RE.match(head_hash):
         raise RecordError("checkpoint head_hash must be 'sha256:<hex>'", code="audit.checkpoint.invalid")
-    mac = _checkpoint_mac(conversation_id, seq, head_hash, check_key(key, source="checkpoint key"))
-    return {"conversation_id": conversation_id, "seq": seq, "head_hash": head_hash, "mac": mac}
+    if not isinstance(state_hash, str) or not _HASH_RE.match(state_hash):
+        raise RecordError("checkpoint state_hash must be 'sha256:<hex>'", code="audit.checkpoint.invalid")
+    if type(counter) is not int or counter < 1:
+        raise RecordError("checkpoint counter must be a positive integer", code="audit.checkpoint.invalid")
+    body = {
+        "conversation_id": conversation_id,
+        "seq": seq,
+        "head_hash": head_hash,
+        "state_hash": state_hash,
+        "counter": counter,
+    }
+    return {**body, "mac": _checkpoint_mac(body, check_key(key, source="checkpoint key"))}
 
 
-def checkpoint_of(head: SealedHead, key: bytes) -> dict[str, Any]:
-    return checkpoint(head.conversation_id, head.seq, head.hash, key)
+def checkpoint_of(head: SealedHead, key: bytes, *, state_hash: str, counter: int) -> dict[str, Any]:
+    return checkpoint(head.conversation_id, head.seq, head.hash, key, state_hash=state_hash, counter=counter)
 
 
-def _checkpoint_mac(conversation_id: str, seq: int, head_hash: str, key: bytes) -> str:
-    payload = canonical_bytes({"conversation_id": conversation_id, "seq": seq, "head_hash": head_hash})
+def state_hash(stored_state: Mapping[str, Any]) -> str:
+    """Digest of a conversation's stored state (its stored JSON form), without the checkpoint it carries."""
+    return sha256_of({k: v for k, v in stored_state.items() if k != "audit_head"})
+
+
+def _checkpoint_mac(body: Mapping[str, Any], key: bytes) -> str:
+    payload = canonical_bytes({name: body[name] for name in CHECKPOINT_FIELDS if name != "mac"})
     return "hmac-sha256:" + hmac.new(key, _CHECKPOINT_TAG + payload, hashlib.sha256).hexdigest()
+
+
+def checkpoint_problem(cp: Any, key: bytes) -> tuple[str, str] | None:
+    """``(code, message)`` if ``cp`` is not a well-formed v2 checkpoint with a valid MAC under ``key``."""
+    if _is_legacy(cp):
+        return CHECKPOINT_LEGACY, "checkpoint predates state sealing (storage schema 1); the state is not sealed"
+    problem = _checkpoint_problem(cp)
+    if problem is not None:
+        return CHECKPOINT_MALFORMED, problem
+    if not hmac.compare_digest(_checkpoint_mac(cp, key), cp["mac"]):
+        return CHECKPOINT_MAC_INVALID, "checkpoint MAC does not verify under the given key"
+    return None
+
+
+def _is_legacy(cp: Any) -> bool:
+    if not isinstance(cp, Mapping) or sorted(cp.keys()) != sorted(LEGACY_CHECKPOINT_FIELDS):
+        return False
+    full = {**cp, "state_hash": cp["head_hash"], "counter": 1}
+    return _checkpoint_problem(full) is None
 
 
 def _checkpoint_problem(cp: Any) -> str | None:
@@ -187,6 +240,10 @@ def _checkpoint_problem(cp: Any) -> str | None:
         return "checkpoint seq is not a non-negative integer"
     if not isinstance(cp["head_hash"], str) or not _HASH_RE.match(cp["head_hash"]):
         return "checkpoint head_hash is not 'sha256:<hex>'"
+    if not isinstance(cp["state_hash"], str) or not _HASH_RE.match(cp["state_hash"]):
+        return "checkpoint state_hash is not 'sha256:<hex>'"
+    if type(cp["counter"]) is not int or cp["counter"] < 1:
+        return "checkpoint counter is not a positive integer"
     if not isinstance(cp["mac"], str) or not _MAC_RE.match(cp["mac"]):
         return "checkpoint mac is not 'hmac-sha256:<hex>'"
     return None
@@ -214,13 +271,21 @@ def verify(
     key: bytes | None = None,
     *,
     allow_unanchored_tail: bool = False,
+    require_checkpoint: bool = False,
+    checkpoint_log: Sequence[Mapping[str, Any]] | None = None,
+    stored_state: Mapping[str, Any] | None = None,
 ) -> VerifyReport:
     """Check a conversation's records (in stored order) and, if given, its keyed head checkpoint.
 
-    Without a checkpoint, a dropped tail or a consistently rewritten chain cannot be seen. With one, records
-    after the checkpoint's seq fail (``audit.unanchored_tail``) unless ``allow_unanchored_tail``.
+    Without a checkpoint, a dropped tail or a consistently rewritten chain cannot be seen; with
+    ``require_checkpoint`` records without one fail (``audit.checkpoint_missing``). With a checkpoint, records
+    after its seq fail (``audit.unanchored_tail``) unless ``allow_unanchored_tail``. ``checkpoint_log`` (the
+    append-only log, oldest first) must end with the checkpoint; ``stored_state`` (the stored form) must hash
+    to the checkpoint's ``state_hash`` and project onto the last record's ``state_after``.
     """
-    report = _verify(list(records), checkpoint, key, allow_unanchored_tail)
+    report = _verify(
+        list(records), checkpoint, key, allow_unanchored_tail, require_checkpoint, checkpoint_log, stored_state
+    )
     if report.ok:
         log.info("audit.verify.ok", conversation_id=report.conversation_id, records=report.records)
     else:
@@ -239,8 +304,11 @@ def verify_or_raise(
     key: bytes | None = None,
     *,
     allow_unanchored_tail: bool = False,
+    require_checkpoint: bool = False,
 ) -> VerifyReport:
-    report = verify(records, checkpoint, key, allow_unanchored_tail=allow_unanchored_tail)
+    report = verify(
+        records, checkpoint, key, allow_unanchored_tail=allow_unanchored_tail, require_checkpoint=require_checkpoint
+    )
     if not report.ok:
         raise ChainIntegrityError(
             report.message or "chain verification failed", code=report.code, seq=report.failed_seq
@@ -253,25 +321,27 @@ def _verify(
     cp: Mapping[str, Any] | None,
     key: bytes | None,
     allow_unanchored_tail: bool,
+    require_checkpoint: bool,
+    cp_log: Sequence[Mapping[str, Any]] | None,
+    stored_state: Mapping[str, Any] | None,
 ) -> VerifyReport:
     count = len(records)
 
     def fail(code: str, seq: int | None, message: str, cid: str | None = None) -> VerifyReport:
         return VerifyReport(ok=False, records=count, conversation_id=cid, code=code, failed_seq=seq, message=message)
 
-    if cp is not None:
+    if cp is not None or cp_log:
         if key is None:
             raise AuditKeyError("a checkpoint was given but no key to check it", code="audit.key.missing")
         key = check_key(key, source="checkpoint key")
-        problem = _checkpoint_problem(cp)
-        if problem is not None:
-            return fail(CHECKPOINT_MALFORMED, None, problem)
-        expected_mac = _checkpoint_mac(cp["conversation_id"], cp["seq"], cp["head_hash"], key)
-        if not hmac.compare_digest(expected_mac, cp["mac"]):
-            return fail(CHECKPOINT_MAC_INVALID, None, "checkpoint MAC does not verify under the given key")
+    if cp is not None and key is not None:
+        found = checkpoint_problem(cp, key)
+        if found is not None:
+            return fail(found[0], None, found[1])
 
     cid: str | None = None
     prev_hash: str | None = None
+    prev_after: Any = None
     for position, record in enumerate(records):
         problem = _record_problem(record)
         if problem is not None:
@@ -294,11 +364,19 @@ def _verify(
             return fail(SEQ_REORDERED, position, f"expected seq {position}, found {seq}: records out of order", cid)
         if record["prev_hash"] != prev_hash:
             return fail(CHAIN_BROKEN, position, "prev_hash does not link to the previous record", cid)
+        if position > 0 and record.get("state_before") != prev_after:
+            return fail(STATE_DISCONTINUITY, position, "state_before is not the previous record's state_after", cid)
         prev_hash = record["hash"]
+        prev_after = record.get("state_after")
 
     head_seq = count - 1 if count else None
     anchored: int | None = None
-    if cp is not None:
+    if cp is None:
+        if require_checkpoint and count:
+            return fail(CHECKPOINT_MISSING, None, f"{count} record(s) but no checkpoint anchors them", cid)
+        if cp_log:
+            return fail(CHECKPOINT_ROLLBACK, None, "the checkpoint log has entries but no checkpoint is stored", cid)
+    else:
         if cid is not None and cp["conversation_id"] != cid:
             return fail(CHECKPOINT_CONVERSATION_MISMATCH, None, "checkpoint is for another conversation", cid)
         anchored = cp["seq"]
@@ -308,6 +386,14 @@ def _verify(
             return fail(CHECKPOINT_MISMATCH, anchored, "record at the checkpoint seq has another hash", cid)
         if anchored < count - 1 and not allow_unanchored_tail:
             return fail(UNANCHORED_TAIL, anchored + 1, "records after the checkpoint are not anchored", cid)
+    if cp_log is not None and key is not None:
+        failed = _check_log(records, cp, cp_log, key)
+        if failed is not None:
+            return fail(failed[0], failed[1], failed[2], cid)
+    if stored_state is not None:
+        failed_state = _check_state(records, cp, stored_state, key)
+        if failed_state is not None:
+            return fail(failed_state[0], None, failed_state[1], cid)
     return VerifyReport(
         ok=True,
         records=count,
@@ -316,3 +402,43 @@ def _verify(
         head_hash=prev_hash,
         anchored_seq=anchored,
     )
+
+
+def _check_log(
+    records: list[Mapping[str, Any]], cp: Mapping[str, Any] | None, cp_log: Sequence[Mapping[str, Any]], key: bytes
+) -> tuple[str, int | None, str] | None:
+    """The log must be genuine, numbered 1..n, anchor real records, and end with the stored checkpoint."""
+    for position, entry in enumerate(cp_log, start=1):
+        found = checkpoint_problem(entry, key)
+        if found is not None:
+            return CHECKPOINT_LOG_INVALID, None, f"checkpoint log entry {position}: {found[1]}"
+        if entry["counter"] != position:
+            return CHECKPOINT_LOG_INVALID, None, f"checkpoint log entry {position} has counter {entry['counter']}"
+        if entry["seq"] >= len(records):
+            return TRUNCATED, len(records), f"the checkpoint log anchors seq {entry['seq']}; the chain ends before it"
+        if not hmac.compare_digest(records[entry["seq"]]["hash"], entry["head_hash"]):
+            return CHECKPOINT_MISMATCH, entry["seq"], "a logged checkpoint anchors another record hash"
+    if cp is None:
+        return None
+    if not cp_log or dict(cp_log[-1]) != dict(cp):
+        newest = cp_log[-1]["counter"] if cp_log else 0
+        return (
+            CHECKPOINT_ROLLBACK,
+            None,
+            f"stored checkpoint has counter {cp['counter']}, the checkpoint log's newest is {newest}",
+        )
+    return None
+
+
+def _check_state(
+    records: list[Mapping[str, Any]], cp: Mapping[str, Any] | None, stored: Mapping[str, Any], key: bytes | None
+) -> tuple[str, str] | None:
+    from audit.stateseal import project_snapshot  # local: avoids an import cycle through redaction
+
+    if cp is None:
+        return None
+    if not hmac.compare_digest(state_hash(stored), cp["state_hash"]):
+        return STATE_MISMATCH, "the stored state is not the state the checkpoint sealed (edited?)"
+    if records and key is not None and project_snapshot(stored, key) != records[-1].get("state_after"):
+        return STATE_MISMATCH, "the stored state differs from the last record's state_after"
+    return None

@@ -33,12 +33,23 @@ def find_spec(goal_ref: str, registries: list[Path]) -> PublishedGoalSpec:
 
 
 def replay_stored_conversation(store_url: str, conversation_id: str, bundle: RuleBundle,
-                               registries: list[Path]) -> list[Change]:
+                               registries: list[Path], *, audit_key: bytes | None = None) -> list[Change] | None:
+    """Decision changes under ``bundle``; ``None`` when the conversation was erased (nothing to replay).
+
+    Encrypted conversations need the deployment's ``audit_key`` to decrypt messages and recorded outputs.
+    """
+    from audit.vault import open_personal
     from engine.storage import open_store
 
-    store = open_store(store_url)
-    state = store.load(conversation_id)
-    records = store.records(conversation_id)
+    store = open_store(store_url, audit_key=audit_key)
+    try:
+        if store.erasure(conversation_id) is not None:
+            return None
+        cipher = store.cipher(conversation_id)
+        state = store.load(conversation_id)
+        records = [open_personal(r, cipher) for r in store.records(conversation_id)]
+    finally:
+        store.close()
     spec = find_spec(state.goal_ref, registries)
     messages = [m.text for m in state.messages if m.role is Role.VISITOR]
     offline = OfflineProposer.from_bundle(bundle)

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from engine.decision.decider import Decider
 from engine.ports import GroundedAnswer, Proposal
 from engine.rules_bundle import RuleBundle
+from engine.storage.codec import stored_form
 from engine.turn_record import build_record, seal_for_store
 from spec.generators import random_case, reference_decision
 
@@ -41,7 +42,7 @@ def run(bundle: RuleBundle, turns: int = 2000, seed: int = 7) -> dict[str, float
                               proposal=Proposal(adapter="bench", adapter_version="1"), decision=decision,
                               question=None, answer=GroundedAnswer(), fail_closed=None, timings={},
                               received_at=now, completed_at=now)
-        seal_for_store(record, None, key)
+        seal_for_store(record, None, key, stored_state=stored_form(decision.new_state))
         engine_ms.append((time.perf_counter() - t0) * 1000)
         t0 = time.perf_counter()
         reference_decision(case, bundle)

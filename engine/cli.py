@@ -20,6 +20,7 @@ _GROUPS: tuple[tuple[str, str], ...] = (
     ("engine.directory.cli", "register"),
     ("engine.compiler.cli", "register"),
     ("engine.service.cli", "register"),
+    ("engine.storage.cli", "register"),
     ("audit.cli", "register"),
     ("engine.leads.cli", "register"),
 )

@@ -15,6 +15,7 @@ class InMemoryStore:
         self._lock = threading.Lock()
         self._states: dict[str, ConversationState] = {}
         self._records: dict[str, list[dict[str, Any]]] = {}
+        self._checkpoints: dict[str, list[dict[str, Any]]] = {}  # the append-only checkpoint log
 
     def create(self, state: ConversationState) -> None:
         with self._lock:
@@ -37,6 +38,11 @@ class InMemoryStore:
                 raise StoreError(f"no conversation {state.conversation_id}", code="store.not_found")
             if current.turn != expected_turn:
                 raise StoreError("another turn was committed first", code="store.conflict")
+            log = self._checkpoints.setdefault(state.conversation_id, [])
+            if state.audit_head is not None:
+                if state.audit_head.get("counter") != len(log) + 1:
+                    raise StoreError("checkpoint counter does not follow the log", code="store.checkpoint_rollback")
+                log.append(copy.deepcopy(state.audit_head))
             self._states[state.conversation_id] = copy.deepcopy(state)
             self._records[state.conversation_id].append(copy.deepcopy(record))
 
@@ -47,3 +53,10 @@ class InMemoryStore:
     def list_conversations(self) -> list[str]:
         with self._lock:
             return sorted(self._states)
+
+    def stored_state(self, conversation_id: str) -> dict[str, Any]:
+        return self.load(conversation_id).model_dump(mode="json")
+
+    def checkpoints(self, conversation_id: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return copy.deepcopy(self._checkpoints.get(conversation_id, []))

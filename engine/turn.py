@@ -7,10 +7,12 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import structlog
 
+from audit.chain import CHECKPOINT_MISSING, STATE_MISMATCH, checkpoint_problem, state_hash
+from audit.vault import FieldCipher
 from engine.arc import ArcWording
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.decider import Decider, Decision
@@ -29,6 +31,7 @@ from engine.ports import (
     TurnRater,
 )
 from engine.rules_bundle import RuleBundle
+from engine.storage.codec import stored_form
 from engine.turn_record import build_record, seal_for_store
 
 log = structlog.get_logger("grace.turn")
@@ -117,7 +120,9 @@ class TurnRuntime:
         started = time.perf_counter()
         received_at = received_at or datetime.now(UTC)
         normalized = check_visitor_text(text, self._limits)
+        cipher = _cipher(self.store, conversation_id)
         state = self.store.load(conversation_id)
+        self._check_seal(state, cipher)
         if state.goal_hash != self.spec.content_hash or state.bundle_hash != self.bundle.content_hash:
             # INVARIANT (I-12): a conversation stays on the versions it was pinned to.
             raise InputError(f"conversation {conversation_id} is pinned to other versions",
@@ -169,7 +174,8 @@ class TurnRuntime:
             decision=decision, answer=answer, question=question, fail_closed=fail_closed, timings=timings,
             received_at=received_at, completed_at=datetime.now(UTC), extra_notes=arc_notes,
         )
-        sealed = seal_for_store(record, state.audit_head, self.audit_key)
+        sealed = seal_for_store(record, state.audit_head, self.audit_key, cipher=cipher,
+                                stored_state=stored_form(new_state, cipher))
         new_state.audit_head = sealed.checkpoint
         self.store.commit_turn(new_state, sealed.record, expected_turn)
         log.info("turn.committed", conversation_id=conversation_id, turn=turn, state=new_state.state_string(),
@@ -210,6 +216,27 @@ class TurnRuntime:
         if closing is not None:
             notes.append(f"arc.closing:{closing.reason}")
         return question, notice, closing.text if closing else None, notes
+
+    def _check_seal(self, state: ConversationState, cipher: FieldCipher | None) -> None:
+        """Refuse to seal on top of a state that is not the one the last checkpoint sealed (edited row,
+        dropped or forged checkpoint): the turn fails closed before anything is decided or written."""
+        head = state.audit_head
+        if head is None:
+            pristine = (state.turn == 0 and not state.messages and not state.values
+                        and list(state.bits) == list(self.spec.spec.s0()))
+            if not pristine:
+                raise IntegrityError(f"conversation {state.conversation_id} has turns but no audit checkpoint",
+                                     code=CHECKPOINT_MISSING)
+            return
+        problem = checkpoint_problem(head, self.audit_key)
+        if problem is None and (head["conversation_id"] != state.conversation_id
+                                or head["seq"] != state.turn - 1):
+            problem = (STATE_MISMATCH, "the checkpoint does not belong to this conversation's turn")
+        if problem is None and state_hash(stored_form(state, cipher)) != head["state_hash"]:
+            problem = (STATE_MISMATCH, "the stored state is not the state the last checkpoint sealed")
+        if problem is not None:
+            log.error("turn.state_seal.failed", conversation_id=state.conversation_id, code=problem[0])
+            raise IntegrityError(f"conversation {state.conversation_id}: {problem[1]}", code=problem[0])
 
     def _answer(self, text: str, language: str) -> GroundedAnswer:
         if self.answerer is None:
@@ -256,6 +283,11 @@ class TurnRuntime:
 
 def _join(*parts: str | None) -> str:
     return "\n\n".join(part for part in parts if part)
+
+def _cipher(store: ConversationStore, conversation_id: str) -> FieldCipher | None:
+    """The conversation's field cipher if the store encrypts (raises ``store.erased`` for an erased one)."""
+    getter = getattr(store, "cipher", None)
+    return None if getter is None else cast("FieldCipher | None", getter(conversation_id))
 
 
 def _ms(since: float) -> float:

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from audit.chain import SealedHead, checkpoint, seal
+from audit.chain import SealedHead, checkpoint, seal, state_hash
 from audit.redaction import redact_record
+from audit.stateseal import snapshot
+from audit.vault import FieldCipher, protect_record
 from engine.conversation import ConversationState
 from engine.decision.decider import CandidateDecision, Decision
 from engine.goals.models import PublishedGoalSpec
@@ -17,15 +19,8 @@ from engine.rules_bundle import RuleBundle
 
 
 def _snapshot(state: ConversationState) -> dict[str, Any]:
-    return {
-        "bits": list(state.bits),
-        "refused": sorted(state.refused),
-        "stopped": state.stopped,
-        "uncertain": dict(sorted(state.uncertain.items())),
-        "ask_counts": dict(sorted(state.ask_counts.items())),
-        "last_asked": state.last_asked,
-        "values": {k: [v.model_dump(mode="json") for v in vs] for k, vs in sorted(state.values.items())},
-    }
+    # One definition for the record and for the verifier's view of the stored state (audit.stateseal).
+    return snapshot(state.model_dump(mode="json"))
 
 
 def _utility(action: ActionUtility) -> dict[str, Any]:
@@ -110,10 +105,22 @@ class Sealed:
     checkpoint: dict[str, Any]
 
 
-def seal_for_store(record: dict[str, Any], head: dict[str, Any] | None, key: bytes) -> Sealed:
-    """Redact personal data, chain the record to the previous head, and key a new head checkpoint."""
+def seal_for_store(
+    record: dict[str, Any],
+    head: dict[str, Any] | None,
+    key: bytes,
+    *,
+    stored_state: dict[str, Any],
+    cipher: FieldCipher | None = None,
+) -> Sealed:
+    """Redact contact data (encrypt the personal parts when the conversation has a key), chain the record to
+    the previous head, and key a new head checkpoint over it and the state as it will be stored."""
     redacted = redact_record(record, key)
+    if cipher is not None:
+        redacted = protect_record(record, redacted, cipher)
     prev = None if head is None else SealedHead(head["conversation_id"], int(head["seq"]), str(head["head_hash"]))
     sealed = seal(redacted, prev)
-    mark = checkpoint(sealed["conversation_id"], sealed["seq"], sealed["hash"], key)
+    counter = 1 if head is None else int(head["counter"]) + 1
+    mark = checkpoint(sealed["conversation_id"], sealed["seq"], sealed["hash"], key,
+                      state_hash=state_hash(stored_state), counter=counter)
     return Sealed(record=sealed, checkpoint=mark)

@@ -39,6 +39,7 @@ from engine.service.schemas import (
     ConversationList,
     ConversationSummaryOut,
     CreateConversation,
+    ErasureOut,
     ErrorResponse,
     GoalSpecList,
     GoalSpecOut,
@@ -63,7 +64,7 @@ ConversationId = Annotated[str, PathParam(pattern=CONVERSATION_ID_PATTERN)]
 # Module level: route signatures are resolved from module globals (postponed annotations).
 bearer = HTTPBearer(auto_error=False, description="GRACE_OPERATOR_TOKEN")
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 413, 415, 429, 503)
+    status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 410, 413, 415, 429, 503)
 }
 
 
@@ -323,11 +324,11 @@ def create_app(
         summary="Verify the hash chain and the keyed head checkpoint",
     )
     def verify_chain(conversation_id: ConversationId) -> ChainStatus:
-        from audit.chain import verify
+        from audit.stored import verify_stored
 
-        records = _records(conversation_id)
-        state = store.load(conversation_id)
-        report = verify(records, state.audit_head, audit_key if state.audit_head is not None else None)
+        _records(conversation_id)  # 404 for an unknown conversation
+        # Chain, state continuity, stored state vs checkpoint vs checkpoint log; no checkpoint is a failure.
+        report = verify_stored(store, conversation_id, audit_key)
         return ChainStatus(
             conversation_id=conversation_id,
             ok=report.ok,
@@ -338,6 +339,20 @@ def create_app(
             head_seq=report.head_seq,
             anchored_seq=report.anchored_seq,
         )
+
+    @app.post(
+        "/v1/operator/conversations/{conversation_id}/erase",
+        response_model=ErasureOut,
+        responses=_ERRORS,
+        dependencies=op,
+        tags=["operator"],
+        summary="Erase a conversation's personal data (destroy its key); the audit chain still verifies",
+    )
+    def erase_conversation(conversation_id: ConversationId, request: Request) -> ErasureOut:
+        _records(conversation_id)  # 404 for an unknown conversation
+        done = store.erase(conversation_id, actor=f"operator-api@{client_of(request)}")
+        log.info("operator.conversation.erased", conversation_id=conversation_id, actor=done.actor)
+        return ErasureOut(conversation_id=conversation_id, erased=True, actor=done.actor, erased_at=done.at)
 
     def _records(conversation_id: str) -> list[dict[str, Any]]:
         try:

@@ -1,6 +1,6 @@
 """``grace serve``: run the HTTP service (API, widget, console).
 
-grace serve --demo                      # SQLite in ./.grace, every demo company, offline defaults
+grace serve --demo                      # SQLite in ./.grace (of the working directory), every demo company
 grace serve --database-url postgresql://... --goals path/to/published --corpus real-estate=path/to/corpus
 """
 
@@ -29,7 +29,14 @@ def register(subparsers: Any) -> None:
         "--data-dir",
         type=Path,
         default=DEFAULT_DATA_DIR,
-        help="folder for the SQLite file, the local audit key and caches",
+        help="folder for the SQLite file, the local audit key and caches (default: ./.grace in the working"
+        " directory)",
+    )
+    parser.add_argument(
+        "--sqlite-synchronous",
+        choices=("NORMAL", "FULL"),
+        default=None,
+        help="SQLite durability: FULL fsyncs every commit (default: $GRACE_SQLITE_SYNCHRONOUS or NORMAL)",
     )
     parser.add_argument(
         "--goals", type=Path, action="append", default=[], help="folder of published goal specs to serve (repeatable)"

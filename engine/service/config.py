@@ -1,6 +1,7 @@
 """Service configuration: from explicit arguments, or from the environment for ``grace serve``.
 
-GRACE_DATABASE_URL       sqlite:///path.db (default: ./.grace/grace.db) or postgresql://...
+GRACE_DATABASE_URL       sqlite:///relative.db, sqlite:////absolute.db (default: ./.grace/grace.db) or postgresql://...
+GRACE_SQLITE_SYNCHRONOUS NORMAL (default) or FULL (fsync on every commit)
 GRACE_OPERATOR_TOKEN     bearer token of the operator endpoints (required unless --demo)
 GRACE_AUDIT_KEY          key of the audit checkpoints/redaction (audit.keys formats; or GRACE_AUDIT_KEY_FILE)
 GRACE_CORS_ORIGINS       comma-separated origins allowed to call the API from a browser (default: none)

@@ -53,6 +53,8 @@ _STATUS_BY_CODE = {
     "store.not_found": 404,
     "store.conflict": 409,
     "store.busy": 503,
+    "store.erased": 410,
+    "store.not_erasable": 409,
 }
 
 

@@ -60,6 +60,15 @@ def _corpus_map(items: list[str]) -> dict[str, Path]:
     return out
 
 
+def storage_location(args: argparse.Namespace) -> tuple[Path, str]:
+    """The data folder (made if missing) and the database URL. The folder is resolved against the working
+    directory (the checkout), so two checkouts never share one database or audit key by default."""
+    data_dir = Path(args.data_dir).expanduser().resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    url = args.database_url or os.environ.get("GRACE_DATABASE_URL") or f"sqlite:///{data_dir / 'grace.db'}"
+    return data_dir, url
+
+
 def build_from_args(args: argparse.Namespace) -> Built:
     from engine.goals.publication import list_published
     from engine.retrieval.factory import build_answerer
@@ -68,9 +77,8 @@ def build_from_args(args: argparse.Namespace) -> Built:
     corpora = _corpus_map(args.corpus)  # argument errors first, before anything slow is loaded
     if not args.demo and not args.goals:
         raise InputError("nothing to serve: use --demo or --goals DIR", code="service.no_goals")
-    data_dir: Path = args.data_dir
-    data_dir.mkdir(parents=True, exist_ok=True)
-    url = args.database_url or os.environ.get("GRACE_DATABASE_URL") or f"sqlite:///{data_dir / 'grace.db'}"
+    data_dir, url = storage_location(args)
+    synchronous = getattr(args, "sqlite_synchronous", None) or os.environ.get("GRACE_SQLITE_SYNCHRONOUS", "NORMAL")
     label = url.split("@")[-1] if url.startswith("postgres") else url  # never print a password
     token, generated = demo.operator_token() if args.demo else (os.environ.get("GRACE_OPERATOR_TOKEN", ""), False)
     env = dict(os.environ)
@@ -89,8 +97,8 @@ def build_from_args(args: argparse.Namespace) -> Built:
             sources.append(GoalSource(spec=published, answerer=answerer))
     if not sources:
         raise InputError("nothing to serve: use --demo or --goals DIR", code="service.no_goals")
-    store = open_store(url)
     key = demo.audit_key(data_dir)
+    store = open_store(url, audit_key=key, synchronous=synchronous)
     catalog = build_catalog(
         store=store, bundle=bundle, proposer=demo.offline_proposer(bundle), goals=sources, audit_key=key
     )

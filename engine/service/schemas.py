@@ -132,6 +132,13 @@ class ChainStatus(BaseModel):
     anchored_seq: int | None = Field(description="Seq anchored by the keyed head checkpoint.")
 
 
+class ErasureOut(BaseModel):
+    conversation_id: str
+    erased: bool
+    actor: str = Field(description="Who erased it (logged as an operator action).")
+    erased_at: str = Field(description="When the conversation's key was destroyed (ISO-8601 UTC).")
+
+
 class GoalSpecOut(BaseModel):
     ref: str
     id: str

@@ -21,6 +21,7 @@ from typing import Any
 
 import structlog
 
+from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.errors import StoreError
 from engine.ports import Answerer, GroundedAnswer
@@ -59,6 +60,9 @@ class CommitHook:
 
     def load(self, conversation_id: str) -> ConversationState:
         return self.inner.load(conversation_id)
+
+    def cipher(self, conversation_id: str) -> FieldCipher | None:
+        return self.inner.cipher(conversation_id)
 
     def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int) -> None:
         pending = _pending.get()

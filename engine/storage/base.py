@@ -7,11 +7,15 @@ conversation summaries for the operator console.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.storage import errors
+
+ERASE_ACTION = "conversation.erase"  # operator action: the conversation's data key was destroyed
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,15 @@ class ConversationSummary:
     state: str  # the binary state string, e.g. "1010"
     created_at: str  # ISO-8601 UTC
     updated_at: str
+
+
+@dataclass(frozen=True)
+class Erasure:
+    """An erased conversation: who erased it and when (from the append-only operator action log)."""
+
+    conversation_id: str
+    actor: str
+    at: str  # ISO-8601 UTC
 
 
 @runtime_checkable
@@ -61,15 +74,25 @@ class DurableStore(Protocol):
 
     def idempotent(self, conversation_id: str, key: str) -> IdempotencyEntry | None: ...
 
+    def cipher(self, conversation_id: str) -> FieldCipher | None: ...
+
+    def stored_state(self, conversation_id: str) -> dict[str, Any]: ...
+
+    def checkpoints(self, conversation_id: str) -> list[dict[str, Any]]: ...
+
+    def erase(self, conversation_id: str, *, actor: str) -> Erasure: ...
+
+    def erasure(self, conversation_id: str) -> Erasure | None: ...
+
     def close(self) -> None: ...
 
 
-def check_pins(old: ConversationState, new: ConversationState) -> None:
+def check_pins(old: Mapping[str, Any], new: ConversationState) -> None:
     """INVARIANT: a conversation stays pinned to one goal-spec version and one rule-bundle version."""
     for field in ("conversation_id", "goal_ref", "goal_hash", "bundle_hash"):
-        if getattr(old, field) != getattr(new, field):
+        if old.get(field) != getattr(new, field):
             raise errors.StoreError(
-                f"commit would change the pinned {field} of conversation {old.conversation_id!r}",
+                f"commit would change the pinned {field} of conversation {new.conversation_id!r}",
                 code=errors.PIN_MISMATCH,
             )
 
@@ -82,3 +105,14 @@ def check_commit_args(state: ConversationState, expected_turn: int, idempotency:
         )
     if idempotency is not None and idempotency.conversation_id != state.conversation_id:
         raise errors.StoreError("idempotency entry belongs to another conversation", code=errors.PIN_MISMATCH)
+
+
+def check_counter(conversation_id: str, checkpoint: Mapping[str, Any], newest: int) -> None:
+    """INVARIANT: checkpoint counters go 1, 2, 3, ... per conversation; anything else is a rollback."""
+    counter = checkpoint.get("counter")
+    if counter != newest + 1:
+        raise errors.StoreError(
+            f"checkpoint counter {counter!r} of conversation {conversation_id!r} does not follow the logged"
+            f" counter {newest} (stored checkpoint rolled back?)",
+            code=errors.CHECKPOINT_ROLLBACK,
+        )

@@ -2,6 +2,10 @@
 
 Records are stored as canonical JSON text (sorted keys, no spaces, no NaN) so every backend hands back
 exactly the dict that was sealed; the state is stored whole, so new state fields need no migration.
+
+With a conversation key (``audit.vault.FieldCipher``) the personal strings of the state (message texts,
+accepted values) are stored encrypted; ``stored_form`` is that stored JSON, which the audit checkpoint's
+``state_hash`` covers. Encryption is deterministic, so the runtime and the store compute the same form.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from audit.errors import AuditKeyError
+from audit.vault import FieldCipher, open_personal
 from engine.conversation import ConversationState
 from engine.storage import errors
 
@@ -31,12 +37,37 @@ def load_json(text: str, *, what: str) -> Any:
         raise errors.StoreError(f"stored {what} is not JSON", code=errors.CORRUPT) from exc
 
 
-def dump_state(state: ConversationState) -> str:
-    return dump_json(state.model_dump(mode="json"), what="state")
+def stored_form(state: ConversationState, cipher: FieldCipher | None = None) -> dict[str, Any]:
+    """The state as the store writes it: JSON data, personal strings encrypted when a key is given."""
+    data: dict[str, Any] = state.model_dump(mode="json")
+    if cipher is not None:
+        for message in data["messages"]:
+            message["text"] = cipher.seal(message["text"])
+        for entries in data["values"].values():
+            for entry in entries:
+                entry["value"] = cipher.seal(entry["value"])
+    return data
 
 
-def load_state(text: str) -> ConversationState:
+def dump_state(state: ConversationState, cipher: FieldCipher | None = None) -> str:
+    return dump_json(stored_form(state, cipher), what="state")
+
+
+def load_stored(text: str) -> dict[str, Any]:
+    value = load_json(text, what="state")
+    if not isinstance(value, dict):
+        raise errors.StoreError("stored state is not a JSON object", code=errors.CORRUPT)
+    return value
+
+
+def load_state(text: str, cipher: FieldCipher | None = None, *, erased: bool = False) -> ConversationState:
+    """Parse a stored state; sealed strings are decrypted, or shown as ``[erased]`` once the key is gone."""
     try:
+        if cipher is not None or erased:
+            try:
+                return ConversationState.model_validate(open_personal(load_stored(text), cipher))
+            except AuditKeyError as exc:
+                raise errors.StoreError(f"stored state does not decrypt: {exc.message}", code=errors.CORRUPT) from exc
         return ConversationState.model_validate_json(text)
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -54,4 +85,22 @@ def load_record(text: str) -> dict[str, Any]:
     value = load_json(text, what="audit record")
     if not isinstance(value, dict):
         raise errors.StoreError("stored audit record is not a JSON object", code=errors.CORRUPT)
+    return value
+
+
+def dump_response(response: dict[str, Any], cipher: FieldCipher | None) -> str:
+    """A stored turn response (it quotes the conversation): encrypted whole when the conversation has a key."""
+    text = dump_json(response, what="response")
+    return dump_json({"sealed": cipher.seal(text)}, what="response") if cipher is not None else text
+
+
+def load_response(text: str, cipher: FieldCipher | None) -> dict[str, Any]:
+    value = load_json(text, what="response")
+    if isinstance(value, dict) and set(value) == {"sealed"} and cipher is not None:
+        try:
+            value = load_json(cipher.open(str(value["sealed"])), what="response")
+        except AuditKeyError as exc:
+            raise errors.StoreError(f"stored response does not decrypt: {exc.message}", code=errors.CORRUPT) from exc
+    if not isinstance(value, dict):
+        raise errors.StoreError("stored response is not a JSON object", code=errors.CORRUPT)
     return value

@@ -10,7 +10,11 @@ StoreError (engine.errors)
 ├── store.busy             the database stayed locked past the timeout (retryable)
 ├── store.corrupt          a stored row does not parse back into a state
 ├── store.failed           any other database error
-└── store.url_invalid      the database URL is not sqlite:// or postgresql://
+├── store.url_invalid      the database URL is not sqlite:// or postgresql://
+├── store.erased           the conversation was erased (its data key destroyed): nothing can be added
+├── store.not_erasable     a plaintext conversation from before schema 2 has no key to destroy
+├── store.key_required     the conversation is encrypted and the store was opened without the audit key
+└── store.checkpoint_rollback  the new checkpoint does not follow the checkpoint log (rollback)
 """
 
 from __future__ import annotations
@@ -27,6 +31,10 @@ UNSERIALIZABLE = "store.unserializable"
 BUSY = "store.busy"
 CORRUPT = "store.corrupt"
 URL_INVALID = "store.url_invalid"
+ERASED = "store.erased"
+NOT_ERASABLE = "store.not_erasable"
+KEY_REQUIRED = "store.key_required"
+CHECKPOINT_ROLLBACK = "store.checkpoint_rollback"
 
 # Codes a caller may answer by reloading the state and running the turn again.
 RETRYABLE = frozenset({CONFLICT, BUSY})
@@ -49,8 +57,23 @@ def conflict(conversation_id: str, expected: int, found: int) -> StoreError:
     )
 
 
+def erased(conversation_id: str) -> StoreError:
+    return StoreError(f"conversation {conversation_id!r} was erased", code=ERASED)
+
+
+def not_erasable(conversation_id: str) -> StoreError:
+    return StoreError(
+        f"conversation {conversation_id!r} has no data key (stored before encryption): it cannot be crypto-erased",
+        code=NOT_ERASABLE,
+    )
+
+
 __all__ = [
     "BUSY",
+    "CHECKPOINT_ROLLBACK",
+    "ERASED",
+    "KEY_REQUIRED",
+    "NOT_ERASABLE",
     "CONFLICT",
     "CORRUPT",
     "EXISTS",
@@ -63,6 +86,8 @@ __all__ = [
     "URL_INVALID",
     "StoreError",
     "conflict",
+    "erased",
     "exists",
+    "not_erasable",
     "not_found",
 ]

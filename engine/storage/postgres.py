@@ -3,6 +3,9 @@
 ``commit_turn`` locks the conversation row with ``SELECT … FOR UPDATE`` before comparing the stored
 turn, so two turns for one conversation never interleave even across engine processes; the state update,
 the audit record and the idempotency entry are committed in one transaction.
+
+Schema 2 adds the per-conversation data keys (erasable), the append-only checkpoint log and the append-only
+operator action log. Erasure deletes the key row and vacuums its table, so no live or dead tuple keeps it.
 """
 
 from __future__ import annotations
@@ -19,16 +22,21 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engine.conversation import ConversationState
 from engine.storage import codec, errors
+from audit.vault import FieldCipher
 from engine.storage.base import (
+    ERASE_ACTION,
     ConversationSummary,
+    Erasure,
     IdempotencyEntry,
     check_commit_args,
+    check_counter,
     check_pins,
 )
+from engine.storage.keyring import KeyRing
 
 log = structlog.get_logger("engine.storage.postgres")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 _MIGRATION_1 = [
@@ -71,6 +79,35 @@ _MIGRATION_1 = [
     )""",
 ]
 
+_MIGRATION_2 = [
+    """CREATE TABLE IF NOT EXISTS grace_conversation_keys (
+        conversation_id TEXT PRIMARY KEY REFERENCES grace_conversations (id),
+        wrapped_key     BYTEA NOT NULL,
+        created_at      TIMESTAMPTZ NOT NULL DEFAULT now()
+    )""",
+    """CREATE TABLE IF NOT EXISTS grace_checkpoints (
+        conversation_id TEXT NOT NULL REFERENCES grace_conversations (id),
+        counter         INTEGER NOT NULL,
+        seq             INTEGER NOT NULL,
+        checkpoint_json TEXT NOT NULL,
+        committed_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (conversation_id, counter)
+    )""",
+    "DROP TRIGGER IF EXISTS grace_checkpoints_append_only ON grace_checkpoints",
+    """CREATE TRIGGER grace_checkpoints_append_only BEFORE UPDATE OR DELETE ON grace_checkpoints
+        FOR EACH ROW EXECUTE FUNCTION grace_audit_append_only()""",
+    """CREATE TABLE IF NOT EXISTS grace_operator_actions (
+        id              BIGSERIAL PRIMARY KEY,
+        conversation_id TEXT NOT NULL,
+        action          TEXT NOT NULL,
+        actor           TEXT NOT NULL,
+        at              TIMESTAMPTZ NOT NULL DEFAULT now()
+    )""",
+    "DROP TRIGGER IF EXISTS grace_operator_actions_append_only ON grace_operator_actions",
+    """CREATE TRIGGER grace_operator_actions_append_only BEFORE UPDATE OR DELETE ON grace_operator_actions
+        FOR EACH ROW EXECUTE FUNCTION grace_audit_append_only()""",
+]
+
 
 class PostgresStore:
     """Durable ``ConversationStore`` on PostgreSQL, optionally inside its own schema (one per tenant/test)."""
@@ -85,7 +122,9 @@ class PostgresStore:
         min_size: int = 1,
         max_size: int = 8,
         timeout_s: float = 10.0,
+        audit_key: bytes | None = None,
     ) -> None:
+        self.keys = KeyRing(audit_key)
         if schema is not None and not _SCHEMA_NAME.match(schema):
             raise errors.StoreError(f"invalid schema name {schema!r}", code=errors.URL_INVALID)
         self.schema = schema
@@ -144,6 +183,10 @@ class PostgresStore:
                 for statement in _MIGRATION_1:
                     conn.execute(statement)  # static DDL, never user input
                 conn.execute("INSERT INTO grace_schema_version (version) VALUES (1)")
+            if version < 2:
+                for statement in _MIGRATION_2:
+                    conn.execute(statement)
+                conn.execute("INSERT INTO grace_schema_version (version) VALUES (2)")
 
     def close(self) -> None:
         self._pool.close()
@@ -151,7 +194,8 @@ class PostgresStore:
     # -- ConversationStore -------------------------------------------------------------------------
 
     def create(self, state: ConversationState) -> None:
-        body = codec.dump_state(state)
+        cipher, wrapped = self.keys.new(state.conversation_id)
+        body = codec.dump_state(state, cipher)
         try:
             with self._tx() as conn:
                 conn.execute(
@@ -166,6 +210,11 @@ class PostgresStore:
                         body,
                     ),
                 )
+                if wrapped is not None:
+                    conn.execute(
+                        "INSERT INTO grace_conversation_keys (conversation_id, wrapped_key) VALUES (%s, %s)",
+                        (state.conversation_id, wrapped),
+                    )
         except errors.StoreError as exc:
             if isinstance(exc.__cause__, pg_errors.UniqueViolation):
                 raise errors.exists(state.conversation_id) from exc
@@ -177,9 +226,84 @@ class PostgresStore:
             row = conn.execute(
                 "SELECT state_json FROM grace_conversations WHERE id = %s", (conversation_id,)
             ).fetchone()
+            if row is None:
+                raise errors.not_found(conversation_id)
+            wrapped, erased = self._key_row(conn, conversation_id)
+        return codec.load_state(row[0], self.keys.open(conversation_id, wrapped), erased=erased)
+
+    @staticmethod
+    def _key_row(conn: psycopg.Connection[Any], conversation_id: str) -> tuple[bytes | None, bool]:
+        key = conn.execute(
+            "SELECT wrapped_key FROM grace_conversation_keys WHERE conversation_id = %s", (conversation_id,)
+        ).fetchone()
+        erased = conn.execute(
+            "SELECT 1 FROM grace_operator_actions WHERE conversation_id = %s AND action = %s",
+            (conversation_id, ERASE_ACTION),
+        ).fetchone()
+        return (bytes(key[0]) if key else None), erased is not None
+
+    def cipher(self, conversation_id: str) -> FieldCipher | None:
+        """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
+        with self._tx() as conn:
+            if conn.execute("SELECT 1 FROM grace_conversations WHERE id = %s", (conversation_id,)).fetchone() is None:
+                raise errors.not_found(conversation_id)
+            wrapped, erased = self._key_row(conn, conversation_id)
+        if erased:
+            raise errors.erased(conversation_id)
+        return self.keys.open(conversation_id, wrapped)
+
+    def stored_state(self, conversation_id: str) -> dict[str, Any]:
+        with self._tx() as conn:
+            row = conn.execute(
+                "SELECT state_json FROM grace_conversations WHERE id = %s", (conversation_id,)
+            ).fetchone()
         if row is None:
             raise errors.not_found(conversation_id)
-        return codec.load_state(row[0])
+        return codec.load_stored(row[0])
+
+    def checkpoints(self, conversation_id: str) -> list[dict[str, Any]]:
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT checkpoint_json FROM grace_checkpoints WHERE conversation_id = %s ORDER BY counter",
+                (conversation_id,),
+            ).fetchall()
+        return [codec.load_record(r[0]) for r in rows]
+
+    def erasure(self, conversation_id: str) -> Erasure | None:
+        with self._tx() as conn:
+            row = conn.execute(
+                "SELECT actor, at FROM grace_operator_actions WHERE conversation_id = %s AND action = %s"
+                " ORDER BY id",
+                (conversation_id, ERASE_ACTION),
+            ).fetchone()
+        return None if row is None else Erasure(conversation_id, row[0], row[1].isoformat())
+
+    def erase(self, conversation_id: str, *, actor: str) -> Erasure:
+        """Destroy the conversation's data key (crypto-shredding) and log the operator action."""
+        with self._tx() as conn:
+            if conn.execute(
+                "SELECT 1 FROM grace_conversations WHERE id = %s FOR UPDATE", (conversation_id,)
+            ).fetchone() is None:
+                raise errors.not_found(conversation_id)
+            wrapped, erased = self._key_row(conn, conversation_id)
+            if not erased:
+                if wrapped is None:
+                    raise errors.not_erasable(conversation_id)
+                conn.execute("DELETE FROM grace_conversation_keys WHERE conversation_id = %s", (conversation_id,))
+                conn.execute("DELETE FROM grace_idempotency WHERE conversation_id = %s", (conversation_id,))
+                conn.execute(
+                    "INSERT INTO grace_operator_actions (conversation_id, action, actor) VALUES (%s, %s, %s)",
+                    (conversation_id, ERASE_ACTION, actor),
+                )
+        try:  # dead tuples keep the deleted key until vacuumed (autocommit: VACUUM cannot run in a transaction)
+            with self._pool.connection() as conn:
+                conn.execute("VACUUM grace_conversation_keys")
+        except psycopg.Error as exc:
+            log.warning("storage.erase.vacuum_failed", backend=self.backend, error=type(exc).__name__)
+        done = self.erasure(conversation_id)
+        assert done is not None
+        log.info("storage.conversation.erased", backend=self.backend, conversation_id=conversation_id, actor=actor)
+        return done
 
     def commit_turn(
         self,
@@ -190,10 +314,12 @@ class PostgresStore:
         idempotency: IdempotencyEntry | None = None,
     ) -> None:
         check_commit_args(state, expected_turn, idempotency)
-        body = codec.dump_state(state)
-        record_text = codec.dump_record(record)
-        response_text = codec.dump_json(idempotency.response, what="response") if idempotency else None
         cid = state.conversation_id
+        cipher = self.cipher(cid)
+        body = codec.dump_state(state, cipher)
+        record_text = codec.dump_record(record)
+        response_text = codec.dump_response(idempotency.response, cipher) if idempotency else None
+        cp_text = codec.dump_record(state.audit_head) if state.audit_head is not None else None
         try:
             with self._tx() as conn:
                 row = conn.execute(
@@ -210,7 +336,19 @@ class PostgresStore:
                         found=row[0],
                     )
                     raise errors.conflict(cid, expected_turn, row[0])
-                check_pins(codec.load_state(row[1]), state)
+                if cipher is not None and self._key_row(conn, cid)[1]:
+                    raise errors.erased(cid)
+                check_pins(codec.load_stored(row[1]), state)
+                if state.audit_head is not None:
+                    newest = conn.execute(
+                        "SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s", (cid,)
+                    ).fetchone()
+                    check_counter(cid, state.audit_head, int(newest[0]) if newest else 0)
+                    conn.execute(
+                        "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json)"
+                        " VALUES (%s, %s, %s, %s)",
+                        (cid, state.audit_head["counter"], state.audit_head["seq"], cp_text),
+                    )
                 seq_row = conn.execute(
                     "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s",
                     (cid,),
@@ -278,4 +416,5 @@ class PostgresStore:
             ).fetchone()
         if row is None:
             return None
-        return IdempotencyEntry(conversation_id, key, row[0], row[1], codec.load_json(row[2], what="response"))
+        response = codec.load_response(row[2], self.cipher(conversation_id))
+        return IdempotencyEntry(conversation_id, key, row[0], row[1], response)

@@ -3,6 +3,10 @@
 One file, WAL journal, one connection per thread. ``commit_turn`` runs in a ``BEGIN IMMEDIATE``
 transaction, which takes the database write lock before reading the stored turn, so the compare-and-set
 of the turn and the append of the audit record are one atomic step across threads and processes.
+
+Schema 2 adds the per-conversation data keys (erasable), the append-only checkpoint log and the append-only
+operator action log. ``secure_delete`` is on, and erasure truncates the WAL, so an erased key leaves no copy
+in the database files.
 """
 
 from __future__ import annotations
@@ -19,16 +23,22 @@ import structlog
 
 from engine.conversation import ConversationState
 from engine.storage import codec, errors
+from audit.vault import FieldCipher
 from engine.storage.base import (
+    ERASE_ACTION,
     ConversationSummary,
+    Erasure,
     IdempotencyEntry,
     check_commit_args,
+    check_counter,
     check_pins,
 )
+from engine.storage.keyring import KeyRing
 
 log = structlog.get_logger("engine.storage.sqlite")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+SYNCHRONOUS_MODES = ("NORMAL", "FULL")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS grace_conversations (
@@ -56,6 +66,34 @@ CREATE TRIGGER IF NOT EXISTS grace_audit_records_no_update BEFORE UPDATE ON grac
 BEGIN SELECT RAISE(ABORT, 'grace audit records are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS grace_audit_records_no_delete BEFORE DELETE ON grace_audit_records
 BEGIN SELECT RAISE(ABORT, 'grace audit records are append-only'); END;
+CREATE TABLE IF NOT EXISTS grace_conversation_keys (
+    conversation_id TEXT PRIMARY KEY REFERENCES grace_conversations (id),
+    wrapped_key     BLOB NOT NULL,
+    created_at      TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS grace_checkpoints (
+    conversation_id TEXT NOT NULL REFERENCES grace_conversations (id),
+    counter         INTEGER NOT NULL,
+    seq             INTEGER NOT NULL,
+    checkpoint_json TEXT NOT NULL,
+    committed_at    TEXT NOT NULL,
+    PRIMARY KEY (conversation_id, counter)
+);
+CREATE TRIGGER IF NOT EXISTS grace_checkpoints_no_update BEFORE UPDATE ON grace_checkpoints
+BEGIN SELECT RAISE(ABORT, 'grace checkpoints are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS grace_checkpoints_no_delete BEFORE DELETE ON grace_checkpoints
+BEGIN SELECT RAISE(ABORT, 'grace checkpoints are append-only'); END;
+CREATE TABLE IF NOT EXISTS grace_operator_actions (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation_id TEXT NOT NULL,
+    action          TEXT NOT NULL,
+    actor           TEXT NOT NULL,
+    at              TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS grace_operator_actions_no_update BEFORE UPDATE ON grace_operator_actions
+BEGIN SELECT RAISE(ABORT, 'grace operator actions are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS grace_operator_actions_no_delete BEFORE DELETE ON grace_operator_actions
+BEGIN SELECT RAISE(ABORT, 'grace operator actions are append-only'); END;
 CREATE TABLE IF NOT EXISTS grace_idempotency (
     conversation_id TEXT NOT NULL REFERENCES grace_conversations (id),
     key             TEXT NOT NULL,
@@ -77,11 +115,22 @@ class SQLiteStore:
 
     backend = "sqlite"
 
-    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        busy_timeout_ms: int = 10_000,
+        audit_key: bytes | None = None,
+        synchronous: str = "NORMAL",
+    ) -> None:
         self.path = Path(path)
         if str(path) == ":memory:":
             # Each thread would get its own empty database: never what a service wants.
             raise errors.StoreError("use a file path for SQLite, not :memory:", code=errors.URL_INVALID)
+        if synchronous.upper() not in SYNCHRONOUS_MODES:
+            raise errors.StoreError(f"synchronous must be one of {SYNCHRONOUS_MODES}", code=errors.URL_INVALID)
+        self._synchronous = synchronous.upper()
+        self.keys = KeyRing(audit_key)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._busy_timeout_ms = busy_timeout_ms
         self._local = threading.local()
@@ -100,7 +149,9 @@ class SQLiteStore:
             )
             conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
             conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: durable at checkpoint, never corrupt
+            # NORMAL with WAL: never corrupt, the last commits may roll back on power loss; FULL: fsync per commit.
+            conn.execute(f"PRAGMA synchronous = {self._synchronous}")
+            conn.execute("PRAGMA secure_delete = ON")  # deleted keys are overwritten, not left in free space
             self._local.conn = conn
             with self._all_lock:
                 self._all.append(conn)
@@ -148,7 +199,8 @@ class SQLiteStore:
     # -- ConversationStore -------------------------------------------------------------------------
 
     def create(self, state: ConversationState) -> None:
-        body = codec.dump_state(state)
+        cipher, wrapped = self.keys.new(state.conversation_id)
+        body = codec.dump_state(state, cipher)
         now = _now()
         with self._tx(write=True) as tx:
             try:
@@ -169,9 +221,44 @@ class SQLiteStore:
                 )
             except sqlite3.IntegrityError as exc:
                 raise errors.exists(state.conversation_id) from exc
+            if wrapped is not None:
+                tx.execute(
+                    "INSERT INTO grace_conversation_keys (conversation_id, wrapped_key, created_at) VALUES (?, ?, ?)",
+                    (state.conversation_id, wrapped, now),
+                )
         log.info("storage.conversation.created", backend=self.backend, conversation_id=state.conversation_id)
 
     def load(self, conversation_id: str) -> ConversationState:
+        with self._tx(write=False) as tx:
+            row = tx.execute(
+                "SELECT state_json FROM grace_conversations WHERE id = ?", (conversation_id,)
+            ).fetchone()
+            if row is None:
+                raise errors.not_found(conversation_id)
+            wrapped, erased = self._key_row(tx, conversation_id)
+        return codec.load_state(row[0], self.keys.open(conversation_id, wrapped), erased=erased)
+
+    def _key_row(self, conn: sqlite3.Connection, conversation_id: str) -> tuple[bytes | None, bool]:
+        key = conn.execute(
+            "SELECT wrapped_key FROM grace_conversation_keys WHERE conversation_id = ?", (conversation_id,)
+        ).fetchone()
+        erased = conn.execute(
+            "SELECT 1 FROM grace_operator_actions WHERE conversation_id = ? AND action = ?",
+            (conversation_id, ERASE_ACTION),
+        ).fetchone()
+        return (bytes(key[0]) if key else None), erased is not None
+
+    def cipher(self, conversation_id: str) -> FieldCipher | None:
+        """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
+        with self._tx(write=False) as tx:
+            if tx.execute("SELECT 1 FROM grace_conversations WHERE id = ?", (conversation_id,)).fetchone() is None:
+                raise errors.not_found(conversation_id)
+            wrapped, erased = self._key_row(tx, conversation_id)
+        if erased:
+            raise errors.erased(conversation_id)
+        return self.keys.open(conversation_id, wrapped)
+
+    def stored_state(self, conversation_id: str) -> dict[str, Any]:
         row = (
             self._conn()
             .execute("SELECT state_json FROM grace_conversations WHERE id = ?", (conversation_id,))
@@ -179,7 +266,52 @@ class SQLiteStore:
         )
         if row is None:
             raise errors.not_found(conversation_id)
-        return codec.load_state(row[0])
+        return codec.load_stored(row[0])
+
+    def checkpoints(self, conversation_id: str) -> list[dict[str, Any]]:
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT checkpoint_json FROM grace_checkpoints WHERE conversation_id = ? ORDER BY counter",
+                (conversation_id,),
+            )
+            .fetchall()
+        )
+        return [codec.load_record(r[0]) for r in rows]
+
+    def erasure(self, conversation_id: str) -> Erasure | None:
+        row = (
+            self._conn()
+            .execute(
+                "SELECT actor, at FROM grace_operator_actions WHERE conversation_id = ? AND action = ? ORDER BY id",
+                (conversation_id, ERASE_ACTION),
+            )
+            .fetchone()
+        )
+        return None if row is None else Erasure(conversation_id, row[0], row[1])
+
+    def erase(self, conversation_id: str, *, actor: str) -> Erasure:
+        """Destroy the conversation's data key (crypto-shredding) and log the operator action."""
+        now = _now()
+        with self._tx(write=True) as tx:
+            if tx.execute("SELECT 1 FROM grace_conversations WHERE id = ?", (conversation_id,)).fetchone() is None:
+                raise errors.not_found(conversation_id)
+            wrapped, erased = self._key_row(tx, conversation_id)
+            if not erased:
+                if wrapped is None:
+                    raise errors.not_erasable(conversation_id)
+                tx.execute("DELETE FROM grace_conversation_keys WHERE conversation_id = ?", (conversation_id,))
+                tx.execute("DELETE FROM grace_idempotency WHERE conversation_id = ?", (conversation_id,))
+                tx.execute(
+                    "INSERT INTO grace_operator_actions (conversation_id, action, actor, at) VALUES (?, ?, ?, ?)",
+                    (conversation_id, ERASE_ACTION, actor, now),
+                )
+        # Old page images of the key live on in the WAL until it is checkpointed and truncated.
+        self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        done = self.erasure(conversation_id)
+        assert done is not None
+        log.info("storage.conversation.erased", backend=self.backend, conversation_id=conversation_id, actor=actor)
+        return done
 
     def commit_turn(
         self,
@@ -190,16 +322,20 @@ class SQLiteStore:
         idempotency: IdempotencyEntry | None = None,
     ) -> None:
         check_commit_args(state, expected_turn, idempotency)
-        # Serialise before the transaction: an unserialisable input writes nothing.
-        body = codec.dump_state(state)
-        record_text = codec.dump_record(record)
-        response_text = codec.dump_json(idempotency.response, what="response") if idempotency else None
-        now = _now()
         cid = state.conversation_id
+        cipher = self.cipher(cid)
+        # Serialise before the transaction: an unserialisable input writes nothing.
+        body = codec.dump_state(state, cipher)
+        record_text = codec.dump_record(record)
+        response_text = codec.dump_response(idempotency.response, cipher) if idempotency else None
+        cp_text = codec.dump_record(state.audit_head) if state.audit_head is not None else None
+        now = _now()
         with self._tx(write=True) as tx:
             row = tx.execute("SELECT turn, state_json FROM grace_conversations WHERE id = ?", (cid,)).fetchone()
             if row is None:
                 raise errors.not_found(cid)
+            if cipher is not None and self._key_row(tx, cid)[1]:
+                raise errors.erased(cid)
             if row[0] != expected_turn:
                 log.info(
                     "storage.turn.conflict",
@@ -209,7 +345,17 @@ class SQLiteStore:
                     found=row[0],
                 )
                 raise errors.conflict(cid, expected_turn, row[0])
-            check_pins(codec.load_state(row[1]), state)
+            check_pins(codec.load_stored(row[1]), state)
+            if state.audit_head is not None:
+                newest = tx.execute(
+                    "SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = ?", (cid,)
+                ).fetchone()[0]
+                check_counter(cid, state.audit_head, newest)
+                tx.execute(
+                    "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json, committed_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (cid, state.audit_head["counter"], state.audit_head["seq"], cp_text, now),
+                )
             seq = tx.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = ?", (cid,)
             ).fetchone()[0]
@@ -279,7 +425,7 @@ class SQLiteStore:
         )
         if row is None:
             return None
-        response = codec.load_json(row[2], what="response")
+        response = codec.load_response(row[2], self.cipher(conversation_id))
         return IdempotencyEntry(conversation_id, key, row[0], row[1], response)
 
 

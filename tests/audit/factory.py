@@ -6,7 +6,7 @@ import copy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from audit.chain import SealedHead, checkpoint_of, seal
+from audit.chain import SealedHead, checkpoint_of, seal, state_hash
 from audit.redaction import redact_record
 
 KEY = b"test-audit-key-0123456789abcdef!"  # 32 bytes, fixed: deterministic digests
@@ -26,8 +26,15 @@ def make_record(conversation_id: str = "conv-1", turn: int = 1, n_objectives: in
     """A valid unsealed record for ``turn`` (1-based): completes objective ``turn - 1`` with a witness."""
     message = _MESSAGES[(turn - 1) % len(_MESSAGES)]
     objective = f"obj_{(turn - 1) % n_objectives}"
-    before = [1 if i < (turn - 1) % n_objectives else 0 for i in range(n_objectives)]
-    after = [1 if i <= (turn - 1) % n_objectives else 0 for i in range(n_objectives)]
+    # Continuous from turn to turn (state_before == the previous state_after), as the verifier requires.
+    before = [1 if i < min(turn - 1, n_objectives) else 0 for i in range(n_objectives)]
+    after = [1 if i < min(turn, n_objectives) else 0 for i in range(n_objectives)]
+    previous = _MESSAGES[(turn - 2) % len(_MESSAGES)]
+    before_values = {} if turn == 1 else {
+        f"obj_{(turn - 2) % n_objectives}": [
+            {"turn": turn - 1, "kind": "complete", "value": previous, "span_start": 0, "span_end": len(previous)}
+        ]
+    }
     received = datetime(2026, 3, 1, 10, 0, tzinfo=UTC) + timedelta(minutes=turn)
     return {
         "conversation_id": conversation_id,
@@ -77,7 +84,7 @@ def make_record(conversation_id: str = "conv-1", turn: int = 1, n_objectives: in
         + [{"action": "NONE", "U_B": 0.0, "U_V": 0.0, "feasible": True}],
         "chosen_action": "NONE",
         "question": None,
-        "state_before": {"bits": before},
+        "state_before": {"bits": before, "values": before_values},
         "state_after": {
             "bits": after,
             "values": {
@@ -104,8 +111,14 @@ def make_chain(n: int, conversation_id: str = "conv-1", *, redact: bool = True) 
     return records
 
 
+def fake_state_hash(records: list[dict[str, Any]]) -> str:
+    """A stand-in stored-state digest for chains that have no stored state."""
+    return state_hash({"conversation_id": records[-1]["conversation_id"], "turn": len(records)})
+
+
 def head_checkpoint(records: list[dict[str, Any]], key: bytes = KEY) -> dict[str, Any]:
-    return checkpoint_of(SealedHead.of(records[-1]), key)
+    """The checkpoint the runtime would have written with the last record (one checkpoint per record)."""
+    return checkpoint_of(SealedHead.of(records[-1]), key, state_hash=fake_state_hash(records), counter=len(records))
 
 
 def deep(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

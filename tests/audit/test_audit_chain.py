@@ -14,7 +14,6 @@ from audit.chain import (
     REASON_CODES,
     SealedHead,
     checkpoint,
-    checkpoint_of,
     record_hash,
     seal,
     verify,
@@ -91,10 +90,10 @@ def test_sealed_head_of_unsealed_record_fails() -> None:
 def test_checkpoint_shape_and_mac() -> None:
     records = make_chain(2)
     cp = head_checkpoint(records)
-    assert set(cp) == {"conversation_id", "seq", "head_hash", "mac"}
-    assert cp["seq"] == 1 and cp["head_hash"] == records[1]["hash"]
+    assert set(cp) == {"conversation_id", "seq", "head_hash", "state_hash", "counter", "mac"}
+    assert cp["seq"] == 1 and cp["head_hash"] == records[1]["hash"] and cp["counter"] == 2
     assert cp["mac"].startswith("hmac-sha256:") and len(cp["mac"]) == len("hmac-sha256:") + 64
-    assert cp == checkpoint("conv-1", 1, records[1]["hash"], KEY)
+    assert cp == checkpoint("conv-1", 1, records[1]["hash"], KEY, state_hash=cp["state_hash"], counter=2)
     assert cp["mac"] != head_checkpoint(records, OTHER_KEY)["mac"]
 
 
@@ -102,9 +101,12 @@ def test_checkpoint_refuses_bad_arguments() -> None:
     good = "sha256:" + "0" * 64
     for args in [("", 0, good), ("c", -1, good), ("c", True, good), ("c", 0, "sha256:xyz")]:
         with pytest.raises(RecordError):
-            checkpoint(args[0], args[1], args[2], KEY)  # type: ignore[arg-type]
+            checkpoint(args[0], args[1], args[2], KEY, state_hash=good, counter=1)  # type: ignore[arg-type]
+    for state, counter in [("sha256:xyz", 1), (good, 0), (good, True)]:
+        with pytest.raises(RecordError):
+            checkpoint("c", 0, good, KEY, state_hash=state, counter=counter)
     with pytest.raises(AuditKeyError) as info:
-        checkpoint("c", 0, good, b"short")
+        checkpoint("c", 0, good, b"short", state_hash=good, counter=1)
     assert info.value.code == "audit.key.too_short"
 
 
@@ -119,7 +121,8 @@ def test_wrong_key_or_altered_checkpoint_is_detected() -> None:
     records = make_chain(3)
     cp = head_checkpoint(records)
     assert verify(records, cp, OTHER_KEY).code == "audit.checkpoint_mac_invalid"
-    for field, value in [("seq", 1), ("head_hash", records[1]["hash"]), ("conversation_id", "conv-9")]:
+    for field, value in [("seq", 1), ("head_hash", records[1]["hash"]), ("conversation_id", "conv-9"),
+                         ("state_hash", "sha256:" + "1" * 64), ("counter", 9)]:
         altered = dict(cp, **{field: value})
         assert verify(records, altered, KEY).code == "audit.checkpoint_mac_invalid"
 
@@ -129,6 +132,8 @@ def test_wrong_key_or_altered_checkpoint_is_detected() -> None:
     [
         "not an object",
         {"conversation_id": "conv-1", "seq": 0, "head_hash": "sha256:" + "0" * 64},
+        dict(head_checkpoint(make_chain(1)), counter=0),
+        dict(head_checkpoint(make_chain(1)), state_hash="nope"),
         {"conversation_id": "conv-1", "seq": "0", "head_hash": "sha256:" + "0" * 64, "mac": "hmac-sha256:" + "0" * 64},
         {"conversation_id": "conv-1", "seq": 0, "head_hash": "sha256:" + "0" * 64, "mac": "nope"},
         {"conversation_id": "", "seq": 0, "head_hash": "sha256:" + "0" * 64, "mac": "hmac-sha256:" + "0" * 64},
@@ -151,7 +156,7 @@ def test_truncated_tail_is_detected_only_with_checkpoint() -> None:
 
 def test_records_after_checkpoint_are_unanchored() -> None:
     records = make_chain(4)
-    old_cp = checkpoint_of(SealedHead.of(records[1]), KEY)
+    old_cp = head_checkpoint(records[:2])
     report = verify(records, old_cp, KEY)
     assert (report.code, report.failed_seq) == ("audit.unanchored_tail", 2)
     relaxed = verify(records, old_cp, KEY, allow_unanchored_tail=True)

@@ -48,11 +48,28 @@ def test_ok_with_checkpoint(
     assert KEY_TEXT not in out.out + out.err
 
 
-def test_ok_without_checkpoint_warns(export: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["audit", "verify", str(export[0])]) == 0
+def test_records_without_checkpoint_fail(export: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["audit", "verify", str(export[0])]) == 1
+    assert capsys.readouterr().out.startswith("FAIL audit.checkpoint_missing:")
+
+
+def test_no_checkpoint_opt_out_warns(export: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["audit", "verify", str(export[0]), "--no-checkpoint"]) == 0
     out = capsys.readouterr()
     assert out.out.startswith("OK 3 records") and "anchored_seq=none" in out.out
     assert "no checkpoint" in out.err
+
+
+@pytest.mark.parametrize("extra", [[], ["--no-checkpoint"], ["--checkpoint", "CP"]])
+def test_unset_key_env_never_prints_ok(
+    export: tuple[Path, Path], extra: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("GRACE_TEST_UNSET_KEY", raising=False)
+    monkeypatch.setenv("GRACE_AUDIT_KEY", KEY_TEXT)  # a usable default must not rescue a mistyped variable
+    args = [str(export[1]) if a == "CP" else a for a in extra]
+    code = run(["audit", "verify", str(export[0]), *args, "--key-env", "GRACE_TEST_UNSET_KEY"])
+    out = capsys.readouterr().out
+    assert code == 2 and "error audit.key.missing" in out and "OK" not in out
 
 
 def test_tampered_record_fails(export: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,7 +77,7 @@ def test_tampered_record_fails(export: tuple[Path, Path], capsys: pytest.Capture
     edited = deep(records)
     edited[1]["question"] = "edited"
     write_jsonl(export[0], edited)
-    assert run(["audit", "verify", str(export[0])]) == 1
+    assert run(["audit", "verify", str(export[0]), "--no-checkpoint"]) == 1
     assert capsys.readouterr().out.strip() == "FAIL audit.hash_mismatch seq=1: record content does not match its hash"
 
 

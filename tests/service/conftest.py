@@ -9,7 +9,7 @@ import pytest
 
 from engine.goals.models import PublishedGoalSpec
 from engine.rules_bundle import RuleBundle
-from tests.service.helpers import Service, make_service
+from tests.service.helpers import AUDIT_KEY, Service, make_service
 from tests.storage.backends import BACKENDS, StoreFactory
 
 
@@ -22,4 +22,4 @@ def factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFac
 
 @pytest.fixture
 def service(factory: StoreFactory, bundle: RuleBundle, published_spec: PublishedGoalSpec) -> Service:
-    return make_service(factory.open(), bundle, published_spec)
+    return make_service(factory.open(AUDIT_KEY), bundle, published_spec)

@@ -38,16 +38,17 @@ class StoreFactory:
     def url(self) -> str:
         return f"sqlite:///{self.path}" if self.backend == "sqlite" else PG_URL
 
-    def open(self) -> DurableStore:
+    def open(self, audit_key: bytes | None = None) -> DurableStore:
+        """A store on this database; with ``audit_key`` new conversations are encrypted (as in the service)."""
         store: DurableStore
         if self.backend == "sqlite":
             from engine.storage.sqlite import SQLiteStore
 
-            store = SQLiteStore(self.path)
+            store = SQLiteStore(self.path, audit_key=audit_key)
         else:
             from engine.storage.postgres import PostgresStore
 
-            store = PostgresStore(PG_URL, schema=self.schema)
+            store = PostgresStore(PG_URL, schema=self.schema, audit_key=audit_key)
         self.opened.append(store)
         return store
 
