@@ -13,7 +13,8 @@ import structlog
 
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.decider import Decider, Decision
-from engine.errors import GraceError, InputError, IntegrityError
+from engine.decision.invariants import CheckOutcome
+from engine.errors import DeadlineError, GraceError, InputError, IntegrityError
 from engine.goals.company_data import resolve_vocabulary
 from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import spec_hash
@@ -28,6 +29,7 @@ from engine.ports import (
     TurnRater,
 )
 from engine.rules_bundle import RuleBundle
+from engine.turn_limits import check_deadline, run_decision, turn_deadline
 from engine.turn_record import build_record, seal_for_store
 
 log = structlog.get_logger("grace.turn")
@@ -88,6 +90,8 @@ class TurnRuntime:
         self.rater = rater
         self.decider = Decider(spec, bundle)
         self._limits = bundle.file("runtime")
+        deadline = self._limits.get("turn_deadline_ms")  # absent from bundles published before it existed
+        self._deadline_ms: float | None = float(deadline) if deadline is not None else None
 
     def start(self, *, conversation_id: str | None = None, language: str | None = None) -> ConversationState:
         lang = language or self.spec.spec.default_language
@@ -121,44 +125,56 @@ class TurnRuntime:
         working.turn = turn
         working.messages.append(Message(role=Role.VISITOR, turn=turn, text=normalized))
         timings: dict[str, float] = {}
+        closed: tuple[str, str] | None = None
+        decision: Decision | None = None
+        question: str | None = None
+        with turn_deadline(self._deadline_ms):
+            t0 = time.perf_counter()
+            try:
+                answer = self._answer(normalized, state.language)
+                check_deadline("answer")
+            except Exception as exc:  # any failure ends the turn closed, never a crash
+                answer, closed = GroundedAnswer(), _closed("answer", exc)
+            timings["answer_ms"] = _ms(t0)
 
-        t0 = time.perf_counter()
-        answer = self._answer(normalized, state.language)
-        timings["answer_ms"] = _ms(t0)
+            t0 = time.perf_counter()
+            proposal = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
+            if closed is None:
+                proposal, closed = self._propose(working, state, received_at)
+            timings["propose_ms"] = _ms(t0)
 
-        t0 = time.perf_counter()
-        proposal, proposer_error = self._propose(working, state, received_at)
-        timings["propose_ms"] = _ms(t0)
-
-        t0 = time.perf_counter()
-        rater_calls: list[dict[str, Any]] = []
-        rubric_rater = self.rater.for_turn(self.spec, working, answer, rater_calls) if self.rater else None
-        decision = self.decider.decide(working, list(proposal.commands), list(proposal.malformed),
-                                       company_question=answer.is_question, rater=rubric_rater)
-        if rater_calls:
-            proposal = proposal.model_copy(update={"calls": [*proposal.calls, *rater_calls]})
-        timings["decide_ms"] = _ms(t0)
-        fail_closed: tuple[str, str] | None = proposer_error
-        if fail_closed is None and decision.fail_closed:
-            fail_closed = (decision.fail_closed, "the Z3 invariant check did not confirm the transition")
-
-        question = None if fail_closed else self._question(decision, answer, state.language)
-        new_state = decision.new_state
-        if proposer_error:
-            new_state = working  # nothing is applied; only the visitor message is kept
-            new_state.last_asked = None
-        new_state.messages.append(
-            Message(role=Role.ASSISTANT, turn=turn,
-                    text="\n\n".join(p for p in (answer.text, question or "") if p),
-                    asked_objective=decision.chosen if question else None)
-        )
+            t0 = time.perf_counter()
+            if closed is None:
+                try:
+                    decision, proposal = self._decide(working, proposal, answer)
+                    check_deadline("decide")
+                except Exception as exc:
+                    decision, closed = None, _closed("decide", exc)
+            timings["decide_ms"] = _ms(t0)
+            if closed is None and decision is not None and decision.fail_closed:
+                closed = (decision.fail_closed, "the Z3 invariant check did not confirm the transition")
+            elif closed is None and decision is not None:
+                try:
+                    question = self._question(decision, answer, state.language)
+                except Exception as exc:
+                    closed = _closed("question", exc)
+        fail_closed = closed
+        ran = decision is not None and (fail_closed is None or decision.fail_closed is not None)
+        if not ran:
+            # Nothing is applied; only the visitor message is kept, and the record shows no candidate.
+            decision = _closed_decision(working)
+            decision.new_state.last_asked = None
+        assert decision is not None
         timings["total_ms"] = _ms(started)
-        record = build_record(
-            spec=self.spec, bundle=self.bundle, state_before=state, state_after=new_state, proposal=proposal,
-            decision=decision, answer=answer, question=question, fail_closed=fail_closed, timings=timings,
-            received_at=received_at, completed_at=datetime.now(UTC),
-        )
-        sealed = seal_for_store(record, state.audit_head, self.audit_key)
+        try:
+            new_state, sealed = self._seal(state, decision, proposal, answer, question, fail_closed, timings,
+                                           received_at, ran)
+        except Exception as exc:  # a record that does not validate must not crash the turn
+            decision, proposal, question = _closed_decision(working), _empty(proposal), None
+            decision.new_state.last_asked = None
+            fail_closed = _closed("record", exc)
+            new_state, sealed = self._seal(state, decision, proposal, answer, None, fail_closed, timings,
+                                           received_at, False)
         new_state.audit_head = sealed.checkpoint
         self.store.commit_turn(new_state, sealed.record, expected_turn)
         log.info("turn.committed", conversation_id=conversation_id, turn=turn, state=new_state.state_string(),
@@ -173,6 +189,26 @@ class TurnRuntime:
             record=sealed.record,
             fail_closed=fail_closed[0] if fail_closed else None,
         )
+
+    def _seal(
+        self, state: ConversationState, decision: Decision, proposal: Proposal, answer: GroundedAnswer,
+        question: str | None, fail_closed: tuple[str, str] | None, timings: dict[str, float],
+        received_at: datetime, ran: bool,
+    ) -> tuple[ConversationState, Any]:
+        new_state = decision.new_state.model_copy(deep=True)
+        new_state.messages.append(
+            Message(role=Role.ASSISTANT, turn=new_state.turn,
+                    text="\n\n".join(p for p in (answer.text, question or "") if p),
+                    asked_objective=decision.chosen if question else None)
+        )
+        record = build_record(
+            spec=self.spec, bundle=self.bundle, state_before=state, state_after=new_state, proposal=proposal,
+            decision=decision, answer=answer, question=question, fail_closed=fail_closed, timings=timings,
+            received_at=received_at, completed_at=datetime.now(UTC),
+        )
+        if not ran:
+            record["invariant_check"] = None  # no transition was checked
+        return new_state, seal_for_store(record, state.audit_head, self.audit_key)
 
     def _answer(self, text: str, language: str) -> GroundedAnswer:
         if self.answerer is None:
@@ -198,13 +234,33 @@ class TurnRuntime:
             stopped=before.stopped,
             reference_time=received_at,
         )
+        empty = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
         try:
-            return self.proposer.propose(request), None
+            proposal = self.proposer.propose(request)
+            check_deadline("propose")
+            return proposal, None
+        except DeadlineError as exc:
+            log.warning("turn.proposer.failed", code=exc.code)
+            return empty, (exc.code, exc.message)
         except GraceError as exc:
             # Fail closed: the state stays as it was; the record says why.
             log.warning("turn.proposer.failed", code=exc.code)
-            empty = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
             return empty, ("proposer.failed", f"{exc.code}: {exc.message}")
+        except Exception as exc:  # e.g. a pydantic ValidationError from a bad command
+            return empty, _closed("propose", exc)
+
+    def _decide(
+        self, working: ConversationState, proposal: Proposal, answer: GroundedAnswer
+    ) -> tuple[Decision, Proposal]:
+        rater_calls: list[dict[str, Any]] = []
+        rubric_rater = self.rater.for_turn(self.spec, working, answer, rater_calls) if self.rater else None
+        decision = run_decision(
+            lambda: self.decider.decide(working, list(proposal.commands), list(proposal.malformed),
+                                        company_question=answer.is_question, rater=rubric_rater)
+        )
+        if rater_calls:
+            proposal = proposal.model_copy(update={"calls": [*proposal.calls, *rater_calls]})
+        return decision, proposal
 
     def _question(self, decision: Decision, answer: GroundedAnswer, language: str) -> str | None:
         if decision.chosen is None:
@@ -215,6 +271,29 @@ class TurnRuntime:
             return canonical
         modulated = self.modulator(objective.id, canonical, answer, language)
         return modulated or canonical
+
+
+def _closed(stage: str, exc: Exception) -> tuple[str, str]:
+    """The reason of a turn closed by an error: a stable code per stage; the message names the error type
+    only (an exception's text can quote the visitor's personal data, e.g. pydantic's input_value)."""
+    if isinstance(exc, GraceError):
+        code = exc.code if isinstance(exc, DeadlineError) else f"{stage}.failed"
+        log.warning(f"turn.{stage}.failed", code=exc.code)
+        return code, f"{exc.code}: {exc.message}" if isinstance(exc, DeadlineError) else f"{stage} failed: {exc.code}"
+    log.error(f"turn.{stage}.crashed", error=type(exc).__name__)
+    return f"{stage}.crashed", f"{stage} raised {type(exc).__name__}"
+
+
+def _empty(proposal: Proposal) -> Proposal:
+    return Proposal(adapter=proposal.adapter, adapter_version=proposal.adapter_version)
+
+
+def _closed_decision(working: ConversationState) -> Decision:
+    """The decision of a turn that decided nothing: no candidate, no action, the state as it was."""
+    bits = list(working.bits)
+    return Decision(candidates=[], malformed=[], bits_before=bits, z=[0] * len(bits), bits_after=bits, actions=[],
+                    chosen=None, invariant=CheckOutcome(ok=False, status="unknown"),
+                    new_state=working.model_copy(deep=True))
 
 
 def _ms(since: float) -> float:
