@@ -102,7 +102,8 @@ def create_app(
         if clock is not None
         else RateLimiter(limits.rate_limits, max_clients=limits.rate_limit_max_clients)
     )
-    submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts, engine=engine)
+    submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts, engine=engine,
+                              workers=limits.turn_workers)
     token = config.operator_token.encode("utf-8")
 
     app = FastAPI(

@@ -111,6 +111,7 @@ def generous_limits(**overrides: Any) -> ServiceLimits:
         "max_body_bytes": 32768,
         "idempotency_key_max_chars": 128,
         "turn_commit_attempts": 5,
+        "turn_workers": 4,
         "rate_limits": {
             name: {"capacity": 100000, "refill_per_second": 1000.0}
             for name in ("visitor_turn", "visitor_create", "visitor_read", "operator")
