@@ -93,7 +93,10 @@ class TurnRuntime:
         deadline = self._limits.get("turn_deadline_ms")  # absent from bundles published before it existed
         self._deadline_ms: float | None = float(deadline) if deadline is not None else None
 
-    def start(self, *, conversation_id: str | None = None, language: str | None = None) -> ConversationState:
+    def start(
+        self, *, conversation_id: str | None = None, language: str | None = None, visitor_key: str | None = None
+    ) -> ConversationState:
+        """``visitor_key``: the hash of the visitor's capability token (see engine/service/visitor_access)."""
         lang = language or self.spec.spec.default_language
         if lang not in self.spec.spec.languages:
             raise InputError(f"language {lang} is not offered by {self.spec.ref}", code="input.language")
@@ -104,6 +107,7 @@ class TurnRuntime:
             bundle_hash=self.bundle.content_hash,
             language=lang,
             bits=list(self.spec.spec.s0()),
+            visitor_key=visitor_key,
         )
         self.store.create(state)
         log.info("conversation.started", conversation_id=state.conversation_id, goal=self.spec.ref)

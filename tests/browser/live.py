@@ -10,6 +10,8 @@ from types import TracebackType
 import uvicorn
 from fastapi import FastAPI
 
+from engine.service.server import uvicorn_config
+
 
 class LiveServer:
     def __init__(self, app: FastAPI) -> None:
@@ -19,7 +21,7 @@ class LiveServer:
         self._sock.listen(64)
         self.port = self._sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
+        self._server = uvicorn.Server(uvicorn_config(app, lifespan="off"))
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True)
 
     def __enter__(self) -> LiveServer:
