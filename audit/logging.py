@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging as stdlib_logging
+import re
 import sys
 import traceback
 from collections.abc import Mapping
@@ -88,6 +89,9 @@ def format_exc_safely(logger: WrappedLogger, method_name: str, event_dict: Event
     return event_dict
 
 
+_QUERY = re.compile(r"(?<=[\w/%-])\?[^\s\"'<>]+")
+
+
 class RedactingFormatter(stdlib_logging.Formatter):
     """Standard-library records as redacted JSON lines (same fields as the structlog events)."""
 
@@ -100,6 +104,9 @@ class RedactingFormatter(stdlib_logging.Formatter):
             message = record.getMessage()
         except Exception:  # a bad format string must not lose the record
             message = str(record.msg)
+        # URL query strings (uvicorn's access lines, HTTP clients' request lines) can carry anything, names
+        # and percent-encoded addresses included: the path stays, the query does not.
+        message = _QUERY.sub("?[query withheld]", message)
         event: dict[str, Any] = {
             "event": message,
             "logger": record.name,
