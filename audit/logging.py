@@ -1,16 +1,27 @@
-"""structlog set-up for GRACE: JSON lines, UTC timestamps, and contact-data redaction on every event.
+"""Log set-up for GRACE: JSON lines, UTC timestamps, and contact-data redaction on every log path.
 
 Event names are stable and dotted (``audit.record.sealed``, ``turn.recorded``, ``retrieval.query.done``).
 The redaction processor runs after exception formatting, so tracebacks are redacted too, and before the
 renderer, so nothing un-redacted is ever serialised. Without a redaction key the processor still replaces
 contact data, with digest-less tokens (``email:redacted``).
+
+Standard-library logging (uvicorn's error and access logs, third-party libraries) goes through the same
+redactor: ``configure_logging`` gives the root logger one handler whose formatter renders each record as a
+JSON line and redacts it. Tracebacks on every path keep their frames and exception types but never the
+exception's message: messages quote values (pydantic's ``input_value``), and a name or an address in a
+message is not something a pattern can be trusted to find.
 """
 
 from __future__ import annotations
 
+import json
 import logging as stdlib_logging
+import re
 import sys
+import traceback
 from collections.abc import Mapping
+from datetime import UTC, datetime
+from types import TracebackType
 from typing import Any, TextIO
 
 import structlog
@@ -41,6 +52,90 @@ class RedactingProcessor:
         return out
 
 
+ExcInfo = tuple[type[BaseException], BaseException, TracebackType | None]
+
+
+def safe_traceback(exc_info: ExcInfo) -> str:
+    """The traceback of ``exc_info`` and of its causes, with exception types and frames but no messages."""
+    parts: list[str] = []
+    seen: set[int] = set()
+    exc: BaseException | None = exc_info[1]
+    while exc is not None and id(exc) not in seen and len(seen) < 16:
+        seen.add(id(exc))
+        frames = "".join(traceback.format_tb(exc.__traceback__))
+        parts.append(f"Traceback (most recent call last):\n{frames}{type(exc).__module__}.{type(exc).__qualname__}"
+                     " (message withheld from logs)")
+        exc = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
+    return "\n\nwhile handling:\n".join(reversed(parts))
+
+
+def _exc_info_of(value: Any) -> ExcInfo | None:
+    if isinstance(value, BaseException):
+        return (type(value), value, value.__traceback__)
+    if isinstance(value, tuple) and len(value) == 3 and isinstance(value[1], BaseException):
+        return value
+    if value is True:
+        found = sys.exc_info()
+        return found if found[1] is not None else None
+    return None
+
+
+def format_exc_safely(logger: WrappedLogger, method_name: str, event_dict: EventDict) -> EventDict:
+    """structlog processor: ``exc_info`` rendered by ``safe_traceback`` (replaces format_exc_info)."""
+    value = event_dict.pop("exc_info", None)
+    info = _exc_info_of(value)
+    if info is not None:
+        event_dict["exception"] = safe_traceback(info)
+    return event_dict
+
+
+_QUERY = re.compile(r"(?<=[\w/%-])\?[^\s\"'<>]+")
+
+
+class RedactingFormatter(stdlib_logging.Formatter):
+    """Standard-library records as redacted JSON lines (same fields as the structlog events)."""
+
+    def __init__(self, redactor: Redactor) -> None:
+        super().__init__()
+        self._redactor = redactor
+
+    def format(self, record: stdlib_logging.LogRecord) -> str:
+        try:
+            message = record.getMessage()
+        except Exception:  # a bad format string must not lose the record
+            message = str(record.msg)
+        # URL query strings (uvicorn's access lines, HTTP clients' request lines) can carry anything, names
+        # and percent-encoded addresses included: the path stays, the query does not.
+        message = _QUERY.sub("?[query withheld]", message)
+        event: dict[str, Any] = {
+            "event": message,
+            "logger": record.name,
+            "level": record.levelname.lower(),
+            "timestamp": datetime.fromtimestamp(record.created, UTC).isoformat().replace("+00:00", "Z"),
+        }
+        if record.exc_info and record.exc_info[1] is not None:
+            event["exception"] = safe_traceback(record.exc_info)
+        if record.stack_info:
+            event["stack"] = record.stack_info
+        return json.dumps(self._redactor.redact(event, strict=False), sort_keys=True, ensure_ascii=False)
+
+
+def route_standard_logging(redactor: Redactor, stream: TextIO, level: int) -> None:
+    """Every standard-library record reaches the root logger's single redacting handler (and no other)."""
+    root = stdlib_logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    handler = stdlib_logging.StreamHandler(stream)
+    handler.setFormatter(RedactingFormatter(redactor))
+    root.addHandler(handler)
+    root.setLevel(level)
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi"):
+        named = stdlib_logging.getLogger(name)
+        for extra in list(named.handlers):  # uvicorn's own (unredacted) handlers, if it configured any
+            named.removeHandler(extra)
+        named.propagate = True
+
+
 def build_processors(redactor: Redactor) -> list[Processor]:
     """The processor chain, ending in the JSON renderer (usable with ``structlog.wrap_logger`` in tests)."""
     return [
@@ -48,7 +143,7 @@ def build_processors(redactor: Redactor) -> list[Processor]:
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True, key="timestamp"),
         structlog.processors.StackInfoRenderer(),
-        structlog.processors.format_exc_info,
+        format_exc_safely,
         RedactingProcessor(redactor),
         structlog.processors.JSONRenderer(sort_keys=True, ensure_ascii=False, default=repr),
     ]
@@ -72,6 +167,7 @@ def configure_logging(
         logger_factory=structlog.PrintLoggerFactory(file=stream or sys.stderr),
         cache_logger_on_first_use=False,
     )
+    route_standard_logging(redactor, stream or sys.stderr, numeric)
     return redactor
 
 

@@ -56,6 +56,8 @@ class ConversationState(BaseModel):
     values: dict[str, list[ValueRecord]] = Field(default_factory=dict)
     messages: list[Message] = Field(default_factory=list)
     audit_head: dict[str, Any] | None = None  # keyed checkpoint of the audit chain head (seq, head_hash, mac)
+    # sha256 of the visitor's secret capability (HTTP service); None: no visitor may read or post over HTTP
+    visitor_key: str | None = None
 
     def state_string(self) -> str:
         return "".join(str(b) for b in self.bits)

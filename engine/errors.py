@@ -9,6 +9,7 @@ Every error carries a stable dotted ``code`` and a one-line ``message``::
     ├── IntegrityError        published content does not match its recorded hash
     ├── PublicationError      publishing or loading a published artefact failed
     ├── DecisionError         the decision layer could not decide (fails closed)
+    ├── DeadlineError         a turn ran past its deadline (fails closed)
     └── StoreError            persistence failed (the turn is not committed)
 """
 
@@ -64,3 +65,9 @@ class DecisionError(GraceError):
 
 class StoreError(GraceError):
     default_code = "store.failed"
+
+
+class DeadlineError(GraceError):
+    """A turn ran past its deadline (rules/runtime.json ``turn_deadline_ms``); the turn fails closed."""
+
+    default_code = "turn.deadline_exceeded"

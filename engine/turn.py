@@ -16,7 +16,8 @@ from audit.vault import FieldCipher
 from engine.arc import ArcWording
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.decider import Decider, Decision
-from engine.errors import GraceError, InputError, IntegrityError
+from engine.decision.invariants import CheckOutcome
+from engine.errors import DeadlineError, GraceError, InputError, IntegrityError
 from engine.goals.company_data import resolve_vocabulary
 from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import spec_hash
@@ -32,6 +33,7 @@ from engine.ports import (
 )
 from engine.rules_bundle import RuleBundle
 from engine.storage.codec import stored_form
+from engine.turn_limits import check_deadline, run_decision, turn_deadline
 from engine.turn_record import build_record, seal_for_store
 
 log = structlog.get_logger("grace.turn")
@@ -59,6 +61,18 @@ class TurnResult:
 
     def response_text(self) -> str:
         return _join(self.answer.text, self.notice, self.question, self.closing)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the assistant says after the answer: the decided question (possibly worded as a clarification), a
+    notice about a rejected answer, and the closing turn; ``notes`` go to the audit record."""
+
+    question: str | None = None
+    notice: str | None = None
+    closing: str | None = None
+    closing_reason: str | None = None
+    notes: tuple[str, ...] = ()
 
 
 class TurnRuntime:
@@ -98,8 +112,13 @@ class TurnRuntime:
         self.rater = rater
         self.decider = Decider(spec, bundle)
         self._limits = bundle.file("runtime")
+        deadline = self._limits.get("turn_deadline_ms")  # absent from bundles published before it existed
+        self._deadline_ms: float | None = float(deadline) if deadline is not None else None
 
-    def start(self, *, conversation_id: str | None = None, language: str | None = None) -> ConversationState:
+    def start(
+        self, *, conversation_id: str | None = None, language: str | None = None, visitor_key: str | None = None
+    ) -> ConversationState:
+        """``visitor_key``: the hash of the visitor's capability token (see engine/service/visitor_access)."""
         lang = language or self.spec.spec.default_language
         if lang not in self.spec.spec.languages:
             raise InputError(f"language {lang} is not offered by {self.spec.ref}", code="input.language")
@@ -110,6 +129,7 @@ class TurnRuntime:
             bundle_hash=self.bundle.content_hash,
             language=lang,
             bits=list(self.spec.spec.s0()),
+            visitor_key=visitor_key,
         )
         self.store.create(state)
         log.info("conversation.started", conversation_id=state.conversation_id, goal=self.spec.ref)
@@ -133,75 +153,101 @@ class TurnRuntime:
         working.turn = turn
         working.messages.append(Message(role=Role.VISITOR, turn=turn, text=normalized))
         timings: dict[str, float] = {}
+        closed: tuple[str, str] | None = None
+        decision: Decision | None = None
+        reply = Reply()
+        with turn_deadline(self._deadline_ms):
+            t0 = time.perf_counter()
+            try:
+                answer = self._answer(normalized, state.language)
+                check_deadline("answer")
+            except Exception as exc:  # any failure ends the turn closed, never a crash
+                answer, closed = GroundedAnswer(), _closed("answer", exc)
+            timings["answer_ms"] = _ms(t0)
 
-        t0 = time.perf_counter()
-        answer = self._answer(normalized, state.language)
-        timings["answer_ms"] = _ms(t0)
+            t0 = time.perf_counter()
+            proposal = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
+            if closed is None:
+                proposal, closed = self._propose(working, state, received_at)
+            timings["propose_ms"] = _ms(t0)
 
-        t0 = time.perf_counter()
-        proposal, proposer_error = self._propose(working, state, received_at)
-        timings["propose_ms"] = _ms(t0)
-
-        t0 = time.perf_counter()
-        rater_calls: list[dict[str, Any]] = []
-        rubric_rater = self.rater.for_turn(self.spec, working, answer, rater_calls) if self.rater else None
-        decision = self.decider.decide(working, list(proposal.commands), list(proposal.malformed),
-                                       company_question=answer.is_question, rater=rubric_rater)
-        if rater_calls:
-            proposal = proposal.model_copy(update={"calls": [*proposal.calls, *rater_calls]})
-        timings["decide_ms"] = _ms(t0)
-        fail_closed: tuple[str, str] | None = proposer_error
-        if fail_closed is None and decision.fail_closed:
-            fail_closed = (decision.fail_closed, "the Z3 invariant check did not confirm the transition")
-
-        question = None if fail_closed else self._question(decision, answer, state.language)
-        new_state = decision.new_state
-        if proposer_error:
-            new_state = working  # nothing is applied; only the visitor message is kept
-            new_state.last_asked = None
-        notice: str | None = None
-        closing: str | None = None
-        arc_notes: list[str] = []
-        if not fail_closed:
-            question, notice, closing, arc_notes = self._arc(decision, question, state, new_state)
-        new_state.messages.append(
-            Message(role=Role.ASSISTANT, turn=turn, text=_join(answer.text, notice, question, closing),
-                    asked_objective=decision.chosen if question else None)
-        )
+            t0 = time.perf_counter()
+            if closed is None:
+                try:
+                    decision, proposal = self._decide(working, proposal, answer)
+                    check_deadline("decide")
+                except Exception as exc:
+                    decision, closed = None, _closed("decide", exc)
+            timings["decide_ms"] = _ms(t0)
+            if closed is None and decision is not None and decision.fail_closed:
+                closed = (decision.fail_closed, "the Z3 invariant check did not confirm the transition")
+            elif closed is None and decision is not None:
+                try:
+                    reply = self._arc(decision, self._question(decision, answer, state.language), state)
+                except Exception as exc:
+                    reply, closed = Reply(), _closed("question", exc)
+        fail_closed = closed
+        ran = decision is not None and (fail_closed is None or decision.fail_closed is not None)
+        if not ran:
+            # Nothing is applied; only the visitor message is kept, and the record shows no candidate.
+            decision = _closed_decision(working)
+            decision.new_state.last_asked = None
+        assert decision is not None
         timings["total_ms"] = _ms(started)
-        record = build_record(
-            spec=self.spec, bundle=self.bundle, state_before=state, state_after=new_state, proposal=proposal,
-            decision=decision, answer=answer, question=question, fail_closed=fail_closed, timings=timings,
-            received_at=received_at, completed_at=datetime.now(UTC), extra_notes=arc_notes,
-        )
-        sealed = seal_for_store(record, state.audit_head, self.audit_key, cipher=cipher,
-                                stored_state=stored_form(new_state, cipher))
+        try:
+            new_state, sealed = self._seal(state, decision, proposal, answer, reply, fail_closed, timings,
+                                           received_at, ran, cipher)
+        except Exception as exc:  # a record that does not validate must not crash the turn
+            decision, proposal, reply = _closed_decision(working), _empty(proposal), Reply()
+            decision.new_state.last_asked = None
+            fail_closed = _closed("record", exc)
+            new_state, sealed = self._seal(state, decision, proposal, answer, reply, fail_closed, timings,
+                                           received_at, False, cipher)
         new_state.audit_head = sealed.checkpoint
         self.store.commit_turn(new_state, sealed.record, expected_turn)
         log.info("turn.committed", conversation_id=conversation_id, turn=turn, state=new_state.state_string(),
                  action=sealed.record["chosen_action"], fail_closed=fail_closed and fail_closed[0])
-        if closing is not None:
+        if reply.closing_reason is not None:
             log.info("conversation.completed", conversation_id=conversation_id, turn=turn, goal=self.spec.ref,
-                     reason=next(n for n in arc_notes if n.startswith("arc.closing:")).split(":", 1)[1])
+                     reason=reply.closing_reason)
         return TurnResult(
             conversation_id=conversation_id,
             turn=turn,
             answer=answer,
-            question=question,
+            question=reply.question,
             action=sealed.record["chosen_action"],
             state=new_state.state_string(),
             record=sealed.record,
             fail_closed=fail_closed[0] if fail_closed else None,
-            notice=notice,
-            closing=closing,
+            notice=reply.notice,
+            closing=reply.closing,
         )
 
-    def _arc(
-        self, decision: Decision, question: str | None, before: ConversationState, after: ConversationState
-    ) -> tuple[str | None, str | None, str | None, list[str]]:
-        """(question, notice, closing, notes): the decided question worded as a clarification when it asks again
-        for an answer its validator just rejected, a one-sentence notice when the policy asks something else, and
-        the closing turn (engine/arc.py). Which objective is asked stays the policy's decision."""
+    def _seal(
+        self, state: ConversationState, decision: Decision, proposal: Proposal, answer: GroundedAnswer,
+        reply: Reply, fail_closed: tuple[str, str] | None, timings: dict[str, float],
+        received_at: datetime, ran: bool, cipher: FieldCipher | None,
+    ) -> tuple[ConversationState, Any]:
+        new_state = decision.new_state.model_copy(deep=True)
+        new_state.messages.append(
+            Message(role=Role.ASSISTANT, turn=new_state.turn,
+                    text=_join(answer.text, reply.notice, reply.question, reply.closing),
+                    asked_objective=decision.chosen if reply.question else None)
+        )
+        record = build_record(
+            spec=self.spec, bundle=self.bundle, state_before=state, state_after=new_state, proposal=proposal,
+            decision=decision, answer=answer, question=reply.question, fail_closed=fail_closed, timings=timings,
+            received_at=received_at, completed_at=datetime.now(UTC), extra_notes=list(reply.notes),
+        )
+        if not ran:
+            record["invariant_check"] = None  # no transition was checked
+        return new_state, seal_for_store(record, state.audit_head, self.audit_key, cipher=cipher,
+                                         stored_state=stored_form(new_state, cipher))
+
+    def _arc(self, decision: Decision, question: str | None, before: ConversationState) -> Reply:
+        """The decided question worded as a clarification when it asks again for an answer its validator just
+        rejected, a one-sentence notice when the policy asks something else, and the closing turn (engine/arc.py).
+        Which objective is asked stays the policy's decision."""
         wording = ArcWording(self.bundle, self.spec.spec, before.language)
         notes: list[str] = []
         notice: str | None = None
@@ -212,10 +258,11 @@ class TurnRuntime:
                 question = clarification.text
             else:
                 notice = clarification.text
-        closing = wording.closing(before, after)
+        closing = wording.closing(before, decision.new_state)
         if closing is not None:
             notes.append(f"arc.closing:{closing.reason}")
-        return question, notice, closing.text if closing else None, notes
+        return Reply(question, notice, closing.text if closing else None, closing.reason if closing else None,
+                     tuple(notes))
 
     def _check_seal(self, state: ConversationState, cipher: FieldCipher | None) -> None:
         """Refuse to seal on top of a state that is not the one the last checkpoint sealed (edited row,
@@ -262,13 +309,33 @@ class TurnRuntime:
             stopped=before.stopped,
             reference_time=received_at,
         )
+        empty = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
         try:
-            return self.proposer.propose(request), None
+            proposal = self.proposer.propose(request)
+            check_deadline("propose")
+            return proposal, None
+        except DeadlineError as exc:
+            log.warning("turn.proposer.failed", code=exc.code)
+            return empty, (exc.code, exc.message)
         except GraceError as exc:
             # Fail closed: the state stays as it was; the record says why.
             log.warning("turn.proposer.failed", code=exc.code)
-            empty = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
             return empty, ("proposer.failed", f"{exc.code}: {exc.message}")
+        except Exception as exc:  # e.g. a pydantic ValidationError from a bad command
+            return empty, _closed("propose", exc)
+
+    def _decide(
+        self, working: ConversationState, proposal: Proposal, answer: GroundedAnswer
+    ) -> tuple[Decision, Proposal]:
+        rater_calls: list[dict[str, Any]] = []
+        rubric_rater = self.rater.for_turn(self.spec, working, answer, rater_calls) if self.rater else None
+        decision = run_decision(
+            lambda: self.decider.decide(working, list(proposal.commands), list(proposal.malformed),
+                                        company_question=answer.is_question, rater=rubric_rater)
+        )
+        if rater_calls:
+            proposal = proposal.model_copy(update={"calls": [*proposal.calls, *rater_calls]})
+        return decision, proposal
 
     def _question(self, decision: Decision, answer: GroundedAnswer, language: str) -> str | None:
         if decision.chosen is None:
@@ -281,8 +348,32 @@ class TurnRuntime:
         return modulated or canonical
 
 
+def _closed(stage: str, exc: Exception) -> tuple[str, str]:
+    """The reason of a turn closed by an error: a stable code per stage; the message names the error type
+    only (an exception's text can quote the visitor's personal data, e.g. pydantic's input_value)."""
+    if isinstance(exc, GraceError):
+        code = exc.code if isinstance(exc, DeadlineError) else f"{stage}.failed"
+        log.warning(f"turn.{stage}.failed", code=exc.code)
+        return code, f"{exc.code}: {exc.message}" if isinstance(exc, DeadlineError) else f"{stage} failed: {exc.code}"
+    log.error(f"turn.{stage}.crashed", error=type(exc).__name__)
+    return f"{stage}.crashed", f"{stage} raised {type(exc).__name__}"
+
+
+def _empty(proposal: Proposal) -> Proposal:
+    return Proposal(adapter=proposal.adapter, adapter_version=proposal.adapter_version)
+
+
+def _closed_decision(working: ConversationState) -> Decision:
+    """The decision of a turn that decided nothing: no candidate, no action, the state as it was."""
+    bits = list(working.bits)
+    return Decision(candidates=[], malformed=[], bits_before=bits, z=[0] * len(bits), bits_after=bits, actions=[],
+                    chosen=None, invariant=CheckOutcome(ok=False, status="unknown"),
+                    new_state=working.model_copy(deep=True))
+
+
 def _join(*parts: str | None) -> str:
     return "\n\n".join(part for part in parts if part)
+
 
 def _cipher(store: ConversationStore, conversation_id: str) -> FieldCipher | None:
     """The conversation's field cipher if the store encrypts (raises ``store.erased`` for an erased one)."""

@@ -1,6 +1,8 @@
 """The GRACE HTTP API (FastAPI): visitor endpoints, operator endpoints, the widget and the console.
 
-Visitor endpoints need no login; they are rate-limited per client address and body-limited. Operator
+Visitor endpoints need no login; they are rate-limited per client address and body-limited. Creating a
+conversation returns its secret visitor token; reading it and posting to it need that token in the
+``X-Visitor-Token`` header (engine/service/visitor_access). Operator
 endpoints need ``Authorization: Bearer <GRACE_OPERATOR_TOKEN>``. Every error is JSON
 ``{"error": {"code": <stable dotted code>, "message": <one line>}}``.
 """
@@ -24,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engine.errors import GraceError, StoreError
-from engine.service import pages
+from engine.service import pages, visitor_access
 from engine.service.catalog import Catalog, ServedGoal
 from engine.service.config import ServiceConfig
 from engine.service.engine_thread import EngineThread
@@ -61,11 +63,16 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 API_VERSION = "1.0.0"
 
 ConversationId = Annotated[str, PathParam(pattern=CONVERSATION_ID_PATTERN)]
+VisitorToken = Annotated[
+    str | None,
+    Header(alias=visitor_access.HEADER, description="the visitor_token returned when the conversation was created"),
+]
 # Module level: route signatures are resolved from module globals (postponed annotations).
 bearer = HTTPBearer(auto_error=False, description="GRACE_OPERATOR_TOKEN")
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 410, 413, 415, 429, 503)
+    status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 410, 413, 415, 429, 500, 503)
 }
+MAX_OFFSET = 2**63 - 1  # SQL BIGINT: a larger OFFSET is a driver overflow, not an empty page
 
 
 def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -88,6 +95,29 @@ def _check_text(value: str, field: str) -> None:
         raise RequestError(f"{field} contains invalid Unicode (lone surrogate)", code="input.binary") from None
 
 
+def _advertise_real_statuses(app: FastAPI) -> None:
+    """FastAPI documents a 422 validation error on every route with parameters; this API answers invalid
+    requests with a coded 400 (``invalid_request`` below), so the document says 400 and drops the 422."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = generate()
+            for operations in document.get("paths", {}).values():
+                for operation in operations.values():
+                    responses = operation.get("responses", {})
+                    if responses.pop("422", None) is not None and "400" not in responses:
+                        responses["400"] = {"description": "Bad Request", "content": {"application/json": {
+                            "schema": {"$ref": "#/components/schemas/ErrorResponse"}}}}
+            schemas = document.get("components", {}).get("schemas", {})
+            for name in ("HTTPValidationError", "ValidationError"):
+                schemas.pop(name, None)
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def create_app(
     *,
     config: ServiceConfig,
@@ -103,7 +133,8 @@ def create_app(
         if clock is not None
         else RateLimiter(limits.rate_limits, max_clients=limits.rate_limit_max_clients)
     )
-    submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts, engine=engine)
+    submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts, engine=engine,
+                              workers=limits.turn_workers)
     token = config.operator_token.encode("utf-8")
 
     app = FastAPI(
@@ -118,6 +149,7 @@ def create_app(
         docs_url="/docs",
         redoc_url=None,
     )
+    _advertise_real_statuses(app)
     app.state.store = store
     app.state.catalog = catalog
     app.state.submitter = submitter
@@ -129,7 +161,7 @@ def create_app(
     async def grace_error(_: Request, exc: GraceError) -> JSONResponse:
         status = status_for(exc)
         headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, RateLimitError) else None
-        if isinstance(exc, AuthError):
+        if isinstance(exc, AuthError) and exc.code.startswith("auth."):
             headers = {"WWW-Authenticate": "Bearer"}
         if status >= 500:
             _log_safely("service.request.failed", code=exc.code, message=exc.message)
@@ -156,7 +188,8 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:
-        _log_safely("service.request.crashed", error=type(exc).__name__, detail=str(exc)[:200])
+        # The type only: an exception's text can quote the visitor's message (pydantic's input_value).
+        _log_safely("service.request.crashed", error=type(exc).__name__)
         return _error(500, "internal.error", "internal error; the turn was not committed")
 
     # -- dependencies ------------------------------------------------------------------------------
@@ -165,7 +198,8 @@ def create_app(
         if config.trust_forwarded:
             forwarded = request.headers.get("x-forwarded-for", "")
             if forwarded:
-                return forwarded.split(",")[0].strip()
+                # The entry our trusted proxy appended; everything left of it is whatever the client sent.
+                return forwarded.split(",")[-1].strip() or "unknown"
         return request.client.host if request.client else "unknown"
 
     def limited(family: str) -> Callable[[Request], None]:
@@ -184,6 +218,12 @@ def create_app(
         if not hmac.compare_digest(presented, token):
             log.info("service.auth.refused", client=client_of(request))
             raise AuthError("operator token is not valid", code="auth.invalid_token")
+
+    def visitor_goal_of(conversation_id: str, token: str | None) -> tuple[Any, ServedGoal]:
+        presented = visitor_access.require_token(token)
+        state, goal = goal_of(conversation_id)
+        visitor_access.check_access(state, presented)
+        return state, goal
 
     def goal_of(conversation_id: str) -> tuple[Any, ServedGoal]:
         try:
@@ -207,9 +247,11 @@ def create_app(
     )
     def create_conversation(body: CreateConversation) -> ConversationCreated:
         goal = catalog.resolve(body.goal)
-        state = goal.runtime.start(language=body.language)
+        token, key = visitor_access.new_token()
+        state = goal.runtime.start(language=body.language, visitor_key=key)
         return ConversationCreated(
             conversation_id=state.conversation_id,
+            visitor_token=token,
             goal_ref=state.goal_ref,
             language=state.language,
             turn=state.turn,
@@ -230,10 +272,11 @@ def create_app(
         body: TurnRequest,
         response: Response,
         idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
+        visitor_token: VisitorToken = None,
     ) -> dict[str, Any]:
         _check_text(body.message, "message")
         key = check_key(idempotency_key, limits.idempotency_key_max_chars)
-        _, goal = goal_of(conversation_id)
+        _, goal = visitor_goal_of(conversation_id, visitor_token)
         submitted = submitter.submit(goal.runtime, conversation_id, body.message, key)
         if submitted.replayed:
             response.headers["Idempotent-Replayed"] = "true"
@@ -247,8 +290,8 @@ def create_app(
         tags=["visitor"],
         summary="The visitor's view of a conversation (messages and state)",
     )
-    def get_conversation(conversation_id: ConversationId) -> VisitorConversation:
-        state, _ = goal_of(conversation_id)
+    def get_conversation(conversation_id: ConversationId, visitor_token: VisitorToken = None) -> VisitorConversation:
+        state, _ = visitor_goal_of(conversation_id, visitor_token)
         return VisitorConversation(
             conversation_id=state.conversation_id,
             goal_ref=state.goal_ref,
@@ -273,7 +316,7 @@ def create_app(
     )
     def list_conversations(
         limit: Annotated[int, Query(ge=1, le=1000)] = limits.console_page_size,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     ) -> ConversationList:
         rows = store.summaries(limit=limit, offset=offset)
         return ConversationList(
@@ -448,7 +491,7 @@ def create_app(
             CORSMiddleware,
             allow_origins=list(config.cors_origins),
             allow_methods=["GET", "POST"],
-            allow_headers=["Content-Type", "Idempotency-Key", "Authorization"],
+            allow_headers=["Content-Type", "Idempotency-Key", "Authorization", visitor_access.HEADER],
             expose_headers=["Idempotent-Replayed", "Retry-After"],
             max_age=600,
         )

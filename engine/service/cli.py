@@ -72,6 +72,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from engine.service.runner import build_from_args
+    from engine.service.server import uvicorn_config
 
     built = build_from_args(args)
     sock = _listen(args.host, args.port)
@@ -79,7 +80,7 @@ def serve(args: argparse.Namespace) -> int:
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     for line in built.banner(f"http://{shown_host}:{port}"):
         print(line, flush=True)
-    config = uvicorn.Config(built.app, log_level="warning", access_log=False)
+    config = uvicorn_config(built.app)
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

@@ -28,6 +28,7 @@ class ServiceLimits:
     max_body_bytes: int
     idempotency_key_max_chars: int
     turn_commit_attempts: int
+    turn_workers: int
     rate_limits: dict[str, Bucket]
     rate_limit_max_clients: int
     console_page_size: int
@@ -45,6 +46,7 @@ class ServiceLimits:
             max_body_bytes=data["max_body_bytes"],
             idempotency_key_max_chars=data["idempotency_key_max_chars"],
             turn_commit_attempts=data["turn_commit_attempts"],
+            turn_workers=data["turn_workers"],
             rate_limits={name: Bucket(**spec) for name, spec in data["rate_limits"].items()},
             rate_limit_max_clients=data["rate_limit_max_clients"],
             console_page_size=data["console_page_size"],

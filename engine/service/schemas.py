@@ -43,6 +43,10 @@ class ObjectiveOut(BaseModel):
 
 class ConversationCreated(BaseModel):
     conversation_id: str
+    visitor_token: str = Field(
+        description="secret capability of this conversation, shown once: send it as X-Visitor-Token to read the"
+        " conversation or post turns (only its hash is stored)"
+    )
     goal_ref: str
     language: str
     turn: int

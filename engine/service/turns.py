@@ -7,8 +7,10 @@
 * Ordering: turns of one conversation take an in-process lock; across processes the store's compare-and-set
   on the turn number refuses a stale commit (``store.conflict``) and the turn is run again on the fresh
   state, a bounded number of times.
-* Every decision runs on the process's engine thread (``engine_thread``): the decision layer is not
-  thread-safe.
+* Answering and proposing run on a bounded pool of turn workers (``turn_workers`` in limits.json), so one
+  slow conversation does not hold up the others; every decision still runs on the process's engine thread
+  (``engine_thread``): the decision layer is not thread-safe. A turn past its deadline (rules/runtime.json)
+  fails closed inside the runtime.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +34,7 @@ from engine.service.locks import KeyedLocks
 from engine.service.responses import turn_response
 from engine.storage.base import DurableStore, IdempotencyEntry
 from engine.storage.errors import RETRYABLE
+from engine.turn_limits import deciding_on
 
 log = structlog.get_logger("engine.service.turns")
 
@@ -120,11 +124,23 @@ class Submitted:
 
 
 class TurnSubmitter:
-    def __init__(self, store: DurableStore, *, attempts: int, engine: EngineThread | None = None) -> None:
+    def __init__(
+        self, store: DurableStore, *, attempts: int, engine: EngineThread | None = None, workers: int = 1
+    ) -> None:
         self.store = store
         self.attempts = attempts
         self.locks = KeyedLocks()
         self.engine = engine if engine is not None else ENGINE
+        # Worker threads live as long as the process (like the engine thread): no thread exits mid-flight.
+        self.workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grace-turn")
+
+    def _run_turn(self, runtime: Any, conversation_id: str, message: str) -> None:
+        context = contextvars.copy_context()  # carries the pending entry to the worker and on to the engine
+        self.workers.submit(context.run, self._on_worker, runtime, conversation_id, message).result()
+
+    def _on_worker(self, runtime: Any, conversation_id: str, message: str) -> None:
+        with deciding_on(lambda work: self.engine.run(work)):
+            runtime.handle(conversation_id, message)
 
     def _replay(self, conversation_id: str, key: str | None, fp: str) -> Submitted | None:
         if key is None:
@@ -153,7 +169,7 @@ class TurnSubmitter:
                 token = _pending.set(pending)
                 try:
                     # The pending entry travels with the context copy; the engine thread fills it in.
-                    self.engine.run(runtime.handle, conversation_id, message)
+                    self._run_turn(runtime, conversation_id, message)
                 except StoreError as exc:
                     if exc.code not in RETRYABLE:
                         raise

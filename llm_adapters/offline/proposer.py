@@ -16,6 +16,7 @@ import structlog
 from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
 from engine.goals.models import CriterionKind, Objective, PublishedGoalSpec
 from engine.ports import Proposal, ProposerInput
+from engine.turn_limits import check_deadline
 from llm_adapters.offline.analysis import Analysis, analyze
 from llm_adapters.offline.choices import extract_enumeration, extract_features
 from llm_adapters.offline.contact import extract_contact
@@ -39,6 +40,18 @@ from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 log = structlog.get_logger("grace.proposer.offline")
 
 MAX_QUOTE = 2000  # engine.commands.Span.quote max_length
+
+
+def _schema_max_length(model: type[Complete | Correct], field: str) -> int:
+    """A string field's max_length in the command schema: the proposer never builds a command it would break."""
+    for meta in model.model_fields[field].metadata:
+        limit = getattr(meta, "max_length", None)
+        if isinstance(limit, int):
+            return limit
+    raise RuntimeError(f"{model.__name__}.{field} has no max_length")  # a schema change this module must follow
+
+
+MAX_VALUE = min(_schema_max_length(Complete, "value"), _schema_max_length(Correct, "value"))
 
 
 class _BundleLike(Protocol):
@@ -93,6 +106,7 @@ class OfflineProposer:
 
     def propose(self, request: ProposerInput) -> Proposal:
         analysis = analyze(self.rules_for(request.message.text, request.language), request.message.text)
+        check_deadline("analysis")
         objectives = request.spec.spec.ordered()
         bits = {o.id: int(b) for o, b in zip(objectives, request.bits, strict=False)}
         cues = detect_cues(analysis, objectives, bits, request.last_asked)
@@ -157,7 +171,10 @@ class OfflineProposer:
                 company_terms=self._company_terms(request.spec), spec=request.spec.spec,
                 reference_time=request.reference_time, taken=tuple(e.pos for e in chosen.values()),
             )
-            found = self._extract(ctx, self._vocabulary(objective, request.spec))
+            check_deadline(f"proposing {objective.id}")
+            # A value the command schema cannot carry (a 600-character digit or e-mail run) is no candidate.
+            found = [e for e in self._extract(ctx, self._vocabulary(objective, request.spec))
+                     if 0 < len(e.value) <= MAX_VALUE]
             if any(e.old for e in found):
                 replacing.add(objective.id)
             candidates = [e for e in found if not e.old]

@@ -6,20 +6,23 @@ import socket
 import threading
 import time
 from types import TracebackType
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
 
+from engine.service.server import uvicorn_config
+
 
 class LiveServer:
-    def __init__(self, app: FastAPI) -> None:
+    def __init__(self, app: FastAPI, **uvicorn_settings: Any) -> None:
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind(("127.0.0.1", 0))
         self._sock.listen(64)
         self.port = self._sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off"))
+        self._server = uvicorn.Server(uvicorn_config(app, **{"lifespan": "off", **uvicorn_settings}))
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True)
 
     def __enter__(self) -> LiveServer:

@@ -116,3 +116,42 @@ def test_console_requires_the_token(page: Any, live: tuple[Service, str]) -> Non
     page.locator("[data-testid=console-signin]").click()
     page.locator("[data-testid=console-detail]").wait_for(timeout=TIMEOUT_MS)
     assert page.locator("#app").is_visible()
+
+
+def test_widget_keeps_and_sends_the_visitor_token(page: Any, live: tuple[Service, str]) -> None:
+    """The widget stores the capability returned at creation and sends it on every read and turn; the
+    conversation id alone, as anyone could copy it from the page, reads nothing."""
+    _, url = live
+    sent: list[tuple[str, str | None]] = []
+    page.on("request", lambda r: sent.append((f"{r.method} {r.url}", r.headers.get("x-visitor-token")))
+            if "/v1/conversations/" in r.url else None)
+    page.goto(f"{url}/demo/test?lang=en")
+    page.locator("[data-testid=grace-launcher]").click()
+    send(page, "My budget is 250000 EUR", 1)
+    page.reload()
+    page.locator("[data-testid=grace-launcher]").click()
+    page.locator("[data-testid=grace-visitor]").first.wait_for(timeout=TIMEOUT_MS)
+    cid = page.locator("#grace-widget").get_attribute("data-conversation")
+    saved = page.evaluate("Object.keys(sessionStorage).map(k => sessionStorage.getItem(k))")
+    tokens = {item.get("token") for item in map(_json, saved) if isinstance(item, dict) and item.get("id") == cid}
+    assert len(tokens) == 1 and None not in tokens
+    token = tokens.pop()
+    base = f"{url}/v1/conversations/{cid}"
+    assert [method for method, _ in sent] == [f"POST {base}/turns", f"GET {base}"]
+    assert all(header == token for _, header in sent)
+    probe = "async ([path, headers]) => { const r = await fetch(path, {headers}); return [r.status, await r.json()]; }"
+    status, body = page.evaluate(probe, [f"/v1/conversations/{cid}", {}])
+    assert (status, body["error"]["code"]) == (401, "visitor.token_missing")
+    status, body = page.evaluate(probe, [f"/v1/conversations/{cid}", {"X-Visitor-Token": "guessed"}])
+    assert (status, body["error"]["code"]) == (404, "conversation.not_found")
+    status, _ = page.evaluate(probe, [f"/v1/conversations/{cid}", {"X-Visitor-Token": token}])
+    assert status == 200
+
+
+def _json(text: str) -> Any:
+    import json
+
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return None

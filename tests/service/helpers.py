@@ -89,6 +89,11 @@ class Service:
     proposer: ScriptProposer
     clock: FakeClock
     headers: dict[str, str] = field(default_factory=lambda: {"Authorization": f"Bearer {TOKEN}"})
+    tokens: dict[str, str] = field(default_factory=dict)  # conversation id -> visitor token
+
+    def visitor(self, cid: str) -> dict[str, str]:
+        """The visitor's capability header for ``cid`` (a made-up token for an id this service never created)."""
+        return {"X-Visitor-Token": self.tokens.get(cid, "not-a-token")}
 
     def start(self, goal: str = "test-spec", language: str | None = None) -> str:
         body: dict[str, Any] = {"goal": goal}
@@ -97,10 +102,12 @@ class Service:
         response = self.client.post("/v1/conversations", json=body)
         assert response.status_code == 201, response.text
         cid: str = response.json()["conversation_id"]
+        self.tokens[cid] = response.json()["visitor_token"]
         return cid
 
     def turn(self, cid: str, message: str, key: str | None = None) -> Any:
         headers = {"Idempotency-Key": key} if key else {}
+        headers.update(self.visitor(cid))
         return self.client.post(f"/v1/conversations/{cid}/turns", json={"message": message}, headers=headers)
 
 
@@ -111,6 +118,7 @@ def generous_limits(**overrides: Any) -> ServiceLimits:
         "max_body_bytes": 32768,
         "idempotency_key_max_chars": 128,
         "turn_commit_attempts": 5,
+        "turn_workers": 4,
         "rate_limits": {
             name: {"capacity": 100000, "refill_per_second": 1000.0}
             for name in ("visitor_turn", "visitor_create", "visitor_read", "operator")

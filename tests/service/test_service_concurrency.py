@@ -18,10 +18,12 @@ def test_parallel_visitors_and_parallel_turns_on_one_conversation(service: Servi
 
         def visitor(index: int) -> list[int]:
             with httpx.Client(base_url=server.url, timeout=60) as client:
-                cid = client.post("/v1/conversations", json={"goal": "test"}).json()["conversation_id"]
+                created = client.post("/v1/conversations", json={"goal": "test"}).json()
+                cid, token = created["conversation_id"], {"X-Visitor-Token": created["visitor_token"]}
                 codes = []
                 for message in (f"budget {100000 + index} EUR", "hello", f"mail v{index}@example.org"):
-                    codes.append(client.post(f"/v1/conversations/{cid}/turns", json={"message": message}).status_code)
+                    response = client.post(f"/v1/conversations/{cid}/turns", json={"message": message}, headers=token)
+                    codes.append(response.status_code)
                 return codes
 
         shared = service.start()
@@ -29,7 +31,7 @@ def test_parallel_visitors_and_parallel_turns_on_one_conversation(service: Servi
         def same_conversation(index: int) -> int:
             with httpx.Client(base_url=server.url, timeout=60) as client:
                 url = f"/v1/conversations/{shared}/turns"
-                return client.post(url, json={"message": f"note {index}"}).status_code
+                return client.post(url, json={"message": f"note {index}"}, headers=service.visitor(shared)).status_code
 
         with ThreadPoolExecutor(max_workers=8) as pool:
             visitors = pool.map(visitor, range(6))

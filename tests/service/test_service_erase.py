@@ -37,7 +37,7 @@ def test_erase_keeps_the_chain_verifiable_and_closes_the_conversation(service: S
 
     status = _verify(service, cid)
     assert status["ok"] is True and status["records"] == 2
-    visitor = service.client.get(f"/v1/conversations/{cid}").json()
+    visitor = service.client.get(f"/v1/conversations/{cid}", headers=service.visitor(cid)).json()
     assert EMAIL not in json.dumps(visitor) and {m["text"] for m in visitor["messages"]} == {"[erased]"}
     detail = service.client.get(f"/v1/operator/conversations/{cid}", headers=service.headers).json()
     assert detail["state"]["bits"] == [1, 0, 0, 1] and EMAIL not in json.dumps(detail)

@@ -56,7 +56,7 @@ def test_keys_are_scoped_to_a_conversation(service: Service) -> None:
 @pytest.mark.parametrize("key", ["", "x" * 129, "has space", "ñ"])
 def test_invalid_keys_are_refused(service: Service, key: str) -> None:
     cid = service.start()
-    headers = {"Idempotency-Key": key.encode("utf-8")}
+    headers = {"Idempotency-Key": key.encode("utf-8"), **service.visitor(cid)}  # type: ignore[dict-item]
     response = service.client.post(f"/v1/conversations/{cid}/turns", json={"message": "hi"}, headers=headers)
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "idempotency.key_invalid"
@@ -76,6 +76,7 @@ def _two_services(
     """Two independent service instances (own runtimes, locks, limiters) on one database, like two processes."""
     other = make_service(factory.open(), bundle, spec, engine=OTHER_ENGINE)
     first = make_service(factory.open(), bundle, spec, proposer=ScriptProposer(hook=lambda req: hook(other, req)))
+    other.tokens = first.tokens  # the same visitor, talking to either process
     return first, other
 
 

@@ -13,7 +13,7 @@ from tests.service.helpers import Service
 
 def post_raw(service: Service, cid: str, body: bytes, content_type: str = "application/json") -> tuple[int, str]:
     response = service.client.post(
-        f"/v1/conversations/{cid}/turns", content=body, headers={"Content-Type": content_type}
+        f"/v1/conversations/{cid}/turns", content=body, headers={"Content-Type": content_type, **service.visitor(cid)}
     )
     code = response.json().get("error", {}).get("code", "") if response.status_code >= 400 else ""
     return response.status_code, code
@@ -68,7 +68,8 @@ def test_chunked_body_over_the_limit_is_refused(service: Service) -> None:
             yield b"x" * 1024
 
     response = service.client.post(
-        f"/v1/conversations/{cid}/turns", content=chunks(), headers={"Content-Type": "application/json"}
+        f"/v1/conversations/{cid}/turns", content=chunks(),
+        headers={"Content-Type": "application/json", **service.visitor(cid)},
     )
     assert response.status_code == 413
     assert response.json()["error"]["code"] == "input.too_large"
@@ -126,7 +127,8 @@ def test_fuzzed_bodies_never_cause_a_server_error(service: Service, payload: byt
 @given(message=st.text(max_size=200))
 def test_any_text_message_is_answered_or_refused_cleanly(service: Service, message: str) -> None:
     cid = service.start()
-    response = service.client.post(f"/v1/conversations/{cid}/turns", json={"message": message})
+    response = service.client.post(f"/v1/conversations/{cid}/turns", json={"message": message},
+                                   headers=service.visitor(cid))
     assert response.status_code in {200, 400}, response.text
     if response.status_code == 400:
         assert response.json()["error"]["code"] in {"input.empty", "input.binary"}

@@ -96,10 +96,10 @@ def test_goal_specs_and_rule_bundles(service: Service) -> None:
     assert "policy.json" in bundles[0]["files"] or any(f.startswith("policy") for f in bundles[0]["files"])
 
 
-def test_visitor_endpoints_need_no_token(service: Service) -> None:
+def test_visitor_endpoints_need_no_operator_token(service: Service) -> None:
     cid = service.start()
     assert service.turn(cid, "hello").status_code == 200
-    assert service.client.get(f"/v1/conversations/{cid}").status_code == 200
+    assert service.client.get(f"/v1/conversations/{cid}", headers=service.visitor(cid)).status_code == 200
 
 
 def test_unknown_conversation_on_operator_endpoints(service: Service) -> None:

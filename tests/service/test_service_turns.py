@@ -53,7 +53,7 @@ def test_state_accumulates_over_turns_and_is_readable(service: Service) -> None:
     service.turn(cid, "budget 90000 EUR")
     second = service.turn(cid, "write to ana@example.org").json()
     assert second["state"] == "1001"
-    view = service.client.get(f"/v1/conversations/{cid}")
+    view = service.client.get(f"/v1/conversations/{cid}", headers=service.visitor(cid))
     assert view.status_code == 200
     body = view.json()
     assert (body["turn"], body["state"]) == (2, "1001")
@@ -67,7 +67,9 @@ def test_state_accumulates_over_turns_and_is_readable(service: Service) -> None:
 
 
 def test_unknown_conversation_is_404(service: Service) -> None:
-    for response in (service.turn("doesnotexist", "hello"), service.client.get("/v1/conversations/doesnotexist")):
+    unknown = service.visitor("doesnotexist")
+    for response in (service.turn("doesnotexist", "hello"),
+                     service.client.get("/v1/conversations/doesnotexist", headers=unknown)):
         assert response.status_code == 404
         assert response.json()["error"]["code"] == "conversation.not_found"
 

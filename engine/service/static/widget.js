@@ -180,11 +180,19 @@
   }
 
   var conversationId = null;
+  var visitorToken = null;  // the conversation's secret capability: the id alone grants nothing
   var starting = null;
 
-  function restore(id) {
-    return api("GET", "/v1/conversations/" + encodeURIComponent(id)).then(function (res) {
-      if (!res.ok) { return false; }
+  function withToken(headers) {
+    return Object.assign({ "X-Visitor-Token": visitorToken || "" }, headers || {});
+  }
+
+  function restore(saved) {
+    var id = saved && saved.id;
+    if (!id || !saved.token) { return Promise.resolve(false); }
+    visitorToken = saved.token;
+    return api("GET", "/v1/conversations/" + encodeURIComponent(id), undefined, withToken()).then(function (res) {
+      if (!res.ok) { visitorToken = null; return false; }
       conversationId = id;
       res.data.messages.forEach(function (m) {
         if (m.role === "visitor") { addVisitor(m.text); }
@@ -193,14 +201,14 @@
       host.setAttribute("data-state", res.data.state);
       host.setAttribute("data-turn", String(res.data.turn));
       return true;
-    }).catch(function () { return false; });
+    }).catch(function () { visitorToken = null; return false; });
   }
 
   function start() {
     if (conversationId) { return Promise.resolve(conversationId); }
     if (starting) { return starting; }
     var saved = null;
-    try { saved = window.sessionStorage.getItem(storageKey); } catch (e) { saved = null; }
+    try { saved = JSON.parse(window.sessionStorage.getItem(storageKey) || "null"); } catch (e) { saved = null; }
     var first = saved ? restore(saved) : Promise.resolve(false);
     starting = first.then(function (restored) {
       if (restored) { return conversationId; }
@@ -210,9 +218,12 @@
           throw new Error(code);
         }
         conversationId = res.data.conversation_id;
+        visitorToken = res.data.visitor_token;
         host.setAttribute("data-conversation", conversationId);
         host.setAttribute("data-state", res.data.state);
-        try { window.sessionStorage.setItem(storageKey, conversationId); } catch (e) { /* private mode */ }
+        try {
+          window.sessionStorage.setItem(storageKey, JSON.stringify({ id: conversationId, token: visitorToken }));
+        } catch (e) { /* private mode */ }
         return conversationId;
       });
     });
@@ -229,7 +240,7 @@
     function tryOnce() {
       attempt += 1;
       return api("POST", "/v1/conversations/" + encodeURIComponent(conversationId) + "/turns",
-                 { message: text }, { "Idempotency-Key": key })
+                 { message: text }, withToken({ "Idempotency-Key": key }))
         .catch(function () { return { ok: false, status: 0, data: { error: { code: "network" } } }; })
         .then(function (res) {
           var code = res.data && res.data.error ? res.data.error.code : null;

@@ -1,0 +1,44 @@
+"""The uvicorn settings every GRACE server runs with (``grace serve`` and the test servers).
+
+* ``proxy_headers=False``: uvicorn would otherwise replace the client address with the leftmost
+  ``X-Forwarded-For`` entry for loopback peers, so any local client could re-key the rate limiter. The app
+  reads that header itself, and only when ``GRACE_TRUST_FORWARDED=1`` says a trusted proxy sets it.
+* ``log_config=None``: uvicorn installs no handlers of its own; its error and access loggers propagate to
+  the root logger, which ``audit.logging.configure_logging`` points at the redacting formatter.
+* HTTP requests too malformed to reach the app (bad request line, bad header) still get the JSON error
+  body every other error has, not uvicorn's plain-text one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+MALFORMED = {"error": {"code": "http.malformed", "message": "the HTTP request could not be parsed"}}
+
+
+class JsonErrorH11Protocol(H11Protocol):
+    def send_400_response(self, msg: str) -> None:  # uvicorn's message is not shown: it can quote the request
+        body = json.dumps(MALFORMED).encode()
+        headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
+                   (b"content-length", str(len(body)).encode())]
+        self.transport.write(self.conn.send(h11.Response(status_code=400, headers=headers, reason=b"Bad Request")))
+        self.transport.write(self.conn.send(h11.Data(data=body)))
+        self.transport.write(self.conn.send(h11.EndOfMessage()))
+        self.transport.close()
+
+
+def uvicorn_config(app: Any, **overrides: Any) -> uvicorn.Config:
+    settings: dict[str, Any] = {
+        "log_level": "warning",
+        "access_log": False,
+        "proxy_headers": False,
+        "log_config": None,
+        "http": JsonErrorH11Protocol,
+    }
+    settings.update(overrides)
+    return uvicorn.Config(app, **settings)
