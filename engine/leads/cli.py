@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,10 @@ def register(subparsers: Any) -> None:
     export.add_argument("--until", help="last activity before YYYY-MM-DD (UTC) or an ISO-8601 time")
     export.add_argument("--completed-only", action="store_true", help="only conversations with every value")
     export.add_argument("--by", required=True, help="operator name, recorded with the export")
+    keys = export.add_mutually_exclusive_group()
+    keys.add_argument("--key-env", metavar="NAME", help="env variable holding the deployment key of an encrypted "
+                      "store (default: GRACE_AUDIT_KEY when set)")
+    keys.add_argument("--key-file", type=Path, metavar="FILE", help="file holding that key (e.g. .grace/audit.key)")
     export.set_defaults(handler=_export)
 
     dead = sub.add_parser("dead-letters", help="webhook deliveries that exhausted their retries")
@@ -54,7 +59,7 @@ def _export(args: argparse.Namespace) -> int:
     if selection.since and selection.until and selection.since >= selection.until:
         raise LeadExportError("--since must be before --until", code="leads.date_range_empty")
     _require_database(args.db)
-    store = open_store(args.db)
+    store = open_store(args.db, audit_key=_key(args))
     try:
         leads = collect_leads(store, selection)
     finally:
@@ -89,6 +94,17 @@ def _requeue(args: argparse.Namespace) -> int:
     log.warning("operator.leads.requeued", by=args.by.strip(), delivery_id=delivery.delivery_id, goal=delivery.goal)
     print(f"requeued {delivery.delivery_id} for goal {delivery.goal}")
     return 0
+
+
+def _key(args: argparse.Namespace) -> bytes | None:
+    """The key that opens an encrypted store's values; None reads a store without encryption."""
+    from audit.keys import DEFAULT_KEY_ENV, key_from_env, key_from_file
+
+    if args.key_file is not None:
+        return key_from_file(args.key_file)
+    if args.key_env is not None or os.environ.get(DEFAULT_KEY_ENV):
+        return key_from_env(args.key_env or DEFAULT_KEY_ENV)
+    return None
 
 
 def _open_outbox(path: Path) -> Outbox:

@@ -50,14 +50,16 @@ class Outbox:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
 
-    def enqueue(self, delivery_id: str, goal: str, body: bytes, now: datetime) -> None:
+    def enqueue(self, delivery_id: str, goal: str, body: bytes, now: datetime) -> bool:
+        """Queue a delivery; False when this delivery id is already known (queued, delivered or dead)."""
         stamp = _iso(now)
         with self._lock:
-            self._db.execute(
+            inserted = self._db.execute(
                 "INSERT OR IGNORE INTO lead_deliveries (delivery_id, goal, body, status, next_at, created_at, "
                 "updated_at) VALUES (?, ?, ?, 'pending', ?, ?, ?)",
                 (delivery_id, goal, body, stamp, stamp, stamp),
-            )
+            ).rowcount
+        return inserted == 1
 
     def due(self, now: datetime, limit: int = 100) -> list[Delivery]:
         with self._lock:

@@ -12,7 +12,7 @@ import hmac
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +36,7 @@ class DeliverySettings:
     backoff_seconds: tuple[float, ...]
     timeout_seconds: float
     signature_tolerance_seconds: int
+    poll_seconds: float = 2.0
 
     @property
     def attempts(self) -> int:
@@ -50,7 +51,7 @@ class DeliverySettings:
         except jsonschema.ValidationError as exc:
             raise LeadExportError(f"{path.name}: {exc.message}", code="leads.settings_invalid") from None
         return DeliverySettings(tuple(float(x) for x in data["backoff_seconds"]), float(data["timeout_seconds"]),
-                                int(data["signature_tolerance_seconds"]))
+                                int(data["signature_tolerance_seconds"]), float(data["poll_seconds"]))
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,28 @@ class WebhookTarget:
         if len(self.secret) < 16:
             raise LeadExportError(f"webhook secret for {self.goal} must be at least 16 bytes",
                                   code="leads.webhook_secret")
+
+
+def webhooks_from_file(path: Path, environ: Mapping[str, str]) -> dict[str, WebhookTarget]:
+    """The deployment's webhooks (engine/leads/webhooks.schema.json); each secret comes from its env variable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LeadExportError(f"cannot read webhooks file {path}: {exc}", code="leads.webhooks_unreadable") from None
+    schema = json.loads(SETTINGS_PATH.with_name("webhooks.schema.json").read_text(encoding="utf-8"))
+    try:
+        jsonschema.validate(data, schema)
+    except jsonschema.ValidationError as exc:
+        raise LeadExportError(f"{path.name}: {exc.message}", code="leads.webhooks_invalid") from None
+    targets: dict[str, WebhookTarget] = {}
+    for item in data["webhooks"]:
+        secret = environ.get(item["secret_env"], "")
+        if not secret:
+            raise LeadExportError(f"webhook of {item['goal']}: set {item['secret_env']}", code="leads.webhook_secret")
+        if item["goal"] in targets:
+            raise LeadExportError(f"two webhooks for goal {item['goal']}", code="leads.webhooks_invalid")
+        targets[item["goal"]] = WebhookTarget(item["goal"], item["url"], secret.encode("utf-8"))
+    return targets
 
 
 def delivery_id(conversation_id: str, turn: int) -> str:
@@ -127,13 +150,13 @@ class WebhookDispatcher:
         self.transport = transport
 
     def enqueue(self, event: dict[str, Any], now: datetime) -> bool:
-        """Queue an event for its goal's webhook; False when the goal has none. Idempotent per delivery id."""
+        """Queue an event for its goal's webhook. False when the goal has none or the delivery id is already
+        queued (idempotent: a completion is delivered once however often it is queued)."""
         goal = str(event["goal_ref"]).split("/")[0]
         if goal not in self.targets:
             return False
         body = json.dumps(event, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        self.outbox.enqueue(str(event["delivery_id"]), goal, body, now)
-        return True
+        return self.outbox.enqueue(str(event["delivery_id"]), goal, body, now)
 
     def run_due(self, now: datetime) -> list[Delivery]:
         done = []

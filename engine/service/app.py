@@ -12,6 +12,7 @@ from __future__ import annotations
 import hmac
 import sys
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engine.errors import GraceError, StoreError
+from engine.leads.notifier import LeadNotifier
 from engine.service import pages, visitor_access
 from engine.service.catalog import Catalog, ServedGoal
 from engine.service.config import ServiceConfig
@@ -41,6 +43,8 @@ from engine.service.schemas import (
     ConversationList,
     ConversationSummaryOut,
     CreateConversation,
+    DeliveryList,
+    DeliveryOut,
     ErasureOut,
     ErrorResponse,
     GoalSpecList,
@@ -126,6 +130,7 @@ def create_app(
     audit_key: bytes,
     clock: Callable[[], float] | None = None,
     engine: EngineThread | None = None,
+    notifier: LeadNotifier | None = None,
 ) -> FastAPI:
     limits = config.limits
     limiter = (
@@ -432,6 +437,34 @@ def create_app(
                 )
             )
         return GoalSpecList(goal_specs=out)
+
+    @app.get(
+        "/v1/operator/deliveries/dead",
+        response_model=DeliveryList,
+        responses=_ERRORS,
+        dependencies=op,
+        tags=["operator"],
+        summary="Completion webhooks that exhausted their retries (empty when no webhook is configured)",
+    )
+    def dead_letters() -> DeliveryList:
+        letters = notifier.dispatcher.outbox.dead_letters() if notifier is not None else []
+        return DeliveryList(deliveries=[DeliveryOut.of(letter) for letter in letters])
+
+    @app.post(
+        "/v1/operator/deliveries/{delivery_id}/requeue",
+        response_model=DeliveryOut,
+        responses=_ERRORS,
+        dependencies=op,
+        tags=["operator"],
+        summary="Send a dead letter again with a fresh retry budget (an operator action, logged)",
+    )
+    def requeue(delivery_id: Annotated[str, PathParam(pattern=r"^[0-9a-f]{32}$")], request: Request) -> DeliveryOut:
+        if notifier is None:
+            raise NotFoundError("no webhook is configured on this service", code="leads.webhooks_off")
+        delivery = notifier.dispatcher.outbox.requeue(delivery_id, datetime.now(UTC))
+        log.warning("operator.leads.requeued", delivery_id=delivery_id, goal=delivery.goal,
+                    client=client_of(request))
+        return DeliveryOut.of(delivery)
 
     @app.get(
         "/v1/operator/rule-bundles",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.goals.models import PublishedGoalSpec
+from engine.leads.notifier import LeadNotifier
 from engine.ports import Answerer, Proposer
 from engine.rules_bundle import RuleBundle
 from engine.service.catalog import Catalog, ServedGoal
@@ -30,10 +31,11 @@ def build_catalog(
     proposer: Proposer,
     goals: list[GoalSource],
     audit_key: bytes,
+    notifier: LeadNotifier | None = None,
 ) -> Catalog:
     from engine.turn import TurnRuntime
 
-    hook = CommitHook(store)
+    hook = CommitHook(store, notifier)
     served = []
     for source in goals:
         runtime = TurnRuntime(

@@ -50,6 +50,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--rules", type=Path, default=None, help="rule bundle folder (default: rules/)")
     parser.add_argument(
+        "--webhooks",
+        type=Path,
+        default=None,
+        help="JSON file of completion webhooks per goal (engine/leads/webhooks.schema.json); outbox in --data-dir",
+    )
+    parser.add_argument(
         "--cors-origin",
         action="append",
         default=[],

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from engine.conversation import ConversationState, Role
+from engine.leads.notifier import closing_reason
 from engine.ports import GroundedAnswer
 
 _ASK = re.compile(r"^ASK\((.+)\)$")
@@ -59,5 +60,6 @@ def turn_response(state: ConversationState, record: dict[str, Any], answer: Grou
         "response_text": assistant_text(state, state.turn),
         "fail_closed": fail_code(record),
         "stopped": state.stopped,
+        "completed": closing_reason(record) is not None,
         "record_seq": seq if isinstance(seq, int) else None,
     }

@@ -11,6 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from engine.errors import InputError
+from engine.leads.notifier import LeadNotifier
 from engine.service import demo
 from engine.service.app import create_app
 from engine.service.assembly import GoalSource, build_catalog
@@ -18,6 +19,8 @@ from engine.service.catalog import Catalog
 from engine.service.config import config_from_env
 from engine.storage import open_store
 from engine.storage.base import DurableStore
+
+OUTBOX_FILE = "outbox.db"
 
 
 @dataclass
@@ -99,8 +102,26 @@ def build_from_args(args: argparse.Namespace) -> Built:
         raise InputError("nothing to serve: use --demo or --goals DIR", code="service.no_goals")
     key = demo.audit_key(data_dir)
     store = open_store(url, audit_key=key, synchronous=synchronous)
+    notifier = _notifier(getattr(args, "webhooks", None), data_dir)
     catalog = build_catalog(
-        store=store, bundle=bundle, proposer=demo.offline_proposer(bundle), goals=sources, audit_key=key
+        store=store, bundle=bundle, proposer=demo.offline_proposer(bundle), goals=sources, audit_key=key,
+        notifier=notifier,
     )
-    app = create_app(config=config, store=store, catalog=catalog, audit_key=key)
-    return Built(app, store, catalog, config.operator_token, generated, label)
+    app = create_app(config=config, store=store, catalog=catalog, audit_key=key, notifier=notifier)
+    built = Built(app, store, catalog, config.operator_token, generated, label)
+    if notifier is not None:
+        notifier.sweep(store)  # completions a crash left unqueued
+        notifier.start()
+        built.closers.append(notifier.close)
+    return built
+
+
+def _notifier(webhooks: Path | None, data_dir: Path) -> LeadNotifier | None:
+    """Completion webhooks from ``--webhooks FILE``; their outbox lives in the data folder."""
+    if webhooks is None:
+        return None
+    from engine.leads.outbox import Outbox
+    from engine.leads.webhook import DeliverySettings, WebhookDispatcher, webhooks_from_file
+
+    targets = webhooks_from_file(Path(webhooks), os.environ)
+    return LeadNotifier(WebhookDispatcher(Outbox(data_dir / OUTBOX_FILE), targets, DeliverySettings.load()))

@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.leads.outbox import Delivery
+
 GOAL_PATTERN = r"^[a-z][a-z0-9_-]{0,63}(/v[1-9][0-9]{0,8})?$"
 LANGUAGE_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$"
 CONVERSATION_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
@@ -77,6 +79,12 @@ class TurnResponse(BaseModel):
     response_text: str = Field(description="What the visitor is shown: answer, then the question.")
     fail_closed: str | None = Field(description="Reason code when the turn failed closed.")
     stopped: bool
+    completed: bool = Field(
+        default=False,
+        description="This turn closed the conversation (every objective recorded, or the visitor stopped): the "
+        "response ends with a summary of what was recorded and the company's next step, and a "
+        "conversation.completed event is queued for the goal's webhook.",
+    )
     record_seq: int | None = Field(description="Sequence number of this turn's audit record.")
 
 
@@ -141,6 +149,28 @@ class ErasureOut(BaseModel):
     erased: bool
     actor: str = Field(description="Who erased it (logged as an operator action).")
     erased_at: str = Field(description="When the conversation's key was destroyed (ISO-8601 UTC).")
+
+
+class DeliveryOut(BaseModel):
+    """One completion webhook delivery (the body, which holds the visitor's values, is never shown here)."""
+
+    delivery_id: str
+    goal: str
+    status: str = Field(description="pending | delivered | dead")
+    attempts: int
+    last_error: str | None
+    created_at: str
+    updated_at: str
+
+    @staticmethod
+    def of(delivery: Delivery) -> DeliveryOut:
+        return DeliveryOut(delivery_id=delivery.delivery_id, goal=delivery.goal, status=delivery.status,
+                           attempts=delivery.attempts, last_error=delivery.last_error,
+                           created_at=delivery.created_at, updated_at=delivery.updated_at)
+
+
+class DeliveryList(BaseModel):
+    deliveries: list[DeliveryOut]
 
 
 class GoalSpecOut(BaseModel):

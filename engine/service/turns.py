@@ -27,6 +27,7 @@ import structlog
 from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.errors import StoreError
+from engine.leads.notifier import LeadNotifier
 from engine.ports import Answerer, GroundedAnswer
 from engine.service.engine_thread import ENGINE, EngineThread
 from engine.service.errors import ConflictError, RequestError
@@ -56,8 +57,9 @@ class CommitHook:
     """A ``ConversationStore`` for ``TurnRuntime``: commits through the durable store, adding the turn's
     response and idempotency entry to the same transaction when a service request is in flight."""
 
-    def __init__(self, store: DurableStore) -> None:
+    def __init__(self, store: DurableStore, notifier: LeadNotifier | None = None) -> None:
         self.inner = store
+        self.notifier = notifier  # completion webhooks: told after a closing turn commits
 
     def create(self, state: ConversationState) -> None:
         self.inner.create(state)
@@ -72,6 +74,7 @@ class CommitHook:
         pending = _pending.get()
         if pending is None:  # a turn run outside the HTTP service (CLI, tests)
             self.inner.commit_turn(state, record, expected_turn)
+            self._committed(state, record)
             return
         response = turn_response(state, record, pending.answer)
         entry = None
@@ -79,6 +82,11 @@ class CommitHook:
             entry = IdempotencyEntry(state.conversation_id, pending.key, pending.fingerprint, state.turn, response)
         self.inner.commit_turn(state, record, expected_turn, idempotency=entry)
         pending.response = response
+        self._committed(state, record)
+
+    def _committed(self, state: ConversationState, record: dict[str, Any]) -> None:
+        if self.notifier is not None:
+            self.notifier.on_commit(state, record)
 
     def records(self, conversation_id: str) -> list[dict[str, Any]]:
         return self.inner.records(conversation_id)

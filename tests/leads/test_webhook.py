@@ -85,7 +85,7 @@ def test_delivery_is_signed_and_retried_with_backoff(tmp_path: Path, receiver_fa
     dispatcher = _dispatcher(tmp_path, receiver.url)
     event = _event()
     assert dispatcher.enqueue(event, NOW)
-    assert dispatcher.enqueue(event, NOW)  # the same completion twice: still one delivery
+    assert not dispatcher.enqueue(event, NOW)  # the same completion twice: still one delivery
     [first] = dispatcher.run_due(NOW)
     assert first.status == "pending" and first.attempts == 1 and first.last_error == "HTTP 500"
     assert dispatcher.run_due(NOW + timedelta(seconds=9)) == []  # not due before its backoff
@@ -153,3 +153,20 @@ def test_signature_binds_body_secret_and_time(body: bytes, flip: int, stamp: int
     tampered = body[:index] + bytes([body[index] ^ 1]) + body[index + 1:]
     assert not verify_signature(tampered, header, SECRET, now=stamp, tolerance=300)
     assert not verify_signature(body, header, SECRET, now=stamp + 301, tolerance=300)
+
+
+def test_webhooks_file_takes_secrets_from_the_environment(tmp_path: Path) -> None:
+    from engine.leads.webhook import webhooks_from_file
+
+    path = tmp_path / "webhooks.json"
+    path.write_text(json.dumps({"version": "1.0.0", "webhooks": [
+        {"goal": "real-estate", "url": "https://crm.example.org/hook", "secret_env": "CRM_SECRET"}]}))
+    targets = webhooks_from_file(path, {"CRM_SECRET": "x" * 20})
+    assert targets["real-estate"].secret == b"x" * 20
+    with pytest.raises(LeadExportError) as missing:
+        webhooks_from_file(path, {})
+    assert missing.value.code == "leads.webhook_secret"
+    path.write_text(json.dumps({"version": "1.0.0", "webhooks": [{"goal": "x", "url": "https://a", "secret": "s"}]}))
+    with pytest.raises(LeadExportError) as invalid:
+        webhooks_from_file(path, {})
+    assert invalid.value.code == "leads.webhooks_invalid"

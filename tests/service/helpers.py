@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from engine.commands import Command, Complete, Span
 from engine.goals.models import PublishedGoalSpec
+from engine.leads.notifier import LeadNotifier
 from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
 from engine.rules_bundle import RuleBundle
 from engine.service.app import create_app
@@ -139,6 +140,7 @@ def make_service(
     proposer: ScriptProposer | None = None,
     cors: tuple[str, ...] = (),
     engine: EngineThread | None = None,
+    notifier: LeadNotifier | None = None,
 ) -> Service:
     proposer = proposer or ScriptProposer()
     catalog = build_catalog(
@@ -147,11 +149,13 @@ def make_service(
         proposer=proposer,
         goals=[GoalSource(spec, FixedAnswerer(), aliases=("test",))],
         audit_key=AUDIT_KEY,
+        notifier=notifier,
     )
     clock = FakeClock()
     config = ServiceConfig(operator_token=TOKEN, limits=limits or generous_limits(), cors_origins=cors)
     app = create_app(
-        config=config, store=store, catalog=catalog, audit_key=AUDIT_KEY, clock=clock, engine=engine or ENGINE
+        config=config, store=store, catalog=catalog, audit_key=AUDIT_KEY, clock=clock, engine=engine or ENGINE,
+        notifier=notifier,
     )
     client = TestClient(app, raise_server_exceptions=False)
     return Service(app, client, store, catalog, proposer, clock)

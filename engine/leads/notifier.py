@@ -1,0 +1,84 @@
+"""The service side of completion webhooks: queue the event when a closing turn commits, deliver in the background.
+
+Queuing happens after the turn's commit and never fails the turn (the visitor's reply does not wait on a
+receiver). A completion lost to a crash between commit and queue is recovered by ``sweep``, which re-queues
+the closing turns of recently active conversations (delivery ids are stable, so nothing is sent twice)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+from typing import Any
+
+import structlog
+
+from engine.conversation import ConversationState
+from engine.leads.export import Lead
+from engine.leads.webhook import WebhookDispatcher, completion_event
+from engine.storage.base import DurableStore
+
+log = structlog.get_logger("grace.leads")
+CLOSING_NOTE = "arc.closing:"
+
+
+def closing_reason(record: dict[str, Any]) -> str | None:
+    for note in record.get("notes") or []:
+        if isinstance(note, str) and note.startswith(CLOSING_NOTE):
+            return note[len(CLOSING_NOTE):]
+    return None
+
+
+def event_of(state: ConversationState, record: dict[str, Any], reason: str) -> dict[str, Any]:
+    values = {objective: records[-1].value for objective, records in state.values.items() if records}
+    stamps = record.get("timestamps") or {}
+    occurred = stamps.get("completed_at") or datetime.now(UTC).isoformat()
+    lead = Lead(state.conversation_id, state.goal_ref, state.language, "", str(occurred), state.state_string(),
+                all(state.bits), state.stopped, values)
+    return completion_event(lead, int(record.get("turn", state.turn)), reason, datetime.fromisoformat(str(occurred)))
+
+
+class LeadNotifier:
+    def __init__(self, dispatcher: WebhookDispatcher) -> None:
+        self.dispatcher = dispatcher
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def on_commit(self, state: ConversationState, record: dict[str, Any]) -> None:
+        reason = closing_reason(record)
+        if reason is None:
+            return
+        try:
+            if self.dispatcher.enqueue(event_of(state, record, reason), datetime.now(UTC)):
+                log.info("leads.webhook.queued", conversation_id=state.conversation_id, goal=state.goal_ref)
+        except Exception as exc:  # the visitor's turn is committed; delivery problems are logged, never raised
+            log.error("leads.webhook.queue_failed", conversation_id=state.conversation_id, error=type(exc).__name__)
+
+    def sweep(self, store: DurableStore, *, limit: int = 1000) -> int:
+        """Queue the closing turns of the ``limit`` most recently listed conversations that have one."""
+        queued = 0
+        for summary in store.summaries(limit=limit):
+            if "0" in summary.state:
+                continue  # only fully complete conversations are swept; a stop closes with its own turn
+            state = store.load(summary.conversation_id)
+            for record in store.records(summary.conversation_id):
+                reason = closing_reason(record)
+                if reason is not None:
+                    queued += self.dispatcher.enqueue(event_of(state, record, reason), datetime.now(UTC))
+        return queued
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="grace-webhooks", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.dispatcher.settings.poll_seconds):
+            try:
+                self.dispatcher.run_due(datetime.now(UTC))
+            except Exception as exc:  # keep delivering after a bad pass
+                log.error("leads.webhook.pass_failed", error=type(exc).__name__)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self.dispatcher.outbox.close()
