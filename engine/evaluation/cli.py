@@ -44,7 +44,7 @@ def run_eval(args: argparse.Namespace) -> int:
         raise EvaluationError("no published demo goal spec found (publish with `grace goals approve`)",
                               code="eval.no_demos")
     proposer = OfflineProposer.from_bundle(bundle)
-    runs = run_dataset(dataset, demos, bundle=bundle, proposer=proposer, demo=args.demo)
+    runs = run_dataset(dataset, demos, bundle=bundle, proposer=proposer, demo=args.demo, show_progress=True)
     metrics = metrics_by_config(runs)
     payload = results_json(dataset.name, runs, metrics, dataset.paper_results)
     write_json_atomic(args.out, payload)  # never leave a half-written results file

@@ -14,6 +14,7 @@ from engine.evaluation.errors import EvaluationError
 from engine.evaluation.metrics import ConversationOutcome, TurnOutcome
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Answerer, Proposer
+from engine.progress import progress
 from engine.rules_bundle import RuleBundle
 from engine.store_memory import InMemoryStore
 
@@ -123,11 +124,12 @@ def run_conversation(
 
 def run_dataset(
     dataset: Dataset, demos: Mapping[str, DemoTarget], *, bundle: RuleBundle, proposer: Proposer,
-    demo: str = "auto", audit_key: bytes | None = None,
+    demo: str = "auto", audit_key: bytes | None = None, show_progress: bool = False,
 ) -> list[ConversationRun]:
     key = audit_key or secrets.token_bytes(32)  # records are sealed in memory only; nothing outlives the run
     runs = []
-    for conversation in dataset.conversations:
+    conversations = dataset.conversations
+    for conversation in progress(conversations, f"eval {dataset.name}") if show_progress else conversations:
         config = dataset.configs[conversation.config]
         target = pick_demo(conversation.config, config, demos, demo)
         runs.append(run_conversation(conversation, config, target, bundle=bundle, proposer=proposer,

@@ -21,6 +21,7 @@ from engine.evaluation.sgd.misses import FailureKind, analyse
 from engine.evaluation.sgd.scoring import add_metrics, merge_kind_metrics, metrics_by_kind
 from engine.evaluation.targets import candidate_targets
 from engine.ports import Proposer
+from engine.progress import progress
 from engine.rules_bundle import RuleBundle
 
 log = structlog.get_logger("grace.eval.sgd")
@@ -115,6 +116,7 @@ def run_benchmark(prepared: Prepared, limit: int | None, *, bundle: RuleBundle, 
                   proposer_label: str) -> BenchResult:
     # every spec is validated and published to a scratch folder before the first dialogue runs
     targets = [candidate_targets([b.spec_path], bundle, with_answerer=False) for b in prepared.benches]
+    pairs = list(zip(prepared.benches, targets, strict=True))
     results = tuple(run_service(prepared.corpus, b, t, bundle=bundle, proposer=proposer, limit=limit)
-                    for b, t in zip(prepared.benches, targets, strict=True))
+                    for b, t in progress(pairs, "sgd services"))
     return BenchResult(sgd_dir=prepared.corpus.root, limit=limit, proposer=proposer_label, services=results)
