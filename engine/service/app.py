@@ -9,7 +9,6 @@ endpoints need ``Authorization: Bearer <GRACE_OPERATOR_TOKEN>``. Every error is 
 
 from __future__ import annotations
 
-import hmac
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -32,8 +31,9 @@ from engine.service import pages, visitor_access
 from engine.service.catalog import Catalog, ServedGoal
 from engine.service.config import ServiceConfig
 from engine.service.engine_thread import EngineThread
-from engine.service.errors import AuthError, NotFoundError, RateLimitError, RequestError, status_for
+from engine.service.errors import AuthError, ForbiddenError, NotFoundError, RateLimitError, RequestError, status_for
 from engine.service.middleware import BodyGuard
+from engine.service.operators import Operator, Role
 from engine.service.ratelimit import RateLimiter
 from engine.service.schemas import (
     CONVERSATION_ID_PATTERN,
@@ -74,7 +74,7 @@ VisitorToken = Annotated[
 # Module level: route signatures are resolved from module globals (postponed annotations).
 bearer = HTTPBearer(auto_error=False, description="GRACE_OPERATOR_TOKEN")
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 410, 413, 415, 429, 500, 503)
+    status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 410, 413, 415, 429, 500, 503)
 }
 MAX_OFFSET = 2**63 - 1  # SQL BIGINT: a larger OFFSET is a driver overflow, not an empty page
 
@@ -140,7 +140,7 @@ def create_app(
     )
     submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts, engine=engine,
                               workers=limits.turn_workers)
-    token = config.operator_token.encode("utf-8")
+    operators = config.operators()
 
     app = FastAPI(
         title="GRACE conversation service",
@@ -213,16 +213,31 @@ def create_app(
 
         return dependency
 
-    def operator(
-        request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-    ) -> None:
-        limiter.check("operator", client_of(request))
-        if "authorization" not in request.headers:
-            raise AuthError("operator endpoints need Authorization: Bearer <token>", code="auth.missing_token")
-        presented = credentials.credentials.encode("utf-8", "replace") if credentials else b""
-        if not hmac.compare_digest(presented, token):
-            log.info("service.auth.refused", client=client_of(request))
-            raise AuthError("operator token is not valid", code="auth.invalid_token")
+    def require(needed: Role) -> Callable[..., Operator]:
+        """The operator behind the bearer token, if their role allows ``needed``; every call is logged."""
+
+        def dependency(
+            request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+        ) -> Operator:
+            limiter.check("operator", client_of(request))
+            if "authorization" not in request.headers:
+                raise AuthError("operator endpoints need Authorization: Bearer <token>", code="auth.missing_token")
+            who = operators.identify(credentials.credentials) if credentials else None
+            if who is None:
+                log.info("service.auth.refused", client=client_of(request))
+                raise AuthError("operator token is not valid", code="auth.invalid_token")
+            if not who.may(needed):
+                log.warning("operator.forbidden", operator=who.name, role=who.role.label, needed=needed.label,
+                            method=request.method, path=request.url.path)
+                raise ForbiddenError(f"operator {who.name} ({who.role.label}) may not do this; needs "
+                                     f"{needed.label}", code="auth.forbidden")
+            # warning level: operator actions are audit events and must show at the default log level
+            log.warning("operator.request", operator=who.name, role=who.role.label, method=request.method,
+                     path=request.url.path, client=client_of(request))
+            request.state.operator = who  # handlers name the operator in what they log and record
+            return who
+
+        return dependency
 
     def visitor_goal_of(conversation_id: str, token: str | None) -> tuple[Any, ServedGoal]:
         presented = visitor_access.require_token(token)
@@ -309,13 +324,15 @@ def create_app(
 
     # -- operator API ------------------------------------------------------------------------------
 
-    op = [Depends(operator)]
+    viewer = [Depends(require(Role.VIEWER))]
+    auditor = [Depends(require(Role.AUDITOR))]
+    admin = [Depends(require(Role.ADMIN))]
 
     @app.get(
         "/v1/operator/conversations",
         response_model=ConversationList,
         responses=_ERRORS,
-        dependencies=op,
+        dependencies=viewer,
         tags=["operator"],
         summary="Conversations, most recently active first",
     )
@@ -332,7 +349,7 @@ def create_app(
         "/v1/operator/conversations/{conversation_id}",
         response_model=OperatorConversation,
         responses=_ERRORS,
-        dependencies=op,
+        dependencies=auditor,
         tags=["operator"],
         summary="A conversation's full stored state",
     )
@@ -356,7 +373,7 @@ def create_app(
         "/v1/operator/conversations/{conversation_id}/audit",
         response_model=AuditTrail,
         responses=_ERRORS,
-        dependencies=op,
+        dependencies=auditor,
         tags=["operator"],
         summary="The sealed audit records, in order",
     )
@@ -367,7 +384,7 @@ def create_app(
         "/v1/operator/conversations/{conversation_id}/audit/verify",
         response_model=ChainStatus,
         responses=_ERRORS,
-        dependencies=op,
+        dependencies=auditor,
         tags=["operator"],
         summary="Verify the hash chain and the keyed head checkpoint",
     )
@@ -392,13 +409,14 @@ def create_app(
         "/v1/operator/conversations/{conversation_id}/erase",
         response_model=ErasureOut,
         responses=_ERRORS,
-        dependencies=op,
+        dependencies=admin,
         tags=["operator"],
         summary="Erase a conversation's personal data (destroy its key); the audit chain still verifies",
     )
     def erase_conversation(conversation_id: ConversationId, request: Request) -> ErasureOut:
+        who: Operator = request.state.operator
         _records(conversation_id)  # 404 for an unknown conversation
-        done = store.erase(conversation_id, actor=f"operator-api@{client_of(request)}")
+        done = store.erase(conversation_id, actor=f"operator-api:{who.name}@{client_of(request)}")
         log.info("operator.conversation.erased", conversation_id=conversation_id, actor=done.actor)
         return ErasureOut(conversation_id=conversation_id, erased=True, actor=done.actor, erased_at=done.at)
 
@@ -414,7 +432,7 @@ def create_app(
         "/v1/operator/goal-specs",
         response_model=GoalSpecList,
         responses=_ERRORS,
-        dependencies=op,
+        dependencies=viewer,
         tags=["operator"],
         summary="Published goal specs served here",
     )
@@ -442,7 +460,7 @@ def create_app(
         "/v1/operator/deliveries/dead",
         response_model=DeliveryList,
         responses=_ERRORS,
-        dependencies=op,
+        dependencies=auditor,
         tags=["operator"],
         summary="Completion webhooks that exhausted their retries (empty when no webhook is configured)",
     )
@@ -454,15 +472,16 @@ def create_app(
         "/v1/operator/deliveries/{delivery_id}/requeue",
         response_model=DeliveryOut,
         responses=_ERRORS,
-        dependencies=op,
+        dependencies=admin,
         tags=["operator"],
         summary="Send a dead letter again with a fresh retry budget (an operator action, logged)",
     )
     def requeue(delivery_id: Annotated[str, PathParam(pattern=r"^[0-9a-f]{32}$")], request: Request) -> DeliveryOut:
+        who: Operator = request.state.operator
         if notifier is None:
             raise NotFoundError("no webhook is configured on this service", code="leads.webhooks_off")
         delivery = notifier.dispatcher.outbox.requeue(delivery_id, datetime.now(UTC))
-        log.warning("operator.leads.requeued", delivery_id=delivery_id, goal=delivery.goal,
+        log.warning("operator.leads.requeued", delivery_id=delivery_id, goal=delivery.goal, operator=who.name,
                     client=client_of(request))
         return DeliveryOut.of(delivery)
 
@@ -470,7 +489,7 @@ def create_app(
         "/v1/operator/rule-bundles",
         response_model=RuleBundleList,
         responses=_ERRORS,
-        dependencies=op,
+        dependencies=viewer,
         tags=["operator"],
         summary="The rule bundle conversations are pinned to",
     )

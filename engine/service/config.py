@@ -2,7 +2,8 @@
 
 GRACE_DATABASE_URL       sqlite:///relative.db, sqlite:////absolute.db (default: ./.grace/grace.db) or postgresql://...
 GRACE_SQLITE_SYNCHRONOUS NORMAL (default) or FULL (fsync on every commit)
-GRACE_OPERATOR_TOKEN     bearer token of the operator endpoints (required unless --demo)
+GRACE_OPERATOR_TOKEN     bearer token of a single admin operator (required unless --demo or GRACE_OPERATORS_FILE)
+GRACE_OPERATORS_FILE     named operators with roles viewer|auditor|admin (engine/service/operators.schema.json)
 GRACE_AUDIT_KEY          key of the audit checkpoints/redaction (audit.keys formats; or GRACE_AUDIT_KEY_FILE)
 GRACE_CORS_ORIGINS       comma-separated origins allowed to call the API from a browser (default: none)
 GRACE_TRUST_FORWARDED    "1": rate-limit by the first X-Forwarded-For address (only behind a trusted proxy)
@@ -18,22 +19,33 @@ from pathlib import Path
 
 from engine.service.errors import RequestError
 from engine.service.limits import DEFAULT_LIMITS, ServiceLimits, load_limits
+from engine.service.operators import OperatorDirectory
 
 MIN_TOKEN_CHARS = 16
 
 
 @dataclass(frozen=True)
 class ServiceConfig:
-    operator_token: str
+    operator_token: str  # a single admin named "operator"; may be empty when operators_file names them
     limits: ServiceLimits = field(default_factory=load_limits)
     cors_origins: tuple[str, ...] = ()
     trust_forwarded: bool = False
+    operators_file: Path | None = None  # named operators with roles (engine/service/operators.py)
 
     def __post_init__(self) -> None:
-        if len(self.operator_token) < MIN_TOKEN_CHARS:
+        if self.operators_file is None and len(self.operator_token) < MIN_TOKEN_CHARS:
             raise RequestError(
                 f"operator token must be at least {MIN_TOKEN_CHARS} characters", code="service.token_weak"
             )
+        if self.operator_token and len(self.operator_token) < MIN_TOKEN_CHARS:
+            raise RequestError(
+                f"operator token must be at least {MIN_TOKEN_CHARS} characters", code="service.token_weak"
+            )
+
+    def operators(self) -> OperatorDirectory:
+        if self.operators_file is not None:
+            return OperatorDirectory.from_file(self.operators_file, self.operator_token or None)
+        return OperatorDirectory.single(self.operator_token)
 
 
 def origins_from(text: str | None) -> tuple[str, ...]:
@@ -51,12 +63,15 @@ def origins_from(text: str | None) -> tuple[str, ...]:
 def config_from_env(env: Mapping[str, str] | None = None, *, operator_token: str | None = None) -> ServiceConfig:
     source = os.environ if env is None else env
     token = operator_token or source.get("GRACE_OPERATOR_TOKEN", "")
-    if not token:
-        raise RequestError("set GRACE_OPERATOR_TOKEN (or run with --demo)", code="service.token_missing")
+    operators = source.get("GRACE_OPERATORS_FILE")
+    if not token and not operators:
+        raise RequestError("set GRACE_OPERATOR_TOKEN or GRACE_OPERATORS_FILE (or run with --demo)",
+                           code="service.token_missing")
     limits_path = source.get("GRACE_SERVICE_LIMITS")
     return ServiceConfig(
         operator_token=token,
         limits=load_limits(Path(limits_path) if limits_path else DEFAULT_LIMITS),
         cors_origins=origins_from(source.get("GRACE_CORS_ORIGINS")),
         trust_forwarded=source.get("GRACE_TRUST_FORWARDED", "") == "1",
+        operators_file=Path(operators) if operators else None,
     )

@@ -25,6 +25,12 @@ class AuthError(GraceError):
     default_code = "auth.invalid_token"
 
 
+class ForbiddenError(GraceError):
+    """An authenticated operator whose role does not allow the action (403)."""
+
+    default_code = "auth.forbidden"
+
+
 class RateLimitError(GraceError):
     default_code = "rate.limited"
 
@@ -63,6 +69,7 @@ def status_for(error: GraceError) -> int:
         return _STATUS_BY_CODE[error.code]
     for cls, status in (
         (AuthError, 401),
+        (ForbiddenError, 403),
         (RateLimitError, 429),
         (NotFoundError, 404),
         (ConflictError, 409),

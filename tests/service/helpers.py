@@ -141,6 +141,7 @@ def make_service(
     cors: tuple[str, ...] = (),
     engine: EngineThread | None = None,
     notifier: LeadNotifier | None = None,
+    config: ServiceConfig | None = None,
 ) -> Service:
     proposer = proposer or ScriptProposer()
     catalog = build_catalog(
@@ -152,7 +153,7 @@ def make_service(
         notifier=notifier,
     )
     clock = FakeClock()
-    config = ServiceConfig(operator_token=TOKEN, limits=limits or generous_limits(), cors_origins=cors)
+    config = config or ServiceConfig(operator_token=TOKEN, limits=limits or generous_limits(), cors_origins=cors)
     app = create_app(
         config=config, store=store, catalog=catalog, audit_key=AUDIT_KEY, clock=clock, engine=engine or ENGINE,
         notifier=notifier,

@@ -33,7 +33,7 @@ def test_erase_keeps_the_chain_verifiable_and_closes_the_conversation(service: S
     erased = service.client.post(f"/v1/operator/conversations/{cid}/erase", headers=service.headers)
     assert erased.status_code == 200
     body = erased.json()
-    assert body["erased"] is True and body["actor"].startswith("operator-api@") and body["erased_at"]
+    assert body["erased"] is True and body["actor"].startswith("operator-api:operator@") and body["erased_at"]
 
     status = _verify(service, cid)
     assert status["ok"] is True and status["records"] == 2
