@@ -21,9 +21,9 @@ from typing import Any
 
 import structlog
 
+from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.storage import codec, errors
-from audit.vault import FieldCipher
 from engine.storage.base import (
     ERASE_ACTION,
     ConversationSummary,
@@ -307,7 +307,9 @@ class SQLiteStore:
                     (conversation_id, ERASE_ACTION, actor, now),
                 )
         # Old page images of the key live on in the WAL until it is checkpointed and truncated.
-        self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        busy = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        if busy:  # a reader held the WAL: the next checkpoint (automatic or at close) overwrites it
+            log.warning("storage.erase.wal_busy", backend=self.backend, conversation_id=conversation_id)
         done = self.erasure(conversation_id)
         assert done is not None
         log.info("storage.conversation.erased", backend=self.backend, conversation_id=conversation_id, actor=actor)
