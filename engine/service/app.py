@@ -64,7 +64,7 @@ ConversationId = Annotated[str, PathParam(pattern=CONVERSATION_ID_PATTERN)]
 # Module level: route signatures are resolved from module globals (postponed annotations).
 bearer = HTTPBearer(auto_error=False, description="GRACE_OPERATOR_TOKEN")
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 410, 413, 415, 429, 503)
+    status: {"model": ErrorResponse} for status in (400, 401, 404, 409, 413, 415, 429, 503)
 }
 
 
