@@ -84,6 +84,12 @@ def test_cipher_round_trip_is_deterministic_and_never_looks_like_contact_data(te
     assert Redactor(KEY).redact_text(token) == token
 
 
+def test_text_that_looks_sealed_is_encrypted_too() -> None:
+    lookalike = CIPHER.seal("x")
+    assert CIPHER.open(CIPHER.seal(lookalike)) == lookalike
+    assert CIPHER.open(CIPHER.seal("enc:siv:zz")) == "enc:siv:zz"
+
+
 def test_cipher_is_bound_to_key_and_conversation() -> None:
     token = CIPHER.seal("ana@example.com")
     for other in (FieldCipher("conv-2", b"\x01" * 64), FieldCipher("conv-1", b"\x02" * 64)):

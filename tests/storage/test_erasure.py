@@ -190,3 +190,13 @@ def test_schema_1_database_is_migrated_and_its_conversations_are_read_only(tmp_p
     assert info.value.code == "audit.checkpoint_legacy"
     fresh = demo_runtime(migrated).start().conversation_id  # new conversations are encrypted and sealed
     assert migrated.cipher(fresh) is not None
+
+
+def test_visitor_text_that_looks_encrypted_round_trips(factory: StoreFactory) -> None:
+    store = factory.open(AUDIT_KEY)
+    runtime = demo_runtime(store)
+    cid = runtime.start().conversation_id
+    runtime.handle(cid, "enc:siv:abcdef is my reference")
+    runtime.handle(cid, "hello again")
+    assert store.load(cid).messages[0].text == "enc:siv:abcdef is my reference"
+    assert verify_stored(store, cid, AUDIT_KEY).ok
