@@ -348,19 +348,19 @@ class SQLiteStore:
                 )
                 raise errors.conflict(cid, expected_turn, row[0])
             check_pins(codec.load_stored(row[1]), state)
+            seq = tx.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = ?", (cid,)
+            ).fetchone()[0]
             if state.audit_head is not None:
                 newest = tx.execute(
                     "SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = ?", (cid,)
                 ).fetchone()[0]
-                check_counter(cid, state.audit_head, newest)
+                check_counter(cid, state.audit_head, newest, record, seq)
                 tx.execute(
                     "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json, committed_at)"
                     " VALUES (?, ?, ?, ?, ?)",
                     (cid, state.audit_head["counter"], state.audit_head["seq"], cp_text, now),
                 )
-            seq = tx.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = ?", (cid,)
-            ).fetchone()[0]
             tx.execute(
                 "UPDATE grace_conversations SET turn = ?, state_bits = ?, state_json = ?, updated_at = ? WHERE id = ?",
                 (state.turn, state.state_string(), body, now, cid),
