@@ -56,8 +56,7 @@ class FieldCipher:
         self._aad = [b"grace.vault.field.v1", conversation_id.encode("utf-8")]
 
     def seal(self, text: str) -> str:
-        if is_sealed(text):
-            return text
+        # Always encrypt, even text that looks sealed: a visitor typing "enc:siv:..." must round-trip.
         raw = self._siv.encrypt(text.encode("utf-8", "surrogatepass"), self._aad)
         return PREFIX + raw.hex().translate(_TO_LETTERS)
 

@@ -107,12 +107,20 @@ def check_commit_args(state: ConversationState, expected_turn: int, idempotency:
         raise errors.StoreError("idempotency entry belongs to another conversation", code=errors.PIN_MISMATCH)
 
 
-def check_counter(conversation_id: str, checkpoint: Mapping[str, Any], newest: int) -> None:
-    """INVARIANT: checkpoint counters go 1, 2, 3, ... per conversation; anything else is a rollback."""
+def check_counter(
+    conversation_id: str, checkpoint: Mapping[str, Any], newest: int, record: Mapping[str, Any], seq: int
+) -> None:
+    """INVARIANT: checkpoint counters go 1, 2, 3, ... per conversation (anything else is a rollback), and the
+    new checkpoint anchors the record committed with it (``seq`` is the 1-based row number)."""
     counter = checkpoint.get("counter")
     if counter != newest + 1:
         raise errors.StoreError(
             f"checkpoint counter {counter!r} of conversation {conversation_id!r} does not follow the logged"
             f" counter {newest} (stored checkpoint rolled back?)",
+            code=errors.CHECKPOINT_ROLLBACK,
+        )
+    if checkpoint.get("seq") != seq - 1 or checkpoint.get("head_hash") != record.get("hash"):
+        raise errors.StoreError(
+            f"checkpoint of conversation {conversation_id!r} does not anchor the record committed with it",
             code=errors.CHECKPOINT_ROLLBACK,
         )

@@ -20,9 +20,9 @@ import structlog
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.storage import codec, errors
-from audit.vault import FieldCipher
 from engine.storage.base import (
     ERASE_ACTION,
     ConversationSummary,
@@ -339,21 +339,21 @@ class PostgresStore:
                 if cipher is not None and self._key_row(conn, cid)[1]:
                     raise errors.erased(cid)
                 check_pins(codec.load_stored(row[1]), state)
-                if state.audit_head is not None:
-                    newest = conn.execute(
-                        "SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s", (cid,)
-                    ).fetchone()
-                    check_counter(cid, state.audit_head, int(newest[0]) if newest else 0)
-                    conn.execute(
-                        "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json)"
-                        " VALUES (%s, %s, %s, %s)",
-                        (cid, state.audit_head["counter"], state.audit_head["seq"], cp_text),
-                    )
                 seq_row = conn.execute(
                     "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s",
                     (cid,),
                 ).fetchone()
                 seq = int(seq_row[0]) if seq_row else 1
+                if state.audit_head is not None:
+                    newest = conn.execute(
+                        "SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s", (cid,)
+                    ).fetchone()
+                    check_counter(cid, state.audit_head, int(newest[0]) if newest else 0, record, seq)
+                    conn.execute(
+                        "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json)"
+                        " VALUES (%s, %s, %s, %s)",
+                        (cid, state.audit_head["counter"], state.audit_head["seq"], cp_text),
+                    )
                 conn.execute(
                     "UPDATE grace_conversations SET turn = %s, state_bits = %s, state_json = %s,"
                     " updated_at = now() WHERE id = %s",

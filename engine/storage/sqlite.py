@@ -21,9 +21,9 @@ from typing import Any
 
 import structlog
 
+from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.storage import codec, errors
-from audit.vault import FieldCipher
 from engine.storage.base import (
     ERASE_ACTION,
     ConversationSummary,
@@ -307,7 +307,9 @@ class SQLiteStore:
                     (conversation_id, ERASE_ACTION, actor, now),
                 )
         # Old page images of the key live on in the WAL until it is checkpointed and truncated.
-        self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        busy = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        if busy:  # a reader held the WAL: the next checkpoint (automatic or at close) overwrites it
+            log.warning("storage.erase.wal_busy", backend=self.backend, conversation_id=conversation_id)
         done = self.erasure(conversation_id)
         assert done is not None
         log.info("storage.conversation.erased", backend=self.backend, conversation_id=conversation_id, actor=actor)
@@ -346,19 +348,19 @@ class SQLiteStore:
                 )
                 raise errors.conflict(cid, expected_turn, row[0])
             check_pins(codec.load_stored(row[1]), state)
+            seq = tx.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = ?", (cid,)
+            ).fetchone()[0]
             if state.audit_head is not None:
                 newest = tx.execute(
                     "SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = ?", (cid,)
                 ).fetchone()[0]
-                check_counter(cid, state.audit_head, newest)
+                check_counter(cid, state.audit_head, newest, record, seq)
                 tx.execute(
                     "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json, committed_at)"
                     " VALUES (?, ?, ?, ?, ?)",
                     (cid, state.audit_head["counter"], state.audit_head["seq"], cp_text, now),
                 )
-            seq = tx.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = ?", (cid,)
-            ).fetchone()[0]
             tx.execute(
                 "UPDATE grace_conversations SET turn = ?, state_bits = ?, state_json = ?, updated_at = ? WHERE id = ?",
                 (state.turn, state.state_string(), body, now, cid),

@@ -17,7 +17,8 @@ from audit.canonical import canonical_bytes
 from audit.chain import SealedHead, checkpoint_of, seal, verify
 from audit.jsonl import dumps_jsonl, parse_jsonl
 from audit.redaction import Redactor
-from tests.audit.factory import KEY, make_record
+from audit.vault import FieldCipher, new_data_key, protect_record
+from tests.audit.factory import KEY, fake_state_hash, make_record
 
 
 def _time(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -40,12 +41,17 @@ def main() -> None:
     record = make_record(turn=4)  # the turn that carries an e-mail address and a phone number
     redacted = redactor.redact(record)
     sealed = seal(redacted, None)
-    print(f"record size (canonical bytes): {len(canonical_bytes(sealed))}")
+    cipher = FieldCipher("conv-1", new_data_key())
+    protected = protect_record(record, redacted, cipher)
+    print(f"record size (canonical bytes): {len(canonical_bytes(sealed))}; "
+          f"with personal parts encrypted: {len(canonical_bytes(seal(protected, None)))}")
     for name, fn in [
         ("redact", lambda: redactor.redact(record)),
         ("seal (validate + canonical + sha256)", lambda: seal(redacted, None)),
         ("seal without schema validation", lambda: seal(redacted, None, validate=False)),
-        ("checkpoint (HMAC)", lambda: checkpoint_of(SealedHead.of(sealed), KEY)),
+        ("encrypt personal parts (AES-SIV)", lambda: protect_record(record, redacted, cipher)),
+        ("checkpoint (HMAC)", lambda: checkpoint_of(SealedHead.of(sealed), KEY, state_hash=fake_state_hash([sealed]),
+                                                    counter=1)),
         ("canonical_bytes", lambda: canonical_bytes(sealed)),
     ]:
         median, p95 = _time(fn, 300)
@@ -57,7 +63,8 @@ def main() -> None:
         body = redactor.redact(make_record("bench", turn))
         chain.append(seal(body, SealedHead.of(chain[-1]) if chain else None))  # type: ignore[arg-type]
     per_turn = (time.perf_counter() - start) / args.turns * 1e6
-    cp = checkpoint_of(SealedHead.of(chain[-1]), KEY)  # type: ignore[arg-type]
+    cp = checkpoint_of(SealedHead.of(chain[-1]), KEY, state_hash=fake_state_hash(chain),  # type: ignore[arg-type]
+                       counter=len(chain))
     print(f"build chain of {args.turns} (redact+seal per turn): {per_turn:8.1f} us/turn")
     median, _ = _time(lambda: verify(chain, cp, KEY), 5)  # type: ignore[arg-type]
     print(f"verify chain of {args.turns}: {median / 1000:8.2f} ms total, {median / args.turns:6.1f} us/record")

@@ -162,3 +162,41 @@ def test_cli_erase_export_verify_round_trip(tmp_path: Path, capsys: pytest.Captu
     assert f"OK {len(MESSAGES)} records conversation={cid}" in export_and_verify()
     exported = b"".join(p.read_bytes() for p in files.values())
     assert EMAIL.encode() not in exported and PHONE_DIGITS.encode() not in exported
+
+
+def test_schema_1_database_is_migrated_and_its_conversations_are_read_only(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    store = SQLiteStore(db)
+    runtime = demo_runtime(store)
+    cid = runtime.start().conversation_id
+    runtime.handle(cid, MESSAGES[0])
+    store.close()
+    # Make it look like schema 1: no new tables, a v1 checkpoint (no state seal, no counter).
+    with sqlite3.connect(db) as conn:
+        for table in ("grace_checkpoints", "grace_operator_actions", "grace_conversation_keys"):
+            conn.execute(f"DROP TABLE {table}")
+        state = json.loads(conn.execute("SELECT state_json FROM grace_conversations").fetchone()[0])
+        state["audit_head"] = {k: state["audit_head"][k] for k in ("conversation_id", "seq", "head_hash", "mac")}
+        conn.execute("UPDATE grace_conversations SET state_json = ?", (json.dumps(state),))
+        conn.execute("PRAGMA user_version = 1")
+    migrated = SQLiteStore(db, audit_key=AUDIT_KEY)
+    assert migrated._conn().execute("PRAGMA user_version").fetchone()[0] == 2
+    assert migrated.checkpoints(cid) == []
+    assert verify_stored(migrated, cid, AUDIT_KEY).code == "audit.checkpoint_legacy"
+    with pytest.raises(GraceError) as info:
+        demo_runtime(migrated).handle(cid, MESSAGES[1])
+    assert info.value.code == "audit.checkpoint_legacy"
+    fresh = demo_runtime(migrated).start().conversation_id  # new conversations are encrypted and sealed
+    assert migrated.cipher(fresh) is not None
+
+
+def test_visitor_text_that_looks_encrypted_round_trips(factory: StoreFactory) -> None:
+    store = factory.open(AUDIT_KEY)
+    runtime = demo_runtime(store)
+    cid = runtime.start().conversation_id
+    runtime.handle(cid, "enc:siv:abcdef is my reference")
+    runtime.handle(cid, "hello again")
+    assert store.load(cid).messages[0].text == "enc:siv:abcdef is my reference"
+    assert verify_stored(store, cid, AUDIT_KEY).ok

@@ -146,3 +146,21 @@ def test_edited_record_state_breaks_continuity_or_hash(sealed: tuple, factory: S
     cp = checkpoint(cid, 2, resealed[2]["hash"], AUDIT_KEY, state_hash=state_hash(states[-1]), counter=3)
     assert verify(resealed, cp, AUDIT_KEY).code == "audit.state_discontinuity"
 
+
+
+def test_store_refuses_a_checkpoint_that_does_not_anchor_the_committed_record(sealed: tuple) -> None:  # type: ignore[type-arg]
+    from engine.conversation import ConversationState
+
+    store, _, cid, states = sealed
+    state = ConversationState.model_validate(store.load(cid).model_dump())
+    head = states[-1]["audit_head"]
+    record = dict(store.records(cid)[-1], hash="sha256:" + "0" * 64)
+    following = head["counter"] + 1
+    for forged in (dict(head, counter=following), dict(head, counter=following, seq=head["seq"] + 1)):
+        state.audit_head = forged
+        state.turn += 1
+        with pytest.raises(GraceError) as info:
+            store.commit_turn(state, record, expected_turn=state.turn - 1)
+        assert info.value.code == "store.checkpoint_rollback"
+        state.turn -= 1
+    assert len(store.records(cid)) == len(TURNS)
