@@ -31,3 +31,20 @@ def test_llm_wiring_uses_the_pinned_bundle_not_the_folder(monkeypatch: pytest.Mo
     adapter = runtime.proposer.primary  # type: ignore[attr-defined]
     assert adapter.settings.provider.model == "model-of-the-pinned-bundle"
     assert adapter.settings.modulation.max_chars == 77
+
+
+def test_spec_vocabularies_are_checked_against_the_bundles_own_schema(tmp_path: Path) -> None:
+    """The vocabulary schema is read with the bundle and kept in memory: a later change on disk is not used."""
+    import shutil
+
+    from engine.goals.company_data import company_data_issues
+    from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
+
+    root = tmp_path / "rules"
+    shutil.copytree(DEFAULT_RULES_DIR, root, ignore=shutil.ignore_patterns("published"))
+    bundle = load_bundle(root, require_published=False)
+    assert "schemas/vocabulary.schema.json" in bundle.schemas
+    spec = demo_spec("cl").spec
+    assert spec.vocabularies and company_data_issues(spec, bundle) == []
+    (root / "schemas" / "vocabulary.schema.json").write_text('{"not": {}}', encoding="utf-8")  # rejects all
+    assert company_data_issues(spec, bundle) == []
