@@ -121,11 +121,13 @@ class RedactingFormatter(stdlib_logging.Formatter):
 
 
 def route_standard_logging(redactor: Redactor, stream: TextIO, level: int) -> None:
-    """Every standard-library record reaches the root logger's single redacting handler (and no other)."""
+    """Every standard-library record reaches the root logger's redacting handler. Console handlers someone
+    else installed (plain, unredacted) are removed; other handlers (files, test capture) are left alone."""
     root = stdlib_logging.getLogger()
     for handler in list(root.handlers):
-        root.removeHandler(handler)
-    handler = stdlib_logging.StreamHandler(stream)
+        if isinstance(handler, _RedactingHandler) or _is_console(handler):
+            root.removeHandler(handler)
+    handler = _RedactingHandler(stream)
     handler.setFormatter(RedactingFormatter(redactor))
     root.addHandler(handler)
     root.setLevel(level)
@@ -134,6 +136,16 @@ def route_standard_logging(redactor: Redactor, stream: TextIO, level: int) -> No
         for extra in list(named.handlers):  # uvicorn's own (unredacted) handlers, if it configured any
             named.removeHandler(extra)
         named.propagate = True
+
+
+class _RedactingHandler(stdlib_logging.StreamHandler):  # type: ignore[type-arg]
+    """The handler ``route_standard_logging`` installs (recognised, and replaced, when called again)."""
+
+
+def _is_console(handler: stdlib_logging.Handler) -> bool:
+    stream = getattr(handler, "stream", None)
+    return type(handler) is stdlib_logging.StreamHandler and stream in (sys.stderr, sys.stdout, sys.__stderr__,
+                                                                         sys.__stdout__)
 
 
 def build_processors(redactor: Redactor) -> list[Processor]:

@@ -172,13 +172,14 @@ def _conversation(base: str, index: int, turns: int, result: Result, lock: threa
                 result.errors[code] = result.errors.get(code, 0) + 1
             return None
         cid: str = created.json()["conversation_id"]
+        visitor_token: str = created.json()["visitor_token"]
         for turn in range(turns):
             message = script[turn % len(script)].format(n=index)
             started = time.perf_counter()
             response = client.post(
                 f"/v1/conversations/{cid}/turns",
                 json={"message": message},
-                headers={"Idempotency-Key": uuid.uuid4().hex},
+                headers={"Idempotency-Key": uuid.uuid4().hex, "X-Visitor-Token": visitor_token},
             )
             elapsed = (time.perf_counter() - started) * 1000
             with lock:

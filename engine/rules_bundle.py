@@ -52,6 +52,9 @@ class RuleBundle:
     files: dict[str, dict[str, Any]]
     published: dict[str, Any] | None = None
     vocabularies: dict[str, Vocabulary] = field(default_factory=dict)
+    # The JSON Schemas the files were validated against ("schemas/x.schema.json" -> document), read in the
+    # same pass as the files: users of a schema (spec vocabularies) need not re-read the folder later.
+    schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def file(self, name: str) -> dict[str, Any]:
         try:
@@ -105,8 +108,11 @@ def _read_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def validate_files(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """Schema-validate every rule file. Returns (manifest, files by name without extension)."""
+def validate_files(
+    root: Path, schemas: dict[str, dict[str, Any]] | None = None
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Schema-validate every rule file. Returns (manifest, files by name without extension); ``schemas``, when
+    given, receives every schema document used, by its path relative to ``root``."""
     manifest_path = root / "bundle.json"
     if not manifest_path.exists():
         raise RuleBundleError(f"no bundle.json in {root}", code="rules.manifest_missing")
@@ -129,8 +135,11 @@ def validate_files(root: Path) -> tuple[dict[str, Any], dict[str, dict[str, Any]
         for required in ("version", "description"):
             if required not in data:
                 raise RuleBundleError(f"{rel}: missing required field '{required}'", code="rules.field_missing")
+        schema = _read_json(schema_path)
+        if schemas is not None:
+            schemas[schema_rel] = schema
         try:
-            jsonschema.validate(data, _read_json(schema_path))
+            jsonschema.validate(data, schema)
         except jsonschema.ValidationError as exc:
             where = "/".join(str(p) for p in exc.absolute_path) or "(top)"
             raise RuleBundleError(f"{rel}: at {where}: {exc.message}", code="rules.schema_violation") from exc
@@ -164,7 +173,8 @@ def vocabulary_from_json(vocab_id: str, data: Mapping[str, Any]) -> Vocabulary:
 def load_bundle(root: Path = DEFAULT_RULES_DIR, *, require_published: bool = True) -> RuleBundle:
     """Load and validate a bundle; with ``require_published`` refuse unpublished or modified bundles."""
     root = root.resolve()
-    manifest, files = validate_files(root)
+    schemas: dict[str, dict[str, Any]] = {}
+    manifest, files = validate_files(root, schemas)
     content_hash, file_hashes = compute_hashes(root)
     version = str(manifest["version"])
     published: dict[str, Any] | None = None
@@ -194,6 +204,7 @@ def load_bundle(root: Path = DEFAULT_RULES_DIR, *, require_published: bool = Tru
         files=files,
         published=published,
         vocabularies=_vocabularies(files),
+        schemas=schemas,
     )
     log.debug("rules.bundle.loaded", version=version, content_hash=content_hash)
     return bundle

@@ -77,7 +77,11 @@ def time_zone(spec: GoalSpec | None) -> ZoneInfo:
 
 
 def _schema(bundle: RuleBundle) -> dict[str, Any]:
-    """The bundle's vocabulary schema; the packaged one when the bundle folder carries no schemas."""
+    """The bundle's vocabulary schema as verified with it (in memory); the packaged one when the bundle has
+    no vocabulary files (test bundles of the core files only)."""
+    loaded = bundle.schemas.get(f"schemas/{_VOCABULARY_SCHEMA}")
+    if loaded is not None:
+        return loaded
     path: Path = bundle.root / "schemas" / _VOCABULARY_SCHEMA
     if not path.is_file():
         path = DEFAULT_RULES_DIR / "schemas" / _VOCABULARY_SCHEMA

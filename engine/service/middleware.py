@@ -49,7 +49,10 @@ class BodyGuard:
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
+        if length is not None and not length.isdigit():
+            await send_error(send, 400, "input.malformed", "Content-Length is not a number")
+            return
+        if length is not None and int(length) > self.max_body_bytes:
             await self._refuse_size(send, scope)
             return
         chunks: list[bytes] = []

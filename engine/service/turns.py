@@ -139,7 +139,7 @@ class TurnSubmitter:
         self.attempts = attempts
         self.locks = KeyedLocks()
         self.engine = engine if engine is not None else ENGINE
-        # Worker threads live as long as the process (like the engine thread): no thread exits mid-flight.
+        # Workers never touch Z3 (decisions go to the engine thread), so they may end with the app.
         self.workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grace-turn")
 
     def _run_turn(self, runtime: Any, conversation_id: str, message: str) -> None:

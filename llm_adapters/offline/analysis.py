@@ -11,7 +11,7 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from engine.text import fold
@@ -72,6 +72,7 @@ class Analysis:
     folded: FoldedText
     sentences: list[Sentence]
     masked: str  # folded text with e-mail addresses blanked, so vocabulary terms inside them never match
+    _cue_cache: dict[tuple[str, int, int], bool] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def text(self) -> str:
@@ -98,8 +99,13 @@ class Analysis:
         return sentence.start, sentence.end
 
     def any_cue(self, name: str, start: int, end: int) -> bool:
-        window = self.masked[start:end]
-        return any(p.search(window) for p in self.rules.cue(name))
+        """Memoised per (cue, window): extractors ask it once per candidate, mostly about the same clause."""
+        key = (name, start, end)
+        cached = self._cue_cache.get(key)
+        if cached is None:
+            window = self.masked[start:end]
+            cached = self._cue_cache[key] = any(p.search(window) for p in self.rules.cue(name))
+        return cached
 
     def cue_matches(self, name: str, start: int, end: int) -> list[tuple[int, int]]:
         window = self.masked[start:end]
@@ -137,14 +143,30 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _raw_sentences(text: str) -> Iterable[tuple[int, int]]:
+def _raw_sentences(text: str, max_chars: int | None = None) -> Iterable[tuple[int, int]]:
     cuts = {0, len(text)}
     for match in _SENTENCE_END.finditer(text):
         cuts.add(match.end())
     for match in _INVERTED.finditer(text):
         cuts.add(match.start())  # "Busco limpieza general, ¿cuánto cuesta?": the statement stands alone
     ordered = sorted(cuts)
-    yield from itertools.pairwise(ordered)
+    for start, end in itertools.pairwise(ordered):
+        yield from _bounded(text, start, end, max_chars)
+
+
+def _bounded(text: str, start: int, end: int, max_chars: int | None) -> Iterable[tuple[int, int]]:
+    """[start, end) in pieces of at most ``max_chars``, cut after the last comma, else the last space, in the
+    second half of each piece (a hard cut only inside one endless token)."""
+    if max_chars is None:
+        yield start, end
+        return
+    while end - start > max_chars:
+        limit = start + max_chars
+        cut = text.rfind(",", start + max_chars // 2, limit) + 1 or text.rfind(" ", start + max_chars // 2, limit) + 1
+        cut = cut or limit
+        yield start, cut
+        start = cut
+    yield start, end
 
 
 def _is_question(rules: OfflineRules, body: str) -> bool:
@@ -195,7 +217,7 @@ def _mask_emails(rules: OfflineRules, folded: FoldedText) -> str:
 def analyze(rules: OfflineRules, text: str) -> Analysis:
     folded = FoldedText(text)
     sentences: list[Sentence] = []
-    for raw_start, raw_end in _raw_sentences(folded.text):
+    for raw_start, raw_end in _raw_sentences(folded.text, rules.settings.max_sentence_chars):
         for part_start, part_end in _split_tag_question(rules, folded.text, raw_start, raw_end):
             start, end = _trim(folded.text, part_start, part_end)
             if end <= start or not any(ch.isalnum() for ch in folded.text[start:end]):

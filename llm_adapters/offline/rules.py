@@ -87,6 +87,7 @@ class Settings:
     scale_suffixes: dict[str, Decimal]
     language_min_hits: int = 2
     language_min_share: float = 0.15
+    max_sentence_chars: int | None = None  # None: sentences are never cut (bundles before rules 1.4.0)
 
 
 @dataclass(frozen=True)
@@ -239,6 +240,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
         scale_suffixes=_decimal_table(settings_raw.get("scale_suffixes", {})),
         language_min_hits=int(settings_raw.get("language_min_hits", 2)),
         language_min_share=float(settings_raw.get("language_min_share", 0.15)),
+        max_sentence_chars=int(settings_raw["max_sentence_chars"]) if "max_sentence_chars" in settings_raw else None,
     )
     vocabularies = {}
     for name, data in files.items():

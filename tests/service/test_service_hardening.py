@@ -231,3 +231,27 @@ def test_a_slow_conversation_does_not_hold_up_the_others(
         release.set()
         worker.join(timeout=60)
     assert results == {"slow": 200}
+
+
+def test_non_numeric_content_length_is_a_coded_400() -> None:
+    import asyncio
+    import json
+
+    from engine.service.middleware import BodyGuard
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:  # never reached
+        raise AssertionError("the guard let a malformed request through")
+
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/v1/conversations",
+             "headers": [(b"content-length", b"12abc"), (b"content-type", b"application/json")]}
+    asyncio.run(BodyGuard(app, max_body_bytes=1024)(scope, receive, send))
+    assert sent[0]["status"] == 400
+    assert json.loads(sent[1]["body"])["error"]["code"] == "input.malformed"
