@@ -129,6 +129,7 @@ def route_standard_logging(redactor: Redactor, stream: TextIO, level: int) -> No
             root.removeHandler(handler)
     handler = _RedactingHandler(stream)
     handler.setFormatter(RedactingFormatter(redactor))
+    handler.setLevel(level)  # libraries that set their own logger to DEBUG (bm25s) stay below the threshold
     root.addHandler(handler)
     root.setLevel(level)
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi"):
