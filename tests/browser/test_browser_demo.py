@@ -79,6 +79,7 @@ def test_real_estate_conversation_reaches_1111_and_console_shows_witnesses(
     assert states == ["0000", "1000", "1100", "1110", "1111"]
     assert replies[-1].get_attribute("data-action") == "NONE"
     assert replies[-1].locator("[data-testid=grace-question]").count() == 0
+    assert "Cabo Indalo Homes" in replies[-1].inner_text()  # the closing turn: summary and the company's next step
     page.screenshot(path=str(shots / f"widget-real-estate-{lang}.png"))
 
     cid = page.locator("#grace-widget").get_attribute("data-conversation")
@@ -98,4 +99,18 @@ def test_real_estate_conversation_reaches_1111_and_console_shows_witnesses(
         assert mark.inner_text() in messages[int(turn_text or 0) - 1]  # the witness is the visitor's own words
     assert seen == OBJECTIVES
     assert page.locator("[data-testid=console-utility-chosen]").count() == len(messages)
+    safety = page.locator("[data-testid=console-safety]")
+    assert safety.count() == len(messages)
+    assert all(safety.nth(i).inner_text() == "✓ safety check passed" for i in range(safety.count()))
+    assert "assistant's reply" in turns.nth(len(messages) - 1).inner_text().lower()
+    assert page.locator("[data-testid=console-glossary]").count() == 1
     page.screenshot(path=str(shots / f"console-real-estate-{lang}.png"), full_page=True)
+
+
+def test_console_sign_in_shows_only_the_sign_in_form(page: Any, demo: tuple[Built, str], shots: Path) -> None:
+    _, url = demo
+    page.goto(f"{url}/console")
+    page.locator("[data-testid=console-token]").wait_for(timeout=TIMEOUT_MS)
+    assert page.locator("#signin").is_visible()
+    assert not page.locator("#app").is_visible()  # `hidden` wins over the layout's display rule
+    page.screenshot(path=str(shots / "console-sign-in.png"), full_page=True)

@@ -193,7 +193,7 @@
         el("td", {}, String(field(c, "type") || "?")),
         el("td", {}, String(field(c, "objective") || "—")),
         el("td", {}, w ? [el("q", {}, quote || "(span not found)"), el("div", { "class": "muted mono" }, "turn " + w.turn + " [" + w.start + ", " + w.end + ")")] : "—"),
-        el("td", {}, String(field(c, "value") !== null ? field(c, "value") : (c.value_digest ? "(redacted)" : "—"))),
+        el("td", {}, String(field(c, "value") !== null ? field(c, "value") : (c.value_digest ? "(kept out of the audit record; the witness shows the visitor's words)" : "—"))),
         el("td", {}, [el("span", { "class": "badge " + (accepted ? "ok" : "warn") }, accepted ? "accepted" : "rejected"),
                       el("div", { "class": "mono" }, reason), details ? el("div", { "class": "muted" }, details) : null])
       ]));
@@ -223,8 +223,11 @@
       var rationale = rubric.length
         ? el("ul", { "class": "rationale" }, rubric.map(function (r) { return el("li", {}, r.name + " " + num(r.level) + (r.why ? " — " + r.why : "")); }))
         : el("span", { "class": "muted" }, action === "NONE" ? "Asking nothing is always allowed." : "—");
-      var status = u.vetoed ? el("span", { "class": "badge bad" }, "vetoed")
-        : (u.feasible ? el("span", { "class": "badge ok" }, "feasible") : el("span", { "class": "badge warn" }, "below ε"));
+      var recorded = objective && !u.feasible && !u.vetoed && Number(num(u.U_B).split(" ")[0]) === 0;
+      var status = u.vetoed ? el("span", { "class": "badge bad", "title": "refused by the visitor, a stop request, or asked in too many turns in a row" }, "not allowed (vetoed)")
+        : recorded ? el("span", { "class": "badge" }, "already recorded")
+        : (u.feasible ? el("span", { "class": "badge ok" }, "may be asked") : el("span", { "class": "badge warn", "title": "visitor utility U_V is below the threshold ε" }, "too costly for the visitor (below ε)"));
+      if (recorded) { rationale = el("span", { "class": "muted" }, "Recorded earlier: nothing to ask."); }
       body.appendChild(el("tr", { "class": (isChosen ? "chosen " : "") + (u.feasible ? "" : "infeasible"), "data-testid": isChosen ? "console-utility-chosen" : "console-utility" }, [
         el("td", {}, [objective ? (names[objective] || objective) : "No question", el("div", { "class": "muted mono" }, action), isChosen ? el("strong", {}, "✓ chosen") : null]),
         el("td", { "class": "num" }, num(u.U_B)),
@@ -233,7 +236,20 @@
         el("td", {}, rationale)
       ]));
     });
-    return el("table", {}, [el("thead", {}, el("tr", {}, ["Action", "Business U_B", "Visitor U_V", "Status", "Visitor-utility rationale"].map(function (h) { return el("th", {}, h); }))), body]);
+    return el("table", {}, [el("thead", {}, el("tr", {}, ["Question", "Value to the company (U_B)", "Cost–benefit for the visitor (U_V)", "Status", "Why (rubric)"].map(function (h) { return el("th", {}, h); }))), body]);
+  }
+
+  // The Z3 check asks for a counterexample to the invariants: "unsat" means none exists (the transition is safe).
+  var SAFETY = {
+    unsat: ["ok", "✓ safety check passed", "Z3 proved that no invariant (monotonic state, visitor-only evidence, weights, ε-floor, vetoes) can be violated by this transition."],
+    sat: ["bad", "✗ safety check found a violation", "Z3 found a counterexample: the transition was refused and the state kept (failed closed)."],
+    unknown: ["warn", "? safety check inconclusive", "Z3 could not decide in time: the transition was refused and the state kept (failed closed)."]
+  };
+
+  function safetyBadge(status) {
+    if (!status) { return el("span", { "class": "badge", "title": "No transition was checked: the turn decided nothing." }, "no transition checked"); }
+    var s = SAFETY[status] || ["warn", "safety check: " + status, ""];
+    return el("span", { "class": "badge " + s[0], "title": s[2], "data-testid": "console-safety" }, s[1]);
   }
 
   function turnCard(rec, state, objectives) {
@@ -257,7 +273,7 @@
         el("span", { "class": "badge", "data-testid": "console-action" }, actionOf(rec)),
         " ",
         fail ? el("span", { "class": "badge bad", "title": fail.message }, "failed closed: " + fail.code) : null,
-        rec.invariant_check ? el("span", { "class": "badge " + (rec.invariant_check === "proved" || rec.invariant_check === "ok" || rec.invariant_check === "sat" || rec.invariant_check === "holds" ? "ok" : "warn") }, "invariants: " + rec.invariant_check) : null
+        safetyBadge(rec.invariant_check)
       ])
     ]);
     var citations = (rec.answer && rec.answer.citations) || [];
@@ -268,7 +284,7 @@
       candidateTable(rec, state),
       el("h4", {}, "Question choice (utilities)"),
       utilityTable(rec, objectives),
-      el("div", { "class": "said bot" }, [el("div", { "class": "who" }, "Response"), el("div", { "class": "text" }, bot ? bot.text : (rec.question || "—"))]),
+      el("div", { "class": "said bot" }, [el("div", { "class": "who" }, "Assistant's reply (as the visitor saw it)"), el("div", { "class": "text" }, bot && bot.text ? bot.text : (rec.question || "(no reply text: the turn recorded nothing to say)"))]),
       citations.length ? el("ol", { "class": "citations" }, citations.map(function (c) { return el("li", {}, c.source + (c.passage_id ? " · " + c.passage_id : "")); })) : null,
       el("div", { "class": "kv" }, [
         rec.seq !== undefined ? el("span", {}, "record seq " + rec.seq) : null,
