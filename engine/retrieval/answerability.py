@@ -35,7 +35,8 @@ from engine.retrieval.calibration import Calibration
 from engine.retrieval.concepts import Concepts
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
-from engine.retrieval.names import calendar_names, is_acronym, is_ordinary, ordinary_names
+from engine.retrieval.names import calendar_names, initials_index, is_acronym, is_ordinary, ordinary_names
+from engine.retrieval.quantities import Quantity, counted, other_amounts, quantities
 from engine.retrieval.rules import GroundingSettings, RetrievalRules
 from engine.text import fold
 
@@ -44,6 +45,7 @@ _SENTENCE_SPLIT = re.compile(r"[.!?¿¡:;,\n]+")
 _FUZZY_MIN_LEN = 5
 _PREFIX_MIN_LEN = 4
 _PREFIX_MAX_EXTRA = 2
+_MAX_SPELLINGS = 2
 
 
 @lru_cache(maxsize=8)
@@ -66,6 +68,7 @@ class AskedTerm:
     translated_in: frozenset[str] = frozenset()
     checked: bool = False  # looked up across languages through the embedding (found or not: it is checkable)
     translations: tuple[str, ...] = ()  # the corpus words the embedding matched
+    spelled_out: str = ""  # an acronym's words as the corpus writes them ("single sign on" for "sso")
 
 
 @dataclass
@@ -82,6 +85,7 @@ class Support:
     unknown: list[str] = field(default_factory=list)
     answerable: bool = False
     reason: str = ""
+    amounts: list[str] = field(default_factory=list)  # asked amounts the passage states only with other numbers
 
 
 def question_language(text: str, rules: RetrievalRules, fallback: str) -> str:
@@ -142,6 +146,10 @@ class AnswerabilityJudge:
             for p in passages
         }
         self._language = {p.id: p.language for p in passages}
+        self._price = price
+        self._counted = {p.id: counted(p.indexed_text(), analyzers.for_language(p.language)) for p in passages}
+        # Acronyms the corpus spells out ("SSO" in a passage on single sign-on): initials → passage ids.
+        self._initials = initials_index(((p.id, tokens(p.indexed_text())) for p in passages), self._stop)
         self._few = len(passage_terms) < self.settings.min_standing_passages
         self._corpus_terms = frozenset().union(*self.passage_terms.values()) if passage_terms else frozenset()
         self._by_initial: dict[str, list[str]] = {}
@@ -211,11 +219,18 @@ class AnswerabilityJudge:
             weight = min(known) if known else self.stats.idf("\x00unseen")
             expanded = self.concepts.expand(word)
             forms = self._forms(expanded.variants)
+            stated = frozenset(pid for pid, terms in self.passage_terms.items() if forms & terms)
+            spelled = self._initials.get(word.surface, {}) if word.surface in acronyms else {}
+            if len(spelled) > _MAX_SPELLINGS:  # many word runs share these initials: chance, not a spelling
+                spelled = {}
+            for pids in spelled.values():
+                stated |= pids
             out.append(
                 AskedTerm(
                     word=expanded,
                     translatable=expanded is not word,
-                    stated_in=frozenset(pid for pid, terms in self.passage_terms.items() if forms & terms),
+                    stated_in=stated,
+                    spelled_out=" ".join(sorted(spelled)),
                     weight=weight,
                     name=word.surface in names,
                     verb=word.surface in verbs,
@@ -223,6 +238,12 @@ class AnswerabilityJudge:
                 )
             )
         return out
+
+    def asked_amounts(self, asked: str, language: str) -> list[Quantity]:
+        """The question's numbers with what they count; prices and budgets ("under 300 euros") are bounds, not
+        the asked thing, and are left to the price check."""
+        analyzer = self.analyzers.for_language(language)
+        return [q for q in quantities(asked, analyzer) if not self._price.search(q.text)]
 
     def asked_kind(self, asked: str) -> str:
         """What the question asks for, when it is a kind a passage must visibly state: "price", "clock" (a time
@@ -281,10 +302,17 @@ class AnswerabilityJudge:
         return frozenset(forms)
 
     def judge(
-        self, hit: ScoredPassage, terms: Sequence[AskedTerm], language: str, rival: float, kind: str = ""
+        self,
+        hit: ScoredPassage,
+        terms: Sequence[AskedTerm],
+        language: str,
+        rival: float,
+        kind: str = "",
+        amounts: Sequence[Quantity] = (),
     ) -> Support:
         """``rival``: the best standing among the other retrieved passages (a clear winner stands out);
-        ``kind``: what the question asks for (``asked_kind``), which the passage must visibly state."""
+        ``kind``: what the question asks for (``asked_kind``), which the passage must visibly state;
+        ``amounts``: the asked quantities (``asked_amounts``), which the passage must not state otherwise."""
         settings = self.settings
         passage = hit.passage
         cross = passage.language != language
@@ -335,7 +363,9 @@ class AnswerabilityJudge:
                     specific_elsewhere.append(term)
             else:
                 support.unknown.append(term.word.surface)
-                if term.name:
+                # A name, or (within one language) an acronym the corpus neither uses nor spells out ("DKV"
+                # where the documents list other insurers): it names something the documents never mention.
+                if term.name or (term.acronym and len(term.word.surface) >= 3 and not cross and not term.stated_in):
                     unknown_names.append(term.word.surface)
                 elif checkable and not term.verb and not term.acronym:
                     specific_unknown.append(term)
@@ -352,6 +382,8 @@ class AnswerabilityJudge:
             support.reason = "answerability.unknown_name"
         elif not self.states_kind(passage.id, kind):
             support.reason = f"answerability.no_{kind}"
+        elif other := other_amounts(list(amounts), self._counted.get(passage.id, {})):
+            support.reason, support.amounts = "answerability.other_amount", [q.text for q in other]
         elif clear and support.coverage >= settings.strong_coverage:
             # Most of what is asked is stated and no other section comes close: the rest is worded differently.
             support.answerable, support.reason = True, "answerability.mostly_stated"
