@@ -146,6 +146,9 @@ class AnswerabilityJudge:
             for p in passages
         }
         self._language = {p.id: p.language for p in passages}
+        # "Are you open at night?" is answered by the hours a passage states, in whatever words.
+        self._time_words = frozenset(fold(w) for lang in rules.languages.values() for w in lang.time_words)
+        self._timed = frozenset(pid for pid, states in self._states_date.items() if states)
         self._price = price
         self._counted = {p.id: counted(p.indexed_text(), analyzers.for_language(p.language)) for p in passages}
         # Acronyms the corpus spells out ("SSO" in a passage on single sign-on): initials → passage ids.
@@ -225,6 +228,10 @@ class AnswerabilityJudge:
                 spelled = {}
             for pids in spelled.values():
                 stated |= pids
+            if word.surface in self._time_words:
+                stated |= self._timed
+                n, docs = len(stated), self.stats.num_docs
+                weight = math.log(1.0 + (docs - n + 0.5) / (n + 0.5)) if stated else weight
             out.append(
                 AskedTerm(
                     word=expanded,
@@ -271,7 +278,14 @@ class AnswerabilityJudge:
         """Words that are the asked action: a verb ending of a rule language ("arregláis"), or the word right
         after an auxiliary and its subject ("do you *repair*", "can I *bring*")."""
         words = tokens(asked)
-        found = {w for w in words if any(w.endswith(fold(s)) and len(w) > len(s) + 2 for s in self._verb_suffixes)}
+        # An ending is matched as written: "ís" marks "abrís" but not "crisis"; an unaccented one also matches
+        # the folded word ("arreglais").
+        found = {
+            fold(w)
+            for w in (m.lower() for m in _CASED_WORD.findall(asked))
+            for s in self._verb_suffixes
+            if len(w) > len(s) + 2 and (w.endswith(s) or fold(w).endswith(s))
+        }
         for i in range(len(words) - 2):
             if words[i] in self._auxiliaries and words[i + 1] in self._subjects:
                 found.add(words[i + 2])

@@ -102,6 +102,8 @@ class LanguageRules(_Frozen):
     verb_markers: tuple[str, ...]  # a lowercase word right after one of these is an asked action ("to *book*")
     clock_cues: tuple[str, ...]  # phrases that ask for a clock time ("what time"): the passage must state one
     date_cues: tuple[str, ...]  # words that ask when: the passage must state a clock time, a weekday or a month
+    # parts of the day, week and year ("night", "verano"): stated by a passage stating times, weekdays or months
+    time_words: tuple[str, ...] = ()
     question: QuestionCues
     near_miss_message: str  # "{covered}" (what the documents cover) and "{asked}" (what was asked)
 

@@ -93,3 +93,16 @@ def test_an_amount_stated_only_otherwise_is_a_near_miss(software: GroundedAnswer
 def test_the_stated_amount_is_answered(software: GroundedAnswerer) -> None:
     answer = software.answer("How much is the team plan for 50 users?", "en")
     assert answer.supported and "12 EUR" in answer.text
+
+
+def test_a_part_of_the_day_is_stated_by_the_hours(software: GroundedAnswerer) -> None:
+    """The word "evening" is never written, but the hours are: the section stating times answers it."""
+    answer, trace = software.answer_with_trace("Does the support desk answer chats in the evening?", "en")
+    assert answer.supported and answer.citations[0].passage_id == "help.md#support-hours"
+    hours = next(s for s in trace.support if s.passage_id == "help.md#support-hours")
+    assert "evening" in hours.matched
+
+
+def test_accented_verb_endings_match_as_written(software: GroundedAnswerer) -> None:
+    verbs = software.judge._verbs("¿Abrís los sábados? Es por una crisis; ¿arreglais bicis?")
+    assert {"abris", "arreglais"} <= verbs and "crisis" not in verbs
