@@ -60,7 +60,9 @@ class AskedTerm:
     word: QueryWord
     weight: float
     name: bool  # capitalised inside a sentence (a proper name)
-    verb: bool = False  # the asked action ("do you *repair* …"): counts when stated, never decides a near miss
+    # the asked action ("do you *repair* …") or a bare number ("the 125"): counts when stated, never decides a
+    # near miss (an unstated verb is usually a paraphrase; an unstated number a bound or a detail)
+    verb: bool = False
     acronym: bool = False
     translatable: bool = False  # belongs to a concept group: checkable in a passage of another language
     stated_in: frozenset[str] = frozenset()  # ids of the passages that state it (stem, concept or typo match)
@@ -216,8 +218,9 @@ class AnswerabilityJudge:
         verbs = self._verbs(asked)
         out: list[AskedTerm] = []
         for word in self.analyzers.query_words(asked):
-            if is_number(word.surface) or word.surface in self._frame or len(word.surface) < 2:
+            if word.surface in self._frame or len(word.surface) < 2:
                 continue
+            number = is_number(word.surface)
             known = [self.stats.idf(v) for v in word.variants if self.stats.doc_freq.get(v, 0) > 0]
             weight = min(known) if known else self.stats.idf("\x00unseen")
             expanded = self.concepts.expand(word)
@@ -240,7 +243,7 @@ class AnswerabilityJudge:
                     spelled_out=" ".join(sorted(spelled)),
                     weight=weight,
                     name=word.surface in names,
-                    verb=word.surface in verbs,
+                    verb=word.surface in verbs or number,
                     acronym=word.surface in acronyms,
                 )
             )
@@ -273,6 +276,10 @@ class AnswerabilityJudge:
     def states_kind(self, passage_id: str, kind: str) -> bool:
         table = {"price": self._states_price, "clock": self._states_clock, "date": self._states_date}.get(kind)
         return True if table is None else table.get(passage_id, True)
+
+    def _only_here(self, term: AskedTerm, passage: Passage) -> bool:
+        same = {pid for pid in term.stated_in if self._language[pid] == passage.language}
+        return same == {passage.id}
 
     def _verbs(self, asked: str) -> set[str]:
         """Words that are the asked action: a verb ending of a rule language ("arregláis"), or the word right
@@ -323,10 +330,12 @@ class AnswerabilityJudge:
         rival: float,
         kind: str = "",
         amounts: Sequence[Quantity] = (),
+        leads: bool | None = None,
     ) -> Support:
         """``rival``: the best standing among the other retrieved passages (a clear winner stands out);
         ``kind``: what the question asks for (``asked_kind``), which the passage must visibly state;
-        ``amounts``: the asked quantities (``asked_amounts``), which the passage must not state otherwise."""
+        ``amounts``: the asked quantities (``asked_amounts``), which the passage must not state otherwise;
+        ``leads``: no better-ranked passage could answer (default: ranked first)."""
         settings = self.settings
         passage = hit.passage
         cross = passage.language != language
@@ -347,6 +356,7 @@ class AnswerabilityJudge:
         # Some asked word is stated here only as the embedding's cross-lingual match.
         translated = cross and any(passage.id in t.translated_in and passage.id not in t.stated_in for t in terms)
         unknown_names: list[str] = []
+        unknown_acronyms: list[str] = []
         specific_elsewhere: list[AskedTerm] = []
         specific_unknown: list[AskedTerm] = []
         for term in terms:
@@ -377,13 +387,20 @@ class AnswerabilityJudge:
                     specific_elsewhere.append(term)
             else:
                 support.unknown.append(term.word.surface)
-                # A name, or (within one language) an acronym the corpus neither uses nor spells out ("DKV"
-                # where the documents list other insurers): it names something the documents never mention.
-                if term.name or (term.acronym and len(term.word.surface) >= 3 and not cross and not term.stated_in):
+                if term.name:
                     unknown_names.append(term.word.surface)
+                elif term.acronym and len(term.word.surface) >= 3 and not cross and not term.stated_in:
+                    unknown_acronyms.append(term.word.surface)
                 elif checkable and not term.verb and not term.acronym:
                     specific_unknown.append(term)
         support.coverage = round(matched / total, 4) if total > 0 else 0.0
+        # Within one language, an acronym the corpus neither uses nor spells out, asked about with nothing else
+        # the passage states ("¿Trabajáis con XYZ?" beside a list of other insurers), names something the
+        # documents never mention; beside stated words ("are the XYZ fees included?") it is a paraphrase.
+        if unknown_acronyms and not any(
+            passage.id in t.stated_in and not t.verb for t in terms if t.word.surface not in unknown_acronyms
+        ):
+            unknown_names.extend(unknown_acronyms)
         clear_winner = standing - rival
         # Calibrated z-scores assume the corpus's language; across languages only the standing is comparable.
         # Too few sections to tell what "unrelated" looks like: standings cannot vouch for anything, nor veto.
@@ -409,12 +426,25 @@ class AnswerabilityJudge:
             support.answerable, support.reason = True, "answerability.terms"
         elif not cross and semantic >= settings.semantic_min_z and (self._few or standing >= settings.min_standing):
             support.answerable, support.reason = True, "answerability.semantic"
+        elif (
+            not cross
+            and support.coverage >= 1.0
+            and not support.elsewhere
+            and all(t.acronym for t in terms if t.word.surface in support.unknown)
+            and any(self._only_here(t, passage) for t in terms if not t.verb)
+            and standing >= settings.only_here_min_standing
+        ):
+            # Everything asked is stated here (an unstated action too: "do you *sell* …" is not a paraphrase
+            # here), one asked word in no other section ("which street …" and the one section giving a street):
+            # the words decide even where the embedding hardly notices. An unknown acronym beside them is taken
+            # as another name for what they state ("are the XYZ fees included?").
+            support.answerable, support.reason = True, "answerability.only_here"
         elif clear and verbatim == 0 and not support.elsewhere:
             support.answerable, support.reason = True, "answerability.paraphrase"
         elif (
             cross
             and translated
-            and hit.rank == 1
+            and (hit.rank == 1 if leads is None else leads)
             and not specific_unknown
             and not support.elsewhere
             and support.coverage >= settings.strong_coverage

@@ -126,14 +126,17 @@ class GroundedAnswerer:
         standing = [max(h.dense_standing, h.title_standing) for h in trace.hits]
         kind = self.judge.asked_kind(asked)
         amounts = self.judge.asked_amounts(asked, trace.language)
+        # A section that cannot state what is asked (no clock time for "what time …") neither leads nor rivals.
+        able = [self.judge.states_kind(h.passage.id, kind) for h in trace.hits]
         trace.support = [
             self.judge.judge(
                 hit,
                 terms,
                 trace.language,
-                max((s for j, s in enumerate(standing) if j != i), default=0.0),
+                max((s for j, s in enumerate(standing) if j != i and able[j]), default=0.0),
                 kind,
                 amounts,
+                leads=not any(able[:i]),
             )
             for i, hit in enumerate(trace.hits)
         ]

@@ -56,6 +56,8 @@ class GroundingSettings(_Frozen):
     standing_weight: float  # choosing among supporting passages: coverage + standing_weight * standing
     near_miss_min_coverage: float  # the near-miss message needs this share of the question stated in the section
     unverifiable_weight: float  # across languages: weight of an asked word nothing can check (no concept group)
+    # same language, every asked word stated here and one of them nowhere else: this standing suffices
+    only_here_min_standing: float = 0.5
     price_pattern: str  # regex on folded passage text: a currency mark (with a digit: a price is stated)
     clock_pattern: str  # regex on folded passage text: a clock time
     free_pattern: str  # regex on folded passage text: something is free

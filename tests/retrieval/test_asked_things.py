@@ -76,7 +76,7 @@ def test_an_acronym_the_documents_spell_out_is_answered(software: GroundedAnswer
 
 
 def test_an_acronym_the_documents_never_mention_abstains(software: GroundedAnswerer) -> None:
-    answer, trace = software.answer_with_trace("Do you support SCIM provisioning for sign-in?", "en")
+    answer, trace = software.answer_with_trace("Do you support SCIM?", "en")
     assert not answer.supported and not answer.citations
     assert all(s.reason == "answerability.unknown_name" for s in trace.support)
 
@@ -106,3 +106,26 @@ def test_a_part_of_the_day_is_stated_by_the_hours(software: GroundedAnswerer) ->
 def test_accented_verb_endings_match_as_written(software: GroundedAnswerer) -> None:
     verbs = software.judge._verbs("¿Abrís los sábados? Es por una crisis; ¿arreglais bicis?")
     assert {"abris", "arreglais"} <= verbs and "crisis" not in verbs
+
+
+def test_every_asked_word_stated_and_one_only_here_answers(software: GroundedAnswerer) -> None:
+    """'Frankfurt' is written in one section only, and everything else asked is stated there too."""
+    answer, _trace = software.answer_with_trace("Is my data kept in Frankfurt?", "en")
+    assert answer.supported and answer.citations[0].passage_id == "help.md#data-location"
+
+
+def test_an_unknown_acronym_beside_stated_words_is_a_paraphrase(software: GroundedAnswerer) -> None:
+    _answer, trace = software.answer_with_trace("Are unused months of the yearly plans refunded under the EULA?", "en")
+    cancelling = next(s for s in trace.support if s.passage_id == "help.md#cancelling")
+    assert cancelling.reason != "answerability.unknown_name"
+
+
+def test_an_unknown_action_is_not_an_only_here_paraphrase(software: GroundedAnswerer) -> None:
+    _answer, trace = software.answer_with_trace("Do you sell identity providers?", "en")
+    assert all(s.reason != "answerability.only_here" for s in trace.support)
+
+
+def test_a_bare_number_counts_where_stated_and_never_against(software: GroundedAnswerer) -> None:
+    terms = software.judge.asked_terms("Is the 200 included?", "en")
+    number = next(t for t in terms if t.word.surface == "200")
+    assert number.verb and number.stated_in == frozenset({"help.md#storage"})
