@@ -180,6 +180,9 @@ class CitationRef(_Model):
 
     source: str = Field(min_length=1, description="Document id / path / record reference.")
     passage_id: str = Field(min_length=1, description="Passage id within the source.")
+    label: str = Field(
+        default="", description="What a person recognises: document title and section heading (company text)."
+    )
 
 
 class AnswerSummary(_Model):

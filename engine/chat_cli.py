@@ -55,7 +55,7 @@ def run_chat(runtime: TurnRuntime, language: str | None, stdin: TextIO, stdout: 
         visitor_text = runtime.store.load(state.conversation_id).visitor_message(result.turn)
         if result.answer.text:
             stdout.write(f"grace> {result.answer.text}\n")
-            for ref in dict.fromkeys(f"{c.source}#{c.passage_id}" for c in result.answer.citations):
+            for ref in dict.fromkeys(c.shown() for c in result.answer.citations):
                 stdout.write(f"         [{ref}]\n")
         if result.notice:
             stdout.write(f"grace> {result.notice}\n")

@@ -21,6 +21,14 @@ class Citation(BaseModel):
     quote: str
     label: str = ""  # what a visitor recognises: "<page or document title> › <section heading>", never an id
 
+    def shown(self) -> str:
+        """What a person is shown: the label; for an answerer that sets none, the document's name (no folders,
+        extension, anchor or record index), never the passage id."""
+        if self.label:
+            return self.label
+        name = self.source.split("#", 1)[0].rsplit("/", 1)[-1].split(".", 1)[0]
+        return name.replace("_", " ").replace("-", " ").strip() or self.source
+
 
 class GroundedAnswer(BaseModel):
     """Company evidence (paper eq. 6). Never visitor evidence: it cannot reach the proposer as visitor text."""

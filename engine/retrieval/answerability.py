@@ -35,7 +35,8 @@ from engine.retrieval.calibration import Calibration
 from engine.retrieval.concepts import Concepts
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
-from engine.retrieval.names import calendar_names, is_acronym, is_ordinary, ordinary_names
+from engine.retrieval.names import calendar_names, initials_index, is_acronym, is_ordinary, ordinary_names
+from engine.retrieval.quantities import Quantity, counted, other_amounts, quantities
 from engine.retrieval.rules import GroundingSettings, RetrievalRules
 from engine.text import fold
 
@@ -44,6 +45,7 @@ _SENTENCE_SPLIT = re.compile(r"[.!?¿¡:;,\n]+")
 _FUZZY_MIN_LEN = 5
 _PREFIX_MIN_LEN = 4
 _PREFIX_MAX_EXTRA = 2
+_MAX_SPELLINGS = 2
 
 
 @lru_cache(maxsize=8)
@@ -58,7 +60,9 @@ class AskedTerm:
     word: QueryWord
     weight: float
     name: bool  # capitalised inside a sentence (a proper name)
-    verb: bool = False  # the asked action ("do you *repair* …"): counts when stated, never decides a near miss
+    # the asked action ("do you *repair* …") or a bare number ("the 125"): counts when stated, never decides a
+    # near miss (an unstated verb is usually a paraphrase; an unstated number a bound or a detail)
+    verb: bool = False
     acronym: bool = False
     translatable: bool = False  # belongs to a concept group: checkable in a passage of another language
     stated_in: frozenset[str] = frozenset()  # ids of the passages that state it (stem, concept or typo match)
@@ -66,6 +70,7 @@ class AskedTerm:
     translated_in: frozenset[str] = frozenset()
     checked: bool = False  # looked up across languages through the embedding (found or not: it is checkable)
     translations: tuple[str, ...] = ()  # the corpus words the embedding matched
+    spelled_out: str = ""  # an acronym's words as the corpus writes them ("single sign on" for "sso")
 
 
 @dataclass
@@ -82,6 +87,7 @@ class Support:
     unknown: list[str] = field(default_factory=list)
     answerable: bool = False
     reason: str = ""
+    amounts: list[str] = field(default_factory=list)  # asked amounts the passage states only with other numbers
 
 
 def question_language(text: str, rules: RetrievalRules, fallback: str) -> str:
@@ -142,6 +148,13 @@ class AnswerabilityJudge:
             for p in passages
         }
         self._language = {p.id: p.language for p in passages}
+        # "Are you open at night?" is answered by the hours a passage states, in whatever words.
+        self._time_words = frozenset(fold(w) for lang in rules.languages.values() for w in lang.time_words)
+        self._timed = frozenset(pid for pid, states in self._states_date.items() if states)
+        self._price = price
+        self._counted = {p.id: counted(p.indexed_text(), analyzers.for_language(p.language)) for p in passages}
+        # Acronyms the corpus spells out ("SSO" in a passage on single sign-on): initials → passage ids.
+        self._initials = initials_index(((p.id, tokens(p.indexed_text())) for p in passages), self._stop)
         self._few = len(passage_terms) < self.settings.min_standing_passages
         self._corpus_terms = frozenset().union(*self.passage_terms.values()) if passage_terms else frozenset()
         self._by_initial: dict[str, list[str]] = {}
@@ -205,24 +218,42 @@ class AnswerabilityJudge:
         verbs = self._verbs(asked)
         out: list[AskedTerm] = []
         for word in self.analyzers.query_words(asked):
-            if is_number(word.surface) or word.surface in self._frame or len(word.surface) < 2:
+            if word.surface in self._frame or len(word.surface) < 2:
                 continue
+            number = is_number(word.surface)
             known = [self.stats.idf(v) for v in word.variants if self.stats.doc_freq.get(v, 0) > 0]
             weight = min(known) if known else self.stats.idf("\x00unseen")
             expanded = self.concepts.expand(word)
             forms = self._forms(expanded.variants)
+            stated = frozenset(pid for pid, terms in self.passage_terms.items() if forms & terms)
+            spelled = self._initials.get(word.surface, {}) if word.surface in acronyms else {}
+            if len(spelled) > _MAX_SPELLINGS:  # many word runs share these initials: chance, not a spelling
+                spelled = {}
+            for pids in spelled.values():
+                stated |= pids
+            if word.surface in self._time_words:
+                stated |= self._timed
+                n, docs = len(stated), self.stats.num_docs
+                weight = math.log(1.0 + (docs - n + 0.5) / (n + 0.5)) if stated else weight
             out.append(
                 AskedTerm(
                     word=expanded,
                     translatable=expanded is not word,
-                    stated_in=frozenset(pid for pid, terms in self.passage_terms.items() if forms & terms),
+                    stated_in=stated,
+                    spelled_out=" ".join(sorted(spelled)),
                     weight=weight,
                     name=word.surface in names,
-                    verb=word.surface in verbs,
+                    verb=word.surface in verbs or number,
                     acronym=word.surface in acronyms,
                 )
             )
         return out
+
+    def asked_amounts(self, asked: str, language: str) -> list[Quantity]:
+        """The question's numbers with what they count; prices and budgets ("under 300 euros") are bounds, not
+        the asked thing, and are left to the price check."""
+        analyzer = self.analyzers.for_language(language)
+        return [q for q in quantities(asked, analyzer) if not self._price.search(q.text)]
 
     def asked_kind(self, asked: str) -> str:
         """What the question asks for, when it is a kind a passage must visibly state: "price", "clock" (a time
@@ -246,11 +277,22 @@ class AnswerabilityJudge:
         table = {"price": self._states_price, "clock": self._states_clock, "date": self._states_date}.get(kind)
         return True if table is None else table.get(passage_id, True)
 
+    def _only_here(self, term: AskedTerm, passage: Passage) -> bool:
+        same = {pid for pid in term.stated_in if self._language[pid] == passage.language}
+        return same == {passage.id}
+
     def _verbs(self, asked: str) -> set[str]:
         """Words that are the asked action: a verb ending of a rule language ("arregláis"), or the word right
         after an auxiliary and its subject ("do you *repair*", "can I *bring*")."""
         words = tokens(asked)
-        found = {w for w in words if any(w.endswith(fold(s)) and len(w) > len(s) + 2 for s in self._verb_suffixes)}
+        # An ending is matched as written: "ís" marks "abrís" but not "crisis"; an unaccented one also matches
+        # the folded word ("arreglais").
+        found = {
+            fold(w)
+            for w in (m.lower() for m in _CASED_WORD.findall(asked))
+            for s in self._verb_suffixes
+            if len(w) > len(s) + 2 and (w.endswith(s) or fold(w).endswith(s))
+        }
         for i in range(len(words) - 2):
             if words[i] in self._auxiliaries and words[i + 1] in self._subjects:
                 found.add(words[i + 2])
@@ -281,10 +323,19 @@ class AnswerabilityJudge:
         return frozenset(forms)
 
     def judge(
-        self, hit: ScoredPassage, terms: Sequence[AskedTerm], language: str, rival: float, kind: str = ""
+        self,
+        hit: ScoredPassage,
+        terms: Sequence[AskedTerm],
+        language: str,
+        rival: float,
+        kind: str = "",
+        amounts: Sequence[Quantity] = (),
+        leads: bool | None = None,
     ) -> Support:
         """``rival``: the best standing among the other retrieved passages (a clear winner stands out);
-        ``kind``: what the question asks for (``asked_kind``), which the passage must visibly state."""
+        ``kind``: what the question asks for (``asked_kind``), which the passage must visibly state;
+        ``amounts``: the asked quantities (``asked_amounts``), which the passage must not state otherwise;
+        ``leads``: no better-ranked passage could answer (default: ranked first)."""
         settings = self.settings
         passage = hit.passage
         cross = passage.language != language
@@ -305,6 +356,7 @@ class AnswerabilityJudge:
         # Some asked word is stated here only as the embedding's cross-lingual match.
         translated = cross and any(passage.id in t.translated_in and passage.id not in t.stated_in for t in terms)
         unknown_names: list[str] = []
+        unknown_acronyms: list[str] = []
         specific_elsewhere: list[AskedTerm] = []
         specific_unknown: list[AskedTerm] = []
         for term in terms:
@@ -337,9 +389,18 @@ class AnswerabilityJudge:
                 support.unknown.append(term.word.surface)
                 if term.name:
                     unknown_names.append(term.word.surface)
+                elif term.acronym and len(term.word.surface) >= 3 and not cross and not term.stated_in:
+                    unknown_acronyms.append(term.word.surface)
                 elif checkable and not term.verb and not term.acronym:
                     specific_unknown.append(term)
         support.coverage = round(matched / total, 4) if total > 0 else 0.0
+        # Within one language, an acronym the corpus neither uses nor spells out, asked about with nothing else
+        # the passage states ("¿Trabajáis con XYZ?" beside a list of other insurers), names something the
+        # documents never mention; beside stated words ("are the XYZ fees included?") it is a paraphrase.
+        if unknown_acronyms and not any(
+            passage.id in t.stated_in and not t.verb for t in terms if t.word.surface not in unknown_acronyms
+        ):
+            unknown_names.extend(unknown_acronyms)
         clear_winner = standing - rival
         # Calibrated z-scores assume the corpus's language; across languages only the standing is comparable.
         # Too few sections to tell what "unrelated" looks like: standings cannot vouch for anything, nor veto.
@@ -352,6 +413,8 @@ class AnswerabilityJudge:
             support.reason = "answerability.unknown_name"
         elif not self.states_kind(passage.id, kind):
             support.reason = f"answerability.no_{kind}"
+        elif other := other_amounts(list(amounts), self._counted.get(passage.id, {})):
+            support.reason, support.amounts = "answerability.other_amount", [q.text for q in other]
         elif clear and support.coverage >= settings.strong_coverage:
             # Most of what is asked is stated and no other section comes close: the rest is worded differently.
             support.answerable, support.reason = True, "answerability.mostly_stated"
@@ -363,12 +426,25 @@ class AnswerabilityJudge:
             support.answerable, support.reason = True, "answerability.terms"
         elif not cross and semantic >= settings.semantic_min_z and (self._few or standing >= settings.min_standing):
             support.answerable, support.reason = True, "answerability.semantic"
+        elif (
+            not cross
+            and support.coverage >= 1.0
+            and not support.elsewhere
+            and all(t.acronym for t in terms if t.word.surface in support.unknown)
+            and any(self._only_here(t, passage) for t in terms if not t.verb)
+            and standing >= settings.only_here_min_standing
+        ):
+            # Everything asked is stated here (an unstated action too: "do you *sell* …" is not a paraphrase
+            # here), one asked word in no other section ("which street …" and the one section giving a street):
+            # the words decide even where the embedding hardly notices. An unknown acronym beside them is taken
+            # as another name for what they state ("are the XYZ fees included?").
+            support.answerable, support.reason = True, "answerability.only_here"
         elif clear and verbatim == 0 and not support.elsewhere:
             support.answerable, support.reason = True, "answerability.paraphrase"
         elif (
             cross
             and translated
-            and hit.rank == 1
+            and (hit.rank == 1 if leads is None else leads)
             and not specific_unknown
             and not support.elsewhere
             and support.coverage >= settings.strong_coverage

@@ -34,7 +34,9 @@ from engine.text import normalize
 log = structlog.get_logger("grace.retrieval")
 
 # Judgements meaning "this section is about the question's topic but does not state the asked thing".
-_NEAR_MISS_REASONS = frozenset({"answerability.asked_elsewhere", "answerability.not_supported"})
+_NEAR_MISS_REASONS = frozenset(
+    {"answerability.asked_elsewhere", "answerability.not_supported", "answerability.other_amount"}
+)
 
 
 @dataclass
@@ -107,7 +109,10 @@ class GroundedAnswerer:
         settings = self.rules.grounding
         best = max(zip(trace.support, trace.hits, strict=True), key=lambda pair: pair[0].standing)
         support, hit = best
-        missing = support.elsewhere if support.reason == "answerability.asked_elsewhere" else support.unknown
+        missing = {
+            "answerability.asked_elsewhere": support.elsewhere,
+            "answerability.other_amount": support.amounts,
+        }.get(support.reason, support.unknown)
         if (
             support.reason not in _NEAR_MISS_REASONS
             or support.coverage < settings.near_miss_min_coverage
@@ -120,9 +125,18 @@ class GroundedAnswerer:
     def _evidence(self, asked: str, terms: list[AskedTerm], trace: AnswerTrace) -> list[ScoredPassage]:
         standing = [max(h.dense_standing, h.title_standing) for h in trace.hits]
         kind = self.judge.asked_kind(asked)
+        amounts = self.judge.asked_amounts(asked, trace.language)
+        # A section that cannot state what is asked (no clock time for "what time …") neither leads nor rivals.
+        able = [self.judge.states_kind(h.passage.id, kind) for h in trace.hits]
         trace.support = [
             self.judge.judge(
-                hit, terms, trace.language, max((s for j, s in enumerate(standing) if j != i), default=0.0), kind
+                hit,
+                terms,
+                trace.language,
+                max((s for j, s in enumerate(standing) if j != i and able[j]), default=0.0),
+                kind,
+                amounts,
+                leads=not any(able[:i]),
             )
             for i, hit in enumerate(trace.hits)
         ]
@@ -150,7 +164,10 @@ class GroundedAnswerer:
         # Words matched across languages also search the keyword index (the same-language sections would
         # otherwise win retrieval in a bilingual corpus).
         expansion = list(dict.fromkeys(w for t in terms for w in t.translations))
-        trace.hits = self.retriever.search(query, self.rules.retrieval.top_k, self.filters, expansion)
+        # An acronym the documents spell out is searched as they write it (both the keyword and the dense side).
+        spelled = " ".join(t.spelled_out for t in terms if t.spelled_out)
+        search = f"{query} ({spelled})" if spelled else query
+        trace.hits = self.retriever.search(search, self.rules.retrieval.top_k, self.filters, expansion)
         evidence = self._evidence(asked, terms, trace)
         trace.evidence = [h.passage.id for h in evidence]
         if not evidence:

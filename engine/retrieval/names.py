@@ -5,6 +5,8 @@ Europe?" and "Are you open in July?" must not be rejected as naming something th
 from __future__ import annotations
 
 import re
+from collections import defaultdict
+from collections.abc import Iterable
 from functools import lru_cache
 
 from babel import Locale
@@ -56,3 +58,24 @@ def is_acronym(word: str) -> bool:
 def is_ordinary(folded: str, ordinary: frozenset[str]) -> bool:
     """``folded`` or its singular ("fridays", "lunes") is an ordinary name."""
     return bool({folded, folded.removesuffix("s"), folded.removesuffix("es")} & ordinary)
+
+
+_ACRONYM_SIZES = range(3, 6)  # two letters ("MS", "EU") spell out too many word pairs to tell anything
+
+
+def initials_index(
+    documents: Iterable[tuple[str, list[str]]], stopwords: frozenset[str]
+) -> dict[str, dict[str, frozenset[str]]]:
+    """Acronyms a text spells out: the initials of 3-5 consecutive words ("single sign on" → "sso"), with and
+    without function words ("impuesto sobre el valor añadido" → "iva"), mapped to each spelled-out phrase and
+    the ids of the texts that hold it. ``documents``: (id, folded word tokens) pairs."""
+    found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for doc_id, words in documents:
+        letters = [w for w in words if w[:1].isalpha()]
+        for sequence in (letters, [w for w in letters if w not in stopwords]):
+            for start in range(len(sequence)):
+                for size in _ACRONYM_SIZES:
+                    if start + size <= len(sequence):
+                        phrase = sequence[start : start + size]
+                        found["".join(w[0] for w in phrase)][" ".join(phrase)].add(doc_id)
+    return {key: {phrase: frozenset(ids) for phrase, ids in phrases.items()} for key, phrases in found.items()}

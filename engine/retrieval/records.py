@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+from pathlib import PurePosixPath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -113,6 +114,7 @@ def parse_records(text: str, source: str, config: RecordFileConfig, default_lang
         if not body:
             raise CorpusError(f"{where}: no text in fields {text_names}", code="retrieval.corpus.record")
         language = fields.get(config.language_field, default_language)
+        document = PurePosixPath(source).stem.split(".")[0].replace("-", " ").replace("_", " ")
         passages.append(
             Passage(
                 id=f"{source}#{record_id}",
@@ -121,6 +123,7 @@ def parse_records(text: str, source: str, config: RecordFileConfig, default_lang
                 text=body,
                 language=str(language),
                 kind="record",
+                label=f"{document} › {title}" if title else document,
                 fields=fields,
             )
         )

@@ -1,7 +1,10 @@
-"""Loading ``rules/retrieval.json``: schema-validated, then checked semantically, then frozen.
+"""The retrieval rules (``retrieval`` in the rule bundle): schema-valid, checked semantically, then frozen.
 
 Policy numbers (depth, fusion constant, thresholds) and vocabularies (stopwords, question cues, messages) are
-data; this module only turns them into typed, immutable objects.
+data; this module only turns them into typed, immutable objects. Serving reads them only from the verified,
+in-memory rule bundle (``rules_from_bundle``): nothing is re-read from disk after the bundle was verified, and
+there is no fallback to the unverified ``rules/`` folder. ``load_rules`` checks one explicitly named draft file
+(rule authors, tests) against the committed schema.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any
 
 import jsonschema
 import Stemmer
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.retrieval.errors import RetrievalRulesError
 from engine.rules_bundle import RuleBundle
@@ -53,6 +56,8 @@ class GroundingSettings(_Frozen):
     standing_weight: float  # choosing among supporting passages: coverage + standing_weight * standing
     near_miss_min_coverage: float  # the near-miss message needs this share of the question stated in the section
     unverifiable_weight: float  # across languages: weight of an asked word nothing can check (no concept group)
+    # same language, every asked word stated here and one of them nowhere else: this standing suffices
+    only_here_min_standing: float = 0.5
     price_pattern: str  # regex on folded passage text: a currency mark (with a digit: a price is stated)
     clock_pattern: str  # regex on folded passage text: a clock time
     free_pattern: str  # regex on folded passage text: something is free
@@ -99,6 +104,8 @@ class LanguageRules(_Frozen):
     verb_markers: tuple[str, ...]  # a lowercase word right after one of these is an asked action ("to *book*")
     clock_cues: tuple[str, ...]  # phrases that ask for a clock time ("what time"): the passage must state one
     date_cues: tuple[str, ...]  # words that ask when: the passage must state a clock time, a weekday or a month
+    # parts of the day, week and year ("night", "verano"): stated by a passage stating times, weekdays or months
+    time_words: tuple[str, ...] = ()
     question: QuestionCues
     near_miss_message: str  # "{covered}" (what the documents cover) and "{asked}" (what was asked)
 
@@ -121,20 +128,33 @@ class RetrievalRules(_Frozen):
             ) from None
 
 
-def _schema() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+def _schema(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
-def parse_rules(data: dict[str, Any]) -> RetrievalRules:
-    """Validate a parsed rule document against the committed schema, then semantically."""
-    validator = jsonschema.Draft202012Validator(_schema())
+def _check_schema(data: dict[str, Any], schema: dict[str, Any]) -> None:
+    validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
         where = "/".join(str(p) for p in first.absolute_path) or "(root)"
         raise RetrievalRulesError(f"retrieval rules invalid at {where}: {first.message}", code="retrieval.rules.schema")
-    rules = RetrievalRules.model_validate(data)
+
+
+def parse_rules(data: dict[str, Any], schema: dict[str, Any] | None = None) -> RetrievalRules:
+    """Typed rules from a parsed document, checked semantically; with ``schema`` validated against it first (a
+    bundle's files were validated against the bundle's own schemas when it was loaded)."""
+    if schema is not None:
+        _check_schema(data, schema)
+    try:
+        rules = RetrievalRules.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = "/".join(str(p) for p in first["loc"]) or "(root)"
+        raise RetrievalRulesError(
+            f"retrieval rules invalid at {where}: {first['msg']}", code="retrieval.rules.schema"
+        ) from None
     known = set(Stemmer.algorithms())
     for code, lang in rules.languages.items():
         if lang.stemmer not in known:
@@ -156,9 +176,10 @@ def parse_rules(data: dict[str, Any]) -> RetrievalRules:
     return rules
 
 
-def load_rules(path: Path | None = None) -> RetrievalRules:
-    """Load and validate the retrieval rule file (default: the repository's ``rules/retrieval.json``)."""
-    target = path or DEFAULT_RULES_PATH
+def load_rules(path: Path, schema_path: Path = SCHEMA_PATH) -> RetrievalRules:
+    """Load and validate one named rule file (a draft being edited, a test's variant). Serving never calls this:
+    it uses ``rules_from_bundle`` on the verified bundle."""
+    target = Path(path)
     try:
         data = json.loads(target.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -167,9 +188,9 @@ def load_rules(path: Path | None = None) -> RetrievalRules:
         raise RetrievalRulesError(f"retrieval rules are not JSON: {exc.msg}", code="retrieval.rules.json") from None
     if not isinstance(data, dict):
         raise RetrievalRulesError("retrieval rules must be a JSON object", code="retrieval.rules.schema")
-    return parse_rules(data)
+    return parse_rules(data, _schema(schema_path))
 
 
 def rules_from_bundle(bundle: RuleBundle) -> RetrievalRules:
-    """The retrieval rules of a loaded (pinned) rule bundle, so answers follow the conversation's bundle."""
+    """The retrieval rules of a loaded (pinned, verified) rule bundle, from its in-memory files only."""
     return parse_rules(bundle.file("retrieval"))

@@ -31,8 +31,11 @@ def offline_proposer(bundle: RuleBundle) -> Proposer:
     return proposer
 
 
-def demo_sources(names: tuple[str, ...] | None = None, *, cache_dir: Path | None = None) -> list[GoalSource]:
+def demo_sources(
+    names: tuple[str, ...] | None = None, *, cache_dir: Path | None = None, bundle: RuleBundle | None = None
+) -> list[GoalSource]:
     """The demo companies: corpus demos get the embedded index; directory demos (TRACE) their directory.
+    Their rules come from ``bundle`` (the verified bundle being served; loaded and verified here when absent).
 
     Without explicit ``names``: the two paper demos, plus every other published demo whose data is present
     (the pantry helpline reads the shared Kansas directory, which a deployment may not have).
@@ -40,8 +43,10 @@ def demo_sources(names: tuple[str, ...] | None = None, *, cache_dir: Path | None
     from engine.assembly import demo_answerer
     from engine.demos import demo_names, load_demo
     from engine.retrieval.factory import build_answerer
+    from engine.verified_bundle import load_verified_bundle
 
     requested = names or tuple(dict.fromkeys([*DEMO_NAMES, *demo_names()]))
+    bundle = bundle if bundle is not None else load_verified_bundle()
     sources = []
     for name in requested:
         demo = load_demo(name)
@@ -50,10 +55,10 @@ def demo_sources(names: tuple[str, ...] | None = None, *, cache_dir: Path | None
             options: dict[str, Any] = {}
             if cache_dir is not None:
                 options["cache_dir"] = cache_dir
-            answerer = build_answerer(demo.corpus_dir, **options)
+            answerer = build_answerer(demo.corpus_dir, bundle=bundle, **options)
         else:
             try:
-                answerer = demo_answerer(demo)
+                answerer = demo_answerer(demo, bundle)
             except InputError as exc:
                 if names is not None or exc.code != "demo.data_missing":
                     raise

@@ -55,7 +55,10 @@ def turn_response(state: ConversationState, record: dict[str, Any], answer: Grou
         "answer": {
             "text": grounded.text,
             "supported": grounded.supported,
-            "citations": [c.model_dump(mode="json") for c in grounded.citations],
+            "citations": [
+                {"label": c.shown(), "quote": c.quote, "source": c.source, "passage_id": c.passage_id}
+                for c in grounded.citations
+            ],
         },
         "response_text": assistant_text(state, state.turn),
         "fail_closed": fail_code(record),

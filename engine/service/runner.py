@@ -92,11 +92,11 @@ def build_from_args(args: argparse.Namespace) -> Built:
     bundle = load_verified_bundle(args.rules) if args.rules else load_verified_bundle()
     sources: list[GoalSource] = []
     if args.demo:
-        sources.extend(demo.demo_sources(cache_dir=data_dir / "embeddings"))
+        sources.extend(demo.demo_sources(cache_dir=data_dir / "embeddings", bundle=bundle))
     for folder in args.goals:
         for published in list_published(folder):
             corpus = corpora.get(published.spec.id)
-            answerer = build_answerer(corpus, cache_dir=data_dir / "embeddings") if corpus else None
+            answerer = build_answerer(corpus, bundle=bundle, cache_dir=data_dir / "embeddings") if corpus else None
             sources.append(GoalSource(spec=published, answerer=answerer))
     if not sources:
         raise InputError("nothing to serve: use --demo or --goals DIR", code="service.no_goals")

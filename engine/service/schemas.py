@@ -57,9 +57,13 @@ class ConversationCreated(BaseModel):
 
 
 class CitationOut(BaseModel):
-    source: str
-    passage_id: str
-    quote: str
+    label: str = Field(
+        description="What a person recognises: the page or document title and the section heading "
+        "('Units and prices › Locker'). Show this, never the ids."
+    )
+    quote: str = Field(description="The cited company sentence.")
+    source: str = Field(description="Machine reference of the document (file or record set); not for display.")
+    passage_id: str = Field(description="Machine reference of the passage; not for display.")
 
 
 class AnswerOut(BaseModel):

@@ -74,6 +74,7 @@ def test_real_estate_conversation_reaches_1111_and_console_shows_witnesses(
     first = replies[0]
     assert first.locator("[data-testid=grace-answer]").inner_text().strip()  # grounded answer to the question
     assert first.locator("[data-testid=grace-citation]").count() >= 1
+    assert "#" not in first.locator("[data-testid=grace-citation]").first.inner_text()  # a label, not an id
     assert first.locator("[data-testid=grace-question]").count() == 1  # and one follow-up question
     states = [r.get_attribute("data-state") for r in replies]
     assert states == ["0000", "1000", "1100", "1110", "1111"]

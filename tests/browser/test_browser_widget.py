@@ -46,7 +46,9 @@ def test_widget_conversation_in_english_and_console(page: Any, live: tuple[Servi
     assert first.locator("[data-testid=grace-answer]").inner_text() == "We work in the whole city."
     assert first.locator("[data-testid=grace-citation]").count() == 1
     first.locator("[data-testid=grace-sources] summary").click()
-    assert "areas.md" in first.locator("[data-testid=grace-citation]").inner_text()
+    cited = first.locator("[data-testid=grace-citation]").inner_text()
+    assert "Service areas › Where do you work?" in cited  # the page and section a person recognises
+    assert "areas.md" not in cited and "#" not in cited  # never the internal ids
     assert first.locator("[data-testid=grace-question]").inner_text() == "What is your location?"
     assert page.locator("#grace-widget").get_attribute("data-state") == "1000"
 

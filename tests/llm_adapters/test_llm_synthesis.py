@@ -10,6 +10,7 @@ from engine.retrieval.factory import build_answerer
 from llm_adapters.errors import LLMError
 from llm_adapters.protocol import CallRecord, RoleResult, SynthesisRequest
 from llm_adapters.synthesis import LLMSynthesizer
+from tests.retrieval.project_rules import project_rules
 
 CORPUS = Path(__file__).resolve().parents[2] / "demos" / "real_estate" / "corpus"
 CALL = CallRecord(purpose="synthesize", adapter="fake", model="m", prompt_id="s", prompt_version="1",
@@ -37,7 +38,7 @@ class _Adapter:
 
 
 def _answerer() -> GroundedAnswerer:
-    return build_answerer(CORPUS)
+    return build_answerer(CORPUS, rules=project_rules())
 
 
 def test_unsupported_llm_claims_are_dropped() -> None:

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 import structlog
 
-from engine.retrieval import GroundedAnswerer, build_answerer, load_rules
+from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.rules import RetrievalRules
+from tests.retrieval.project_rules import project_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL_ESTATE = ROOT / "demos" / "real_estate" / "corpus"
@@ -28,7 +29,8 @@ CorpusFactory = Callable[..., Path]
 
 @pytest.fixture(scope="session")
 def rules() -> RetrievalRules:
-    return load_rules()
+    """The project bundle's retrieval rules, as the service takes them (from the loaded bundle, in memory)."""
+    return project_rules()
 
 
 @pytest.fixture(scope="session")
@@ -37,13 +39,13 @@ def embedding_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def real_estate(embedding_cache: Path) -> GroundedAnswerer:
-    return build_answerer(REAL_ESTATE, cache_dir=embedding_cache)
+def real_estate(embedding_cache: Path, rules: RetrievalRules) -> GroundedAnswerer:
+    return build_answerer(REAL_ESTATE, rules=rules, cache_dir=embedding_cache)
 
 
 @pytest.fixture(scope="session")
-def cleaning(embedding_cache: Path) -> GroundedAnswerer:
-    return build_answerer(CLEANING, cache_dir=embedding_cache)
+def cleaning(embedding_cache: Path, rules: RetrievalRules) -> GroundedAnswerer:
+    return build_answerer(CLEANING, rules=rules, cache_dir=embedding_cache)
 
 
 @pytest.fixture

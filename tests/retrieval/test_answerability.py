@@ -12,6 +12,7 @@ from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.grounding import unknown_names
 from engine.retrieval.names import is_acronym, ordinary_names
 from engine.retrieval.rules import RetrievalRules
+from tests.retrieval.project_rules import project_rules
 
 BAKERY_EN = """---
 language: en
@@ -67,7 +68,7 @@ def bakery(tmp_path_factory: pytest.TempPathFactory, embedding_cache: Path) -> G
     )
     (root / "bakery.md").write_text(BAKERY_EN, encoding="utf-8")
     (root / "empresas.es.md").write_text(BAKERY_ES, encoding="utf-8")
-    return build_answerer(root, cache_dir=embedding_cache)
+    return build_answerer(root, rules=project_rules(), cache_dir=embedding_cache)
 
 
 @pytest.mark.parametrize(

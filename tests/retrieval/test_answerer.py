@@ -16,6 +16,7 @@ from engine.retrieval.errors import RetrievalConfigError, RetrievalRulesError
 from engine.retrieval.grounding import Claim
 from engine.retrieval.models import ScoredPassage
 from engine.retrieval.rules import RetrievalRules
+from tests.retrieval.project_rules import project_rules
 
 from .conftest import CLEANING, REAL_ESTATE
 
@@ -142,6 +143,7 @@ class _Inventing:
 def test_unsupported_claims_are_dropped(embedding_cache: Path) -> None:
     answerer = build_answerer(
         REAL_ESTATE,
+        rules=project_rules(),
         cache_dir=embedding_cache,
         synthesizer=_Inventing(
             ["Yes, we have houses with swimming pools for sale in Vera.", "Every villa includes a free yacht."]
@@ -155,7 +157,10 @@ def test_unsupported_claims_are_dropped(embedding_cache: Path) -> None:
 
 def test_no_supported_claim_means_the_unavailable_message(embedding_cache: Path, rules: RetrievalRules) -> None:
     answerer = build_answerer(
-        CLEANING, cache_dir=embedding_cache, synthesizer=_Inventing(["Limpiamos gratis los domingos en Madrid."])
+        CLEANING,
+        rules=project_rules(),
+        cache_dir=embedding_cache,
+        synthesizer=_Inventing(["Limpiamos gratis los domingos en Madrid."]),
     )
     answer = answerer.answer("¿Limpiáis oficinas?", "es")
     assert answer == GroundedAnswer(text=rules.language("es").unavailable_message, supported=False, is_question=True)
@@ -172,20 +177,21 @@ def test_no_supported_claim_means_the_unavailable_message(embedding_cache: Path,
 )
 def test_factory_rejects_bad_configuration(backend: str, options: dict[str, object], code: str) -> None:
     with pytest.raises(RetrievalConfigError) as info:
-        build_answerer(REAL_ESTATE, backend=backend, use_cache=False, **options)
+        build_answerer(REAL_ESTATE, rules=project_rules(), backend=backend, use_cache=False, **options)
     assert info.value.code == code
 
 
 def test_weaviate_backend_needs_a_url(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("WEAVIATE_URL", raising=False)
     with pytest.raises(RetrievalConfigError) as info:
-        build_answerer(REAL_ESTATE, backend="weaviate", embedder="hashing", use_cache=False)
+        build_answerer(REAL_ESTATE, rules=project_rules(), backend="weaviate", embedder="hashing", use_cache=False)
     assert info.value.code == "retrieval.config.url"
 
 
 def test_configured_filters_apply_to_every_question(embedding_cache: Path) -> None:
     answerer = build_answerer(
         REAL_ESTATE,
+        rules=project_rules(),
         cache_dir=embedding_cache,
         filters=[{"field": "town", "op": "eq", "value": "Mojácar"}],
     )

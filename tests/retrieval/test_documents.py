@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 
 from benchmarks.rag_sets.make_pdfs import parse_source, pdf_bytes
+from engine.ports import Citation
 from engine.retrieval import build_answerer
 from engine.retrieval.corpus import load_corpus
 from engine.retrieval.errors import CorpusError
 from engine.retrieval.html import parse_html
 from engine.retrieval.pdf import parse_pdf
+from tests.retrieval.project_rules import project_rules
 
 from .conftest import CorpusFactory
 
@@ -85,7 +87,8 @@ def test_pdf_in_a_corpus_is_answerable_and_cited_by_label(make_corpus: CorpusFac
     precios = next(p for p in corpus.passages if p.title == "Precios")
     assert precios.id == "folleto.pdf#precios" and precios.label == "Academia Ejemplo › Precios"
     assert precios.fields == {"page": 2}
-    answer = build_answerer(root, cache_dir=embedding_cache).answer("¿Cuánto cuesta el curso completo?", "es")
+    answerer = build_answerer(root, rules=project_rules(), cache_dir=embedding_cache)
+    answer = answerer.answer("¿Cuánto cuesta el curso completo?", "es")
     assert answer.supported and "320 euros" in answer.text
     assert answer.citations[0].passage_id == "folleto.pdf#precios"
 
@@ -96,3 +99,26 @@ def test_unreadable_pdf_is_a_coded_corpus_error(make_corpus: CorpusFactory) -> N
     with pytest.raises(CorpusError) as info:
         load_corpus(root)
     assert info.value.code == "retrieval.corpus.pdf"
+
+
+def test_citations_name_the_page_and_section_never_the_id(make_corpus: CorpusFactory, embedding_cache: Path) -> None:
+    """What a visitor is shown for a citation is the document title and section heading (records: the record
+    file's name and the record's title); an answerer that sets no label still shows no passage id."""
+    root = make_corpus(
+        {
+            "faq.md": "# Opening times\n\n## When are you open?\n\nWe are open from 9:00 to 17:00 on weekdays.\n",
+            "boats.csv": "id,name,description\nB-7,Blue Heron,A 6 metre sailing boat for four people.\n",
+        },
+        records={"boats.csv": {"id_field": "id", "title_field": "name"}},
+    )
+    corpus = load_corpus(root)
+    labels = {p.id: p.label for p in corpus.passages}
+    assert labels == {
+        "faq.md#when-are-you-open": "Opening times › When are you open?",
+        "boats.csv#B-7": "boats › Blue Heron",
+    }
+    answer = build_answerer(root, rules=project_rules(), cache_dir=embedding_cache).answer("When are you open?", "en")
+    assert answer.supported
+    assert [c.shown() for c in answer.citations] == ["Opening times › When are you open?"]
+    bare = Citation(source="docs/price-list.v2.md", passage_id="docs/price-list.v2.md#offers", quote="x")
+    assert bare.shown() == "price list"

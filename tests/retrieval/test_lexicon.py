@@ -13,6 +13,7 @@ import pytest
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.embedder import Matrix
 from engine.retrieval.lexicon import Lexicon
+from tests.retrieval.project_rules import project_rules
 
 CORPUS_ES = """---
 language: es
@@ -53,7 +54,7 @@ def garage(tmp_path_factory: pytest.TempPathFactory, embedding_cache: Path) -> G
     )
     (root / "taller.md").write_text(CORPUS_ES, encoding="utf-8")
     (root / "pets.en.md").write_text(CORPUS_EN, encoding="utf-8")
-    return build_answerer(root, cache_dir=embedding_cache)
+    return build_answerer(root, rules=project_rules(), cache_dir=embedding_cache)
 
 
 def test_words_are_matched_only_in_the_other_language(garage: GroundedAnswerer) -> None:

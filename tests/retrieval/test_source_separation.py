@@ -18,6 +18,7 @@ from engine.commands import Span
 from engine.conversation import Message
 from engine.ports import Citation, GroundedAnswer, ProposerInput
 from engine.retrieval import GroundedAnswerer, build_answerer
+from tests.retrieval.project_rules import project_rules
 
 from .conftest import CorpusFactory
 
@@ -34,7 +35,7 @@ PASSAGE = (
 @pytest.fixture
 def planted(make_corpus: CorpusFactory, embedding_cache: Path) -> GroundedAnswerer:
     root = make_corpus({"contact.md": PASSAGE, "about.md": "# About\n\n## Who are you?\n\nWe sell garden furniture.\n"})
-    return build_answerer(root, cache_dir=embedding_cache)
+    return build_answerer(root, rules=project_rules(), cache_dir=embedding_cache)
 
 
 def test_planted_contact_details_come_back_only_as_cited_company_evidence(planted: GroundedAnswerer) -> None:

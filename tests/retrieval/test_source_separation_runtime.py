@@ -16,6 +16,7 @@ from engine.retrieval import build_answerer  # noqa: E402
 from engine.rules_bundle import RuleBundle  # noqa: E402
 from engine.store_memory import InMemoryStore  # noqa: E402
 from tests.conftest import make_spec, publish  # noqa: E402
+from tests.retrieval.project_rules import project_rules  # noqa: E402
 
 from .conftest import CorpusFactory  # noqa: E402
 from .test_source_separation import INJECTED, PASSAGE, PLANTED  # noqa: E402
@@ -47,7 +48,7 @@ def test_planted_corpus_contact_never_completes_the_visitor_contact(
         spec=publish(make_spec()),
         bundle=bundle,
         proposer=GullibleProposer(),
-        answerer=build_answerer(corpus, cache_dir=embedding_cache),
+        answerer=build_answerer(corpus, rules=project_rules(), cache_dir=embedding_cache),
         store=InMemoryStore(),
         audit_key=KEY,
     )

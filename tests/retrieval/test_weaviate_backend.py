@@ -31,6 +31,7 @@ from engine.retrieval.weaviate_backend import (
     record_field_types,
     translate_filters,
 )
+from tests.retrieval.project_rules import project_rules
 
 from .conftest import REAL_ESTATE
 
@@ -224,7 +225,9 @@ def test_unknown_passage_from_the_server_is_an_error(rules: RetrievalRules) -> N
 
 
 def test_answerer_over_the_weaviate_backend(rules: RetrievalRules) -> None:
-    answerer = build_answerer(REAL_ESTATE, backend="weaviate", client=FakeClient(), embedder="hashing", use_cache=False)
+    answerer = build_answerer(
+        REAL_ESTATE, rules=project_rules(), backend="weaviate", client=FakeClient(), embedder="hashing", use_cache=False
+    )
     assert isinstance(answerer, GroundedAnswerer)
     answer = answerer.answer("Are there international schools near the homes?", "en")
     assert answer.is_question and not answer.supported
@@ -240,7 +243,12 @@ def test_live_weaviate_round_trip() -> None:
     prefix = f"GraceTest{uuid.uuid4().hex[:8]}"
     try:
         answerer = build_answerer(
-            REAL_ESTATE, backend="weaviate", client=client, collection_prefix=prefix, use_cache=False
+            REAL_ESTATE,
+            rules=project_rules(),
+            backend="weaviate",
+            client=client,
+            collection_prefix=prefix,
+            use_cache=False,
         )
         hits = answerer.retriever.search(
             "villa with private pool", 3, [FieldFilter(field="town", op="eq", value="Mojácar")]

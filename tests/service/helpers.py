@@ -67,7 +67,14 @@ class FixedAnswerer:
             return GroundedAnswer()
         return GroundedAnswer(
             text="We work in the whole city.",
-            citations=[Citation(source="areas.md", passage_id="areas-1", quote="We work in the whole city.")],
+            citations=[
+                Citation(
+                    source="areas.md",
+                    passage_id="areas.md#where-do-you-work",
+                    quote="We work in the whole city.",
+                    label="Service areas › Where do you work?",
+                )
+            ],
             supported=True,
             is_question=True,
         )

@@ -40,8 +40,14 @@ def test_turn_returns_state_question_and_answer(service: Service) -> None:
     assert body["action"].startswith("ASK(")
     assert body["question"]
     assert body["answer"]["text"] == "We work in the whole city."
+    # What a person is shown first (the label), then the machine references (not for display).
     assert body["answer"]["citations"] == [
-        {"source": "areas.md", "passage_id": "areas-1", "quote": "We work in the whole city."}
+        {
+            "label": "Service areas › Where do you work?",
+            "quote": "We work in the whole city.",
+            "source": "areas.md",
+            "passage_id": "areas.md#where-do-you-work",
+        }
     ]
     assert body["response_text"] == f"We work in the whole city.\n\n{body['question']}"
     assert body["fail_closed"] is None

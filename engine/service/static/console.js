@@ -285,7 +285,7 @@
       el("h4", {}, "Question choice (utilities)"),
       utilityTable(rec, objectives),
       el("div", { "class": "said bot" }, [el("div", { "class": "who" }, "Assistant's reply (as the visitor saw it)"), el("div", { "class": "text" }, bot && bot.text ? bot.text : (rec.question || "(no reply text: the turn recorded nothing to say)"))]),
-      citations.length ? el("ol", { "class": "citations" }, citations.map(function (c) { return el("li", {}, c.source + (c.passage_id ? " · " + c.passage_id : "")); })) : null,
+      citations.length ? el("ol", { "class": "citations" }, citations.map(function (c) { return el("li", {}, c.label || c.source); })) : null,
       el("div", { "class": "kv" }, [
         rec.seq !== undefined ? el("span", {}, "record seq " + rec.seq) : null,
         rec.hash ? el("span", { "class": "mono", "title": rec.hash }, "hash " + String(rec.hash).slice(0, 19) + "…") : null,

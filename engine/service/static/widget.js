@@ -144,7 +144,7 @@
       citations.forEach(function (c) {
         var item = el("li", { "data-testid": "grace-citation" });
         if (c.quote) { item.appendChild(el("q", {}, c.quote)); }
-        item.appendChild(el("span", { "class": "src" }, c.source + (c.passage_id ? " · " + c.passage_id : "")));
+        item.appendChild(el("span", { "class": "src" }, c.label || ""));
         list.appendChild(item);
       });
       details.appendChild(list);
