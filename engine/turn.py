@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -12,6 +12,7 @@ from typing import Any
 import structlog
 
 from engine.conversation import ConversationState, Message, Role
+from engine.decision.company import company_contacts
 from engine.decision.decider import Decider, Decision
 from engine.errors import GraceError, InputError, IntegrityError
 from engine.goals.company_data import resolve_vocabulary
@@ -65,6 +66,7 @@ class TurnRuntime:
         audit_key: bytes,
         modulator: Modulator | None = None,
         rater: TurnRater | None = None,
+        company_texts: Iterable[str] | None = None,
     ) -> None:
         if spec_hash(spec.spec) != spec.content_hash:
             # INVARIANT (I-12): only an intact published version is served.
@@ -86,7 +88,8 @@ class TurnRuntime:
         self.audit_key = audit_key
         self.modulator = modulator
         self.rater = rater
-        self.decider = Decider(spec, bundle)
+        # D-10: contact values of the company (corpus, directory, published details) never complete an objective.
+        self.decider = Decider(spec, bundle, company_contacts(spec, bundle, answerer, company_texts))
         self._limits = bundle.file("runtime")
 
     def start(self, *, conversation_id: str | None = None, language: str | None = None) -> ConversationState:
@@ -134,7 +137,8 @@ class TurnRuntime:
         rater_calls: list[dict[str, Any]] = []
         rubric_rater = self.rater.for_turn(self.spec, working, answer, rater_calls) if self.rater else None
         decision = self.decider.decide(working, list(proposal.commands), list(proposal.malformed),
-                                       company_question=answer.is_question, rater=rubric_rater)
+                                       company_question=answer.is_question, rater=rubric_rater,
+                                       context=self.decider.context(answer.citations))
         if rater_calls:
             proposal = proposal.model_copy(update={"calls": [*proposal.calls, *rater_calls]})
         timings["decide_ms"] = _ms(t0)
