@@ -144,6 +144,7 @@ class _Markers:
     breakers: tuple[re.Pattern[str], ...]
     third_party: tuple[re.Pattern[str], ...]
     refused: tuple[re.Pattern[str], ...]
+    anaphora: tuple[re.Pattern[str], ...]
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,7 @@ class ProvenanceRules:
 
     markers: _Markers
     min_digits: int
+    alone_max_words: int = 2
 
     @classmethod
     def from_bundle(cls, bundle: RuleBundle) -> ProvenanceRules:
@@ -170,8 +172,10 @@ def _rules(key: str, bundle: RuleBundle) -> ProvenanceRules:
             return tuple(re.compile(p, re.IGNORECASE) for lang in langs for p in lang[field])
 
         _RULES[key] = ProvenanceRules(
-            _Markers(compiled("clause_breakers"), compiled("third_party"), compiled("refused")),
+            _Markers(compiled("clause_breakers"), compiled("third_party"), compiled("refused"),
+                     compiled("anaphora")),
             int(data["phone_suffix_min_digits"]),
+            int(data["alone_max_words"]),
         )
     return _RULES[key]
 
@@ -213,18 +217,42 @@ def _occurrences(folded: str, value: str) -> list[tuple[int, int]]:
     return out
 
 
-def _clause(folded: str, start: int, end: int, breakers: Sequence[re.Pattern[str]]) -> str:
-    """The clause around [start, end): its sentence, cut at the clause breakers; the value itself is masked."""
-    left = max((m.end() for m in _SENTENCE_END.finditer(folded, 0, start)), default=0)
-    right_match = _SENTENCE_END.search(folded, end)
-    right = right_match.start() if right_match else len(folded)
+_WORD = re.compile(r"\w+")
+
+
+def _sentences(folded: str) -> list[tuple[int, int]]:
+    bounds, start = [], 0
+    for match in _SENTENCE_END.finditer(folded):
+        bounds.append((start, match.start()))
+        start = match.end()
+    bounds.append((start, len(folded)))
+    return bounds
+
+
+def _cut(sentence: str, s: int, e: int, breakers: Sequence[re.Pattern[str]]) -> tuple[int, int]:
+    """The clause of ``sentence`` around [s, e): cut at the clause breakers."""
+    cuts = {m.start() for p in breakers for m in p.finditer(sentence)} | \
+        {m.end() for p in breakers for m in p.finditer(sentence)}
+    return max((c for c in cuts if c <= s), default=0), min((c for c in cuts if c >= e), default=len(sentence))
+
+
+def _clause(folded: str, start: int, end: int, rules: ProvenanceRules) -> str:
+    """The clause around [start, end) with the value masked. It reaches into the next sentence when that one opens
+    with an anaphor ("It's my colleague's"), and into the previous one when the value stands almost alone."""
+    markers = rules.markers
+    sentences = _sentences(folded)
+    at = next(i for i, (lo, hi) in enumerate(sentences) if lo <= start <= hi or start < lo)
+    left, right = sentences[at]
     sentence = folded[left:right]
-    s, e = start - left, end - left
-    cuts = sorted({m.start() for p in breakers for m in p.finditer(sentence)}
-                  | {m.end() for p in breakers for m in p.finditer(sentence)})
-    lo = max((c for c in cuts if c <= s), default=0)
-    hi = min((c for c in cuts if c >= e), default=len(sentence))
-    return f"{sentence[lo:s]} VALUE {sentence[e:hi]}"
+    lo, hi = _cut(sentence, start - left, end - left, markers.breakers)
+    parts = [sentence[lo:start - left], " VALUE ", sentence[end - left:hi]]
+    if len(_WORD.findall(parts[0] + parts[2])) <= rules.alone_max_words and at > 0:
+        parts.insert(0, folded[sentences[at - 1][0]:sentences[at - 1][1]] + " . ")
+    if at + 1 < len(sentences):
+        following = folded[sentences[at + 1][0]:sentences[at + 1][1]]
+        if any(p.search(following) for p in markers.anaphora):
+            parts.append(" . " + following[:_cut(following, 0, 0, markers.breakers)[1] or len(following)])
+    return "".join(parts)
 
 
 def attribution(message: str, value: str, span: tuple[int, int], rules: ProvenanceRules) -> tuple[bool, bool]:
@@ -238,7 +266,7 @@ def attribution(message: str, value: str, span: tuple[int, int], rules: Provenan
     third = refused = False
     markers = rules.markers
     for start, end in places:
-        clause = _clause(folded, start, end, markers.breakers)
+        clause = _clause(folded, start, end, rules)
         third = third or any(p.search(clause) for p in markers.third_party)
         refused = refused or any(p.search(clause) for p in markers.refused)
     return third, refused
