@@ -17,6 +17,7 @@ An *accepted invalid transition* is a decision either oracle disagrees with; the
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 import time
@@ -335,15 +336,13 @@ def contact_base(rng: random.Random, base: Base) -> tuple[Base, list[Any]] | Non
     text = f"{current.text} {line}"
     state.messages[-1] = current.model_copy(update={"text": text})
     value = re.findall(r"[\w.+-]+@[\w.-]+|\+?\(?\d[\d ()-]{6,}\d", line)[0]
-    batch: list[Any] = [*base.commands, {"type": rng.choice(["complete", "correct"]), "objective": contact,
-                                         "value": value,
-                                         "span": {"turn": state.turn, "start": 0, "end": len(text), "quote": text}}]
+    forced = {"type": rng.choice(["complete", "correct"]), "objective": contact, "value": value,
+              "span": {"turn": state.turn, "start": 0, "end": len(text), "quote": text}}
+    batch: list[Any] = [*copy.deepcopy(list(base.commands)), forced]
     return Base(base.spec, state, tuple(base.commands)), batch
 
 
 def mutate(rng: random.Random, base: Base) -> tuple[Base, list[Any], list[str]]:
-    import copy
-
     batch = copy.deepcopy(list(base.commands))
     names: list[str] = []
     if rng.random() < 0.15:
