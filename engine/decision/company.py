@@ -25,11 +25,17 @@ def company_region(spec: PublishedGoalSpec, bundle: RuleBundle) -> str:
 
 def company_contacts(spec: PublishedGoalSpec, bundle: RuleBundle, answerer: Any,
                      texts: Iterable[str] | None = None) -> ContactIndex:
-    """Contacts in ``texts`` plus every text the answerer can show (its ``company_texts()``, when it has one)."""
+    """Contacts in ``texts`` plus every text the answerer can show (its ``company_texts()``, when it or the
+    answerer it wraps has one)."""
     sources = list(texts or [])
-    company_texts = getattr(answerer, "company_texts", None)
-    if callable(company_texts):
-        sources.extend(company_texts())
+    for _ in range(8):  # wrappers (recording, fallback) keep the answerer they wrap in ``inner``
+        company_texts = getattr(answerer, "company_texts", None)
+        if callable(company_texts):
+            sources.extend(company_texts())
+            break
+        answerer = getattr(answerer, "inner", None)
+        if answerer is None:
+            break
     return ContactIndex.from_texts(sources, company_region(spec, bundle))
 
 

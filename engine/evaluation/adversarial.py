@@ -147,11 +147,11 @@ class PassageAnswerer:
 class _Quiet:
     """An answerer wrapper that hides ``company_texts``: the runtime then knows only what was shown."""
 
-    def __init__(self, inner: Answerer) -> None:
-        self.inner = inner
+    def __init__(self, wrapped: Answerer) -> None:
+        self._wrapped = wrapped  # not ``inner``: company_contacts() would look through it
 
     def answer(self, message: str, language: str) -> GroundedAnswer:
-        return self.inner.answer(message, language)
+        return self._wrapped.answer(message, language)
 
 
 class AdversarialProposer:

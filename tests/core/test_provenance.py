@@ -154,11 +154,26 @@ def test_value_read_back_from_the_assistant_is_rejected(bundle: RuleBundle) -> N
 
 
 class _OnlyQuestions:
-    def __init__(self, inner: _Shows) -> None:
-        self.inner = inner
+    def __init__(self, wrapped: _Shows) -> None:
+        self._wrapped = wrapped
 
     def answer(self, message: str, language: str) -> GroundedAnswer:
-        return self.inner.answer(message, language) if message.endswith("?") else GroundedAnswer()
+        return self._wrapped.answer(message, language) if message.endswith("?") else GroundedAnswer()
+
+
+class _CorpusLike:
+    def company_texts(self) -> list[str]:
+        return COMPANY
+
+    def answer(self, message: str, language: str) -> GroundedAnswer:
+        return GroundedAnswer()
+
+
+def test_company_contacts_come_from_the_served_answerer_even_when_wrapped(bundle: RuleBundle) -> None:
+    from engine.service.turns import RecordingAnswerer
+
+    runtime = _runtime(bundle, _Forced("+34 950 000 100"), answerer=RecordingAnswerer(_CorpusLike()))
+    assert _contact_reason(runtime, "Here: 0034 950 000 100") == ("provenance.company_contact", 0)
 
 
 def test_reason_is_in_the_sealed_audit_record_and_the_visitor_value_completes(bundle: RuleBundle) -> None:
