@@ -286,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=6)
     parser.add_argument("--turns", type=int, default=4, help="turns per conversation")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--min-gap", type=float, default=1.5, help="shortest uptime before a kill (s)")
+    parser.add_argument("--max-gap", type=float, default=4.0, help="longest uptime before a kill (s)")
     parser.add_argument("--backend", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--postgres-url", default=os.environ.get("GRACE_TEST_POSTGRES_URL", ""))
     args = parser.parse_args(argv)
@@ -293,7 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.backend in ("sqlite", "both"):
         with tempfile.TemporaryDirectory(prefix="grace-crash-") as tmp:
             outcome = crash_run("sqlite", f"sqlite:///{Path(tmp) / 'grace.db'}", Path(tmp), kills=args.kills,
-                                clients=args.clients, seed=args.seed, turns=args.turns)
+                                clients=args.clients, seed=args.seed, turns=args.turns, min_gap=args.min_gap,
+                                max_gap=args.max_gap)
         print(outcome.render())
         ok = ok and outcome.consistent
     if args.backend in ("postgres", "both"):
@@ -306,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 with tempfile.TemporaryDirectory(prefix="grace-crash-") as tmp:
                     outcome = crash_run("postgres", url, Path(tmp), kills=args.kills, clients=args.clients,
-                                        seed=args.seed, turns=args.turns)
+                                        seed=args.seed, turns=args.turns, min_gap=args.min_gap,
+                                        max_gap=args.max_gap)
                 print(outcome.render())
                 ok = ok and outcome.consistent
             finally:
