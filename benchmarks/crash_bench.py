@@ -74,6 +74,7 @@ class Service:
         while time.monotonic() < deadline:
             try:
                 if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                    self._warm(url)
                     self.url = url
                     self.starts += 1
                     return
@@ -81,6 +82,17 @@ class Service:
                 time.sleep(0.1)
         self.kill()
         raise RuntimeError("server never became healthy")
+
+    @staticmethod
+    def _warm(url: str) -> None:
+        """One turn per script language before clients come back, so that kills land among real commits rather
+        than always inside the first turn's lazy loading."""
+        for goal, language, script in SCRIPTS:
+            created = httpx.post(f"{url}/v1/conversations", json={"goal": goal, "language": language}, timeout=60)
+            if created.status_code == 201:
+                body = created.json()
+                httpx.post(f"{url}/v1/conversations/{body['conversation_id']}/turns",
+                           json={"message": script[0].format(n=0)}, headers=_visitor_headers(body), timeout=60)
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handler, no flush, no goodbye."""
