@@ -44,6 +44,8 @@ def rules(bundle: RuleBundle) -> ProvenanceRules:
     "Anna's number is 612 345 678", "612 345 678. It's my boss's.", "My friend's number. 612 345 678",
     "El teléfono de mi marido es 612 345 678", "612 345 678 es el móvil de mi jefa",
     "Le numéro de ma femme est 612 345 678", "Appelez mon collègue au 612 345 678",
+    "Su teléfono es 612 345 678", "Son numéro : 612 345 678", "You can call my partner Juan on 612 345 678",
+    "612 345 678 — that's my brother's",
 ])
 def test_attribution_to_someone_else(text: str, rules: ProvenanceRules) -> None:
     assert attribution(text, "612 345 678", (0, len(text)), rules) == (True, False)
@@ -61,6 +63,8 @@ def test_refused_or_negated(text: str, rules: ProvenanceRules) -> None:
     "My phone is 612 345 678", "Call me on 612 345 678", "Mi teléfono es el 612 345 678", "Sure, 612 345 678",
     "Mon numéro est le 612 345 678", "My husband and I are moving; my number is 612 345 678",
     "My wife's phone is 699 999 999, mine is 612 345 678", "612 345 678 is mine; my husband's is 699 111 222",
+    "Don't use 699 111 222, use 612 345 678", "I work with my colleague Ana. Call me on 612 345 678",
+    "Use my work number, not the personal one: 612 345 678",
 ])
 def test_own_value_is_not_attributed(text: str, rules: ProvenanceRules) -> None:
     assert attribution(text, "612 345 678", (0, len(text)), rules) == (False, False)
