@@ -8,6 +8,7 @@ computes the facts; the acceptance rules (rules/acceptance.json) decide and the 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import unicodedata
@@ -203,7 +204,7 @@ def _occurrences(folded: str, value: str) -> list[tuple[int, int]]:
         out, start = [], folded.find(needle)
         while needle and start >= 0:
             out.append((start, start + len(needle)))
-            start = folded.find(needle, start + 1)
+            start = folded.find(needle, start + len(needle))
         return out
     needle = _digits(normalize(value))
     if not needle:
@@ -213,7 +214,7 @@ def _occurrences(folded: str, value: str) -> list[tuple[int, int]]:
     out, start = [], digits.find(needle)
     while start >= 0:
         out.append((positions[start], positions[start + len(needle) - 1] + 1))
-        start = digits.find(needle, start + 1)
+        start = digits.find(needle, start + len(needle))
     return out
 
 
@@ -229,46 +230,84 @@ def _sentences(folded: str) -> list[tuple[int, int]]:
     return bounds
 
 
-def _cut(sentence: str, s: int, e: int, breakers: Sequence[re.Pattern[str]]) -> tuple[int, int]:
-    """The clause of ``sentence`` around [s, e): cut at the clause breakers."""
-    cuts = {m.start() for p in breakers for m in p.finditer(sentence)} | \
+def _cuts(sentence: str, breakers: Sequence[re.Pattern[str]]) -> list[int]:
+    """Sorted positions where the clause breakers cut ``sentence``."""
+    found = {m.start() for p in breakers for m in p.finditer(sentence)} | \
         {m.end() for p in breakers for m in p.finditer(sentence)}
-    return max((c for c in cuts if c <= s), default=0), min((c for c in cuts if c >= e), default=len(sentence))
+    return sorted(found)
 
 
-def _clause(folded: str, start: int, end: int, rules: ProvenanceRules) -> str:
-    """The clause around [start, end) with the value masked. It reaches into the next sentence when that one opens
-    with an anaphor ("It's my colleague's"), and into the previous one when the value stands almost alone."""
-    markers = rules.markers
-    sentences = _sentences(folded)
-    at = next(i for i, (lo, hi) in enumerate(sentences) if lo <= start <= hi or start < lo)
-    left, right = sentences[at]
-    sentence = folded[left:right]
-    lo, hi = _cut(sentence, start - left, end - left, markers.breakers)
-    parts = [sentence[lo:start - left], " VALUE ", sentence[end - left:hi]]
-    if len(_WORD.findall(parts[0] + parts[2])) <= rules.alone_max_words and at > 0:
-        parts.insert(0, folded[sentences[at - 1][0]:sentences[at - 1][1]] + " . ")
-    if at + 1 < len(sentences):
-        following = folded[sentences[at + 1][0]:sentences[at + 1][1]]
-        if any(p.search(following) for p in markers.anaphora):
-            parts.append(" . " + following[:_cut(following, 0, 0, markers.breakers)[1] or len(following)])
-    return "".join(parts)
+def _around(cuts: list[int], s: int, e: int, length: int) -> tuple[int, int]:
+    before = bisect.bisect_right(cuts, s)
+    after = bisect.bisect_left(cuts, e)
+    return (cuts[before - 1] if before else 0), (cuts[after] if after < len(cuts) else length)
+
+
+class _Clauses:
+    """Sentences and clause cuts of one folded message, computed once (linear in the message length)."""
+
+    def __init__(self, folded: str, rules: ProvenanceRules) -> None:
+        self.folded, self.rules = folded, rules
+        self.sentences = _sentences(folded)
+        self.starts = [lo for lo, _ in self.sentences]
+        self._cuts: dict[int, list[int]] = {}
+
+    def cuts(self, at: int) -> list[int]:
+        if at not in self._cuts:
+            lo, hi = self.sentences[at]
+            self._cuts[at] = _cuts(self.folded[lo:hi], self.rules.markers.breakers)
+        return self._cuts[at]
+
+    def key(self, start: int, end: int) -> tuple[int, int, int]:
+        """(sentence, clause start, clause end) of the occurrence [start, end)."""
+        at = max(0, bisect.bisect_right(self.starts, start) - 1)
+        left, right = self.sentences[at]
+        lo, hi = _around(self.cuts(at), start - left, end - left, right - left)
+        return at, lo, hi
+
+    def text(self, start: int, end: int) -> str:
+        """The clause with the value masked. It reaches into the next sentence when that one opens with an
+        anaphor ("It's my colleague's"), and into the previous one when the value stands almost alone."""
+        at, lo, hi = self.key(start, end)
+        left, right = self.sentences[at]
+        sentence = self.folded[left:right]
+        s, e = max(0, start - left), min(len(sentence), end - left)
+        parts = [sentence[lo:s], " VALUE ", sentence[e:hi]]
+        if len(_WORD.findall(parts[0] + parts[2])) <= self.rules.alone_max_words and at > 0:
+            before = self.sentences[at - 1]
+            parts.insert(0, self.folded[before[0]:before[1]] + " . ")
+        if at + 1 < len(self.sentences):
+            nxt = self.sentences[at + 1]
+            following = self.folded[nxt[0]:nxt[1]]
+            if any(p.search(following) for p in self.rules.markers.anaphora):
+                cut = self.cuts(at + 1)
+                parts.append(" . " + following[:cut[0] if cut and cut[0] > 0 else len(following)])
+        return "".join(parts)
 
 
 def attribution(message: str, value: str, span: tuple[int, int], rules: ProvenanceRules) -> tuple[bool, bool]:
-    """(third party, refused) for ``value`` in the visitor ``message``: any occurrence's clause counts."""
+    """(third party, refused) for ``value`` in the visitor ``message``: any occurrence's clause counts. Each
+    distinct clause is judged once, so a value repeated many times costs no more than the message is long."""
     folded, origin = _folded(message)
     places = _occurrences(folded, value)
     if not places:  # the validator already requires the value inside the span; fall back to the span itself
-        lo = next((i for i, o in enumerate(origin) if o >= span[0]), len(folded))
-        hi = next((i for i, o in enumerate(origin) if o >= span[1]), len(folded))
-        places = [(lo, max(hi, lo))]
-    third = refused = False
+        lo = bisect.bisect_left(origin, span[0])
+        hi = bisect.bisect_left(origin, span[1])
+        places = [(min(lo, len(folded)), min(max(hi, lo), len(folded)))]
+    clauses = _Clauses(folded, rules)
     markers = rules.markers
+    third = refused = False
+    judged: set[tuple[int, int, int]] = set()
     for start, end in places:
-        clause = _clause(folded, start, end, rules)
+        key = clauses.key(start, end)
+        if key in judged:
+            continue
+        judged.add(key)
+        clause = clauses.text(start, end)
         third = third or any(p.search(clause) for p in markers.third_party)
         refused = refused or any(p.search(clause) for p in markers.refused)
+        if third and refused:
+            break
     return third, refused
 
 
