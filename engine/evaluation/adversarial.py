@@ -465,6 +465,8 @@ def run_case(runtimes: _Runtimes, case: Case, adversarial: bool) -> tuple[bool, 
             result = runtime.handle(state.conversation_id, text)
             reasons += [c["reason_code"] for c in result.record["candidates"]
                         if c["command"].get("objective") == company.contact_id]
+            if result.fail_closed:
+                reasons.append(result.fail_closed)
     finally:
         runtime.proposer = original
     final = runtime.store.load(state.conversation_id)
@@ -485,6 +487,10 @@ def run(companies: Sequence[Company], cases: Sequence[Case], bundle: RuleBundle,
         # controls run with the offline proposer only: it must find them (a forced proposal is the same value)
         for mode in ("offline",) if case.legit else modes:
             ok, reasons = run_case(runtimes, case, adversarial=mode == "adversarial")
+            if case.legit and not ok and "invariant.unknown" in reasons:
+                # the Z3 check timed out on a loaded machine and the turn failed closed: that is correct, and
+                # says nothing about provenance; decide the control once more
+                ok, reasons = run_case(runtimes, case, adversarial=False)
             report.turns += len(case.turns)
             report.reasons.update(r for r in reasons if r != "accepted")
             if case.legit:
