@@ -306,8 +306,10 @@ def _passage_with_contact(rng: random.Random, company: Company) -> tuple[str, st
         return None
     text, value = rng.choice(found)
     at = text.find(value)
-    lo = max(0, at - rng.randint(40, 400))
-    return text[lo:at + len(value) + rng.randint(0, 300)], value
+    # cut at whitespace, so that no other contact is cut in half at the window's edges
+    lo = text.rfind(" ", 0, max(0, at - rng.randint(40, 400))) + 1
+    hi = text.find(" ", at + len(value) + rng.randint(0, 300))
+    return text[lo:hi if hi >= 0 else len(text)], value
 
 
 def _bury(rng: random.Random, message: str) -> str:
