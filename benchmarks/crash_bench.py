@@ -212,28 +212,27 @@ class _Client(threading.Thread):
             self.outcome.errors[code] = self.outcome.errors.get(code, 0) + 1
 
 
-def check(service: Service, token: str, acknowledged: dict[str, dict[int, str]], outcome: Outcome) -> None:
-    """Every acknowledged turn present with its message; chain verifies; state, messages and records agree."""
-    operator = {"Authorization": f"Bearer {token}"}
-    with httpx.Client(base_url=service.url, timeout=60, headers=operator) as client:
-        for cid, turns in sorted(acknowledged.items()):
-            state = client.get(f"/v1/operator/conversations/{cid}").json()["state"]
-            status = client.get(f"/v1/operator/conversations/{cid}/audit/verify").json()
-            records = client.get(f"/v1/operator/conversations/{cid}/audit").json()["records"]
-            messages = state["messages"]
-            visitor = {m["turn"]: m["text"] for m in messages if m["role"] == "visitor"}
-            for turn, message in turns.items():
-                if visitor.get(turn) != message:
-                    outcome.missing_turns.append(f"{cid} turn {turn}")
-            if len(set(visitor.values())) != len(visitor):  # every scripted turn of a conversation differs
-                outcome.duplicated.append(cid)
-            if not status.get("ok"):
-                outcome.chain_failures.append(f"{cid}: {status.get('code')}")
-            assistant = [m for m in messages if m["role"] == "assistant"]
-            if not (state["turn"] == len(records) == len(visitor) == len(assistant)
-                    and sorted(visitor) == list(range(1, state["turn"] + 1))):
-                outcome.half_written.append(f"{cid}: turn {state['turn']}, records {len(records)}, "
-                                            f"visitor {len(visitor)}, assistant {len(assistant)}")
+def check(client: httpx.Client, acknowledged: dict[str, dict[int, str]], outcome: Outcome) -> None:
+    """Every acknowledged turn present with its message; chain verifies; state, messages and records agree.
+    ``client`` talks to the restarted service with the operator token."""
+    for cid, turns in sorted(acknowledged.items()):
+        state = client.get(f"/v1/operator/conversations/{cid}").json()["state"]
+        status = client.get(f"/v1/operator/conversations/{cid}/audit/verify").json()
+        records = client.get(f"/v1/operator/conversations/{cid}/audit").json()["records"]
+        messages = state["messages"]
+        visitor = {m["turn"]: m["text"] for m in messages if m["role"] == "visitor"}
+        for turn, message in turns.items():
+            if visitor.get(turn) != message:
+                outcome.missing_turns.append(f"{cid} turn {turn}")
+        if len(set(visitor.values())) != len(visitor):  # every scripted turn of a conversation differs
+            outcome.duplicated.append(cid)
+        if not status.get("ok"):
+            outcome.chain_failures.append(f"{cid}: {status.get('code')}")
+        assistant = [m for m in messages if m["role"] == "assistant"]
+        if not (state["turn"] == len(records) == len(visitor) == len(assistant)
+                and sorted(visitor) == list(range(1, state["turn"] + 1))):
+            outcome.half_written.append(f"{cid}: turn {state['turn']}, records {len(records)}, "
+                                        f"visitor {len(visitor)}, assistant {len(assistant)}")
 
 
 def environment(tmp: Path, token: str) -> dict[str, str]:
@@ -277,7 +276,8 @@ def crash_run(backend: str, database_url: str, data_dir: Path, *, kills: int, cl
             # a conversation whose create was acknowledged but whose first turn never was is still checked
             snapshot = {cid: dict(turns) for cid, turns in acknowledged.items()}
         outcome.conversations = len(snapshot)
-        check(service, token, snapshot, outcome)
+        with httpx.Client(base_url=service.url, timeout=60, headers={"Authorization": f"Bearer {token}"}) as client:
+            check(client, snapshot, outcome)
     finally:
         stop.set()
         service.stop()

@@ -9,10 +9,12 @@ from __future__ import annotations
 import os
 import uuid
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
-from benchmarks.crash_bench import crash_run
+from benchmarks.crash_bench import Outcome, check, crash_run
 
 KILLS = int(os.environ.get("GRACE_CRASH_KILLS", "3"))
 POSTGRES_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
@@ -41,3 +43,42 @@ def test_postgres_survives_kill_9(tmp_path: Path) -> None:
     print(outcome.render())
     assert outcome.acknowledged > 0
     assert outcome.consistent, outcome.render()
+
+
+def _fake_service(state: dict[str, Any], ok: bool, records: int) -> httpx.Client:
+    def handle(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/audit/verify"):
+            return httpx.Response(200, json={"ok": ok, "code": None if ok else "audit.chain_broken"})
+        if request.url.path.endswith("/audit"):
+            return httpx.Response(200, json={"records": [{}] * records})
+        return httpx.Response(200, json={"state": state})
+
+    return httpx.Client(base_url="http://test", transport=httpx.MockTransport(handle))
+
+
+def _state(*texts: str, assistant: int | None = None) -> dict[str, Any]:
+    messages: list[dict[str, Any]] = []
+    for turn, text in enumerate(texts, start=1):
+        messages.append({"role": "visitor", "turn": turn, "text": text})
+        if assistant is None or turn <= assistant:
+            messages.append({"role": "assistant", "turn": turn, "text": "ok"})
+    return {"turn": len(texts), "messages": messages}
+
+
+def test_the_consistency_check_can_fail() -> None:
+    acknowledged = {"c1": {1: "a", 2: "b"}}
+    good = Outcome("fake")
+    check(_fake_service(_state("a", "b"), True, 2), acknowledged, good)
+    assert good.consistent
+    lost = Outcome("fake")
+    check(_fake_service(_state("a"), True, 1), acknowledged, lost)
+    assert lost.missing_turns == ["c1 turn 2"]
+    broken = Outcome("fake")
+    check(_fake_service(_state("a", "b"), False, 2), acknowledged, broken)
+    assert broken.chain_failures
+    half = Outcome("fake")
+    check(_fake_service(_state("a", "b", assistant=1), True, 2), acknowledged, half)
+    assert half.half_written
+    twice = Outcome("fake")
+    check(_fake_service(_state("a", "b", "b"), True, 3), acknowledged, twice)
+    assert twice.duplicated == ["c1"]
