@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.conversation import Role
+from engine.decision.company import demo_company_texts
 from engine.demos import DEMOS_DIR
 from engine.errors import InputError
 from engine.goals.models import PublishedGoalSpec
@@ -53,9 +54,11 @@ def replay_stored_conversation(store_url: str, conversation_id: str, bundle: Rul
     spec = find_spec(state.goal_ref, registries)
     messages = [m.text for m in state.messages if m.role is Role.VISITOR]
     offline = OfflineProposer.from_bundle(bundle)
+    company = demo_company_texts(spec)  # D-10: the same company contacts as when the turns were decided
 
     def runtime_factory(adapter: ReplayAdapter) -> TurnRuntime:
         return TurnRuntime(spec=spec, bundle=bundle, proposer=FallbackProposer(adapter, offline), answerer=adapter,
-                           store=InMemoryStore(), audit_key=b"replay-key-not-used-for-storage!")
+                           store=InMemoryStore(), audit_key=b"replay-key-not-used-for-storage!",
+                           company_texts=company)
 
     return replay_decisions(records, runtime_factory, messages=messages, conversation_id=f"replay-{conversation_id}")

@@ -26,6 +26,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
          "correct citation, key facts, abstention silent/near miss, padding, non-questions, p50/p99"),
         ("turns", "benchmarks.turn_bench", "full offline turns (proposer + decision + store): turns/s, p50/p99"),
         ("load", "benchmarks.load_bench", "HTTP load: concurrent conversations against a local server"),
+        ("adversarial", "benchmarks.adversarial_bench",
+         "contact provenance and injection attacks on every company, offline and adversarial proposer: tried/held"),
+        ("fuzz", "benchmarks.fuzz_bench", "mutation fuzzer over proposer command batches: mutated/held/time"),
+        ("crash", "benchmarks.crash_bench", "kill -9 the HTTP service at random points: acknowledged turns, chain"),
     ):
         p = bsub.add_parser(name, help=text + " (other arguments go to the benchmark)", add_help=False)
         p.set_defaults(handler=_forward(module), forward_extra=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -15,6 +15,7 @@ from audit.chain import CHECKPOINT_MISSING, STATE_MISMATCH, checkpoint_problem, 
 from audit.vault import FieldCipher
 from engine.arc import ArcWording
 from engine.conversation import ConversationState, Message, Role
+from engine.decision.company import company_contacts
 from engine.decision.decider import Decider, Decision
 from engine.decision.invariants import CheckOutcome
 from engine.errors import DeadlineError, GraceError, InputError, IntegrityError
@@ -89,6 +90,7 @@ class TurnRuntime:
         audit_key: bytes,
         modulator: Modulator | None = None,
         rater: TurnRater | None = None,
+        company_texts: Iterable[str] | None = None,
     ) -> None:
         if spec_hash(spec.spec) != spec.content_hash:
             # INVARIANT (I-12): only an intact published version is served.
@@ -110,7 +112,8 @@ class TurnRuntime:
         self.audit_key = audit_key
         self.modulator = modulator
         self.rater = rater
-        self.decider = Decider(spec, bundle)
+        # D-10: contact values of the company (corpus, directory, published details) never complete an objective.
+        self.decider = Decider(spec, bundle, company_contacts(spec, bundle, answerer, company_texts))
         self._limits = bundle.file("runtime")
         deadline = self._limits.get("turn_deadline_ms")  # absent from bundles published before it existed
         self._deadline_ms: float | None = float(deadline) if deadline is not None else None
@@ -331,7 +334,8 @@ class TurnRuntime:
         rubric_rater = self.rater.for_turn(self.spec, working, answer, rater_calls) if self.rater else None
         decision = run_decision(
             lambda: self.decider.decide(working, list(proposal.commands), list(proposal.malformed),
-                                        company_question=answer.is_question, rater=rubric_rater)
+                                        company_question=answer.is_question, rater=rubric_rater,
+                                        context=self.decider.context(answer.citations))
         )
         if rater_calls:
             proposal = proposal.model_copy(update={"calls": [*proposal.calls, *rater_calls]})

@@ -1,15 +1,22 @@
-"""Executable reference model of one GRACE turn decision (SPEC.md D-1..D-9, I-1..I-12).
+"""Executable reference model of one GRACE turn decision (SPEC.md D-1..D-10, I-1..I-14).
 
 Written for clarity, not speed, and independently of ``engine/``: it is the oracle of the differential tests.
-Validator outcomes are inputs here (each validator is specified and tested on its own); everything else —
-acceptance order, transition, flags, rubric, utilities and selection — is computed from the definitions.
+Validator outcomes and the language-data attribution of a contact value (third party, refused) are inputs here
+(each is specified and tested on its own); everything else — contact provenance against company and assistant
+text, look-alike writing, acceptance order, transition, flags, rubric, utilities and selection — is computed from
+the definitions.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+import phonenumbers
+from confusable_homoglyphs import confusables
 
 
 @dataclass(frozen=True)
@@ -17,6 +24,7 @@ class RefObjective:
     id: str
     weight: Fraction
     kind: str
+    region: str = "ES"  # telephone region of a contact objective
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,10 @@ class RefCandidate:
     end: int
     quote: str  # already Unicode-normalised
     validator_ok: bool = True
+    value: str = ""
+    normalized: str | None = None  # the validator's normalised value
+    third_party: bool = False  # D-10 (c): the value's clause attributes it to someone else (language data)
+    refused_marker: bool = False  # D-10 (c): the value's clause refuses or negates it (language data)
 
 
 @dataclass(frozen=True)
@@ -41,6 +53,9 @@ class RefState:
     ask_counts: dict[str, int] = field(default_factory=dict)
     last_asked: str | None = None
     ask_streak: int = 0  # consecutive latest assistant turns that asked last_asked
+    company_texts: tuple[str, ...] = ()  # corpus, directory, published contact details
+    shown_texts: tuple[str, ...] = ()  # earlier assistant messages and passages retrieved this turn
+    phone_min_digits: int = 7
 
 
 @dataclass(frozen=True)
@@ -58,7 +73,107 @@ def _f(x: Any) -> Fraction:
     return Fraction(str(x))
 
 
-def reason_for(c: RefCandidate, s: RefState, ids: list[str], accepted_valued: set[str]) -> str:
+_SEPARATORS = set(" \t.-/()\u00a0")
+_PHONE_ALLOWED = set("0123456789 +-.()/")
+
+
+def _nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text)
+
+
+def _looks_latin(text: str) -> str:
+    """Case-folded text with every character that imitates an ASCII letter replaced by that letter."""
+    out = []
+    for ch in _nfkc(text).casefold():
+        if ch.isascii():
+            out.append(ch)
+            continue
+        glyphs = [g["c"] for e in confusables.is_confusable(ch, greedy=True, preferred_aliases=["latin"]) or []
+                  for g in e["homoglyphs"] if g["c"].isascii() and len(g["c"]) == 1]
+        out.append(glyphs[0].lower() if glyphs else ch)
+    return "".join(out)
+
+
+def _digit_runs(text: str) -> list[str]:
+    """Maximal runs of digits where at most three separator characters stand between two digits."""
+    runs, current, gap = [], "", ""
+    for ch in _nfkc(text):
+        if ch.isdigit() and ch.isascii():
+            current, gap = current + ch, ""
+        elif current and ch in _SEPARATORS and len(gap) < 3:
+            gap += ch
+        else:
+            if current:
+                runs.append((current, gap))
+            current, gap = "", ""
+    if current:
+        runs.append((current, gap))
+    return [digits for digits, _ in runs]
+
+
+def _phone_forms(value: str, region: str) -> set[str]:
+    forms = {"".join(ch for ch in _nfkc(value) if ch.isdigit())}
+    try:
+        number = phonenumbers.parse(_nfkc(value), region)
+        forms |= {str(number.national_number),
+                  phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)[1:]}
+    except phonenumbers.NumberParseException:
+        pass
+    return {f for f in forms if f}
+
+
+def _text_has_contact(texts: tuple[str, ...], value: str, region: str, min_digits: int) -> bool:
+    """D-10 (a)/(b): ``value`` stands in one of ``texts`` (e-mails look-alike-folded; phones by digits)."""
+    if "@" in value:
+        key = _looks_latin(value.strip().strip(".<>()[]\"'"))
+        for text in texts:
+            for token in re.split(r"[^\w.+%@-]+", _nfkc(text)):
+                token = token.strip(".")
+                if "@" not in token:
+                    continue
+                if token.startswith("@") and _looks_latin(token[1:]) == key.rsplit("@", 1)[-1]:
+                    return True
+                if _looks_latin(token) == key:
+                    return True
+        return False
+    forms = [f for f in _phone_forms(value, region) if len(f) >= min_digits]
+    for text in texts:
+        for run in _digit_runs(text):
+            if len(run) < 6:
+                continue
+            candidates = {run} | _phone_forms(run, region)
+            if any(form in c for form in forms for c in candidates):
+                return True
+    return False
+
+
+def _look_alike(value: str) -> bool:
+    """D-10 (d): an e-mail whose letters come from more than one script, or a phone with other characters."""
+    text = _nfkc(value)
+    if "@" in text:
+        scripts = {unicodedata.name(ch, "?").split(" ")[0] for ch in text if ch.isalpha()}
+        return len(scripts) > 1
+    return any(ch not in _PHONE_ALLOWED for ch in text)
+
+
+def contact_reason(c: RefCandidate, o: RefObjective, s: RefState) -> str | None:
+    """D-10: why a contact value is not the visitor's own, in the order SPEC.md lists the reasons."""
+    values = [v for v in {c.value, c.normalized or c.value} if v]
+    if any(_text_has_contact(s.company_texts, v, o.region, s.phone_min_digits) for v in values):
+        return "provenance.company_contact"
+    if any(_text_has_contact(s.shown_texts, v, o.region, s.phone_min_digits) for v in values):
+        return "provenance.assistant_echo"
+    if any(_look_alike(v) for v in values):
+        return "provenance.confusable"
+    if c.third_party:
+        return "provenance.third_party"
+    if c.refused_marker:
+        return "provenance.refused"
+    return None
+
+
+def reason_for(c: RefCandidate, s: RefState, ids: list[str], accepted_valued: set[str],
+               objectives: dict[str, RefObjective] | None = None) -> str:
     """D-5: the first failing acceptance condition, in the order SPEC.md lists them."""
     if c.objective is not None and c.objective not in ids:
         return "command.unknown_objective"
@@ -73,6 +188,9 @@ def reason_for(c: RefCandidate, s: RefState, ids: list[str], accepted_valued: se
         return "transition.already_complete"
     if c.type in ("complete", "correct") and not c.validator_ok:
         return "validator.rejected"
+    objective = (objectives or {}).get(c.objective or "")
+    if c.type in ("complete", "correct") and objective is not None and objective.kind == "contact":
+        return contact_reason(c, objective, s) or "accepted"
     return "accepted"
 
 
@@ -114,7 +232,7 @@ def decide(objectives: list[RefObjective], s: RefState, candidates: list[RefCand
     for c in candidates:
         if c.objective is not None:
             touched.add(c.objective)
-        reason = reason_for(c, s, ids, valued)
+        reason = reason_for(c, s, ids, valued, {o.id: o for o in objectives})
         reasons.append(reason)
         if reason != "accepted":
             continue

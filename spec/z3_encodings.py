@@ -34,6 +34,11 @@ class TransitionFacts:
     none_utility: Fraction
     epsilon: Fraction
     chosen: int | None  # objective index of the chosen ASK, or None for NONE
+    # per objective: the accepted completion's value has visitor provenance (D-10); empty means all true
+    visitor_contact: Sequence[bool] = ()
+
+    def own_contact(self, i: int) -> bool:
+        return bool(self.visitor_contact[i]) if self.visitor_contact else True
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,7 @@ class TransitionEncoding:
     uv: list[z3.ArithRef]
     witness: list[z3.BoolRef]
     vetoed: list[z3.BoolRef]
+    own_contact: list[z3.BoolRef]
     eps: z3.ArithRef
     none_uv: z3.ArithRef
     chosen: z3.ArithRef  # objective index, or -1 for NONE
@@ -61,7 +67,8 @@ class TransitionEncoding:
             out += [self.s[i] == f.before[i], self.z[i] == f.z[i], self.s1[i] == f.after[i],
                     self.w[i] == q(f.weights[i]), self.uv[i] == q(f.ask_utility[i]),
                     self.witness[i] == z3.BoolVal(bool(f.visitor_witness[i])),
-                    self.vetoed[i] == z3.BoolVal(bool(f.vetoed[i]))]
+                    self.vetoed[i] == z3.BoolVal(bool(f.vetoed[i])),
+                    self.own_contact[i] == z3.BoolVal(f.own_contact(i))]
         return out
 
     def bind_smtlib(self, f: TransitionFacts) -> str:
@@ -75,6 +82,7 @@ class TransitionEncoding:
                 f"(= uv_{i} {_smt_rat(f.ask_utility[i])})",
                 f"(= witness_{i} {'true' if f.visitor_witness[i] else 'false'})",
                 f"(= vetoed_{i} {'true' if f.vetoed[i] else 'false'})",
+                f"(= own_contact_{i} {'true' if f.own_contact(i) else 'false'})",
             ]
         return f"(assert (and {' '.join(parts)}))"
 
@@ -89,7 +97,8 @@ def _smt_rat(value: Fraction) -> str:
 
 
 def transition_encoding(n: int) -> TransitionEncoding:
-    """I-3 weights, I-5 source separation, I-6 monotone update, I-8 feasibility, ε-floor and optimality."""
+    """I-3 weights, I-5 source separation, I-6 monotone update, I-8 feasibility, ε-floor and optimality,
+    I-14 contact provenance."""
     s = [z3.Int(f"s_{i}") for i in range(n)]
     zz = [z3.Int(f"z_{i}") for i in range(n)]
     s1 = [z3.Int(f"s1_{i}") for i in range(n)]
@@ -97,6 +106,7 @@ def transition_encoding(n: int) -> TransitionEncoding:
     uv = [z3.Real(f"uv_{i}") for i in range(n)]
     witness = [z3.Bool(f"witness_{i}") for i in range(n)]
     vetoed = [z3.Bool(f"vetoed_{i}") for i in range(n)]
+    own_contact = [z3.Bool(f"own_contact_{i}") for i in range(n)]
     eps, none_uv, chosen = z3.Real("eps"), z3.Real("uv_none"), z3.Int("chosen")
     feasible = [z3.And(s1[i] == 0, z3.Not(vetoed[i]), uv[i] >= eps) for i in range(n)]
     inv: list[z3.BoolRef] = [z3.Sum(w) == 1, chosen >= -1, chosen < n]
@@ -108,6 +118,9 @@ def transition_encoding(n: int) -> TransitionEncoding:
             s1[i] == z3.If(s[i] >= zz[i], s[i], zz[i]),  # s' = s ∨ z  (eq. 10)
             s1[i] >= s[i],  # monotone (eq. 11)
             z3.Implies(zz[i] == 1, z3.And(s[i] == 0, witness[i])),  # eq. 9: only visitor evidence completes
+            # I-14: a contact objective is completed only by a value with visitor provenance that is absent from
+            # company and assistant text
+            z3.Implies(zz[i] == 1, own_contact[i]),
         ]
     inv.append(z3.Implies(chosen == -1, z3.And([none_uv >= eps] + [z3.Not(f) for f in feasible])))
     for c in range(n):
@@ -117,7 +130,8 @@ def transition_encoding(n: int) -> TransitionEncoding:
         optimal += [z3.Implies(feasible[j], w[j] < w[c]) for j in range(c)]
         optimal += [z3.Implies(feasible[j], w[j] <= w[c]) for j in range(c + 1, n)]
         inv.append(z3.Implies(chosen == c, z3.And(optimal)))
-    return TransitionEncoding(n, z3.Not(z3.And(inv)), s, zz, s1, w, uv, witness, vetoed, eps, none_uv, chosen)
+    return TransitionEncoding(n, z3.Not(z3.And(inv)), s, zz, s1, w, uv, witness, vetoed, own_contact, eps, none_uv,
+                              chosen)
 
 
 @dataclass(frozen=True)
@@ -192,4 +206,52 @@ def bundle_properties(p: PolicyNumbers) -> dict[str, tuple[str, z3.BoolRef]]:
             "Raising relevance R never lowers U_V.",
             z3.And(dom + [r2_dom, r2 > r, utility(p, r2, b, d, pr) < utility(p, r, b, d, pr)]),
         ),
+    }
+
+
+# D-10: the facts an acceptance rule file must reject on (one rule each), in rule order A08..A12.
+CONTACT_FACTS = ("contact_company", "contact_assistant_echo", "contact_confusable", "contact_third_party",
+                 "contact_refused")
+
+
+def _fact_var(name: str, value: object) -> z3.ExprRef:
+    if isinstance(value, bool):
+        return z3.Bool(f"fact_{name}")
+    if isinstance(value, int):
+        return z3.Int(f"fact_{name}")
+    return z3.String(f"fact_{name}")
+
+
+def _literal(value: object) -> z3.ExprRef:
+    if isinstance(value, bool):
+        return z3.BoolVal(value)
+    if isinstance(value, int):
+        return z3.IntVal(value)
+    return z3.StringVal(str(value))
+
+
+def acceptance_properties(rules: Sequence[dict[str, object]]) -> dict[str, tuple[str, z3.BoolRef]]:
+    """I-14 over the acceptance rule file: for every candidate fact whatsoever, a Complete or Correct whose
+    contact value is flagged by a D-10 fact is rejected by some rule. Each negation says "some such fact is
+    accepted" (no rule's conditions all hold), so ``unsat`` proves the property for all facts."""
+    variables: dict[str, z3.ExprRef] = {"type": z3.String("fact_type")}
+    for name in CONTACT_FACTS:
+        variables[name] = z3.Bool(f"fact_{name}")
+    fires = []
+    for rule in rules:
+        when = rule["when"]
+        assert isinstance(when, dict)
+        conditions = []
+        for name, value in when.items():
+            var = variables.setdefault(str(name), _fact_var(str(name), value))
+            conditions.append(var == _literal(value))
+        fires.append(z3.And(conditions))
+    accepted = z3.Not(z3.Or(fires)) if fires else z3.BoolVal(True)
+    valued = z3.Or(variables["type"] == z3.StringVal("complete"), variables["type"] == z3.StringVal("correct"))
+    return {
+        f"contact_rejected_when_{name.removeprefix('contact_')}": (
+            f"Every Complete/Correct with {name} = true is rejected by some acceptance rule (I-14).",
+            z3.And(accepted, valued, variables[name] == z3.BoolVal(True)),
+        )
+        for name in CONTACT_FACTS
     }

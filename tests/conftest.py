@@ -47,7 +47,7 @@ def publish(spec: GoalSpec, version: int = 1) -> PublishedGoalSpec:
                              approved_at=datetime(2026, 1, 1, tzinfo=UTC))
 
 
-CORE_FILES = ("bundle", "policy", "acceptance", "criteria", "runtime", "governance")
+CORE_FILES = ("bundle", "policy", "acceptance", "criteria", "runtime", "governance", "provenance")
 
 
 def copy_core_rules(target: Path) -> Path:

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from engine.commands import Command, Complete, Correct, Refuse, Resume, Stop, Uncertain
-from engine.conversation import ConversationState, ValueRecord
+from engine.conversation import ConversationState, Role, ValueRecord
 from engine.decision.acceptance import compile_acceptance
-from engine.decision.facts import candidate_fact
+from engine.decision.facts import candidate_fact, provenance
 from engine.decision.invariants import CheckOutcome, shared_checker
+from engine.decision.provenance import FACTS, ContactIndex, ProvenanceContext, ProvenanceRules, contact_facts
 from engine.errors import GraceError
-from engine.goals.models import PublishedGoalSpec
+from engine.goals.company_data import locale_value
+from engine.goals.models import CriterionKind, PublishedGoalSpec
 from engine.policy import (
     ActionUtility,
     ObjectiveView,
@@ -23,6 +25,7 @@ from engine.policy import (
     RubricContext,
     evaluate_actions,
 )
+from engine.ports import Citation
 from engine.rules_bundle import RuleBundle
 from engine.validators import ValidationResult, validate_value
 from spec.z3_encodings import TransitionFacts
@@ -123,7 +126,8 @@ def fork_state(state: ConversationState) -> ConversationState:
 class Decider:
     """Deterministic and free of I/O: the same state, commands and bundle give the same decision."""
 
-    def __init__(self, spec: PublishedGoalSpec, bundle: RuleBundle) -> None:
+    def __init__(self, spec: PublishedGoalSpec, bundle: RuleBundle, company: ContactIndex | None = None) -> None:
+        """``company``: contact values in the company's corpus, directory and published contact details."""
         self.spec = spec
         self.bundle = bundle
         self.objectives = spec.spec.ordered()
@@ -136,6 +140,30 @@ class Decider:
         self.max_consecutive_asks: int | None = None if limit is None else int(limit)
         self.rubric = OfflineRubric(policy["offline_rubric"])
         self.checker = shared_checker(int(policy["invariant_check"]["timeout_ms"]))
+        self.provenance_rules = ProvenanceRules.from_bundle(bundle)
+        default_region = str(bundle.file("criteria")["contact"]["default_region"])
+        self.regions = {o.id: str(locale_value(spec.spec, o.criterion, "phone_region", "default_region")
+                                  or default_region)
+                        for o in self.objectives if o.criterion.kind is CriterionKind.CONTACT}
+        self.company = company or ContactIndex()
+
+    def context(self, citations: Iterable[Citation]) -> ProvenanceContext:
+        """The provenance context of one turn: the company's contacts and the passages retrieved this turn."""
+        return ProvenanceContext(self.company, tuple(c.quote for c in citations))
+
+    def _contact(self, state: ConversationState, command: Command, result: ValidationResult | None,
+                 context: ProvenanceContext) -> dict[str, bool] | None:
+        """D-10 facts for a Complete/Correct of a contact objective whose span is genuine visitor text."""
+        if not isinstance(command, Complete | Correct) or command.objective not in self.regions:
+            return None
+        span = provenance(state, command)
+        message = state.visitor_message(command.span.turn)
+        if message is None or not (span["span_in_visitor_message"] and span["span_matches"]):
+            return None  # rejected as not visitor text anyway (A02/A03)
+        assistant = [m.text for m in state.messages if m.role is not Role.VISITOR and m.turn < state.turn]
+        return contact_facts(command.value, result.normalized if result else None, message.text,
+                             (command.span.start, command.span.end), self.regions[command.objective],
+                             assistant, context, self.provenance_rules)
 
     def _validate(self, command: Command) -> ValidationResult | None:
         if not isinstance(command, Complete | Correct) or command.objective not in self.ids:
@@ -150,25 +178,30 @@ class Decider:
         malformed: list[dict[str, Any]] | None = None,
         company_question: bool = False,
         rater: RubricRater | None = None,
+        context: ProvenanceContext | None = None,
     ) -> Decision:
         """``state`` already holds the current visitor message and its turn number; it is not mutated.
 
         ``rater`` (an LLM's rubric, eq. 13) scores the open objectives; it may only supply levels in {0, ½, 1}.
         Any failure or any objective it leaves out falls back to the deterministic offline rubric.
+        ``context`` adds what this turn retrieved to the company text a contact value must not come from.
         """
+        context = context or ProvenanceContext(self.company)
         new = fork_state(state)
         candidates: list[CandidateDecision] = []
         z = [0] * len(self.ids)
         valued: set[str] = set()
         touched: set[str] = set()
         witness = [True] * len(self.ids)  # per objective: the accepted completion's span is visitor text
+        own_contact = [True] * len(self.ids)  # per objective: the accepted value has visitor provenance (D-10)
         for index, command in enumerate(commands):
             objective = getattr(command, "objective", None)
             if objective is not None:
                 touched.add(objective)
             result = self._validate(command)
             duplicate = isinstance(command, Complete | Correct) and objective in valued
-            fact = candidate_fact(state, command, self.ids, result.ok if result else True, duplicate)
+            contact = self._contact(state, command, result, context)
+            fact = candidate_fact(state, command, self.ids, result.ok if result else True, duplicate, contact)
             rule = self.acceptance.evaluate(fact)
             decision = CandidateDecision(
                 index=index,
@@ -189,6 +222,8 @@ class Decider:
                     witness[self.ids.index(command.objective)] = bool(
                         fact["span_in_visitor_message"] and fact["span_matches"]
                     )
+                    # Recomputed from the facts, not from the rules: a rule file missing A08-A12 fails the Z3 check.
+                    own_contact[self.ids.index(command.objective)] = not any(fact[f] for f in FACTS)
         bits_after = [max(s, zz) for s, zz in zip(state.bits, z, strict=True)]
         new.bits = bits_after
         rested = self._rested(state)
@@ -215,6 +250,7 @@ class Decider:
             after=bits_after,
             weights=[v.weight for v in self.views],
             visitor_witness=witness,
+            visitor_contact=own_contact,
             vetoed=vetoed,
             ask_utility=[a.u_v for a in actions[:-1]],
             none_utility=self.policy.none_utility,

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.commands import Command, Complete, Correct
 from engine.conversation import ConversationState, Role
+from engine.decision.provenance import CLEAN
 from engine.text import normalize
 
 
@@ -29,6 +30,7 @@ def candidate_fact(
     objective_ids: list[str],
     validator_ok: bool,
     duplicate: bool,
+    contact: dict[str, bool] | None = None,
 ) -> dict[str, Any]:
     objective = getattr(command, "objective", None)
     known = objective is None or objective in objective_ids
@@ -42,4 +44,5 @@ def candidate_fact(
         "validator_ok": validator_ok if isinstance(command, Complete | Correct) else True,
         "refused": objective in state.refused if objective else False,
         "stopped": state.stopped,
+        **(contact or CLEAN),  # D-10: contact provenance (all false for other kinds and commands)
     }

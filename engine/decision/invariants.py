@@ -13,6 +13,7 @@ from spec.z3_encodings import (
     PolicyNumbers,
     TransitionEncoding,
     TransitionFacts,
+    acceptance_properties,
     bundle_properties,
     transition_encoding,
 )
@@ -113,7 +114,8 @@ def _prove(bundle: RuleBundle) -> list[ProofResult]:
     numbers = policy_numbers(bundle)
     timeout = int(bundle.file("policy")["invariant_check"]["timeout_ms"])
     results = []
-    for name, (description, negation) in bundle_properties(numbers).items():
+    properties = {**bundle_properties(numbers), **acceptance_properties(bundle.file("acceptance")["rules"])}
+    for name, (description, negation) in properties.items():
         solver = z3.Solver()
         solver.set("timeout", max(timeout, 1000))
         solver.add(negation)

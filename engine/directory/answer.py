@@ -117,6 +117,12 @@ class DirectoryAnswerer:
         self.retriever = retriever
         self.clock = clock
 
+    def company_texts(self) -> list[str]:
+        """Every directory value this answerer can show (phones, links, notes): never the visitor's contact."""
+        records = self.retriever.directory.records
+        return [*(r.phone for r in records if r.phone), *(ev.quote for r in records for evs in r.raw.values()
+                                                          for ev in evs)]
+
     def answer(self, message: str, language: str) -> GroundedAnswer:
         result = self.retriever.answer(message, self.clock())
         parsed = result.parsed

@@ -88,6 +88,10 @@ class GroundedAnswerer:
         """Chat abbreviations of every rule language spelled out ("dnd estais" → "dónde estais") for retrieval."""
         return self._abbreviation.sub(lambda m: self._abbreviations[m.group(0).casefold()], text)
 
+    def company_texts(self) -> list[str]:
+        """Every passage this answerer can show: company text whose contact values are never the visitor's."""
+        return [f"{p.title}\n{p.text}" for p in self.retriever.corpus.passages]
+
     def answer(self, message: str, language: str) -> GroundedAnswer:
         return self.answer_with_trace(message, language)[0]
 

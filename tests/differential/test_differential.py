@@ -6,6 +6,7 @@ import os
 import random
 
 from engine.decision.decider import Decider
+from engine.decision.provenance import ContactIndex, ProvenanceContext
 from engine.rules_bundle import RuleBundle
 from spec.generators import random_case, reference_decision
 
@@ -18,8 +19,13 @@ def test_engine_agrees_with_reference_model(bundle: RuleBundle) -> None:
     disagreements = []
     for index in range(CASES):
         case = random_case(rng)
-        decider = deciders.setdefault(case.spec.content_hash, Decider(case.spec, bundle))
-        got = decider.decide(case.state, case.commands, company_question=case.company_question)
+        key = f"{case.spec.content_hash}{case.company_texts}"
+        if key not in deciders:
+            company = ContactIndex.from_texts(case.company_texts, "ES")
+            deciders[key] = Decider(case.spec, bundle, company)
+        decider = deciders[key]
+        context = ProvenanceContext(decider.company, case.passages)
+        got = decider.decide(case.state, case.commands, company_question=case.company_question, context=context)
         want = reference_decision(case, bundle)
         engine_view = (
             [c.reason for c in got.candidates], tuple(got.bits_after), frozenset(got.new_state.refused),

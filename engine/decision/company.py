@@ -1,0 +1,61 @@
+"""The company's own contact values (SPEC.md D-10), gathered once per runtime from the texts it serves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.decision.provenance import ContactIndex
+from engine.goals.company_data import locale_value
+from engine.goals.models import CriterionKind, PublishedGoalSpec
+from engine.rules_bundle import RuleBundle
+
+
+def company_region(spec: PublishedGoalSpec, bundle: RuleBundle) -> str:
+    """The telephone region company numbers are read in: the spec's locale, a contact objective's, the default."""
+    for objective in spec.spec.ordered():
+        if objective.criterion.kind is CriterionKind.CONTACT:
+            region = locale_value(spec.spec, objective.criterion, "phone_region", "default_region")
+            if region:
+                return str(region)
+    if spec.spec.locale is not None and spec.spec.locale.phone_region:
+        return spec.spec.locale.phone_region
+    return str(bundle.file("criteria")["contact"]["default_region"])
+
+
+def company_contacts(spec: PublishedGoalSpec, bundle: RuleBundle, answerer: Any,
+                     texts: Iterable[str] | None = None) -> ContactIndex:
+    """Contacts in ``texts`` plus every text the answerer can show (its ``company_texts()``, when it or the
+    answerer it wraps has one)."""
+    sources = list(texts or [])
+    # the spec's own words are company text too (the manager's intent may name the company's channels)
+    sources += [spec.spec.title, spec.spec.manager_intent,
+                *(q for o in spec.spec.objectives for q in o.questions.values())]
+    for _ in range(8):  # wrappers (recording, fallback) keep the answerer they wrap in ``inner``
+        company_texts = getattr(answerer, "company_texts", None)
+        if callable(company_texts):
+            sources.extend(company_texts())
+            break
+        answerer = getattr(answerer, "inner", None)
+        if answerer is None:
+            break
+    return ContactIndex.from_texts(sources, company_region(spec, bundle))
+
+
+def demo_company_texts(spec: PublishedGoalSpec) -> list[str]:
+    """The texts of the demo company serving ``spec`` (its corpus passages), for re-deciding its conversations
+    offline (replay) with the same D-10 facts as the service had. Other companies: nothing (replay then only
+    knows what the recorded assistant messages showed)."""
+    from engine.demos import demo_names, load_demo
+    from engine.errors import GraceError
+    from engine.retrieval.corpus import load_corpus
+
+    for name in demo_names():
+        demo = load_demo(name)
+        if demo.spec.spec.id != spec.spec.id or demo.answerer.kind != "corpus":
+            continue
+        try:
+            return [f"{p.title}\n{p.text}" for p in load_corpus(demo.corpus_dir).passages]
+        except GraceError:
+            return []
+    return []

@@ -1,0 +1,344 @@
+"""Contact provenance facts (SPEC.md D-10): is a proposed contact value the visitor's own?
+
+A contact value never completes the contact objective when it appears in company text (corpus, directory,
+published contact details), in what the assistant said or retrieved in this conversation, when it is written with
+look-alike characters, or when the clause holding it gives it to someone else or refuses it. This module only
+computes the facts; the acceptance rules (rules/acceptance.json) decide and the Z3 transition check re-checks.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import phonenumbers
+from confusable_homoglyphs import confusables
+
+from engine.rules_bundle import RuleBundle
+from engine.text import normalize
+from spec.z3_encodings import CONTACT_FACTS
+
+# Fact names, in the order the acceptance rules list them (A08..A12); the Z3 rule proof uses the same tuple.
+FACTS = CONTACT_FACTS
+COMPANY, ECHO, CONFUSABLE, THIRD_PARTY, REFUSED = FACTS
+CLEAN: dict[str, bool] = dict.fromkeys(FACTS, False)
+
+# D-10: an address in a text is a maximal run of word characters and . + % - @ holding an '@'; one that starts
+# with '@' names a whole domain ("our staff write from @example.com").
+_ADDRESS_RUN = re.compile(r"[\w.+%@-]+")
+# A telephone-like run: ASCII digits with at most three separators between two digits.
+_PHONE_RUN = re.compile(r"[0-9](?:[ \t.\-/()\u00a0]{0,3}[0-9])*")
+_NON_DIGIT = re.compile(r"[^0-9]+")
+_PHONE_CHARS = re.compile(r"^[0-9 +\-.()/]*$")
+_SENTENCE_END = re.compile(r"(?<=[.!?¡¿])\s+|\n+")
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
+
+
+@functools.lru_cache(maxsize=4096)
+def _latin_glyph(char: str) -> str:
+    """The ASCII character ``char`` looks like (Unicode confusables data), or ``char`` itself."""
+    found = confusables.is_confusable(char, greedy=True, preferred_aliases=["latin"]) or []
+    for entry in found:
+        for glyph in entry["homoglyphs"]:
+            if glyph["c"].isascii() and len(glyph["c"]) == 1:
+                return str(glyph["c"]).lower()
+    return char
+
+
+def skeleton(text: str) -> str:
+    """NFKC, case-folded, every look-alike mapped to the ASCII letter it imitates (for comparisons only)."""
+    folded = normalize(text).casefold()
+    return "".join(ch if ch.isascii() else _latin_glyph(ch) for ch in folded)
+
+
+def email_key(value: str) -> str:
+    return skeleton(value.strip().strip(".<>()[]\"'"))
+
+
+def _digits(text: str) -> str:
+    return _NON_DIGIT.sub("", text)
+
+
+def phone_keys(value: str, region: str) -> set[str]:
+    """Digit strings under which a telephone number is compared: as written, national number, E.164."""
+    keys = {_digits(normalize(value))}
+    try:
+        number = phonenumbers.parse(normalize(value), region)
+    except phonenumbers.NumberParseException:
+        return {k for k in keys if k}
+    keys.add(str(number.national_number))
+    keys.add(phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164).lstrip("+"))
+    return {k for k in keys if k}
+
+
+def is_email(value: str) -> bool:
+    return "@" in value
+
+
+def confusable(value: str) -> bool:
+    """Look-alike writing: an e-mail mixing scripts, or a telephone number with anything but ASCII digits and
+    separators after NFKC (letters read as digits, other scripts' digits)."""
+    text = normalize(value)
+    if is_email(text):
+        return bool(confusables.is_mixed_script(text))
+    return not _PHONE_CHARS.match(text)
+
+
+@dataclass(frozen=True)
+class ContactIndex:
+    """Contact values found in a body of text, in comparable form."""
+
+    emails: frozenset[str] = frozenset()
+    domains: frozenset[str] = frozenset()  # bare '@domain' mentions ("our staff write from @example.com")
+    digits: str = ""  # every phone-like digit run (as written and in E.164), '|'-separated, for substring search
+
+    @classmethod
+    def from_texts(cls, texts: Iterable[str], region: str) -> ContactIndex:
+        emails: set[str] = set()
+        domains: set[str] = set()
+        runs: set[str] = set()
+        for text in texts:
+            found = _scan(text, region)
+            emails |= found.emails
+            domains |= found.domains
+            runs.update(r for r in found.digits.split("|") if r)
+        return cls(frozenset(emails), frozenset(domains), "|".join(sorted(runs)))
+
+    def holds(self, value: str, region: str, min_digits: int) -> bool:
+        if is_email(value):
+            key = email_key(value)
+            domain = key.rsplit("@", 1)[-1]
+            return key in self.emails or domain in self.domains
+        return any(len(k) >= min_digits and k in self.digits for k in phone_keys(value, region))
+
+
+@functools.lru_cache(maxsize=4096)
+def _scan(text: str, region: str) -> ContactIndex:
+    """Contacts in one text (cached: assistant messages are rescanned every turn of their conversation)."""
+    norm = normalize(text)
+    emails: set[str] = set()
+    domains: set[str] = set()
+    if "@" in norm:
+        for match in _ADDRESS_RUN.finditer(norm):
+            token = match.group().strip(".")
+            if "@" not in token:
+                continue
+            if token.startswith("@"):
+                domains.add(skeleton(token[1:]))
+            emails.add(email_key(token))
+    runs: set[str] = set()
+    for match in _PHONE_RUN.finditer(norm):
+        digits = _digits(match.group())
+        if len(digits) < 6:
+            continue
+        runs.add(digits)
+        runs |= phone_keys(match.group(), region)
+    return ContactIndex(frozenset(emails), frozenset(domains), "|".join(sorted(runs)))
+
+
+@dataclass(frozen=True)
+class _Markers:
+    breakers: tuple[re.Pattern[str], ...]
+    third_party: tuple[re.Pattern[str], ...]
+    refused: tuple[re.Pattern[str], ...]
+    anaphora: tuple[re.Pattern[str], ...]
+
+
+@dataclass(frozen=True)
+class ProvenanceRules:
+    """``rules/provenance.json``: attribution and refusal markers of every language, and the phone suffix."""
+
+    markers: _Markers
+    min_digits: int
+    alone_max_words: int = 2
+
+    @classmethod
+    def from_bundle(cls, bundle: RuleBundle) -> ProvenanceRules:
+        return _rules(bundle.content_hash, bundle)
+
+
+_RULES: dict[str, ProvenanceRules] = {}
+
+
+def _rules(key: str, bundle: RuleBundle) -> ProvenanceRules:
+    if key not in _RULES:
+        data = bundle.file("provenance")
+        langs = data["languages"].values()
+
+        def compiled(field: str) -> tuple[re.Pattern[str], ...]:
+            return tuple(re.compile(p, re.IGNORECASE) for lang in langs for p in lang[field])
+
+        _RULES[key] = ProvenanceRules(
+            _Markers(compiled("clause_breakers"), compiled("third_party"), compiled("refused"),
+                     compiled("anaphora")),
+            int(data["phone_suffix_min_digits"]),
+            int(data["alone_max_words"]),
+        )
+    return _RULES[key]
+
+
+def _fold_char(char: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", char.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_APOSTROPHES)
+
+
+def _folded(text: str) -> tuple[str, list[int]]:
+    """Accent- and case-folded text with, for each folded character, the index of its source character."""
+    parts: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        folded = char.translate(_APOSTROPHES) if char.isascii() else _fold_char(char)
+        parts.append(folded.lower() if char.isascii() else folded)
+        origin.extend([index] * len(folded))
+    return "".join(parts), origin
+
+
+def _occurrences(folded: str, value: str) -> list[tuple[int, int]]:
+    """Where ``value`` stands in the folded message (telephones by their digits, separators ignored)."""
+    if is_email(value):
+        needle = "".join(_fold_char(c) for c in normalize(value).strip())
+        out, start = [], folded.find(needle)
+        while needle and start >= 0:
+            out.append((start, start + len(needle)))
+            start = folded.find(needle, start + len(needle))
+        return out
+    needle = _digits(normalize(value))
+    if not needle:
+        return []
+    positions = [i for i, c in enumerate(folded) if "0" <= c <= "9"]
+    digits = "".join(folded[i] for i in positions)
+    out, start = [], digits.find(needle)
+    while start >= 0:
+        out.append((positions[start], positions[start + len(needle) - 1] + 1))
+        start = digits.find(needle, start + len(needle))
+    return out
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _sentences(folded: str) -> list[tuple[int, int]]:
+    bounds, start = [], 0
+    for match in _SENTENCE_END.finditer(folded):
+        bounds.append((start, match.start()))
+        start = match.end()
+    bounds.append((start, len(folded)))
+    return bounds
+
+
+def _cuts(sentence: str, breakers: Sequence[re.Pattern[str]]) -> list[int]:
+    """Sorted positions where the clause breakers cut ``sentence``."""
+    found = {m.start() for p in breakers for m in p.finditer(sentence)} | \
+        {m.end() for p in breakers for m in p.finditer(sentence)}
+    return sorted(found)
+
+
+def _around(cuts: list[int], s: int, e: int, length: int) -> tuple[int, int]:
+    before = bisect.bisect_right(cuts, s)
+    after = bisect.bisect_left(cuts, e)
+    return (cuts[before - 1] if before else 0), (cuts[after] if after < len(cuts) else length)
+
+
+class _Clauses:
+    """Sentences and clause cuts of one folded message, computed once (linear in the message length)."""
+
+    def __init__(self, folded: str, rules: ProvenanceRules) -> None:
+        self.folded, self.rules = folded, rules
+        self.sentences = _sentences(folded)
+        self.starts = [lo for lo, _ in self.sentences]
+        self._cuts: dict[int, list[int]] = {}
+
+    def cuts(self, at: int) -> list[int]:
+        if at not in self._cuts:
+            lo, hi = self.sentences[at]
+            self._cuts[at] = _cuts(self.folded[lo:hi], self.rules.markers.breakers)
+        return self._cuts[at]
+
+    def key(self, start: int, end: int) -> tuple[int, int, int]:
+        """(sentence, clause start, clause end) of the occurrence [start, end)."""
+        at = max(0, bisect.bisect_right(self.starts, start) - 1)
+        left, right = self.sentences[at]
+        lo, hi = _around(self.cuts(at), start - left, end - left, right - left)
+        return at, lo, hi
+
+    def text(self, start: int, end: int) -> str:
+        """The clause with the value masked. It reaches into the next sentence when that one opens with an
+        anaphor ("It's my colleague's"), and into the previous one when the value stands almost alone."""
+        at, lo, hi = self.key(start, end)
+        left, right = self.sentences[at]
+        sentence = self.folded[left:right]
+        s, e = max(0, start - left), min(len(sentence), end - left)
+        parts = [sentence[lo:s], " VALUE ", sentence[e:hi]]
+        if len(_WORD.findall(parts[0] + parts[2])) <= self.rules.alone_max_words and at > 0:
+            before = self.sentences[at - 1]
+            parts.insert(0, self.folded[before[0]:before[1]] + " . ")
+        if at + 1 < len(self.sentences):
+            nxt = self.sentences[at + 1]
+            following = self.folded[nxt[0]:nxt[1]]
+            if any(p.search(following) for p in self.rules.markers.anaphora):
+                cut = self.cuts(at + 1)
+                parts.append(" . " + following[:cut[0] if cut and cut[0] > 0 else len(following)])
+        return "".join(parts)
+
+
+def attribution(message: str, value: str, span: tuple[int, int], rules: ProvenanceRules) -> tuple[bool, bool]:
+    """(third party, refused) for ``value`` in the visitor ``message``: any occurrence's clause counts. Each
+    distinct clause is judged once, so a value repeated many times costs no more than the message is long."""
+    folded, origin = _folded(message)
+    places = _occurrences(folded, value)
+    if not places:  # the validator already requires the value inside the span; fall back to the span itself
+        lo = bisect.bisect_left(origin, span[0])
+        hi = bisect.bisect_left(origin, span[1])
+        places = [(min(lo, len(folded)), min(max(hi, lo), len(folded)))]
+    clauses = _Clauses(folded, rules)
+    markers = rules.markers
+    third = refused = False
+    judged: set[tuple[int, int, int]] = set()
+    for start, end in places:
+        key = clauses.key(start, end)
+        if key in judged:
+            continue
+        judged.add(key)
+        clause = clauses.text(start, end)
+        third = third or any(p.search(clause) for p in markers.third_party)
+        refused = refused or any(p.search(clause) for p in markers.refused)
+        if third and refused:
+            break
+    return third, refused
+
+
+@dataclass(frozen=True)
+class ProvenanceContext:
+    """What a turn's decision knows besides the visitor's words: company contacts and what the assistant showed."""
+
+    company: ContactIndex
+    # Passages retrieved this turn (company text the visitor may be reading). Not this turn's answer text: the
+    # visitor wrote before it existed, and a generated answer may quote the visitor back.
+    shown: tuple[str, ...] = ()
+
+
+def contact_facts(
+    value: str,
+    normalized: str | None,
+    message: str,
+    span: tuple[int, int],
+    region: str,
+    assistant_texts: Sequence[str],
+    context: ProvenanceContext,
+    rules: ProvenanceRules,
+) -> dict[str, bool]:
+    """The five provenance facts of one contact value (raw and validator-normalised forms both count)."""
+    values = [v for v in {value, normalized or value} if v]
+    shown = ContactIndex.from_texts([*assistant_texts, *context.shown], region)
+    third, refused = attribution(message, value, span, rules)
+    return {
+        COMPANY: any(context.company.holds(v, region, rules.min_digits) for v in values),
+        ECHO: any(shown.holds(v, region, rules.min_digits) for v in values),
+        CONFUSABLE: any(confusable(v) for v in values),
+        THIRD_PARTY: third,
+        REFUSED: refused,
+    }
