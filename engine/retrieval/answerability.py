@@ -90,13 +90,22 @@ class Support:
     amounts: list[str] = field(default_factory=list)  # asked amounts the passage states only with other numbers
 
 
-def question_language(text: str, rules: RetrievalRules, fallback: str) -> str:
-    """The language whose function words the question uses most (visitors switch language); ties: fallback."""
+def function_words(rules: RetrievalRules) -> dict[str, frozenset[str]]:
+    """Per language, the folded words that tell which language a question is written in."""
+    return {
+        code: frozenset(fold(w) for w in (*lang.stopwords, *lang.question.wh_words, *lang.frame_words))
+        for code, lang in rules.languages.items()
+    }
+
+
+def question_language(
+    text: str, rules: RetrievalRules, fallback: str, vocabularies: dict[str, frozenset[str]] | None = None
+) -> str:
+    """The language whose function words the question uses most (visitors switch language); ties: fallback.
+    ``vocabularies``: ``function_words(rules)``, computed once by callers that ask often."""
     words = tokens(text)
     best, best_hits = fallback, -1
-    for code, lang in rules.languages.items():
-        vocab = {fold(w) for w in lang.stopwords} | {fold(w) for w in lang.question.wh_words}
-        vocab |= {fold(w) for w in lang.frame_words}
+    for code, vocab in (vocabularies or function_words(rules)).items():
         hits = sum(1 for w in words if w in vocab)
         if hits > best_hits or (hits == best_hits and code == fallback):
             best, best_hits = code, hits
