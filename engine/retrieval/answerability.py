@@ -15,8 +15,11 @@ question's similarity to the passage body and title, as a z-score against the co
 words through the same embedding (``lexicon.py``: a calibrated outlier counts as stated there). A passage
 supports an answer when no asked term is stated only elsewhere, no proper name is unknown, and either enough of
 the asked terms are matched or the passage is semantically far above what an unrelated section of this corpus
-scores. All thresholds are rule data (``grounding`` in rules/retrieval.json; the word-match settings have
-defaults in ``rules.py`` until the next bundle publishes them).
+scores. Besides its words, what a question asks for must fit what the passage states: an asked kind (a price,
+a clock time, a date), an asked amount (``quantities.py``: "10 sessions" where the passage states only "5
+sessions" is a near miss), an acronym (stated where the corpus spells it out), a part of the day or year (stated by
+any passage stating times, weekdays or months). All thresholds and word lists are rule data (``grounding`` and
+the language sections of rules/retrieval.json).
 """
 
 from __future__ import annotations
