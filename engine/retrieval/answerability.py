@@ -15,8 +15,11 @@ question's similarity to the passage body and title, as a z-score against the co
 words through the same embedding (``lexicon.py``: a calibrated outlier counts as stated there). A passage
 supports an answer when no asked term is stated only elsewhere, no proper name is unknown, and either enough of
 the asked terms are matched or the passage is semantically far above what an unrelated section of this corpus
-scores. All thresholds are rule data (``grounding`` in rules/retrieval.json; the word-match settings have
-defaults in ``rules.py`` until the next bundle publishes them).
+scores. Besides its words, what a question asks for must fit what the passage states: an asked kind (a price,
+a clock time, a date), an asked amount (``quantities.py``: "10 sessions" where the passage states only "5
+sessions" is a near miss), an acronym (stated where the corpus spells it out), a part of the day or year (stated by
+any passage stating times, weekdays or months). All thresholds and word lists are rule data (``grounding`` and
+the language sections of rules/retrieval.json).
 """
 
 from __future__ import annotations
@@ -90,13 +93,22 @@ class Support:
     amounts: list[str] = field(default_factory=list)  # asked amounts the passage states only with other numbers
 
 
-def question_language(text: str, rules: RetrievalRules, fallback: str) -> str:
-    """The language whose function words the question uses most (visitors switch language); ties: fallback."""
+def function_words(rules: RetrievalRules) -> dict[str, frozenset[str]]:
+    """Per language, the folded words that tell which language a question is written in."""
+    return {
+        code: frozenset(fold(w) for w in (*lang.stopwords, *lang.question.wh_words, *lang.frame_words))
+        for code, lang in rules.languages.items()
+    }
+
+
+def question_language(
+    text: str, rules: RetrievalRules, fallback: str, vocabularies: dict[str, frozenset[str]] | None = None
+) -> str:
+    """The language whose function words the question uses most (visitors switch language); ties: fallback.
+    ``vocabularies``: ``function_words(rules)``, computed once by callers that ask often."""
     words = tokens(text)
     best, best_hits = fallback, -1
-    for code, lang in rules.languages.items():
-        vocab = {fold(w) for w in lang.stopwords} | {fold(w) for w in lang.question.wh_words}
-        vocab |= {fold(w) for w in lang.frame_words}
+    for code, vocab in (vocabularies or function_words(rules)).items():
         hits = sum(1 for w in words if w in vocab)
         if hits > best_hits or (hits == best_hits and code == fallback):
             best, best_hits = code, hits

@@ -19,7 +19,13 @@ import structlog
 
 from engine.ports import Citation, GroundedAnswer
 from engine.retrieval.analysis import AnalyzerSet
-from engine.retrieval.answerability import AnswerabilityJudge, AskedTerm, Support, question_language
+from engine.retrieval.answerability import (
+    AnswerabilityJudge,
+    AskedTerm,
+    Support,
+    function_words,
+    question_language,
+)
 from engine.retrieval.calibration import calibrate
 from engine.retrieval.filters import FieldFilter
 from engine.retrieval.grounding import ClaimCheck, check_claim
@@ -73,6 +79,7 @@ class GroundedAnswerer:
         }
         words = "|".join(re.escape(k) for k in sorted(self._abbreviations, key=len, reverse=True)) or r"(?!)"
         self._abbreviation = re.compile(rf"(?<![\w'’])(?:{words})(?![\w'’])", re.IGNORECASE)
+        self._function_words = function_words(rules)
         self.judge = AnswerabilityJudge(
             rules,
             analyzers,
@@ -163,7 +170,7 @@ class GroundedAnswerer:
             return self._done(result, trace, started, len(text))
         query = self._expand_abbreviations(text)
         asked = " ".join(question_sentences(query, self.rules.languages)) or query
-        trace.language = question_language(asked, self.rules, language)
+        trace.language = question_language(asked, self.rules, language, self._function_words)
         terms = self.judge.asked_terms(asked, trace.language)
         # Words matched across languages also search the keyword index (the same-language sections would
         # otherwise win retrieval in a bilingual corpus).
