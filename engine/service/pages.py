@@ -59,15 +59,25 @@ def index_page(catalog: Catalog) -> str:
     return _shell("GRACE", body)
 
 
+# The demo host page speaks the conversation's language (the widget's own texts live in widget.js).
+_DEMO_INTRO = {
+    "en": "A sample company page. The chat opens from the button in the corner; it is embedded with one script tag:",
+    "es": "Una página de empresa de ejemplo. El chat se abre con el botón de la esquina; se inserta con una sola "
+          "etiqueta script:",
+    "fr": "Une page d'entreprise d'exemple. Le chat s'ouvre avec le bouton dans le coin ; il s'intègre avec une "
+          "seule balise script :",
+}
+
+
 def demo_page(goal: ServedGoal, lang: str) -> str:
     spec = goal.published.spec
     name = goal.aliases[0] if goal.aliases else spec.id
     # The one line a company pastes into its site:
     tag = f'<script src="/static/widget.js" data-goal="{escape(name)}" data-lang="{escape(lang)}" defer></script>'
+    intro = _DEMO_INTRO.get(lang, _DEMO_INTRO["en"])
     body = (
         f"<main class='page'><h1>{escape(spec.title)}</h1>"
-        "<p class='muted'>A sample company page. The chat opens from the button in the corner; "
-        "it is embedded with one script tag:</p>"
+        f"<p class='muted'>{escape(intro)}</p>"
         f"<pre><code>{escape(tag)}</code></pre></main>{tag}"
     )
     return _shell(spec.title, body, lang)

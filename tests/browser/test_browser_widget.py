@@ -157,3 +157,17 @@ def _json(text: str) -> Any:
         return json.loads(text)
     except (TypeError, ValueError):
         return None
+
+
+def test_a_refused_message_goes_back_into_the_box(page: Any, live: tuple[Service, str], shots: Path) -> None:
+    _, url = live
+    page.goto(f"{url}/demo/test?lang=es")
+    assert "Una página de empresa" in page.locator("main").inner_text()  # the host page speaks Spanish too
+    page.locator("[data-testid=grace-launcher]").click()
+    too_long = "palabra " * 2000  # over the service's message limit
+    page.locator("[data-testid=grace-input]").fill(too_long)
+    page.locator("[data-testid=grace-input]").press("Enter")
+    page.locator("[data-testid=grace-error]").last.wait_for(timeout=TIMEOUT_MS)
+    assert page.locator("[data-testid=grace-input]").input_value() == too_long.strip()
+    assert page.locator("[data-testid=grace-log]").get_attribute("aria-busy") == "false"
+    page.screenshot(path=str(shots / "widget-refused-message.png"))

@@ -260,7 +260,14 @@
   function setBusy(value) {
     busy = value;
     sendBtn.disabled = value;
+    log.setAttribute("aria-busy", value ? "true" : "false");
     host.setAttribute("data-busy", value ? "true" : "false");
+  }
+
+  // A message the server did not take goes back into the box (unless the visitor already typed something new),
+  // so a too-long or failed message is never lost.
+  function giveBack(text) {
+    if (!input.value) { input.value = text; }
   }
 
   form.addEventListener("submit", function (event) {
@@ -277,9 +284,11 @@
       if (res.ok) { addBot(res.data); return; }
       var code = res.data && res.data.error ? res.data.error.code : "default";
       addNote(errorText(code), "error", "grace-error");
+      giveBack(text);
     }).catch(function (err) {
       thinking.remove();
       addNote(errorText(err && err.message ? err.message : "network"), "error", "grace-error");
+      giveBack(text);
     }).then(function () { setBusy(false); input.focus(); });
   });
 
