@@ -1,0 +1,43 @@
+"""Score the natural-language query sets against the retriever (KG-3) and print one table per directory.
+
+    .venv/bin/python benchmarks/trace_sets/run_sets.py [--failures] [--only kansas]
+
+Reads the directories from ../shared/data/directories relative to the project root (never copied in).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+import structlog
+
+PROJECT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT))
+
+from engine.directory.bench.sets import format_set_report, load_set, score_set  # noqa: E402
+from engine.directory.retriever import TraceRetriever  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gold import data_root  # noqa: E402
+
+SETS = ["kansas", "sv", "ny", "dc"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--failures", action="store_true", help="list every query not scored 1/1")
+    parser.add_argument("--only", action="append", help="directory set name (repeatable)")
+    args = parser.parse_args()
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    for name in args.only or SETS:
+        payload = load_set(PROJECT / "benchmarks" / "trace_sets" / f"{name}.json")
+        retriever = TraceRetriever.from_files(data_root() / payload["directory"], PROJECT / payload["mapping"])
+        print(format_set_report(name, score_set(retriever, payload), args.failures), end="\n\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
