@@ -22,6 +22,7 @@ sys.path.insert(0, str(PROJECT))
 
 from engine.directory.bench.runner import format_report, run_bench  # noqa: E402
 from engine.directory.retriever import TraceRetriever, Variant  # noqa: E402
+from engine.directory.rules import load_rules  # noqa: E402
 
 SHARED = PROJECT.parent / "shared" / "data" / "directories"
 MAPPINGS = PROJECT / "demos" / "directories" / "mappings"
@@ -43,7 +44,7 @@ def main() -> int:
     summary: dict[str, dict[str, Any]] = {}
     for data, mapping in DIRECTORIES:
         started = time.perf_counter()
-        retriever = TraceRetriever.from_files(SHARED / data, MAPPINGS / mapping)
+        retriever = TraceRetriever.from_files(SHARED / data, MAPPINGS / mapping, rules=load_rules())
         setup = (time.perf_counter() - started) * 1000
         report = run_bench(retriever, list(Variant), args.seed, args.latency_queries)
         report.setup_ms = setup

@@ -19,6 +19,7 @@ sys.path.insert(0, str(PROJECT))
 
 from engine.directory.bench.sets import format_set_report, load_set, score_set  # noqa: E402
 from engine.directory.retriever import TraceRetriever  # noqa: E402
+from engine.directory.rules import load_rules  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gold import data_root  # noqa: E402
@@ -34,7 +35,8 @@ def main() -> int:
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     for name in args.only or SETS:
         payload = load_set(PROJECT / "benchmarks" / "trace_sets" / f"{name}.json")
-        retriever = TraceRetriever.from_files(data_root() / payload["directory"], PROJECT / payload["mapping"])
+        retriever = TraceRetriever.from_files(data_root() / payload["directory"], PROJECT / payload["mapping"],
+                                              rules=load_rules())
         print(format_set_report(name, score_set(retriever, payload), args.failures), end="\n\n")
     return 0
 

@@ -19,6 +19,9 @@ from engine.directory.bench.metrics import write_queries
 from engine.directory.bench.runner import format_report, run_bench
 from engine.directory.errors import DirectoryUsageError, QueryFileError
 from engine.directory.retriever import Answer, TraceRetriever, Variant, as_reference, parse_variant
+from engine.directory.rules import DirectoryRules, directory_rules
+from engine.rules_bundle import DEFAULT_RULES_DIR
+from engine.verified_bundle import load_verified_bundle
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DIRECTORY = PROJECT_ROOT.parent / "shared" / "data" / "directories" / "kansas" / "pantry_data.json"
@@ -44,9 +47,14 @@ def _quiet_logs() -> None:
                             logger_factory=structlog.stdlib.LoggerFactory())
 
 
+def _rules(args: argparse.Namespace) -> DirectoryRules:
+    """The directory rules of the verified bundle under --rules, loaded explicitly (never an unverified folder)."""
+    return directory_rules(load_verified_bundle(Path(args.rules), require_published=False))
+
+
 def _retriever(args: argparse.Namespace, variant: Variant = Variant.KG3) -> TraceRetriever:
     _quiet_logs()
-    return TraceRetriever.from_files(Path(args.directory), Path(args.mapping), variant=variant,
+    return TraceRetriever.from_files(Path(args.directory), Path(args.mapping), rules=_rules(args), variant=variant,
                                      embeddings=True if args.embeddings else None,
                                      cache_dir=Path(args.cache_dir) if args.cache_dir else None)
 
@@ -153,6 +161,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mapping", default=str(DEFAULT_MAPPING), help="field-mapping JSON for that directory")
     parser.add_argument("--embeddings", action="store_true", help="re-rank with the offline embedder (cached)")
     parser.add_argument("--cache-dir", default=None, help="embedding cache folder (default ~/.cache/grace/trace)")
+    parser.add_argument("--rules", default=str(DEFAULT_RULES_DIR), help="rule bundle folder (verified before use)")
 
 
 def register(subparsers: Any) -> None:

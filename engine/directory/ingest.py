@@ -13,12 +13,12 @@ from typing import Any
 import structlog
 
 from engine.directory.address import AddressParser, County
-from engine.directory.errors import DirectoryFileError, MappingError
+from engine.directory.errors import DirectoryFileError, DirectoryRulesError, MappingError
 from engine.directory.hours import HoursParser
 from engine.directory.mapping import Mapping, get_path, load_mapping, values
 from engine.directory.models import Evidence, Record
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
-from engine.directory.rules import DirectoryRules, load_rules
+from engine.directory.rules import DirectoryRules
 from engine.directory.semantic import ConceptMatcher, split_passages
 from engine.text import fold
 
@@ -214,7 +214,9 @@ def _resolve_cities(records: list[Record], tails: list[tuple[str, ...]], parser:
 
 def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRules | None = None) -> Directory:
     """Read and normalise a directory. Fails closed: any malformed input raises, nothing is half-loaded."""
-    rules = rules or load_rules()
+    if rules is None:
+        raise DirectoryRulesError("loading a directory needs the directory rules of a verified bundle",
+                                  code="directory.rules_missing")
     mapping = load_mapping(Path(mapping_path))
     path = Path(directory_path)
     raw_records, data = _read_records(path, mapping)

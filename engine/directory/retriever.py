@@ -25,14 +25,14 @@ import numpy as np
 import structlog
 
 from engine.directory.constraints import Constraints, check, name_holds
-from engine.directory.errors import DirectoryUsageError
+from engine.directory.errors import DirectoryRulesError, DirectoryUsageError
 from engine.directory.gazetteer import build_gazetteer
 from engine.directory.graph import build_graph
 from engine.directory.ingest import Directory, load_directory
 from engine.directory.models import Evidence, Record
 from engine.directory.names import NameIndex
 from engine.directory.query import ParsedQuery, QueryParser
-from engine.directory.rules import DirectoryRules, load_rules
+from engine.directory.rules import DirectoryRules
 from engine.directory.textindex import TextIndex
 from engine.directory.vocab_words import reserved_words
 
@@ -101,7 +101,10 @@ class TraceRetriever:
     def __init__(self, directory: Directory, rules: DirectoryRules | None = None,
                  variant: Variant = Variant.KG3, embeddings: bool | None = None,
                  cache_dir: Path | None = None) -> None:
-        self.rules = rules or load_rules()
+        if rules is None:
+            raise DirectoryRulesError("the retriever needs the directory rules of a verified bundle",
+                                      code="directory.rules_missing")
+        self.rules = rules
         self.directory = directory
         self.variant = variant
         self.graph = build_graph(directory)
@@ -121,7 +124,9 @@ class TraceRetriever:
     def from_files(cls, directory_path: Path, mapping_path: Path, *, rules: DirectoryRules | None = None,
                    variant: Variant = Variant.KG3, embeddings: bool | None = None,
                    cache_dir: Path | None = None) -> TraceRetriever:
-        rules = rules or load_rules()
+        if rules is None:
+            raise DirectoryRulesError("the retriever needs the directory rules of a verified bundle",
+                                      code="directory.rules_missing")
         return cls(load_directory(directory_path, mapping_path, rules), rules, variant, embeddings, cache_dir)
 
     def with_variant(self, variant: Variant) -> TraceRetriever:

@@ -5,6 +5,7 @@ from datetime import date, datetime
 import pytest
 
 from engine.directory.retriever import TraceRetriever
+from engine.directory.rules import load_rules
 
 
 def places(retriever: TraceRetriever, text: str, reference: datetime) -> set[tuple[str, str]]:
@@ -108,7 +109,7 @@ def test_common_word_town_needs_a_cue(tmp_path_factory: pytest.TempPathFactory, 
     records = [dict(r) for r in RECORDS]
     records[0]["address"] = "12 Main St, Hope, KS 67001"
     directory, mapping = write_directory(tmp_path_factory.mktemp("hope"), records)
-    retriever = TraceRetriever.from_files(directory, mapping)
+    retriever = TraceRetriever.from_files(directory, mapping, rules=load_rules())
     assert not retriever.parse("is there hope for a family like mine", reference).constraints.places
     assert places(retriever, "food pantries in Hope", reference) == {("city", "hope")}
 
