@@ -31,6 +31,7 @@ class GroundedAnswer(BaseModel):
     citations: list[Citation] = Field(default_factory=list)
     supported: bool = False  # False: nothing to answer, or no usable support (explicit unavailable message)
     is_question: bool = False  # did the visitor message contain a company question at all
+    carried: list[str] = Field(default_factory=list)  # constraint kinds carried over from earlier turns
 
 
 class ProposerInput(BaseModel):

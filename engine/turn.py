@@ -123,7 +123,7 @@ class TurnRuntime:
         timings: dict[str, float] = {}
 
         t0 = time.perf_counter()
-        answer = self._answer(normalized, state.language)
+        answer = self._answer(normalized, state.language, [m.text for m in state.messages if m.role == Role.VISITOR])
         timings["answer_ms"] = _ms(t0)
 
         t0 = time.perf_counter()
@@ -174,10 +174,12 @@ class TurnRuntime:
             fail_closed=fail_closed[0] if fail_closed else None,
         )
 
-    def _answer(self, text: str, language: str) -> GroundedAnswer:
+    def _answer(self, text: str, language: str, history: list[str]) -> GroundedAnswer:
         if self.answerer is None:
             return GroundedAnswer()
         try:
+            if getattr(self.answerer, "conversational", False):  # e.g. directory follow-ups ('any open Saturday?')
+                return self.answerer.answer(text, language, history)  # type: ignore[call-arg]
             return self.answerer.answer(text, language)
         except GraceError as exc:
             log.warning("turn.answer.failed", code=exc.code)

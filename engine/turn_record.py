@@ -97,6 +97,7 @@ def build_record(
             "supported": answer.supported,
             "is_question": answer.is_question,
             "citations": [{"source": c.source, "passage_id": c.passage_id} for c in answer.citations],
+            "carried": list(answer.carried),
         },
         "timings_ms": dict(timings),
         "fail_closed": None if fail_closed is None else {"code": fail_closed[0], "message": fail_closed[1]},

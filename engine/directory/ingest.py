@@ -115,6 +115,26 @@ class _Builder:
                         passages.extend(split_passages(value, path, self.secondary_source or ""))
         return passages
 
+    def _services(self, name: str, passages: list[Evidence]) -> tuple[dict[str, tuple[Evidence, ...]], bool]:
+        """Non-food service types a record offers (by its name or a note) and whether it offers only those."""
+        natural = self.rules.natural
+        name_evidence = Evidence(self.mapping.scalars["name"] or "name", name, self.source)
+        folded_name = fold(name)
+        found: dict[str, tuple[Evidence, ...]] = {}
+        non_food = False
+        for service in natural.services.values():
+            quotes = [ev for ev in [name_evidence, *passages]
+                      if any(p.search(fold(ev.quote)) for p in service.record_patterns)]
+            if not quotes:
+                continue
+            found[f"service:{service.id}"] = tuple(quotes)
+            in_name = quotes[0] is name_evidence
+            if in_name and not any(word in folded_name for word in service.food_words_in_name):
+                non_food = True
+        if any(p.search(ev.quote) for p in natural.only_patterns for ev in passages):
+            non_food = True
+        return found, non_food
+
     def build(self, index: int, record: Any, extra: Any) -> tuple[Record, tuple[str, ...]]:
         scalars = self.mapping.scalars
         raw = {name: self._evidence(record, name, self.source) for name in scalars}
@@ -146,16 +166,28 @@ class _Builder:
             evidence_text.append(Evidence(scalars["address"] or "address", address, self.source))
         if hours_text:
             evidence_text.extend(split_passages(hours_text, scalars["hours"] or "hours", self.source))
+        schedule = self.hours.parse(hours_text)
+        hours_evidence = Evidence(scalars["hours"] or "hours", hours_text, self.source) if (
+            hours_text and schedule.known) else None
+        if not schedule.known:
+            for passage in passages:  # hours stated in a note when the hours field has none
+                from_note = self.hours.parse(passage.quote)
+                if from_note.known and any(slot.start is not None for slot in from_note.slots):
+                    schedule, hours_evidence = from_note, passage
+                    break
+        services, non_food = self._services(name, passages)
+        attributes = self.concepts.evidence(evidence_text, tags)
+        attributes.update(services)
         built = Record(
             source_index=index, name=clean(name).strip(), address=address, city=city,
             city_key=place_key(city) if city else None,
             counties=tuple(c.display for c in counties), county_keys=tuple(c.key for c in counties),
             state=state, zip=zip_code, phone=_first(record, scalars["phone"]), hours_text=hours_text,
-            schedule=self.hours.parse(hours_text), link=_first(record, scalars["link"]),
+            schedule=schedule, link=_first(record, scalars["link"]),
             tags=tuple(dict.fromkeys(t for t, _ in tags)), passages=tuple(passages),
             raw={k: v for k, v in raw.items() if v},
-            attributes=self.concepts.evidence(evidence_text, tags),
-            quadrant=self.address.quadrant(address),
+            attributes=attributes,
+            quadrant=self.address.quadrant(address), non_food=non_food, hours_evidence=hours_evidence,
         )
         return built, parts.tail
 
