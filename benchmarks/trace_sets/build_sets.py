@@ -170,6 +170,7 @@ SPEC: dict[str, dict[str, Any]] = {
 def _city_key(city: str | None) -> str:
     key = (city or "").lower().strip()
     key = re.sub(r"[\s,]+(dc|d\.c\.)$", "", key)
+    key = re.sub(r"\b(st|ft|mt)\.?\s", lambda m: {"st": "saint ", "ft": "fort ", "mt": "mount "}[m.group(1)], key)
     return {"silver springs": "silver spring"}.get(key, key)
 
 

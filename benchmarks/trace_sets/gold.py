@@ -73,8 +73,13 @@ def _ks_city(addr: str) -> tuple[str | None, str | None]:
         return None, None
     head = addr[:cut].strip(" ,.")
     piece = head.split(",")[-1].strip()
+    z = zips[-1].group(1) if zips else None
+    if piece and re.search(r"\d", piece) and z:  # no comma before the city: the ZIP's town written at the end
+        hit = zipcodes.matching(z)
+        town = hit[0]["city"] if hit else ""
+        piece = town if town and piece.lower().endswith(town.lower()) else ""
     city = piece.title() if piece and not re.search(r"\d", piece) and len(piece) < 30 else None
-    return city, zips[-1].group(1) if zips else None
+    return city, z
 
 
 def _clean(s: str | None) -> str:
@@ -292,7 +297,9 @@ def needs(rec: Rec, what: str) -> bool:
     if what == "hygiene":
         return bool(re.search(r"hygiene", text, re.I))
     if what == "meals":
-        return bool(re.search(r"ready-to-eat meals|hot (?:lunch|meal)|soup kitchen|meals? served|daily meals", text, re.I))
+        return bool(re.search(r"ready-to-eat meals|hot (?:lunch|meal)|soup kitchen|meals? served|daily meals|"
+                              r"free (?:breakfast|lunch|dinner|meal)|(?:breakfast|lunch|dinner)[^.|]{0,80}served",
+                              text, re.I))
     if what == "drive_thru":
         return bool(re.search(r"drive[- ]?(?:thru|through)", text, re.I))
     raise ValueError(what)

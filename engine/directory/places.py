@@ -88,6 +88,8 @@ class PlaceResolver:
                         self._add((initials + name[0][0],), place)
                 if len(key) >= 3:
                     self._add((initials,), place)
+                    for cut in range(1, len(key) - 1):  # 'South SF': a multi-word tail as its initials
+                        self._add((*key[:cut], "".join(w[0] for w in key[cut:])), place)
 
     def _derive_landmarks(self) -> None:
         words = [key_tokens(w) for w in self.nat.landmark_words]
@@ -171,14 +173,18 @@ class PlaceResolver:
         aliased = [p for p in self.aliases.get(key, ()) if not county_only or p.kind == "county"]
         if aliased:
             return Resolution("alias", tuple(sorted(set(aliased), key=lambda p: p.label)))
-        if self.us.town_states.get(key):
-            return Resolution("unlisted")  # a real town: no guessing another one
+        states = self.us.town_states.get(key, set())
+        if states & self.states:
+            return Resolution("unlisted")  # a real town of the directory's states: no guessing another one
         if all(len(w) < 2 or w in self.blocked for w in key):
             return Resolution("none")
         found = self._prefix(key, pool)
-        if found:
+        if found and not states:
             return Resolution("prefix", found)
-        return self._fuzzy(key, cued, pool)
+        fuzzy = self._fuzzy(key, cued, pool)
+        if states and (not fuzzy.places or fuzzy.score < self.nat.fuzzy_cued):
+            return Resolution("unlisted")  # a town elsewhere ('Denver'), not a misspelling of one listed here
+        return fuzzy
 
     def _prefix(self, key: Key, pool: dict[Key, Place]) -> tuple[Place, ...]:
         nat = self.nat

@@ -140,8 +140,8 @@ class QueryParser:
         unknown: list[str] = []
         ambiguous: list[AmbiguousPlace] = []
         proximity = self._proximity(tokens, words, folded, original, is_free, take, unknown, ambiguous)
-        self._places(tokens, words, folded, original, is_free, take, places, unknown, min_len=2)
         self._aliases(tokens, words, folded, original, is_free, take, places, ambiguous)
+        self._places(tokens, words, folded, original, is_free, take, places, unknown, min_len=2)
         time = self.time.parse(folded, original, free, reference)
         spans.extend(time.spans)
         concepts: list[str] = []
@@ -156,10 +156,10 @@ class QueryParser:
         self._zips(folded, is_free, take, places, unknown)
         self._state_codes(tokens, original, is_free, take, places)
         self._quadrants(tokens, words, spans, take, places)
+        if not (any(p.kind != "state" for p in places) or unknown or ambiguous or proximity or names):
+            self._scan(tokens, words, folded, original, is_free, take, places, unknown, ambiguous, notes)
         self._unknown_places(folded, original, tokens, is_free, take, places, unknown)
         unknown = self._resolve_unknown(unknown, places, ambiguous, notes)
-        if not (places or unknown or ambiguous or proximity or names):
-            self._scan(tokens, words, folded, original, is_free, take, places, unknown, ambiguous, notes)
         places = self._drop_non_narrowing_states(places, notes)
         service = self._service(folded)
         residual = tuple(w for w, s, e in tokens if is_free(s, e) and len(w) >= 3 and not w.isdigit()
@@ -245,11 +245,21 @@ class QueryParser:
         if self.resolver is None:
             return
         skip = self.reserved | self.rules.query.stopwords
+        for i in range(len(tokens) - 1):  # 'D.C.': a state code written with dots
+            size = 2
+            key = tuple(words[i:i + size])
+            state = self.gaz.state_codes.get("".join(key).upper()) if all(len(w) == 1 for w in key) else None
+            start, end = tokens[i][1], tokens[i + size - 1][2]
+            if state is not None and "." in original[start:end + 1] and take(start, end, "place:state"):
+                places.append(PlaceConstraint("state", state.key, state.label))
+                return
         for size in (3, 2, 1):
             for i in range(len(tokens) - size + 1):
                 start, end = tokens[i][1], tokens[i + size - 1][2]
                 key = tuple(words[i:i + size])
-                if not is_free(start, end) or key[0] in skip or key[-1] in skip or any(w.isdigit() for w in key):
+                county_next = i + size < len(tokens) and words[i + size] in self.county_suffixes
+                if (not is_free(start, end) or key[0] in skip or key[-1] in self.rules.query.stopwords
+                        or any(w.isdigit() for w in key) or county_next):
                     continue
                 cued = self._cue_before(tokens, i, folded) or self._intent_after(folded, end) or (
                     original[start].isupper() and not self._sentence_initial(original, start))
@@ -388,6 +398,9 @@ class QueryParser:
                     chosen = by_kind.get("city")
                     if chosen is None:
                         continue
+                elif "state" in by_kind and folded[:start].rstrip().endswith(",") and any(
+                        self.gaz.lookup(tuple(words[i - n:i])) for n in (1, 2, 3) if i - n >= 0):
+                    chosen = by_kind["state"]  # 'Troy, New York': a state name qualifying the place before it
                 else:
                     chosen = by_kind.get("city") or by_kind.get("county") or by_kind.get("state")
                     if "county" in by_kind and self._shared_county_suffix.match(folded[end:]):

@@ -258,7 +258,7 @@ class TraceRetriever:
         return scores
 
     def _filter(self, ranked: list[int], c: Constraints,
-                distances: dict[int, float]) -> tuple[list[Result], int]:
+                distances: dict[int, float] | None = None) -> tuple[list[Result], int]:
         """Evidence filtering over top-k chunks; when too few pass, fetch the next k (until exhausted)."""
         k = self.rules.retrieval.k
         results: list[Result] = []
@@ -271,7 +271,7 @@ class TraceRetriever:
                 record = self.directory.records[self._position(index)]
                 verdict = check(record, c, places=self.variant.location_graph, hours=self.variant.hours_graph)
                 if verdict.ok:
-                    distance = distances.get(index) if c.proximity is not None else None
+                    distance = distances.get(index) if c.proximity is not None and distances else None
                     results.append(replace(_result(record, verdict.evidence), distance_miles=distance))
                     if len(results) >= k:
                         return results, rounds

@@ -19,7 +19,7 @@ def places(retriever: TraceRetriever, text: str, reference: datetime) -> set[tup
     ("pantries in Oak County", {("county", "oak")}),
     ("pantries in oak co.", {("county", "oak")}),
     ("despensas en el condado de Pine", {("county", "pine")}),
-    ("near zip 67002", {("zip", "67002")}),
+    ("zip 67002", {("zip", "67002")}),
     ("pantries in Oak or Pine county", {("county", "oak"), ("county", "pine")}),
 ])
 def test_places_come_from_the_directory(retriever: TraceRetriever, reference: datetime, text: str,
@@ -125,3 +125,10 @@ def test_spanish_range_with_articles(retriever: TraceRetriever, reference: datet
     hours = retriever.parse(text, reference).constraints.hours
     assert hours is not None and hours.days == {1}
     assert [(c.relation, c.start, c.end) for c in hours.conditions] == [("window", 16 * 60, 18 * 60)]
+
+
+def test_near_a_zip_is_a_distance_anchor(retriever: TraceRetriever, reference: datetime) -> None:
+    """'near zip 67002' ranks by distance from the ZIP's centroid (the exact-ZIP reading is 'in 67002')."""
+    parsed = retriever.parse("near zip 67002", reference)
+    assert parsed.constraints.proximity is not None and parsed.constraints.proximity.label == "67002"
+    assert not parsed.constraints.places
