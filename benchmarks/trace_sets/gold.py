@@ -25,6 +25,9 @@ _RANGE = re.compile(r"\b" + _DAY + r"\s*(?:-|–|through|thru|to)\s*" + _DAY, re
 _ONE = re.compile(r"\b" + _DAY, re.I)
 _T = r"(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*([ap])?\.?\s*m?\.?"
 _SPAN = re.compile(r"(?<![\d/])" + _T + r"\s*(?:-|–|to|until)\s*" + _T, re.I)
+# '10:00AM 12:00PM', '10am 12noon': two clock times side by side, the first with am/pm
+_SPAN_SPACE = re.compile(r"(?<![\d/:])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?\s+(\d{1,2})(?::(\d{2}))?\s*"
+                         r"(?:([ap])\.?m\.?|noon)", re.I)
 _ORD = re.compile(r"\b(1st|2nd|3rd|4th|5th|first|second|third|fourth|fifth|last)\b", re.I)
 _ORDN = {"1st": 1, "first": 1, "2nd": 2, "second": 2, "3rd": 3, "third": 3, "4th": 4, "fourth": 4,
          "5th": 5, "fifth": 5, "last": -1}
@@ -200,6 +203,7 @@ def slots(text: str) -> list[Slot]:
     ordinal written after a span starts a new group."""
     if re.search(r"24/7|24 hours", text, re.I):
         return [Slot(d, 0.0, 24.0, ()) for d in range(7)]
+    text = re.sub(r"\b(?:7 days a week|every day|open daily)\b", "monday-sunday", text, flags=re.I)
     tokens: list[tuple[int, int, str, object]] = []
     taken: list[tuple[int, int]] = []
     for m in _RANGE.finditer(text):
@@ -214,6 +218,11 @@ def slots(text: str) -> list[Slot]:
         if end < start and not m.group(6):
             end += 12
         if 0 <= start <= 24 and 0 <= end <= 24 and not re.match(r"[-/]?\d", text[m.end():m.end() + 2]):
+            tokens.append((m.start(), m.end(), "span", (start, end)))
+    for m in _SPAN_SPACE.finditer(text):
+        start = _hour(m.group(1), m.group(2), m.group(3), None)
+        end = _hour(m.group(4), m.group(5), m.group(6) or "p", None)
+        if not any(a <= m.start() < b for a, b, kind, _ in tokens if kind == "span") and start < end:
             tokens.append((m.start(), m.end(), "span", (start, end)))
     for m in _ORD.finditer(text):
         tokens.append((m.start(), m.end(), "ord", _ORDN[m.group(1).lower()]))

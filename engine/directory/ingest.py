@@ -115,6 +115,20 @@ class _Builder:
                         passages.extend(split_passages(value, path, self.secondary_source or ""))
         return passages
 
+    def _point(self, record: Any, extra: Any) -> tuple[float, float] | None:
+        """Decimal degrees from the mapped coordinate fields; anything unparsable or out of range is None."""
+        if self.mapping.coordinates is None:
+            return None
+        lat_ref, lon_ref, secondary = self.mapping.coordinates
+        source = extra if secondary else record
+        if source is None:
+            return None
+        try:
+            lat, lon = float(_first(source, lat_ref) or "nan"), float(_first(source, lon_ref) or "nan")
+        except ValueError:
+            return None
+        return (lat, lon) if -90 <= lat <= 90 and -180 <= lon <= 180 else None
+
     def _services(self, name: str, passages: list[Evidence]) -> tuple[dict[str, tuple[Evidence, ...]], bool]:
         """Non-food service types a record offers (by its name or a note) and whether it offers only those."""
         natural = self.rules.natural
@@ -176,6 +190,7 @@ class _Builder:
                     schedule, hours_evidence = from_note, passage
                     break
         services, non_food = self._services(name, passages)
+        point = self._point(record, extra)
         attributes = self.concepts.evidence(evidence_text, tags)
         attributes.update(services)
         built = Record(
@@ -187,7 +202,7 @@ class _Builder:
             tags=tuple(dict.fromkeys(t for t, _ in tags)), passages=tuple(passages),
             raw={k: v for k, v in raw.items() if v},
             attributes=attributes,
-            quadrant=self.address.quadrant(address), non_food=non_food, hours_evidence=hours_evidence,
+            quadrant=self.address.quadrant(address), non_food=non_food, hours_evidence=hours_evidence, point=point,
         )
         return built, parts.tail
 

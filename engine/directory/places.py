@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from engine.directory.gazetteer import Gazetteer, Place
-from engine.directory.geo import Point, UsPlaces, us_places
+from engine.directory.geo import Point, UsPlaces, miles, us_places
 from engine.directory.ingest import Directory
 from engine.directory.normalize import key_tokens
 from engine.directory.rules import DirectoryRules
@@ -57,6 +57,10 @@ class PlaceResolver:
         self.record_points: dict[int, Point] = {}
         for record in directory.records:
             point = self._zip_point(record.zip) or (self.city_points.get(record.city_key) if record.city_key else None)
+            own = record.point
+            # the directory's own coordinates, unless far from its ZIP/town (a failed geocode's default point)
+            if own is not None and (point is None or miles(own, point) <= self.nat.coordinate_check_miles):
+                point = own
             if point is not None:
                 self.record_points[record.source_index] = point
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from engine.directory.constraints import AmbiguousPlace, Constraints, NameConstraint, PlaceConstraint, Proximity
@@ -140,8 +140,15 @@ class QueryParser:
         unknown: list[str] = []
         ambiguous: list[AmbiguousPlace] = []
         proximity = self._proximity(tokens, words, folded, original, is_free, take, unknown, ambiguous)
-        self._aliases(tokens, words, folded, original, is_free, take, places, ambiguous)
+        if proximity is not None and proximity.radius is None:
+            for pattern in self.rules.natural.radius_anywhere_patterns:
+                m = pattern.search(folded)
+                if m and take(m.start(), m.end(), "proximity:radius"):
+                    proximity = replace(proximity, radius=float(m.group(1)))
+                    break
+        self._aliases(tokens, words, folded, original, is_free, take, places, ambiguous, min_len=2)
         self._places(tokens, words, folded, original, is_free, take, places, unknown, min_len=2)
+        self._aliases(tokens, words, folded, original, is_free, take, places, ambiguous, min_len=1)
         time = self.time.parse(folded, original, free, reference)
         spans.extend(time.spans)
         concepts: list[str] = []
@@ -201,13 +208,13 @@ class QueryParser:
 
     def _aliases(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
                  is_free: Callable[[int, int], bool], take: Callable[[int, int, str], bool],
-                 places: list[PlaceConstraint], ambiguous: list[AmbiguousPlace]) -> None:
+                 places: list[PlaceConstraint], ambiguous: list[AmbiguousPlace], min_len: int) -> None:
         """Derived aliases and landmark names ('KCK', 'Mtn View', 'University of Kansas'); one word needs a cue,
         a capital or to come right before what is asked for."""
         if self.resolver is None:
             return
         longest = max((len(k) for k in self.resolver.aliases), default=0)
-        for size in range(min(longest, len(tokens)), 0, -1):
+        for size in range(min(longest, len(tokens)), min_len - 1, -1):
             for i in range(len(tokens) - size + 1):
                 start, end = tokens[i][1], tokens[i + size - 1][2]
                 key = tuple(words[i:i + size])

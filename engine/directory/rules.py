@@ -176,11 +176,13 @@ class NaturalVocabulary:
     fuzzy_uncued: float
     fuzzy_margin: float
     radius_patterns: tuple[re.Pattern[str], ...]
+    radius_anywhere_patterns: tuple[re.Pattern[str], ...]  # 'near 95112 within 3 miles'
     anchor_cues: tuple[str, ...]  # longest first
     zip_only_cues: tuple[str, ...]
     anywhere_cues: tuple[str, ...]
     default_radius_miles: float
     miles_decimals: int
+    coordinate_check_miles: float
     services: dict[str, ServiceType]
     only_patterns: tuple[re.Pattern[str], ...]
     alternatives_cues: tuple[str, ...]
@@ -339,10 +341,13 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         fuzzy_min_length=data["fuzzy"]["min_length"], fuzzy_cued=float(data["fuzzy"]["cued_threshold"]),
         fuzzy_uncued=float(data["fuzzy"]["uncued_threshold"]), fuzzy_margin=float(data["fuzzy"]["ambiguity_margin"]),
         radius_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(prox["radius_patterns"], "radius_patterns")),
+        radius_anywhere_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(prox["radius_anywhere_patterns"],
+                                                                                  "radius_anywhere_patterns")),
         anchor_cues=tuple(sorted(_words(prox["anchor_cues"]), key=len, reverse=True)),
         zip_only_cues=tuple(sorted(_words(prox["zip_only_cues"]), key=len, reverse=True)),
         anywhere_cues=_words(prox["anywhere_cues"]), default_radius_miles=float(prox["default_radius_miles"]),
-        miles_decimals=int(prox["miles_decimals"]), services=services,
+        miles_decimals=int(prox["miles_decimals"]), coordinate_check_miles=float(prox["coordinate_check_miles"]),
+        services=services,
         only_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(data["only_patterns"], "only_patterns")),
         alternatives_cues=_words(data["alternatives_cues"]),
         carry=frozenset(data["followup"]["carry"]), reset_cues=_words(data["followup"]["reset_cues"]),
