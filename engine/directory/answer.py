@@ -91,7 +91,8 @@ def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: s
     for rank, result in enumerate(answer.results, 1):
         record = result.record
         lines.append(rules.message("result_line", lang).format(
-            rank=rank, name=record.name, address=record.address or unknown, hours=record.hours_text or unknown,
+            rank=rank, name=record.name, address=record.address or unknown,
+            hours=(record.hours_evidence.quote if record.hours_evidence else record.hours_text) or unknown,
             phone=record.phone or unknown, source=f"{directory_id}#{record.source_index}"))
         prox = constraints.proximity
         if result.distance_miles is not None and prox is not None:

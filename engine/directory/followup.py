@@ -2,7 +2,8 @@
 
 'Food pantry in Wichita' then 'any of them open Saturday?' searches Wichita on Saturdays; 'what about Topeka?'
 replaces the place and keeps the rest; 'and without ID?' adds a requirement. A turn that names no constraint at all
-('thanks') carries nothing, and a reset cue ('new search') starts over. Which kinds may carry is rule data.
+('thanks') carries nothing, a complete new request ('food pantry in Topeka') or a reset cue ('new search') starts
+over. Which kinds may carry is rule data.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ def _has_any(c: Constraints) -> bool:
 
 def merge_followup(parsed: ParsedQuery, previous: ParsedQuery, natural: NaturalVocabulary) -> ParsedQuery:
     new, old = parsed.constraints, previous.constraints
-    if parsed.reset or not _has_any(new):
+    if parsed.reset or parsed.standalone or not _has_any(new):
         return parsed
     carry = natural.carry
     carried: list[str] = []

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import structlog
+from rapidfuzz import fuzz
 
 from engine.directory.address import AddressParser, County
 from engine.directory.errors import DirectoryFileError, DirectoryRulesError, MappingError
@@ -259,6 +260,35 @@ def _resolve_cities(records: list[Record], tails: list[tuple[str, ...]], parser:
     return resolved
 
 
+def _merge_city_spellings(records: list[Record], ratio: float) -> list[Record]:
+    """One town spelt two ways in the same state and county ('Silver Spring' / 'Silver Springs'): the rarer
+    spelling takes the commoner one, so the town is one place in the graph."""
+    counts: Counter[tuple[str | None, str]] = Counter()
+    labels: dict[tuple[str | None, str], str] = {}
+    counties: dict[tuple[str | None, str], set[str]] = defaultdict(set)
+    for record in records:
+        if record.city_key and record.city:
+            key = (record.state, record.city_key)
+            counts[key] += 1
+            labels.setdefault(key, record.city)
+            counties[key].update(record.county_keys)
+    rename: dict[tuple[str | None, str], tuple[str | None, str]] = {}
+    ordered = sorted(counts, key=lambda k: (-counts[k], k[1]))
+    for i, rare in enumerate(ordered):
+        for common in ordered[:i]:
+            if common[0] != rare[0] or common in rename or counts[common] <= counts[rare]:
+                continue
+            shared = not counties[rare] or not counties[common] or bool(counties[rare] & counties[common])
+            if shared and fuzz.ratio(rare[1], common[1]) >= ratio:
+                rename[rare] = common
+                break
+    if not rename:
+        return records
+    log.info("directory.load.city_spellings_merged", merged={r[1]: c[1] for r, c in rename.items()})
+    return [replace(r, city=labels[rename[(r.state, r.city_key)]], city_key=rename[(r.state, r.city_key)][1])
+            if r.city_key and (r.state, r.city_key) in rename else r for r in records]
+
+
 def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRules | None = None) -> Directory:
     """Read and normalise a directory. Fails closed: any malformed input raises, nothing is half-loaded."""
     if rules is None:
@@ -284,6 +314,7 @@ def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRul
         records.append(record)
         tails.append(tail)
     records = _resolve_cities(records, tails, builder.address)
+    records = _merge_city_spellings(records, rules.natural.city_variant_ratio)
     directory = Directory(id=mapping.directory_id, path=path, mapping=mapping, records=tuple(records),
                           content_hash="sha256:" + digest.hexdigest())
     log.info("directory.load.done", directory=directory.id, records=len(records),

@@ -39,6 +39,7 @@ class ParsedQuery:
     alternatives: bool = False  # the visitor asks for other places than the one named
     carried: tuple[str, ...] = ()  # constraint kinds carried over from earlier turns of the conversation
     reset: bool = False  # the visitor started a new search: nothing is carried
+    standalone: bool = False  # names a place (or a pantry) and what is wanted: a new request, not a follow-up
 
 
 def _ends_with_phrase(text: str, phrases: tuple[str, ...]) -> bool:
@@ -100,6 +101,14 @@ class QueryParser:
         start = tokens[index][1]
         if len(key) >= 2:
             return True
+        after = index + len(key)
+        if after < len(tokens):  # 'Liberal KS', 'Liberal, Kansas': a state of the directory right after it
+            _, s2, e2 = tokens[after]
+            code = original[s2:e2]
+            if (code.isupper() and code in self.gaz.state_codes) or any(
+                    tuple(w for w, _, _ in tokens[after:after + len(k)]) == k and p.key in self.gaz.state_codes
+                    for k, p in self.gaz.states.items()):
+                return True
         if index > 0 and tokens[index - 1][0] in self.single_cues:
             return True
         if _ends_with_phrase(folded[:start], self.multi_cues):
@@ -178,10 +187,12 @@ class QueryParser:
         intent = constraints.has_structural or bool(concepts) or bool(ambiguous) or service is not None or any(
             w in self.rules.query.intent_words for w in words)
         nat = self.rules.natural
+        asks = any(w in self.rules.query.intent_words for w in words)
         return ParsedQuery(text=original, language=self._language(words, original), constraints=constraints,
                            residual=residual, intent=intent, spans=tuple(sorted(spans)), notes=tuple(notes),
                            alternatives=_has_phrase(folded, nat.alternatives_cues),
-                           reset=_has_phrase(folded, nat.reset_cues))
+                           reset=_has_phrase(folded, nat.reset_cues),
+                           standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names)))
 
     # ------------------------------------------------------------------ places as people say them
     def _cue_before(self, tokens: list[tuple[str, int, int]], index: int, folded: str) -> bool:
