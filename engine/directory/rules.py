@@ -135,6 +135,8 @@ class Concept:
 class SemanticVocabulary:
     negation_cues: tuple[re.Pattern[str], ...]
     concepts: dict[str, Concept]
+    negated_after: tuple[re.Pattern[str], ...] = ()  # '... not required' right after an evidence phrase
+    negated_before: tuple[re.Pattern[str], ...] = ()  # 'no ...' / 'without ...' right before it
 
 
 @dataclass(frozen=True)
@@ -306,7 +308,11 @@ def _semantic(data: dict[str, Any]) -> SemanticVocabulary:
             raise DirectoryRulesError(f"concept {concept.id}: negation {concept.negation} is not a concept",
                                       code="directory.rules_concept_unknown")
     cues = tuple(_compile(p, "semantic_constraints.negation_cues") for p in data["negation_cues"])
-    return SemanticVocabulary(negation_cues=cues, concepts=concepts)
+    after = tuple(_compile(p, "semantic_constraints.evidence_negation_after")
+                  for p in data.get("evidence_negation_after", []))
+    before = tuple(_compile(p, "semantic_constraints.evidence_negation_before")
+                   for p in data.get("evidence_negation_before", []))
+    return SemanticVocabulary(negation_cues=cues, concepts=concepts, negated_after=after, negated_before=before)
 
 
 def _retrieval(data: dict[str, Any]) -> RetrievalPolicy:

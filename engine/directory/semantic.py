@@ -64,11 +64,20 @@ class ConceptMatcher:
                 form = _match_form(passage.quote)
                 if any(p.search(form) for p in concept.negative_patterns):
                     continue
-                if any(p.search(form) for p in concept.evidence_patterns):
+                if any(self._affirmed(p, form) for p in concept.evidence_patterns):
                     hits.append(passage)
             if hits:
                 found[concept.id] = list(dict.fromkeys(hits))
         return {k: tuple(v) for k, v in found.items()}
+
+    def _affirmed(self, pattern: re.Pattern[str], form: str) -> bool:
+        """Some match of ``pattern`` that the passage does not negate ('proof of address not required')."""
+        for m in pattern.finditer(form):
+            after, before = form[m.end():m.end() + 80], form[max(0, m.start() - 40):m.start()]
+            if not (any(c.search(after) for c in self.vocab.negated_after)
+                    or any(c.search(before) for c in self.vocab.negated_before)):
+                return True
+        return False
 
     def requests(self, folded_query: str) -> list[ConceptRequest]:
         """Concepts a query asks for; overlapping matches resolve to the earliest, then longest."""
