@@ -21,8 +21,7 @@ from engine.directory.bench.sets import format_set_report, load_set, score_set  
 from engine.directory.retriever import TraceRetriever  # noqa: E402
 from engine.directory.rules import load_rules  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gold import data_root  # noqa: E402
+from engine.directory.bench.data import shared_directories  # noqa: E402
 
 SETS = ["kansas", "sv", "ny", "dc"]
 
@@ -35,7 +34,11 @@ def main() -> int:
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     for name in args.only or SETS:
         payload = load_set(PROJECT / "benchmarks" / "trace_sets" / f"{name}.json")
-        retriever = TraceRetriever.from_files(data_root() / payload["directory"], PROJECT / payload["mapping"],
+        root = shared_directories()
+        if root is None:
+            print("shared directories not found (set GRACE_SHARED_DIRECTORIES)", file=sys.stderr)
+            return 2
+        retriever = TraceRetriever.from_files(root / payload["directory"], PROJECT / payload["mapping"],
                                               rules=load_rules())
         print(format_set_report(name, score_set(retriever, payload), args.failures), end="\n\n")
     return 0

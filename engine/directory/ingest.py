@@ -137,9 +137,9 @@ class _Builder:
         folded_name = fold(name)
         found: dict[str, tuple[Evidence, ...]] = {}
         non_food = False
+        forms = [(ev, fold(ev.quote)) for ev in [name_evidence, *passages]]
         for service in natural.services.values():
-            quotes = [ev for ev in [name_evidence, *passages]
-                      if any(p.search(fold(ev.quote)) for p in service.record_patterns)]
+            quotes = [ev for ev, form in forms if any(p.search(form) for p in service.record_patterns)]
             if not quotes:
                 continue
             found[f"service:{service.id}"] = tuple(quotes)

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from engine.directory.bench.data import shared_directories
 from engine.directory.bench.runner import run_bench
 from engine.directory.retriever import TraceRetriever, Variant
 from engine.directory.rules import load_rules
 
 PROJECT = Path(__file__).resolve().parents[2]
-SHARED = PROJECT.parent / "shared" / "data" / "directories"
+SHARED = shared_directories() or PROJECT.parent / "shared" / "data" / "directories"
 MAPPINGS = PROJECT / "demos" / "directories" / "mappings"
 DIRECTORIES = [
     ("kansas/pantry_data.json", "kansas.json"),
