@@ -85,7 +85,8 @@ SPEC: dict[str, dict[str, Any]] = {
                   ("Menlo Prk", "Menlo Park")],
         "aliases": [("South SF", "South San Francisco"), ("Mtn View", "Mountain View"), ("San Jose, CA", "San Jose"),
                     ("Mt. View", "Mountain View"), ("So. San Francisco", "South San Francisco"),
-                    ("E. Palo Alto", "East Palo Alto"), ("Daly City CA", "Daly City"), ("Los Gatos, California", "Los Gatos")],
+                    ("E. Palo Alto", "East Palo Alto"), ("Daly City CA", "Daly City"),
+                    ("Los Gatos, California", "Los Gatos")],
         "landmarks": [("food pantry near San Jose State University", "San Jose")],
         "counties": ["Santa Clara County", "San Mateo County"],
         "zips": ["95112", "94063", "94080", "94019", "95116"],
@@ -145,7 +146,8 @@ SPEC: dict[str, dict[str, Any]] = {
                   ("Manasas", "Manassas")],
         "aliases": [("Ft. Washington", "Fort Washington"), ("Mt. Rainier", "Mount Rainier"),
                     ("Alexandria, VA", "Alexandria"), ("Silver Spring MD", "Silver Spring"),
-                    ("Washington, DC", "Washington"), ("D.C.", "Washington"), ("Falls Church, Virginia", "Falls Church"),
+                    ("Washington, DC", "Washington"), ("D.C.", "Washington"),
+                    ("Falls Church, Virginia", "Falls Church"),
                     ("Laurel, Maryland", "Laurel")],
         "landmarks": [],
         "counties": ["Montgomery County", "Fairfax County", "Prince William County", "Arlington County",
@@ -259,7 +261,6 @@ def nearest_band(directory: str, place: str, state: str | None, c: dict[str, Any
 def build(directory: str) -> list[dict[str, Any]]:
     spec = SPEC[directory]
     recs = gold.load(directory)
-    state = FILES[directory][2]
     out: list[dict[str, Any]] = []
 
     def add(family: str, text: str | list[str], c: dict[str, Any], expect: str | None = None, **extra: Any) -> None:
@@ -324,7 +325,7 @@ def build(directory: str) -> list[dict[str, Any]]:
         else:
             add("relative", f"anything open right now in {city}", {"city": [city], "day": 2, "date": "2026-03-04",
                                                                    "at": 10.0})
-    for i, city in enumerate(spec["hour_cities"][3:5]):
+    for city in spec["hour_cities"][3:5]:
         add("relative", f"is there a pantry open this saturday in {city}",
             {"city": [city], "day": 5, "date": "2026-03-07"})
     for need, city, phr in spec["needs"]:

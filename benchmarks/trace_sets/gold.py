@@ -20,7 +20,8 @@ from pathlib import Path
 import zipcodes
 
 DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_DAY = r"(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday|s)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)s?\b"
+_DAY = (r"(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday|s)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|"
+        r"sun(?:day)?)s?\b")
 _RANGE = re.compile(r"\b" + _DAY + r"\s*(?:-|–|through|thru|to)\s*" + _DAY, re.I)
 _ONE = re.compile(r"\b" + _DAY, re.I)
 _T = r"(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*([ap])?\.?\s*m?\.?"
@@ -107,7 +108,8 @@ def load(directory: str) -> tuple[Rec, ...]:
                            hours, hours + " | " + _clean(s.get("other_info")),
                            frozenset((r.get("tags") or []) + (s.get("requirement_tags") or []))))
     elif directory == "sv":
-        for i, r in enumerate(json.loads((root / "haarrrvest/second_harvest_of_silicon_valley_ca_raw.json").read_text())):
+        sv = json.loads((root / "haarrrvest/second_harvest_of_silicon_valley_ca_raw.json").read_text())
+        for i, r in enumerate(sv):
             out.append(Rec(i, r["name"], (r["city"] or "").title() or None, (r["county"],), r["zip"] or None,
                            r["latitude"], r["longitude"], r["hours"] or "",
                            " | ".join([r["hours"] or "", r["notes"] or "", "; ".join(r["services"])]), frozenset()))
@@ -284,7 +286,8 @@ NO_ID = re.compile(r"no (?:photo )?id\b|id (?:is )?not (?:required|needed)|witho
                    r"no documentation|no id or|not required to (?:show|provide)", re.I)
 ID_REQ = re.compile(r"(?<!no )(?<!no photo )\b(?:photo )?id (?:is )?required|must (?:provide|bring|show)[^.|]*\bid\b|"
                     r"bring (?:a |your )?(?:photo )?id", re.I)
-RESIDENCY = re.compile(r"proof of (?:residency|address)|residents? (?:of|only)|must (?:live|reside)|only residents", re.I)
+RESIDENCY = re.compile(r"proof of (?:residency|address)|residents? (?:of|only)|must (?:live|reside)|only residents",
+                       re.I)
 STUDENT = re.compile(r"student", re.I)
 SENIOR = re.compile(r"senior|ages? 6\d\+|60\+|55\+|elderly", re.I)
 
@@ -294,7 +297,8 @@ def needs(rec: Rec, what: str) -> bool:
     if what == "no_id":
         return "no_id_required" in rec.tags or bool(NO_ID.search(text))
     if what == "id_required":
-        return ("id_required" in rec.tags or "gov_id" in rec.tags or bool(ID_REQ.search(text))) and not needs(rec, "no_id")
+        required = "id_required" in rec.tags or "gov_id" in rec.tags or bool(ID_REQ.search(text))
+        return required and not needs(rec, "no_id")
     if what == "residency":
         return "residency_proof" in rec.tags or "residency_required" in rec.tags or bool(RESIDENCY.search(text))
     if what == "student":

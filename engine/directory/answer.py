@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from engine.directory.constraints import Constraints, HoursConstraint
 from engine.directory.retriever import Answer, TraceRetriever

@@ -46,7 +46,7 @@ def us_places() -> UsPlaces:
     with _LOCK:
         places = UsPlaces()
         sums: dict[tuple[tuple[str, ...], str], list[tuple[Point, bool]]] = {}
-        for row in zipcodes.list_all():
+        for row in zipcodes.list_all():  # type: ignore[no-untyped-call]
             try:
                 point = (float(row["lat"]), float(row["long"]))
             except (TypeError, ValueError):

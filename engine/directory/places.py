@@ -201,11 +201,10 @@ class PlaceResolver:
                 if (len(word) >= nat.prefix_min_alone and first.startswith(word) and first != word and rest_ok
                         and len(word) / len(first) >= nat.prefix_min_share):
                     hits[place.label] = place
-            elif len(key) == len(place_key) and all(
-                    p.startswith(w) and (len(w) >= nat.prefix_min_phrase or w == p) for w, p in zip(key, place_key,
-                                                                                                   strict=True)):
-                if key != place_key:
-                    hits[place.label] = place
+            elif len(key) == len(place_key) and key != place_key and all(
+                    p.startswith(w) and (len(w) >= nat.prefix_min_phrase or w == p)
+                    for w, p in zip(key, place_key, strict=True)):
+                hits[place.label] = place
         return tuple(hits[label] for label in sorted(hits)) if 0 < len(hits) <= 4 else ()
 
     def _fuzzy(self, key: Key, cued: bool, pool: dict[Key, Place]) -> Resolution:

@@ -103,8 +103,8 @@ class QueryParser:
             return True
         after = index + len(key)
         if after < len(tokens):  # 'Liberal KS', 'Liberal, Kansas': a state of the directory right after it
-            _, s2, e2 = tokens[after]
-            code = original[s2:e2]
+            _, code_start, code_end = tokens[after]
+            code = original[code_start:code_end]
             if (code.isupper() and code in self.gaz.state_codes) or any(
                     tuple(w for w, _, _ in tokens[after:after + len(k)]) == k and p.key in self.gaz.state_codes
                     for k, p in self.gaz.states.items()):
@@ -317,7 +317,7 @@ class QueryParser:
             while index + zip_cue < len(tokens) and words[index + zip_cue] in ("zip", "code", "zipcode"):
                 zip_cue += 1
             if index + zip_cue < len(tokens) and _is_zip(words[index + zip_cue]):
-                _, s2, e2 = tokens[index + zip_cue]
+                _, _, e2 = tokens[index + zip_cue]
                 point = self.resolver.point_of(Place("zip", words[index + zip_cue], words[index + zip_cue]))
                 if point is not None and take(start, e2, "proximity:zip"):
                     return Proximity(point, words[index + zip_cue], radius)

@@ -25,10 +25,10 @@ import numpy as np
 import structlog
 
 from engine.directory.constraints import Constraints, check, name_holds
-from engine.directory.followup import merge_followup
-from engine.directory.geo import miles
 from engine.directory.errors import DirectoryRulesError, DirectoryUsageError
+from engine.directory.followup import merge_followup
 from engine.directory.gazetteer import build_gazetteer
+from engine.directory.geo import miles
 from engine.directory.graph import build_graph
 from engine.directory.ingest import Directory, load_directory
 from engine.directory.models import Evidence, Record

@@ -110,7 +110,7 @@ def run_scale(directory: Path, mapping: Path, sizes: list[int], queries: int, se
             data, scaled_mapping = write_scaled(directory, mapping, size, Path(tmp) / str(size))
             cmd = [sys.executable, "-m", "engine.directory.bench.scale", str(data), str(scaled_mapping),
                    str(rules_root), str(queries), str(seed)]
-            done = subprocess.run(cmd, capture_output=True, text=True, check=False)  # noqa: S603 (own module)
+            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 raise DirectoryUsageError(f"scale run for {size} records failed: {done.stderr.strip()[-300:]}",
                                           code="directory.scale_failed")

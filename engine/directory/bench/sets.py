@@ -37,7 +37,7 @@ class SetTotals:
     answerable: int = 0
     failures: list[str] = field(default_factory=list)
 
-    def summary(self) -> dict[str, float | int]:
+    def summary(self) -> dict[str, float | int | str]:
         n = max(self.n, 1)
         return {
             "queries": self.n, "P@3": round(self.precision / n, 4), "R@3": round(self.recall / n, 4),
@@ -119,12 +119,11 @@ def score_set(retriever: TraceRetriever, payload: dict[str, Any], k: int = 3) ->
             else:
                 t.expect_clarify += 1
                 t.clarify_right += precision == 1.0
-            if precision < 1.0 or recall < 1.0:
-                if key == "all":
-                    shown = " / ".join(query.get("turns") or [query["text"]])
-                    t.failures.append(f"{query['id']} [{query['family']}] {shown!r}: expect {expect} "
-                                      f"got {answer.status} {[i for i, _, _ in returned]} "
-                                      f"gold {sorted(gold)[:6]}{'...' if len(gold) > 6 else ''}")
+            if (precision < 1.0 or recall < 1.0) and key == "all":
+                shown = " / ".join(query.get("turns") or [query["text"]])
+                t.failures.append(f"{query['id']} [{query['family']}] {shown!r}: expect {expect} "
+                                  f"got {answer.status} {[i for i, _, _ in returned]} "
+                                  f"gold {sorted(gold)[:6]}{'...' if len(gold) > 6 else ''}")
     return totals
 
 
