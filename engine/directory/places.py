@@ -76,8 +76,9 @@ class PlaceResolver:
         abbreviations = self.nat.word_abbreviations
         for key, place in self.known.items():
             options = [(word, *abbreviations.get(word, ())) for word in key]
-            for variant in itertools.islice(itertools.product(*options), 64):
-                self._add(tuple(variant), place)
+            if len(key) >= 2:  # a one-word place abbreviated ('so' for South) would be any short word
+                for variant in itertools.islice(itertools.product(*options), 64):
+                    self._add(tuple(variant), place)
             if place.kind != "city":
                 continue
             if len(key) >= 2 and key[-1] in self.nat.droppable_last_words:

@@ -287,7 +287,7 @@ class QueryParser:
                         unknown.append(original[start:end])
                         return
                     continue
-                if resolution.how == "prefix" and not cued:
+                if resolution.how in ("prefix", "alias") and not cued:
                     continue
                 if resolution.places and take(start, end, "place:resolved"):
                     self._add_resolution(resolution, original[start:end], places, ambiguous, notes)
