@@ -149,7 +149,8 @@ class DirectoryAnswerer:
     def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         reference = self.reference_time()
         previous = None
-        for earlier in history:
+        limit = self.retriever.rules.natural.max_history_turns
+        for earlier in list(history)[-limit:] if limit else []:  # bounded work per turn
             previous = self.retriever.follow(earlier, reference, previous)
         result = self.retriever.answer(message, reference, previous)
         parsed = result.parsed

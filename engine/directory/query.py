@@ -192,7 +192,8 @@ class QueryParser:
                            residual=residual, intent=intent, spans=tuple(sorted(spans)), notes=tuple(notes),
                            alternatives=_has_phrase(folded, nat.alternatives_cues),
                            reset=_has_phrase(folded, nat.reset_cues),
-                           standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names)))
+                           standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names))
+                           and not _starts_with_phrase(folded, nat.continue_cues))
 
     # ------------------------------------------------------------------ places as people say them
     def _cue_before(self, tokens: list[tuple[str, int, int]], index: int, folded: str) -> bool:
@@ -533,3 +534,9 @@ def _has_phrase(text: str, phrases: tuple[str, ...]) -> bool:
 
 def _is_zip(word: str) -> bool:
     return len(word) == 5 and word.isdigit()
+
+
+def _starts_with_phrase(text: str, phrases: tuple[str, ...]) -> bool:
+    stripped = text.lstrip(" ¿¡.,-")
+    return any(stripped.startswith(p) and (len(stripped) == len(p) or not stripped[len(p)].isalnum())
+               for p in phrases)

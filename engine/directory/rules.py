@@ -191,6 +191,8 @@ class NaturalVocabulary:
     alternatives_cues: tuple[str, ...]
     carry: frozenset[str]
     reset_cues: tuple[str, ...]
+    continue_cues: tuple[str, ...]  # 'what about ...', 'and ...': a follow-up even when it names a place and food
+    max_history_turns: int
     messages: dict[str, dict[str, str]]
 
     def message(self, key: str, language: str) -> str:
@@ -359,6 +361,8 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         only_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(data["only_patterns"], "only_patterns")),
         alternatives_cues=_words(data["alternatives_cues"]),
         carry=frozenset(data["followup"]["carry"]), reset_cues=_words(data["followup"]["reset_cues"]),
+        continue_cues=_words(data["followup"]["continue_cues"]),
+        max_history_turns=int(data["followup"]["max_history_turns"]),
         messages={k: dict(v) for k, v in data["messages"].items()},
     )
 

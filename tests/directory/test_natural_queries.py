@@ -153,6 +153,10 @@ def test_follow_ups_carry_the_earlier_constraints(natural: TraceRetriever) -> No
     assert {p.label for p in third.parsed.constraints.places} == {"Eudora"} and "hours" in third.parsed.carried
     fresh = natural.answer("food pantry in Salina", REFERENCE, third.parsed)
     assert fresh.parsed.carried == () and fresh.parsed.constraints.hours is None  # a complete new request
+    again = natural.answer("and what about food pantries in Salina?", REFERENCE, third.parsed)
+    assert "hours" in again.parsed.carried  # 'what about ...' is a follow-up even when it is a full request
+    reset = natural.answer("new search: Eudora", REFERENCE, third.parsed)
+    assert reset.parsed.carried == ()
 
 
 def test_the_answerer_records_what_it_carried(natural: TraceRetriever) -> None:
