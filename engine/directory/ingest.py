@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -116,6 +117,12 @@ class _Builder:
                         passages.extend(split_passages(value, path, self.secondary_source or ""))
         return passages
 
+    def _names_a_day(self, text: str) -> bool:
+        """A weekday written out (or abbreviated) next to a clock time: the only notes read as opening hours."""
+        time = self.rules.time
+        words = set(re.findall(r"[a-z]+", fold(text)))
+        return bool(words & (set(time.day_words) | set(time.day_abbreviations))) and bool(re.search(r"\d", text))
+
     def _point(self, record: Any, extra: Any) -> tuple[float, float] | None:
         """Decimal degrees from the mapped coordinate fields; anything unparsable or out of range is None."""
         if self.mapping.coordinates is None:
@@ -186,6 +193,8 @@ class _Builder:
             hours_text and schedule.known) else None
         if not schedule.known:
             for passage in passages:  # hours stated in a note when the hours field has none
+                if not self._names_a_day(passage.quote):  # 'sober for 24 hours', 'Frequency: Daily' are no hours
+                    continue
                 from_note = self.hours.parse(passage.quote)
                 if from_note.known and any(slot.start is not None for slot in from_note.slots):
                     schedule, hours_evidence = from_note, passage
