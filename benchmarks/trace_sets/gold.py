@@ -203,7 +203,7 @@ class Slot:
 def slots(text: str) -> list[Slot]:
     """Day/time slots read left to right: time spans bind to the day group written before them; a day or an
     ordinal written after a span starts a new group."""
-    if re.search(r"24/7|24 hours", text, re.I):
+    if re.search(r"24/7|open 24 hours", text, re.I):
         return [Slot(d, 0.0, 24.0, ()) for d in range(7)]
     text = re.sub(r"\b(?:7 days a week|every day|open daily)\b", "monday-sunday", text, flags=re.I)
     tokens: list[tuple[int, int, str, object]] = []
