@@ -97,6 +97,7 @@ class PlaceResolver:
                         self._add((*key[:cut], "".join(w[0] for w in key[cut:])), place)
 
     def _derive_landmarks(self) -> None:
+        self._derived = frozenset(self.aliases)  # the directory's own derived aliases win over the ZIP source's
         words = [key_tokens(w) for w in self.nat.landmark_words]
         for row in self.us.zips.values():
             if row.state not in self.states:
@@ -107,6 +108,7 @@ class PlaceResolver:
             for alternate in row.alternates:
                 key = key_tokens(alternate)
                 if not any(_contains(key, w) for w in words):
+                    self._alternate(key, place)
                     continue
                 core = tuple(w for w in key if w not in self.nat.landmark_connectors)
                 variants = {key, core}
@@ -118,6 +120,17 @@ class PlaceResolver:
                 for variant in variants:
                     if variant and len(variant[0]) >= 2:
                         self._add(variant, place)
+                if len(key) >= 3 and key[-1] in {w[-1] for w in words} and key[-2] == "state":
+                    self._add(key[:-1], place)  # 'Wichita State' for 'Wichita State University'
+
+    def _alternate(self, key: Key, place: Place) -> None:
+        """Another name the ZIP source gives the town of a ZIP ('Nyc', 'Manhattan', 'Shawnee Mission'), unless it
+        is a town of its own in the directory's states, a state, or too short to be a name."""
+        if len("".join(key)) < 3 or key in self.gaz.states or "".join(key).upper() in self.gaz.state_codes:
+            return
+        if key in self._derived or self.us.town_states.get(key, set()) & self.states:
+            return
+        self._add(key, place)
 
     def _timezone(self, directory: Directory) -> str | None:
         """The directory's time zone: the most common one of its records' ZIP codes."""
