@@ -218,3 +218,20 @@ def test_rule_data_drives_the_derived_aliases(tmp_path: Path) -> None:
     directory, mapping = write_directory(tmp_path / "dir", RECORDS, NOTES)
     retriever = TraceRetriever.from_files(directory, mapping, rules=rules)
     assert ("dodge",) not in retriever.resolver.aliases
+
+
+@pytest.mark.parametrize(("text", "city"), [
+    ("pantries in eudora", "Eudora"),  # lower case after a place cue
+    ("food pantry in Lawrence, Kansas", "Lawrence"),  # the state only qualifies the town
+    ("food pantry in Lawrence KS", "Lawrence"),
+])
+def test_plain_and_qualified_town_names(natural: TraceRetriever, text: str, city: str) -> None:
+    parsed = natural.parse(text, REFERENCE)
+    assert {p.label for p in parsed.constraints.places if p.kind == "city"} == {city}
+    assert all(r.record.city == city for r in natural.answer(text, REFERENCE).results)
+
+
+def test_ordinary_sentences_are_not_places(natural: TraceRetriever) -> None:
+    for text in ["Thanks so much!", "I need food for my famly", "we are hungry", "can I get diapers"]:
+        c = natural.parse(text, REFERENCE).constraints
+        assert not (c.places or c.ambiguous or c.proximity), text
