@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 from rapidfuzz import fuzz, process
 
 from engine.directory.gazetteer import Gazetteer, Place
-from engine.directory.geo import Point, UsPlaces, miles, us_places
+from engine.directory.geo import EARTH_MILES, Point, UsPlaces, miles, us_places
 from engine.directory.ingest import Directory
 from engine.directory.normalize import key_tokens
 from engine.directory.rules import DirectoryRules
@@ -63,6 +65,9 @@ class PlaceResolver:
                 point = own
             if point is not None:
                 self.record_points[record.source_index] = point
+        self._indexes = np.array(list(self.record_points), dtype=np.int64)
+        self._lat = np.radians(np.array([p[0] for p in self.record_points.values()], dtype=np.float64))
+        self._lon = np.radians(np.array([p[1] for p in self.record_points.values()], dtype=np.float64))
 
     # ------------------------------------------------------------------ aliases
     def _add(self, key: Key, place: Place) -> None:
@@ -162,6 +167,14 @@ class PlaceResolver:
         for key, found in fallback.items():
             points[key] = (sum(p[0] for p in found) / len(found), sum(p[1] for p in found) / len(found))
         return points
+
+    def distances_from(self, point: Point) -> tuple[np.ndarray[Any, np.dtype[np.int64]],
+                                                    np.ndarray[Any, np.dtype[np.float64]]]:
+        """(record indexes, great-circle miles from ``point``) for every record with a point, vectorised."""
+        lat1, lon1 = np.radians(point[0]), np.radians(point[1])
+        h = (np.sin((self._lat - lat1) / 2) ** 2
+             + np.cos(lat1) * np.cos(self._lat) * np.sin((self._lon - lon1) / 2) ** 2)
+        return self._indexes, EARTH_MILES * 2 * np.arcsin(np.minimum(1.0, np.sqrt(h)))
 
     def point_of(self, place: Place) -> Point | None:
         if place.kind == "zip":

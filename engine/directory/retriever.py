@@ -24,11 +24,10 @@ from typing import Any
 import numpy as np
 import structlog
 
-from engine.directory.constraints import Constraints, check, name_holds
+from engine.directory.constraints import Constraints, check, contains_run
 from engine.directory.errors import DirectoryRulesError, DirectoryUsageError
 from engine.directory.followup import merge_followup
 from engine.directory.gazetteer import build_gazetteer
-from engine.directory.geo import miles
 from engine.directory.graph import build_graph
 from engine.directory.ingest import Directory, load_directory
 from engine.directory.models import Evidence, Record
@@ -116,6 +115,12 @@ class TraceRetriever:
         self.gazetteer = build_gazetteer(self.graph, self.rules, len(directory.records))
         reserved = reserved_words(self.rules)
         self.names = NameIndex(directory, self.rules, self.gazetteer.place_tokens, reserved)
+        # record name tokens and a word -> records index, so a name query never re-tokenises the directory
+        self._name_tokens = {r.source_index: key_tokens(r.name) for r in directory.records}
+        self._name_postings: dict[str, set[int]] = {}
+        for index, words in self._name_tokens.items():
+            for word in words:
+                self._name_postings.setdefault(word, set()).add(index)
         self.resolver = PlaceResolver(directory, self.gazetteer, self.rules, reserved | self.rules.query.stopwords)
         self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver)
         policy = self.rules.retrieval
@@ -200,7 +205,7 @@ class TraceRetriever:
         if self.variant.hours_graph and c.hours is not None:
             pool = set(self.graph.records_open(c.hours, among=pool))
         if c.names:
-            named = {r.source_index for r in records if any(name_holds(r, n) for n in c.names)}
+            named = self._named(c)
             if not parsed.alternatives:
                 named = self._named_alone(named, c) or named
             pool = named if pool is None else pool & named
@@ -215,12 +220,21 @@ class TraceRetriever:
                 r.source_index for r in records[:depth]]
         return sorted(pool, key=lambda i: (-scores[self._position(i)], i))
 
+    def _named(self, c: Constraints) -> set[int]:
+        """Records whose name holds one of the asked names as a run: candidates from the rarest word's postings."""
+        found: set[int] = set()
+        for name in c.names:
+            postings = [self._name_postings.get(t, set()) for t in name.key]
+            pool = min(postings, key=len) if postings else set()
+            found |= {i for i in pool if contains_run(self._name_tokens[i], name.key)}
+        return found
+
     def _named_alone(self, named: set[int], c: Constraints) -> set[int]:
         """Records whose whole name (generic words aside) is the name asked for: the named record alone."""
         generic = self.names.generic
         wanted = {tuple(t for t in n.key if t not in generic) for n in c.names}
         return {i for i in named
-                if tuple(t for t in key_tokens(self.directory.records[self._position(i)].name) if t not in generic)
+                if tuple(t for t in self._name_tokens[i] if t not in generic)
                 in wanted}
 
     def _by_distance(self, parsed: ParsedQuery, pool: set[int] | None,
@@ -229,12 +243,11 @@ class TraceRetriever:
         prox = parsed.constraints.proximity
         assert prox is not None
         limit = prox.radius if prox.radius is not None else self.rules.natural.default_radius_miles
+        indexes, all_miles = self.resolver.distances_from(prox.point)
         ranked = []
-        for index, point in self.resolver.record_points.items():
-            if pool is not None and index not in pool:
-                continue
-            distance = miles(prox.point, point)
-            if distance <= limit:
+        for index, distance in zip(indexes[all_miles <= limit].tolist(), all_miles[all_miles <= limit].tolist(),
+                                   strict=True):
+            if pool is None or index in pool:
                 ranked.append((round(distance, 3), -scores[self._position(index)], index))
         ranked.sort()
         distances.update({index: distance for distance, _, index in ranked})
