@@ -285,7 +285,11 @@ class TraceRetriever:
                 verdict = check(record, c, places=self.variant.location_graph, hours=self.variant.hours_graph)
                 if verdict.ok:
                     distance = distances.get(index) if c.proximity is not None and distances else None
-                    results.append(replace(_result(record, verdict.evidence), distance_miles=distance))
+                    evidence = list(verdict.evidence)
+                    located = record.raw.get("zip") or record.raw.get("address") or record.raw.get("city")
+                    if distance is not None and located:
+                        evidence.append(("distance", located[0]))  # where the distance was measured from
+                    results.append(replace(_result(record, evidence), distance_miles=distance))
                     if len(results) >= k:
                         return results, rounds
         return results, rounds
@@ -295,6 +299,7 @@ def _result(record: Record, evidence: list[tuple[str, Evidence]]) -> Result:
     def pick(prefix: str) -> Evidence | None:
         return next((ev for label, ev in evidence if label.startswith(prefix)), None)
 
-    main = pick("concept:") or pick("hours") or pick("name") or pick("city") or pick("county") or pick("zip")
+    main = (pick("concept:") or pick("service:") or pick("hours") or pick("name") or pick("city") or pick("county")
+            or pick("zip") or pick("distance") or next(iter(record.raw.get("name") or ()), None))
     quote = main.quote if main is not None else record.name
     return Result(record.source_index, record.name, quote, tuple(evidence), record)
