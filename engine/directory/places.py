@@ -29,13 +29,13 @@ Key = tuple[str, ...]
 
 @dataclass(frozen=True)
 class Resolution:
-    how: str  # exact | alias | prefix | fuzzy | unlisted | none
+    how: str  # exact | alias | prefix | fuzzy | suggest (ask) | unlisted | none
     places: tuple[Place, ...] = ()  # one: resolved; several: ambiguous (ask which)
     score: float = 100.0
 
     @property
     def resolved(self) -> Place | None:
-        return self.places[0] if len(self.places) == 1 else None
+        return self.places[0] if len(self.places) == 1 and self.how != "suggest" else None
 
 
 class PlaceResolver:
@@ -243,6 +243,12 @@ class PlaceResolver:
         ranked = process.extract(text, list(choices), scorer=fuzz.ratio, limit=5)
         good = [(name, score) for name, score, _ in ranked if score >= threshold]
         if not good:
+            # a cued word close to a listed place but not close enough to assume it: ask, naming the candidates
+            near = [(name, score) for name, score, _ in ranked if score >= self.nat.fuzzy_suggest]
+            if cued and near:
+                top = near[0][1]
+                return Resolution("suggest", tuple(dict.fromkeys(choices[n] for n, sc in near
+                                                                 if top - sc <= self.nat.fuzzy_margin)), top)
             return Resolution("none")
         best = good[0][1]
         close = [choices[name] for name, score in good if best - score <= self.nat.fuzzy_margin]

@@ -213,7 +213,7 @@ class QueryParser:
             places.append(PlaceConstraint(place.kind, place.key, place.label))
             notes.append(f"place_{resolution.how}:{said}->{place.label}")
             return True
-        if len(resolution.places) > 1:
+        if len(resolution.places) > 1 or (resolution.how == "suggest" and resolution.places):
             ambiguous.append(AmbiguousPlace(said, tuple(p.label for p in resolution.places)))
             return True
         return False

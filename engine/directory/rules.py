@@ -177,6 +177,7 @@ class NaturalVocabulary:
     fuzzy_cued: float
     fuzzy_uncued: float
     fuzzy_margin: float
+    fuzzy_suggest: float  # below the match threshold but above this: ask "Did you mean ...?"
     city_variant_ratio: float  # two spellings of one town in the same state and county ('Silver Springs')
     radius_patterns: tuple[re.Pattern[str], ...]
     radius_anywhere_patterns: tuple[re.Pattern[str], ...]  # 'near 95112 within 3 miles'
@@ -350,6 +351,7 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         fuzzy_min_length=data["fuzzy"]["min_length"], fuzzy_cued=float(data["fuzzy"]["cued_threshold"]),
         fuzzy_uncued=float(data["fuzzy"]["uncued_threshold"]), fuzzy_margin=float(data["fuzzy"]["ambiguity_margin"]),
         city_variant_ratio=float(data["fuzzy"]["city_variant_ratio"]),
+        fuzzy_suggest=float(data["fuzzy"]["suggest_threshold"]),
         radius_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(prox["radius_patterns"], "radius_patterns")),
         radius_anywhere_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(prox["radius_anywhere_patterns"],
                                                                                   "radius_anywhere_patterns")),

@@ -235,3 +235,11 @@ def test_ordinary_sentences_are_not_places(natural: TraceRetriever) -> None:
     for text in ["Thanks so much!", "I need food for my famly", "we are hungry", "can I get diapers"]:
         c = natural.parse(text, REFERENCE).constraints
         assert not (c.places or c.ambiguous or c.proximity), text
+
+
+def test_a_low_confidence_place_asks_did_you_mean(natural: TraceRetriever) -> None:
+    # 'Eodra' is 73/100 from 'Eudora' (rapidfuzz ratio): above the suggest threshold, below the match threshold
+    answer = natural.answer("food pantry in Eodra", REFERENCE)
+    assert answer.status == "clarify" and answer.question is not None and "Eudora" in answer.question
+    far = natural.answer("food pantry in Qzxwv", REFERENCE)
+    assert far.status == "no_match" and not far.results
