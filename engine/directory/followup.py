@@ -13,6 +13,7 @@ from dataclasses import replace
 from engine.directory.constraints import Constraints
 from engine.directory.query import ParsedQuery
 from engine.directory.rules import NaturalVocabulary
+from engine.ports import CarriedKind
 
 
 def _has_any(c: Constraints) -> bool:
@@ -25,7 +26,7 @@ def merge_followup(parsed: ParsedQuery, previous: ParsedQuery, natural: NaturalV
     if parsed.reset or parsed.standalone or not _has_any(new):
         return parsed
     carry = natural.carry
-    carried: list[str] = []
+    carried: list[CarriedKind] = []
     located = bool(new.places or new.unknown_places or new.proximity or new.ambiguous)
     places, proximity = new.places, new.proximity
     if not located and not new.names:

@@ -21,6 +21,7 @@ from engine.directory.places import PlaceResolver, Resolution
 from engine.directory.query_time import QueryTimeParser
 from engine.directory.rules import DirectoryRules
 from engine.directory.semantic import ConceptMatcher
+from engine.ports import CarriedKind
 
 _ZIP = re.compile(r"(?<![\d-])(\d{5})(?:-\d{4})?(?![\d])")
 _QUOTES = "\"'“”«»"
@@ -37,7 +38,7 @@ class ParsedQuery:
     spans: tuple[tuple[int, int, str], ...]  # (start, end, kind) over the normalised text
     notes: tuple[str, ...]
     alternatives: bool = False  # the visitor asks for other places than the one named
-    carried: tuple[str, ...] = ()  # constraint kinds carried over from earlier turns of the conversation
+    carried: tuple[CarriedKind, ...] = ()  # constraint kinds carried over from earlier turns of the conversation
     reset: bool = False  # the visitor started a new search: nothing is carried
     standalone: bool = False  # names a place (or a pantry) and what is wanted: a new request, not a follow-up
 
