@@ -327,6 +327,17 @@ class QueryParser:
             zip_only = radius is None and any(before.endswith(c) for c in nat.zip_only_cues) and not any(
                 before.endswith(c) for c in nat.anchor_cues if c not in nat.zip_only_cues)
             if zip_only:
+                # 'near Stanford': a real town the directory does not list has no exact reading; rank by distance
+                for size in (3, 2, 1):
+                    key = tuple(words[index:index + size])
+                    if index + size > len(tokens):
+                        continue
+                    if self.gaz.lookup(key) or key in self.resolver.aliases:
+                        break  # a listed place ('Johnson City'): the exact reading, not a shorter town ('Johnson')
+                    point = self.resolver.town_point(key)
+                    stop = tokens[index + size - 1][2]
+                    if point is not None and is_free(start, stop) and take(start, stop, "proximity:town"):
+                        return Proximity(point, original[start:stop], radius)
                 continue
             for size in (3, 2, 1):
                 if index + size > len(tokens):
