@@ -243,3 +243,12 @@ def test_a_low_confidence_place_asks_did_you_mean(natural: TraceRetriever) -> No
     assert answer.status == "clarify" and answer.question is not None and "Eudora" in answer.question
     far = natural.answer("food pantry in Qzxwv", REFERENCE)
     assert far.status == "no_match" and not far.results
+
+
+def test_near_a_real_town_the_directory_does_not_list_ranks_by_distance(natural: TraceRetriever) -> None:
+    answer = natural.answer("food pantry near Baldwin City", REFERENCE)  # a Kansas town with no entry here
+    prox = answer.parsed.constraints.proximity
+    assert prox is not None and prox.label == "Baldwin City" and answer.status == "results"
+    distances = [r.distance_miles for r in answer.results]
+    assert distances == sorted(distances)  # type: ignore[type-var]
+    assert {r.record.city for r in answer.results} <= {"Lawrence", "Eudora"}
