@@ -191,6 +191,8 @@ class AnswerSummary(_Model):
     supported: bool = Field(description="True if the answer is backed by at least one retrieved passage.")
     is_question: bool = Field(default=False, description="The visitor message asked the company something.")
     citations: list[CitationRef] = Field(default_factory=list, description="Passages the answer cites.")
+    carried: list[str] = Field(default_factory=list,
+                               description="Constraint kinds carried over from earlier turns (directory follow-ups).")
 
 
 class FailClosed(_Model):

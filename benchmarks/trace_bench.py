@@ -20,10 +20,11 @@ import structlog
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
 
+from engine.directory.bench.data import shared_directories  # noqa: E402
 from engine.directory.bench.runner import format_report, run_bench  # noqa: E402
 from engine.directory.retriever import TraceRetriever, Variant  # noqa: E402
+from engine.directory.rules import load_rules  # noqa: E402
 
-SHARED = PROJECT.parent / "shared" / "data" / "directories"
 MAPPINGS = PROJECT / "demos" / "directories" / "mappings"
 DIRECTORIES = [
     ("kansas/pantry_data.json", "kansas.json"),
@@ -40,10 +41,14 @@ def main() -> int:
     parser.add_argument("--json-out", default=None)
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    shared = shared_directories()
+    if shared is None:
+        print("shared directories not found (set GRACE_SHARED_DIRECTORIES)", file=sys.stderr)
+        return 2
     summary: dict[str, dict[str, Any]] = {}
     for data, mapping in DIRECTORIES:
         started = time.perf_counter()
-        retriever = TraceRetriever.from_files(SHARED / data, MAPPINGS / mapping)
+        retriever = TraceRetriever.from_files(shared / data, MAPPINGS / mapping, rules=load_rules())
         setup = (time.perf_counter() - started) * 1000
         report = run_bench(retriever, list(Variant), args.seed, args.latency_queries)
         report.setup_ms = setup

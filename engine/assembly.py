@@ -45,13 +45,13 @@ def directory_answerer(
     A missing directory or mapping file is a deployment problem, not a retrieval one: fail before serving."""
     from engine.directory.answer import DirectoryAnswerer
     from engine.directory.retriever import TraceRetriever, parse_variant
-    from engine.directory.rules import load_rules
+    from engine.directory.rules import directory_rules
 
     for what, path in (("directory", directory), ("mapping", mapping)):
         if not path.is_file():
             raise InputError(f"{what} file {path} is missing (the demo's data is not available on this machine)",
                              code="demo.data_missing", path=str(path))
-    rules = load_rules(bundle.root) if bundle is not None else load_rules()
+    rules = directory_rules(bundle or load_verified_bundle(DEFAULT_RULES_DIR))
     retriever = TraceRetriever.from_files(directory, mapping, rules=rules, variant=parse_variant(variant))
     return DirectoryAnswerer(retriever)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -30,6 +30,9 @@ class Citation(BaseModel):
         return name.replace("_", " ").replace("-", " ").strip() or self.source
 
 
+CarriedKind = Literal["places", "proximity", "hours", "concepts", "service", "names"]
+
+
 class GroundedAnswer(BaseModel):
     """Company evidence (paper eq. 6). Never visitor evidence: it cannot reach the proposer as visitor text."""
 
@@ -39,6 +42,8 @@ class GroundedAnswer(BaseModel):
     citations: list[Citation] = Field(default_factory=list)
     supported: bool = False  # False: nothing to answer, or no usable support (explicit unavailable message)
     is_question: bool = False  # did the visitor message contain a company question at all
+    # names of constraint kinds carried over from earlier turns (a closed set: never visitor text)
+    carried: list[CarriedKind] = Field(default_factory=list)
 
 
 class ProposerInput(BaseModel):

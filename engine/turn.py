@@ -162,7 +162,8 @@ class TurnRuntime:
         with turn_deadline(self._deadline_ms):
             t0 = time.perf_counter()
             try:
-                answer = self._answer(normalized, state.language)
+                answer = self._answer(normalized, state.language,
+                                      [m.text for m in state.messages if m.role == Role.VISITOR])
                 check_deadline("answer")
             except Exception as exc:  # any failure ends the turn closed, never a crash
                 answer, closed = GroundedAnswer(), _closed("answer", exc)
@@ -288,10 +289,12 @@ class TurnRuntime:
             log.error("turn.state_seal.failed", conversation_id=state.conversation_id, code=problem[0])
             raise IntegrityError(f"conversation {state.conversation_id}: {problem[1]}", code=problem[0])
 
-    def _answer(self, text: str, language: str) -> GroundedAnswer:
+    def _answer(self, text: str, language: str, history: list[str]) -> GroundedAnswer:
         if self.answerer is None:
             return GroundedAnswer()
         try:
+            if getattr(self.answerer, "conversational", False):  # e.g. directory follow-ups ('any open Saturday?')
+                return self.answerer.answer(text, language, history)  # type: ignore[call-arg]
             return self.answerer.answer(text, language)
         except GraceError as exc:
             log.warning("turn.answer.failed", code=exc.code)

@@ -95,6 +95,7 @@ def build_record(
             "citations": [
                 {"source": c.source, "passage_id": c.passage_id, "label": c.shown()} for c in answer.citations
             ],
+            "carried": list(answer.carried),
         },
         "timings_ms": dict(timings),
         "fail_closed": None if fail_closed is None else {"code": fail_closed[0], "message": fail_closed[1]},

@@ -6,9 +6,10 @@ quote the directory verbatim and carry a ``[directory#index]`` citation.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from engine.directory.constraints import Constraints, HoursConstraint
 from engine.directory.retriever import Answer, TraceRetriever
@@ -61,6 +62,15 @@ def constraint_labels(rules: DirectoryRules, constraints: Constraints, language:
     if constraints.hours is not None:
         out += _hours_labels(rules, constraints.hours, language)
     out += [rules.semantic.concepts[c].label(language) for c in constraints.concepts]
+    nat = rules.natural
+    prox = constraints.proximity
+    if prox is not None:
+        if prox.radius is not None:
+            out.append(nat.message("within_label", language).format(miles=f"{prox.radius:g}", value=prox.label))
+        else:
+            out.append(nat.message("near_label", language).format(value=prox.label))
+    if constraints.service is not None:
+        out.append(nat.message("service_label", language).format(value=constraints.service))
     return out
 
 
@@ -68,7 +78,7 @@ def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: s
     lang = language or answer.parsed.language
     constraints = answer.parsed.constraints
     if answer.status == "clarify":
-        return rules.message("clarify_question", lang)
+        return answer.question or rules.message("clarify_question", lang)
     described = ", ".join(constraint_labels(rules, constraints, lang))
     if answer.status == "no_match":
         lines = [rules.message("unknown_place", lang).format(place=p) for p in constraints.unknown_places]
@@ -81,13 +91,21 @@ def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: s
     for rank, result in enumerate(answer.results, 1):
         record = result.record
         lines.append(rules.message("result_line", lang).format(
-            rank=rank, name=record.name, address=record.address or unknown, hours=record.hours_text or unknown,
+            rank=rank, name=record.name, address=record.address or unknown,
+            hours=(record.hours_evidence.quote if record.hours_evidence else record.hours_text) or unknown,
             phone=record.phone or unknown, source=f"{directory_id}#{record.source_index}"))
+        prox = constraints.proximity
+        if result.distance_miles is not None and prox is not None:
+            shown = round(result.distance_miles, rules.natural.miles_decimals)
+            lines[-1] += " (" + rules.natural.message("distance", lang).format(miles=f"{shown:g}",
+                                                                              anchor=prox.label) + ")"
         for label, ev in result.citations:
             if label.startswith("concept:"):
                 lines.append(rules.message("evidence_line", lang).format(quote=ev.quote, field=ev.field))
-    if not constraints.places and not constraints.names:
+    if not constraints.places and not constraints.names and constraints.proximity is None:
         lines.append(rules.message("location_hint", lang))
+    if answer.parsed.carried:
+        lines.insert(0, rules.natural.message("carried", lang).format(constraints=described))
     return "\n".join(lines)
 
 
@@ -111,9 +129,12 @@ def _name_evidence(result: Any) -> Any:
 
 
 class DirectoryAnswerer:
-    """GRACE ``Answerer`` over a service directory: turn-local, reads only the current message."""
+    """GRACE ``Answerer`` over a service directory. With ``history`` (the visitor's earlier messages of the same
+    conversation) the constraints of earlier turns carry over; the answer lists what was carried."""
 
-    def __init__(self, retriever: TraceRetriever, clock: Callable[[], datetime] = datetime.now) -> None:
+    conversational = True  # the turn engine passes the visitor's earlier messages
+
+    def __init__(self, retriever: TraceRetriever, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.retriever = retriever
         self.clock = clock
 
@@ -123,12 +144,25 @@ class DirectoryAnswerer:
         return [*(r.phone for r in records if r.phone), *(ev.quote for r in records for evs in r.raw.values()
                                                           for ev in evs)]
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
-        result = self.retriever.answer(message, self.clock())
+    def reference_time(self) -> datetime:
+        """The request time on the directory's clock ('today', 'open now'); a naive clock is taken as local."""
+        now = self.clock()
+        zone = self.retriever.resolver.timezone
+        if now.tzinfo is not None and zone:
+            now = now.astimezone(ZoneInfo(zone))
+        return now.replace(tzinfo=None, second=0, microsecond=0)
+
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
+        reference = self.reference_time()
+        previous = None
+        limit = self.retriever.rules.natural.max_history_turns
+        for earlier in list(history)[-limit:] if limit else []:  # bounded work per turn
+            previous = self.retriever.follow(earlier, reference, previous)
+        result = self.retriever.answer(message, reference, previous)
         parsed = result.parsed
         if not parsed.intent:
             return GroundedAnswer(text="", citations=[], supported=False, is_question=False)
         lang = language or parsed.language
         text = render(result, self.retriever.rules, self.retriever.directory.id, lang)
         return GroundedAnswer(text=text, citations=citations(result, self.retriever.directory.id),
-                              supported=result.status == "results", is_question=True)
+                              supported=result.status == "results", is_question=True, carried=list(parsed.carried))

@@ -17,8 +17,13 @@ from engine.directory.answer import citations, render
 from engine.directory.bench.generator import generate
 from engine.directory.bench.metrics import write_queries
 from engine.directory.bench.runner import format_report, run_bench
+from engine.directory.bench.scale import format_scale, run_scale
+from engine.directory.bench.sets import format_set_report, load_set, score_set
 from engine.directory.errors import DirectoryUsageError, QueryFileError
 from engine.directory.retriever import Answer, TraceRetriever, Variant, as_reference, parse_variant
+from engine.directory.rules import DirectoryRules, directory_rules
+from engine.rules_bundle import DEFAULT_RULES_DIR
+from engine.verified_bundle import load_verified_bundle
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DIRECTORY = PROJECT_ROOT.parent / "shared" / "data" / "directories" / "kansas" / "pantry_data.json"
@@ -44,9 +49,14 @@ def _quiet_logs() -> None:
                             logger_factory=structlog.stdlib.LoggerFactory())
 
 
+def _rules(args: argparse.Namespace) -> DirectoryRules:
+    """The directory rules of the verified bundle under --rules, loaded explicitly (never an unverified folder)."""
+    return directory_rules(load_verified_bundle(Path(args.rules), require_published=False))
+
+
 def _retriever(args: argparse.Namespace, variant: Variant = Variant.KG3) -> TraceRetriever:
     _quiet_logs()
-    return TraceRetriever.from_files(Path(args.directory), Path(args.mapping), variant=variant,
+    return TraceRetriever.from_files(Path(args.directory), Path(args.mapping), rules=_rules(args), variant=variant,
                                      embeddings=True if args.embeddings else None,
                                      cache_dir=Path(args.cache_dir) if args.cache_dir else None)
 
@@ -143,9 +153,35 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     report = run_bench(retriever, variants, args.seed, count, queries)
     report.setup_ms = setup_ms
     print(format_report(report))
+    payload: dict[str, Any] = report.as_dict()
+    for path in args.sets or []:
+        query_set = load_set(Path(path))
+        if not Path(args.directory).as_posix().endswith(str(query_set.get("directory", ""))):
+            raise DirectoryUsageError(f"{path} labels {query_set.get('directory')}, not {args.directory}",
+                                      code="directory.usage_query_set_mismatch")
+        print()
+        print(format_set_report(Path(path).stem, score_set(retriever, query_set), args.failures))
+    if args.scale:
+        sizes = _sizes(args.scale)
+        rows = run_scale(Path(args.directory), Path(args.mapping), sizes, args.scale_queries, args.seed,
+                         Path(args.rules))
+        print()
+        print(format_scale(rows))
+        payload["scale"] = rows
     if args.json_out:
-        _write_atomic(Path(args.json_out), report.as_dict())
+        _write_atomic(Path(args.json_out), payload)
     return 0
+
+
+def _sizes(value: str) -> list[int]:
+    try:
+        sizes = [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise DirectoryUsageError(f"--scale takes record counts like 1000,10000,100000, not {value!r}",
+                                  code="directory.usage_scale") from None
+    if not sizes or any(n < 1 or n > 1_000_000 for n in sizes):
+        raise DirectoryUsageError("--scale sizes must be between 1 and 1,000,000", code="directory.usage_scale")
+    return sizes
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -153,6 +189,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mapping", default=str(DEFAULT_MAPPING), help="field-mapping JSON for that directory")
     parser.add_argument("--embeddings", action="store_true", help="re-rank with the offline embedder (cached)")
     parser.add_argument("--cache-dir", default=None, help="embedding cache folder (default ~/.cache/grace/trace)")
+    parser.add_argument("--rules", default=str(DEFAULT_RULES_DIR), help="rule bundle folder (verified before use)")
 
 
 def register(subparsers: Any) -> None:
@@ -182,4 +219,10 @@ def register(subparsers: Any) -> None:
     bench.add_argument("--latency-queries", type=int, default=None)
     bench.add_argument("--queries-out", default=None, help="also write the generated queries here")
     bench.add_argument("--json-out", default=None, help="also write the report as JSON")
+    bench.add_argument("--sets", action="append", help="also score a labelled query set (benchmarks/trace_sets/"
+                       "<directory>.json, for the same --directory); repeatable")
+    bench.add_argument("--failures", action="store_true", help="with --sets: list every query not scored 1/1")
+    bench.add_argument("--scale", default=None, help="also measure latency and memory on the directory scaled to "
+                       "these record counts, e.g. 1000,10000,100000")
+    bench.add_argument("--scale-queries", type=int, default=200, help="queries timed per scaled size")
     bench.set_defaults(handler=_cmd_bench)

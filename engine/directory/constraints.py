@@ -48,20 +48,38 @@ class NameConstraint:
 
 
 @dataclass(frozen=True)
+class Proximity:
+    """Rank by distance from ``point`` (a ZIP centroid or a town's point); ``radius`` miles caps it when given."""
+
+    point: tuple[float, float]
+    label: str
+    radius: float | None = None
+
+
+@dataclass(frozen=True)
+class AmbiguousPlace:
+    said: str
+    candidates: tuple[str, ...]  # display labels, for "Did you mean A or B?"
+
+
+@dataclass(frozen=True)
 class Constraints:
     places: tuple[PlaceConstraint, ...] = ()
     hours: HoursConstraint | None = None
     concepts: tuple[str, ...] = ()
     names: tuple[NameConstraint, ...] = ()
     unknown_places: tuple[str, ...] = ()
+    proximity: Proximity | None = None
+    ambiguous: tuple[AmbiguousPlace, ...] = ()
+    service: str | None = None  # a non-food service asked for ('hygiene'); None = food services only
 
     @property
     def has_location(self) -> bool:
-        return bool(self.places or self.unknown_places)
+        return bool(self.places or self.unknown_places or self.proximity)
 
     @property
     def has_structural(self) -> bool:
-        return bool(self.places or self.unknown_places or self.hours or self.names)
+        return bool(self.places or self.unknown_places or self.hours or self.names or self.proximity)
 
 
 @dataclass
@@ -177,13 +195,14 @@ def check(record: Record, constraints: Constraints, *, places: bool = True, hour
             verdict.failed.append("name")
     if hours and constraints.hours is not None:
         if matching_slots(record, constraints.hours):
-            hours_quote = record.raw.get("hours")
-            if hours_quote:
-                verdict.evidence.append(("hours", hours_quote[0]))
+            hours_quote = record.hours_evidence or next(iter(record.raw.get("hours") or ()), None)
+            if hours_quote is not None:
+                verdict.evidence.append(("hours", hours_quote))
         else:
             verdict.ok = False
             verdict.failed.append("hours")
     if concepts:
+        _check_service(record, constraints, verdict)
         for concept in constraints.concepts:
             found = record.attributes.get(concept)
             if found:
@@ -192,3 +211,18 @@ def check(record: Record, constraints: Constraints, *, places: bool = True, hour
                 verdict.ok = False
                 verdict.failed.append(f"concept:{concept}")
     return verdict
+
+
+def _check_service(record: Record, constraints: Constraints, verdict: Verdict) -> None:
+    """A requested service type needs quotable evidence; otherwise (food) a hygiene- or clothing-only service fails,
+    unless the record was asked for by name."""
+    if constraints.service is not None:
+        found = record.attributes.get(f"service:{constraints.service}")
+        if found:
+            verdict.evidence.append((f"service:{constraints.service}", found[0]))
+        else:
+            verdict.ok = False
+            verdict.failed.append(f"service:{constraints.service}")
+    elif record.non_food and not constraints.names:
+        verdict.ok = False
+        verdict.failed.append("service:food")

@@ -5,20 +5,22 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import structlog
+from rapidfuzz import fuzz
 
 from engine.directory.address import AddressParser, County
-from engine.directory.errors import DirectoryFileError, MappingError
+from engine.directory.errors import DirectoryFileError, DirectoryRulesError, MappingError
 from engine.directory.hours import HoursParser
 from engine.directory.mapping import Mapping, get_path, load_mapping, values
 from engine.directory.models import Evidence, Record
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
-from engine.directory.rules import DirectoryRules, load_rules
+from engine.directory.rules import DirectoryRules
 from engine.directory.semantic import ConceptMatcher, split_passages
 from engine.text import fold
 
@@ -115,6 +117,46 @@ class _Builder:
                         passages.extend(split_passages(value, path, self.secondary_source or ""))
         return passages
 
+    def _names_a_day(self, text: str) -> bool:
+        """A weekday written out (or abbreviated) next to a clock time: the only notes read as opening hours."""
+        time = self.rules.time
+        words = set(re.findall(r"[a-z]+", fold(text)))
+        return bool(words & (set(time.day_words) | set(time.day_abbreviations))) and bool(re.search(r"\d", text))
+
+    def _point(self, record: Any, extra: Any) -> tuple[float, float] | None:
+        """Decimal degrees from the mapped coordinate fields; anything unparsable or out of range is None."""
+        if self.mapping.coordinates is None:
+            return None
+        lat_ref, lon_ref, secondary = self.mapping.coordinates
+        source = extra if secondary else record
+        if source is None:
+            return None
+        try:
+            lat, lon = float(_first(source, lat_ref) or "nan"), float(_first(source, lon_ref) or "nan")
+        except ValueError:
+            return None
+        return (lat, lon) if -90 <= lat <= 90 and -180 <= lon <= 180 else None
+
+    def _services(self, name: str, passages: list[Evidence]) -> tuple[dict[str, tuple[Evidence, ...]], bool]:
+        """Non-food service types a record offers (by its name or a note) and whether it offers only those."""
+        natural = self.rules.natural
+        name_evidence = Evidence(self.mapping.scalars["name"] or "name", name, self.source)
+        folded_name = fold(name)
+        found: dict[str, tuple[Evidence, ...]] = {}
+        non_food = False
+        forms = [(ev, fold(ev.quote)) for ev in [name_evidence, *passages]]
+        for service in natural.services.values():
+            quotes = [ev for ev, form in forms if any(p.search(form) for p in service.record_patterns)]
+            if not quotes:
+                continue
+            found[f"service:{service.id}"] = tuple(quotes)
+            in_name = quotes[0] is name_evidence
+            if in_name and not any(word in folded_name for word in service.food_words_in_name):
+                non_food = True
+        if any(p.search(ev.quote) for p in natural.only_patterns for ev in passages):
+            non_food = True
+        return found, non_food
+
     def build(self, index: int, record: Any, extra: Any) -> tuple[Record, tuple[str, ...]]:
         scalars = self.mapping.scalars
         raw = {name: self._evidence(record, name, self.source) for name in scalars}
@@ -146,16 +188,31 @@ class _Builder:
             evidence_text.append(Evidence(scalars["address"] or "address", address, self.source))
         if hours_text:
             evidence_text.extend(split_passages(hours_text, scalars["hours"] or "hours", self.source))
+        schedule = self.hours.parse(hours_text)
+        hours_evidence = Evidence(scalars["hours"] or "hours", hours_text, self.source) if (
+            hours_text and schedule.known) else None
+        if not schedule.known:
+            for passage in passages:  # hours stated in a note when the hours field has none
+                if not self._names_a_day(passage.quote):  # 'sober for 24 hours', 'Frequency: Daily' are no hours
+                    continue
+                from_note = self.hours.parse(passage.quote)
+                if from_note.known and any(slot.start is not None for slot in from_note.slots):
+                    schedule, hours_evidence = from_note, passage
+                    break
+        services, non_food = self._services(name, passages)
+        point = self._point(record, extra)
+        attributes = self.concepts.evidence(evidence_text, tags)
+        attributes.update(services)
         built = Record(
             source_index=index, name=clean(name).strip(), address=address, city=city,
             city_key=place_key(city) if city else None,
             counties=tuple(c.display for c in counties), county_keys=tuple(c.key for c in counties),
             state=state, zip=zip_code, phone=_first(record, scalars["phone"]), hours_text=hours_text,
-            schedule=self.hours.parse(hours_text), link=_first(record, scalars["link"]),
+            schedule=schedule, link=_first(record, scalars["link"]),
             tags=tuple(dict.fromkeys(t for t, _ in tags)), passages=tuple(passages),
             raw={k: v for k, v in raw.items() if v},
-            attributes=self.concepts.evidence(evidence_text, tags),
-            quadrant=self.address.quadrant(address),
+            attributes=attributes,
+            quadrant=self.address.quadrant(address), non_food=non_food, hours_evidence=hours_evidence, point=point,
         )
         return built, parts.tail
 
@@ -212,9 +269,40 @@ def _resolve_cities(records: list[Record], tails: list[tuple[str, ...]], parser:
     return resolved
 
 
+def _merge_city_spellings(records: list[Record], ratio: float) -> list[Record]:
+    """One town spelt two ways in the same state and county ('Silver Spring' / 'Silver Springs'): the rarer
+    spelling takes the commoner one, so the town is one place in the graph."""
+    counts: Counter[tuple[str | None, str]] = Counter()
+    labels: dict[tuple[str | None, str], str] = {}
+    counties: dict[tuple[str | None, str], set[str]] = defaultdict(set)
+    for record in records:
+        if record.city_key and record.city:
+            key = (record.state, record.city_key)
+            counts[key] += 1
+            labels.setdefault(key, record.city)
+            counties[key].update(record.county_keys)
+    rename: dict[tuple[str | None, str], tuple[str | None, str]] = {}
+    ordered = sorted(counts, key=lambda k: (-counts[k], k[1]))
+    for i, rare in enumerate(ordered):
+        for common in ordered[:i]:
+            if common[0] != rare[0] or common in rename or counts[common] <= counts[rare]:
+                continue
+            shared = not counties[rare] or not counties[common] or bool(counties[rare] & counties[common])
+            if shared and fuzz.ratio(rare[1], common[1]) >= ratio:
+                rename[rare] = common
+                break
+    if not rename:
+        return records
+    log.info("directory.load.city_spellings_merged", merged={r[1]: c[1] for r, c in rename.items()})
+    return [replace(r, city=labels[rename[(r.state, r.city_key)]], city_key=rename[(r.state, r.city_key)][1])
+            if r.city_key and (r.state, r.city_key) in rename else r for r in records]
+
+
 def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRules | None = None) -> Directory:
     """Read and normalise a directory. Fails closed: any malformed input raises, nothing is half-loaded."""
-    rules = rules or load_rules()
+    if rules is None:
+        raise DirectoryRulesError("loading a directory needs the directory rules of a verified bundle",
+                                  code="directory.rules_missing")
     mapping = load_mapping(Path(mapping_path))
     path = Path(directory_path)
     raw_records, data = _read_records(path, mapping)
@@ -235,6 +323,7 @@ def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRul
         records.append(record)
         tails.append(tail)
     records = _resolve_cities(records, tails, builder.address)
+    records = _merge_city_spellings(records, rules.natural.city_variant_ratio)
     directory = Directory(id=mapping.directory_id, path=path, mapping=mapping, records=tuple(records),
                           content_hash="sha256:" + digest.hexdigest())
     log.info("directory.load.done", directory=directory.id, records=len(records),

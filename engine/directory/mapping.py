@@ -50,6 +50,7 @@ class Mapping:
     value_tags: tuple[ValueTag, ...] = ()
     default_state: str | None = None
     county_suffix: str | None = None
+    coordinates: tuple[str, str, bool] | None = None  # (latitude ref, longitude ref, in the secondary file)
 
 
 def _schema() -> dict[str, Any]:
@@ -91,6 +92,8 @@ def load_mapping(path: Path) -> Mapping:
         texts={name: tuple(fields.get(name, [])) for name in TEXT_FIELDS},
         secondary=secondary, tag_map=dict(data.get("tag_map", {})), value_tags=tuple(value_tags),
         default_state=defaults.get("state"), county_suffix=defaults.get("county_suffix"),
+        coordinates=(data["coordinates"]["latitude"], data["coordinates"]["longitude"],
+                     bool(data["coordinates"].get("from_secondary", False))) if data.get("coordinates") else None,
     )
 
 

@@ -77,6 +77,9 @@ class Record:
     raw: dict[str, tuple[Evidence, ...]] = field(default_factory=dict)  # logical field -> verbatim source values
     attributes: dict[str, tuple[Evidence, ...]] = field(default_factory=dict)  # concept id -> evidence
     quadrant: str | None = None  # city quadrant written in the street address ('1990 K St. NW' -> 'NW')
+    non_food: bool = False  # only a non-food service (hygiene, clothing...) by its name or an 'only' note
+    hours_evidence: Evidence | None = None  # where the schedule was read (hours field, or a note stating hours)
+    point: tuple[float, float] | None = None  # latitude/longitude the directory gives (unchecked here)
 
     @property
     def source_ref(self) -> str:

@@ -57,6 +57,10 @@ class NameIndex:
             for variant in (piece, self._trim(piece), self._branch(piece)):
                 if variant:
                     out.add(variant)
+        # leading words people stop at ('Humanity House' for 'Humanity House Foundation'); a prefix must hold a
+        # distinctive word to be taken without a cue (see _distinctive)
+        for size in range(2, len(full)):
+            out.add(full[:size])
         return out
 
     def _branch(self, tokens: tuple[str, ...]) -> tuple[str, ...]:

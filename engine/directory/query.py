@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
-from engine.directory.constraints import Constraints, NameConstraint, PlaceConstraint
+from engine.directory.constraints import AmbiguousPlace, Constraints, NameConstraint, PlaceConstraint, Proximity
 from engine.directory.gazetteer import Gazetteer, Place
 from engine.directory.names import NameIndex, NameMatch
-from engine.directory.normalize import clean, fold_same_length, tokens_with_spans
+from engine.directory.normalize import clean, fold_same_length, key_tokens, tokens_with_spans
+from engine.directory.places import PlaceResolver, Resolution
 from engine.directory.query_time import QueryTimeParser
 from engine.directory.rules import DirectoryRules
 from engine.directory.semantic import ConceptMatcher
+from engine.ports import CarriedKind
 
 _ZIP = re.compile(r"(?<![\d-])(\d{5})(?:-\d{4})?(?![\d])")
 _QUOTES = "\"'“”«»"
@@ -35,6 +37,10 @@ class ParsedQuery:
     intent: bool  # the message asks the directory something
     spans: tuple[tuple[int, int, str], ...]  # (start, end, kind) over the normalised text
     notes: tuple[str, ...]
+    alternatives: bool = False  # the visitor asks for other places than the one named
+    carried: tuple[CarriedKind, ...] = ()  # constraint kinds carried over from earlier turns of the conversation
+    reset: bool = False  # the visitor started a new search: nothing is carried
+    standalone: bool = False  # names a place (or a pantry) and what is wanted: a new request, not a follow-up
 
 
 def _ends_with_phrase(text: str, phrases: tuple[str, ...]) -> bool:
@@ -45,8 +51,9 @@ def _ends_with_phrase(text: str, phrases: tuple[str, ...]) -> bool:
 
 class QueryParser:
     def __init__(self, rules: DirectoryRules, gazetteer: Gazetteer, names: NameIndex,
-                 reserved: frozenset[str]) -> None:
+                 reserved: frozenset[str], resolver: PlaceResolver | None = None) -> None:
         self.rules = rules
+        self.resolver = resolver
         self.gaz = gazetteer
         self.names = names
         self.reserved = reserved
@@ -95,6 +102,14 @@ class QueryParser:
         start = tokens[index][1]
         if len(key) >= 2:
             return True
+        after = index + len(key)
+        if after < len(tokens):  # 'Liberal KS', 'Liberal, Kansas': a state of the directory right after it
+            _, code_start, code_end = tokens[after]
+            code = original[code_start:code_end]
+            if (code.isupper() and code in self.gaz.state_codes) or any(
+                    tuple(w for w, _, _ in tokens[after:after + len(k)]) == k and p.key in self.gaz.state_codes
+                    for k, p in self.gaz.states.items()):
+                return True
         if index > 0 and tokens[index - 1][0] in self.single_cues:
             return True
         if _ends_with_phrase(folded[:start], self.multi_cues):
@@ -133,7 +148,17 @@ class QueryParser:
         names = self._names(tokens, words, folded, original, take)
         places: list[PlaceConstraint] = []
         unknown: list[str] = []
+        ambiguous: list[AmbiguousPlace] = []
+        proximity = self._proximity(tokens, words, folded, original, is_free, take, unknown, ambiguous)
+        if proximity is not None and proximity.radius is None:
+            for pattern in self.rules.natural.radius_anywhere_patterns:
+                m = pattern.search(folded)
+                if m and take(m.start(), m.end(), "proximity:radius"):
+                    proximity = replace(proximity, radius=float(m.group(1)))
+                    break
+        self._aliases(tokens, words, folded, original, is_free, take, places, ambiguous, min_len=2)
         self._places(tokens, words, folded, original, is_free, take, places, unknown, min_len=2)
+        self._aliases(tokens, words, folded, original, is_free, take, places, ambiguous, min_len=1)
         time = self.time.parse(folded, original, free, reference)
         spans.extend(time.spans)
         concepts: list[str] = []
@@ -148,17 +173,199 @@ class QueryParser:
         self._zips(folded, is_free, take, places, unknown)
         self._state_codes(tokens, original, is_free, take, places)
         self._quadrants(tokens, words, spans, take, places)
+        if not (any(p.kind != "state" for p in places) or unknown or ambiguous or proximity or names):
+            self._scan(tokens, words, folded, original, is_free, take, places, unknown, ambiguous, notes)
         self._unknown_places(folded, original, tokens, is_free, take, places, unknown)
+        unknown = self._resolve_unknown(unknown, places, ambiguous, notes)
         places = self._drop_non_narrowing_states(places, notes)
+        service = self._service(folded)
         residual = tuple(w for w, s, e in tokens if is_free(s, e) and len(w) >= 3 and not w.isdigit()
                          and w not in self.rules.query.stopwords)
         constraints = Constraints(places=tuple(dict.fromkeys(places)), hours=time.hours,
                                   concepts=tuple(concepts), names=tuple(names),
-                                  unknown_places=tuple(dict.fromkeys(unknown)))
-        intent = constraints.has_structural or bool(concepts) or any(
+                                  unknown_places=tuple(dict.fromkeys(unknown)), proximity=proximity,
+                                  ambiguous=tuple(ambiguous), service=service)
+        intent = constraints.has_structural or bool(concepts) or bool(ambiguous) or service is not None or any(
             w in self.rules.query.intent_words for w in words)
+        nat = self.rules.natural
+        asks = any(w in self.rules.query.intent_words for w in words)
         return ParsedQuery(text=original, language=self._language(words, original), constraints=constraints,
-                           residual=residual, intent=intent, spans=tuple(sorted(spans)), notes=tuple(notes))
+                           residual=residual, intent=intent, spans=tuple(sorted(spans)), notes=tuple(notes),
+                           alternatives=_has_phrase(folded, nat.alternatives_cues),
+                           reset=_has_phrase(folded, nat.reset_cues),
+                           standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names))
+                           and not _starts_with_phrase(folded, nat.continue_cues))
+
+    # ------------------------------------------------------------------ places as people say them
+    def _cue_before(self, tokens: list[tuple[str, int, int]], index: int, folded: str) -> bool:
+        start = tokens[index][1]
+        return (index > 0 and tokens[index - 1][0] in self.single_cues) or _ends_with_phrase(
+            folded[:start], self.multi_cues)
+
+    def _intent_after(self, folded: str, end: int) -> bool:
+        rest = folded[end:].lstrip(" ,")
+        return any(rest.startswith(w) and (len(rest) == len(w) or not rest[len(w)].isalnum())
+                   for w in self.rules.query.intent_words if len(w) > 3)
+
+    def _add_resolution(self, resolution: Resolution, said: str, places: list[PlaceConstraint],
+                        ambiguous: list[AmbiguousPlace], notes: list[str]) -> bool:
+        if resolution.resolved is not None:
+            place = resolution.resolved
+            places.append(PlaceConstraint(place.kind, place.key, place.label))
+            notes.append(f"place_{resolution.how}:{said}->{place.label}")
+            return True
+        if len(resolution.places) > 1 or (resolution.how == "suggest" and resolution.places):
+            ambiguous.append(AmbiguousPlace(said, tuple(p.label for p in resolution.places)))
+            return True
+        return False
+
+    def _aliases(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
+                 is_free: Callable[[int, int], bool], take: Callable[[int, int, str], bool],
+                 places: list[PlaceConstraint], ambiguous: list[AmbiguousPlace], min_len: int) -> None:
+        """Derived aliases and landmark names ('KCK', 'Mtn View', 'University of Kansas'); one word needs a cue,
+        a capital or to come right before what is asked for."""
+        if self.resolver is None:
+            return
+        longest = max((len(k) for k in self.resolver.aliases), default=0)
+        for size in range(min(longest, len(tokens)), min_len - 1, -1):
+            for i in range(len(tokens) - size + 1):
+                start, end = tokens[i][1], tokens[i + size - 1][2]
+                key = tuple(words[i:i + size])
+                found = self.resolver.aliases.get(key)
+                if not found or not is_free(start, end):
+                    continue
+                if size == 1 and not (self._cue_before(tokens, i, folded) or original[start].isupper()
+                                      or self._intent_after(folded, end)):
+                    continue
+                if take(start, end, "place:alias"):
+                    self._add_resolution(Resolution("alias", tuple(sorted(found, key=lambda p: p.label))),
+                                         original[start:end], places, ambiguous, [])
+
+    def _resolve_unknown(self, unknown: list[str], places: list[PlaceConstraint], ambiguous: list[AmbiguousPlace],
+                         notes: list[str]) -> list[str]:
+        """A place word the gazetteer does not know exactly: alias, prefix or misspelling of a directory place?"""
+        if self.resolver is None:
+            return unknown
+        kept = []
+        suffixes = self.county_suffixes
+        for said in unknown:
+            key = key_tokens(said)
+            county = bool(key) and key[-1] in suffixes
+            core = key[:-1] if county else key
+            if said.startswith("ZIP ") or not self._add_resolution(
+                    self.resolver.resolve(core, cued=True, county_only=county), said, places, ambiguous, notes):
+                kept.append(said)
+        return kept
+
+    def _scan(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
+              is_free: Callable[[int, int], bool], take: Callable[[int, int, str], bool],
+              places: list[PlaceConstraint], unknown: list[str], ambiguous: list[AmbiguousPlace],
+              notes: list[str]) -> None:
+        """No place found: free words in a place position ('around wichta', 'Lawrance food pantries')."""
+        if self.resolver is None:
+            return
+        skip = self.reserved | self.rules.query.stopwords
+        for i in range(len(tokens) - 1):  # 'D.C.': a state code written with dots
+            size = 2
+            key = tuple(words[i:i + size])
+            state = self.gaz.state_codes.get("".join(key).upper()) if all(len(w) == 1 for w in key) else None
+            start, end = tokens[i][1], tokens[i + size - 1][2]
+            if state is not None and "." in original[start:end + 1] and take(start, end, "place:state"):
+                places.append(PlaceConstraint("state", state.key, state.label))
+                return
+        for size in (3, 2, 1):
+            for i in range(len(tokens) - size + 1):
+                start, end = tokens[i][1], tokens[i + size - 1][2]
+                key = tuple(words[i:i + size])
+                county_next = i + size < len(tokens) and words[i + size] in self.county_suffixes
+                if (not is_free(start, end) or key[0] in skip or key[-1] in self.rules.query.stopwords
+                        or any(w.isdigit() for w in key) or county_next):
+                    continue
+                cued = self._cue_before(tokens, i, folded) or self._intent_after(folded, end) or (
+                    original[start].isupper() and not self._sentence_initial(original, start))
+                resolution = self.resolver.resolve(key, cued=cued)
+                if resolution.how == "unlisted":
+                    if cued and take(start, end, "place:unknown"):
+                        unknown.append(original[start:end])
+                        return
+                    continue
+                if resolution.how in ("prefix", "alias") and not cued:
+                    continue
+                if resolution.places and take(start, end, "place:resolved"):
+                    self._add_resolution(resolution, original[start:end], places, ambiguous, notes)
+                    return
+
+    def _proximity(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
+                   is_free: Callable[[int, int], bool], take: Callable[[int, int, str], bool],
+                   unknown: list[str], ambiguous: list[AmbiguousPlace]) -> Proximity | None:
+        """'near 66044', 'closest to 67202', 'within 10 miles of Topeka', 'near me ... 66044': a distance anchor.
+        A town named with a plain 'near' or 'in' keeps the exact-town meaning."""
+        if self.resolver is None:
+            return None
+        nat = self.rules.natural
+        for index, (_, start, _end) in enumerate(tokens):
+            before = folded[:start].rstrip()
+            radius = None
+            for pattern in nat.radius_patterns:
+                m = pattern.search(before + " ")
+                if m:
+                    radius = float(m.group(1))
+                    break
+            nearest = any(before.endswith(c) and (len(before) == len(c) or not before[-len(c) - 1].isalnum())
+                          for c in nat.anchor_cues)
+            if radius is None and not nearest:
+                continue
+            zip_cue = 0
+            while index + zip_cue < len(tokens) and words[index + zip_cue] in ("zip", "code", "zipcode"):
+                zip_cue += 1
+            if index + zip_cue < len(tokens) and _is_zip(words[index + zip_cue]):
+                _, _, e2 = tokens[index + zip_cue]
+                point = self.resolver.point_of(Place("zip", words[index + zip_cue], words[index + zip_cue]))
+                if point is not None and take(start, e2, "proximity:zip"):
+                    return Proximity(point, words[index + zip_cue], radius)
+                continue
+            zip_only = radius is None and any(before.endswith(c) for c in nat.zip_only_cues) and not any(
+                before.endswith(c) for c in nat.anchor_cues if c not in nat.zip_only_cues)
+            if zip_only:
+                # 'near Stanford': a real town the directory does not list has no exact reading; rank by distance
+                for size in (3, 2, 1):
+                    key = tuple(words[index:index + size])
+                    if index + size > len(tokens):
+                        continue
+                    if self.gaz.lookup(key) or key in self.resolver.aliases:
+                        break  # a listed place ('Johnson City'): the exact reading, not a shorter town ('Johnson')
+                    point = self.resolver.town_point(key)
+                    stop = tokens[index + size - 1][2]
+                    if point is not None and is_free(start, stop) and take(start, stop, "proximity:town"):
+                        return Proximity(point, original[start:stop], radius)
+                continue
+            for size in (3, 2, 1):
+                if index + size > len(tokens):
+                    continue
+                key = tuple(words[index:index + size])
+                stop = tokens[index + size - 1][2]
+                found = self.gaz.lookup(key)
+                place = next((p for p in found if p.kind == "city"), None)
+                if place is None:
+                    resolution = self.resolver.resolve(key, cued=True)
+                    place = resolution.resolved if resolution.resolved is not None and (
+                        resolution.resolved.kind == "city") else None
+                point = self.resolver.point_of(place) if place is not None else self.resolver.town_point(key)
+                if point is not None and is_free(start, stop) and take(start, stop, "proximity:place"):
+                    return Proximity(point, place.label if place is not None else original[start:stop], radius)
+        # 'near me' anywhere + a ZIP anywhere: the ZIP is where the visitor is
+        if any(_has_phrase(folded, (cue,)) for cue in nat.anywhere_cues):
+            for m in _ZIP.finditer(folded):
+                point = self.resolver.point_of(Place("zip", m.group(1), m.group(1)))
+                if point is not None and is_free(m.start(), m.end()) and take(m.start(), m.end(), "proximity:zip"):
+                    return Proximity(point, m.group(1), None)
+        return None
+
+    def _service(self, folded: str) -> str | None:
+        for service in self.rules.natural.services.values():
+            if any(p.search(folded) for p in service.query_patterns):
+                return service.id
+        return None
 
     # ------------------------------------------------------------------ names
     def _names(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
@@ -222,6 +429,9 @@ class QueryParser:
                     chosen = by_kind.get("city")
                     if chosen is None:
                         continue
+                elif "state" in by_kind and folded[:start].rstrip().endswith(",") and any(
+                        self.gaz.lookup(tuple(words[i - n:i])) for n in (1, 2, 3) if i - n >= 0):
+                    chosen = by_kind["state"]  # 'Troy, New York': a state name qualifying the place before it
                 else:
                     chosen = by_kind.get("city") or by_kind.get("county") or by_kind.get("state")
                     if "county" in by_kind and self._shared_county_suffix.match(folded[end:]):
@@ -328,3 +538,17 @@ class QueryParser:
             return "es"
         markers = sum(1 for w in words if w in self.rules.query.spanish_markers)
         return "es" if markers >= 2 and markers >= 0.25 * max(len(words), 1) else "en"
+
+
+def _has_phrase(text: str, phrases: tuple[str, ...]) -> bool:
+    return any(re.search(rf"(?<![a-z0-9]){re.escape(p)}(?![a-z0-9])", text) for p in phrases)
+
+
+def _is_zip(word: str) -> bool:
+    return len(word) == 5 and word.isdigit()
+
+
+def _starts_with_phrase(text: str, phrases: tuple[str, ...]) -> bool:
+    stripped = text.lstrip(" ¿¡.,-")
+    return any(stripped.startswith(p) and (len(stripped) == len(p) or not stripped[len(p)].isalnum())
+               for p in phrases)

@@ -24,15 +24,18 @@ from typing import Any
 import numpy as np
 import structlog
 
-from engine.directory.constraints import Constraints, check, name_holds
-from engine.directory.errors import DirectoryUsageError
+from engine.directory.constraints import Constraints, check, contains_run
+from engine.directory.errors import DirectoryRulesError, DirectoryUsageError
+from engine.directory.followup import merge_followup
 from engine.directory.gazetteer import build_gazetteer
 from engine.directory.graph import build_graph
 from engine.directory.ingest import Directory, load_directory
 from engine.directory.models import Evidence, Record
 from engine.directory.names import NameIndex
+from engine.directory.normalize import key_tokens
+from engine.directory.places import PlaceResolver
 from engine.directory.query import ParsedQuery, QueryParser
-from engine.directory.rules import DirectoryRules, load_rules
+from engine.directory.rules import DirectoryRules
 from engine.directory.textindex import TextIndex
 from engine.directory.vocab_words import reserved_words
 
@@ -72,6 +75,7 @@ class Result:
     evidence: str  # the main verbatim quote supporting the recommendation
     citations: tuple[tuple[str, Evidence], ...]  # (constraint, quote) for every checked constraint
     record: Record
+    distance_miles: float | None = None  # from the proximity anchor, when the visitor asked for one
 
 
 @dataclass(frozen=True)
@@ -101,14 +105,24 @@ class TraceRetriever:
     def __init__(self, directory: Directory, rules: DirectoryRules | None = None,
                  variant: Variant = Variant.KG3, embeddings: bool | None = None,
                  cache_dir: Path | None = None) -> None:
-        self.rules = rules or load_rules()
+        if rules is None:
+            raise DirectoryRulesError("the retriever needs the directory rules of a verified bundle",
+                                      code="directory.rules_missing")
+        self.rules = rules
         self.directory = directory
         self.variant = variant
         self.graph = build_graph(directory)
         self.gazetteer = build_gazetteer(self.graph, self.rules, len(directory.records))
         reserved = reserved_words(self.rules)
         self.names = NameIndex(directory, self.rules, self.gazetteer.place_tokens, reserved)
-        self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved)
+        # record name tokens and a word -> records index, so a name query never re-tokenises the directory
+        self._name_tokens = {r.source_index: key_tokens(r.name) for r in directory.records}
+        self._name_postings: dict[str, set[int]] = {}
+        for index, words in self._name_tokens.items():
+            for word in words:
+                self._name_postings.setdefault(word, set()).add(index)
+        self.resolver = PlaceResolver(directory, self.gazetteer, self.rules, reserved | self.rules.query.stopwords)
+        self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver)
         policy = self.rules.retrieval
         self.text = TextIndex(directory, policy.bm25_k1, policy.bm25_b)
         self.use_embeddings = policy.embeddings_enabled if embeddings is None else embeddings
@@ -121,7 +135,9 @@ class TraceRetriever:
     def from_files(cls, directory_path: Path, mapping_path: Path, *, rules: DirectoryRules | None = None,
                    variant: Variant = Variant.KG3, embeddings: bool | None = None,
                    cache_dir: Path | None = None) -> TraceRetriever:
-        rules = rules or load_rules()
+        if rules is None:
+            raise DirectoryRulesError("the retriever needs the directory rules of a verified bundle",
+                                      code="directory.rules_missing")
         return cls(load_directory(directory_path, mapping_path, rules), rules, variant, embeddings, cache_dir)
 
     def with_variant(self, variant: Variant) -> TraceRetriever:
@@ -135,9 +151,17 @@ class TraceRetriever:
     def parse(self, text: str, reference: datetime | date | None = None) -> ParsedQuery:
         return self.parser.parse(text, as_reference(reference))
 
-    def answer(self, text: str, reference: datetime | date | None = None) -> Answer:
-        started = time.perf_counter()
+    def follow(self, text: str, reference: datetime | date | None = None,
+               previous: ParsedQuery | None = None) -> ParsedQuery:
+        """Parse one turn of a conversation: constraints of earlier turns carry over until the visitor changes
+        them (``ParsedQuery.carried`` says which)."""
         parsed = self.parse(text, reference)
+        return merge_followup(parsed, previous, self.rules.natural) if previous is not None else parsed
+
+    def answer(self, text: str, reference: datetime | date | None = None,
+               previous: ParsedQuery | None = None) -> Answer:
+        started = time.perf_counter()
+        parsed = self.follow(text, reference, previous)
         parsed_at = time.perf_counter()
         answer = self.retrieve(parsed)
         done = time.perf_counter()
@@ -149,22 +173,29 @@ class TraceRetriever:
     def retrieve(self, parsed: ParsedQuery) -> Answer:
         c = parsed.constraints
         language = parsed.language
+        if c.ambiguous:
+            nat = self.rules.natural
+            or_word = f" {nat.message('or_word', language)} "
+            names = or_word.join(dict.fromkeys(n for a in c.ambiguous for n in a.candidates))
+            question = nat.message("clarify_place", language).format(candidates=names)
+            return Answer("clarify", (), question, parsed, self.variant, reason="ambiguous_place")
         if c.unknown_places:
             return Answer("no_match", (), None, parsed, self.variant, reason="unknown_place")
-        needs_clarification = (not (c.places or c.names) if self.rules.retrieval.clarify_requires_location
-                               else not c.has_structural)
+        needs_clarification = (not (c.places or c.names or c.proximity)
+                               if self.rules.retrieval.clarify_requires_location else not c.has_structural)
         if needs_clarification:
             question = self.rules.message("clarify_question", language)
             return Answer("clarify", (), question, parsed, self.variant, reason="no_structural_constraint")
-        ranked = self._candidates(parsed)
-        results, rounds = self._filter(ranked, c)
+        distances: dict[int, float] = {}
+        ranked = self._candidates(parsed, distances)
+        results, rounds = self._filter(ranked, c, distances)
         if not results:
             return Answer("no_match", (), None, parsed, self.variant, rounds=rounds, candidates=len(ranked),
                           reason="no_candidate_satisfies")
         return Answer("results", tuple(results), None, parsed, self.variant, rounds=rounds, candidates=len(ranked))
 
     # ------------------------------------------------------------------ steps
-    def _candidates(self, parsed: ParsedQuery) -> list[int]:
+    def _candidates(self, parsed: ParsedQuery, distances: dict[int, float]) -> list[int]:
         """Graph query for the structural constraints this variant enforces; ranked by text similarity."""
         c = parsed.constraints
         records = self.directory.records
@@ -174,9 +205,13 @@ class TraceRetriever:
         if self.variant.hours_graph and c.hours is not None:
             pool = set(self.graph.records_open(c.hours, among=pool))
         if c.names:
-            named = {r.source_index for r in records if any(name_holds(r, n) for n in c.names)}
+            named = self._named(c)
+            if not parsed.alternatives:
+                named = self._named_alone(named, c) or named
             pool = named if pool is None else pool & named
         scores = self._text_scores(parsed)
+        if c.proximity is not None:
+            return self._by_distance(parsed, pool, scores, distances)
         if pool is None:
             # no graph layer applies: the text index alone proposes candidates (the KG-0 behaviour)
             order = np.argsort(-scores, kind="stable")
@@ -184,6 +219,39 @@ class TraceRetriever:
             return [records[i].source_index for i in order[:depth] if scores[i] > 0] or [
                 r.source_index for r in records[:depth]]
         return sorted(pool, key=lambda i: (-scores[self._position(i)], i))
+
+    def _named(self, c: Constraints) -> set[int]:
+        """Records whose name holds one of the asked names as a run: candidates from the rarest word's postings."""
+        found: set[int] = set()
+        for name in c.names:
+            postings = [self._name_postings.get(t, set()) for t in name.key]
+            pool = min(postings, key=len) if postings else set()
+            found |= {i for i in pool if contains_run(self._name_tokens[i], name.key)}
+        return found
+
+    def _named_alone(self, named: set[int], c: Constraints) -> set[int]:
+        """Records whose whole name (generic words aside) is the name asked for: the named record alone."""
+        generic = self.names.generic
+        wanted = {tuple(t for t in n.key if t not in generic) for n in c.names}
+        return {i for i in named
+                if tuple(t for t in self._name_tokens[i] if t not in generic)
+                in wanted}
+
+    def _by_distance(self, parsed: ParsedQuery, pool: set[int] | None,
+                     scores: np.ndarray[Any, np.dtype[np.float64]], distances: dict[int, float]) -> list[int]:
+        """Nearest first (text score breaks ties); a stated radius caps it, else the rule's default radius."""
+        prox = parsed.constraints.proximity
+        assert prox is not None
+        limit = prox.radius if prox.radius is not None else self.rules.natural.default_radius_miles
+        indexes, all_miles = self.resolver.distances_from(prox.point)
+        ranked = []
+        for index, distance in zip(indexes[all_miles <= limit].tolist(), all_miles[all_miles <= limit].tolist(),
+                                   strict=True):
+            if pool is None or index in pool:
+                ranked.append((round(distance, 3), -scores[self._position(index)], index))
+        ranked.sort()
+        distances.update({index: distance for distance, _, index in ranked})
+        return [index for _, _, index in ranked]
 
     def _position(self, source_index: int) -> int:
         record = self.directory.records[source_index] if source_index < len(self.directory.records) else None
@@ -202,7 +270,8 @@ class TraceRetriever:
             scores = (1 - weight) * (scores / top) + weight * embedder.similarities(parsed.text)
         return scores
 
-    def _filter(self, ranked: list[int], c: Constraints) -> tuple[list[Result], int]:
+    def _filter(self, ranked: list[int], c: Constraints,
+                distances: dict[int, float] | None = None) -> tuple[list[Result], int]:
         """Evidence filtering over top-k chunks; when too few pass, fetch the next k (until exhausted)."""
         k = self.rules.retrieval.k
         results: list[Result] = []
@@ -215,7 +284,12 @@ class TraceRetriever:
                 record = self.directory.records[self._position(index)]
                 verdict = check(record, c, places=self.variant.location_graph, hours=self.variant.hours_graph)
                 if verdict.ok:
-                    results.append(_result(record, verdict.evidence))
+                    distance = distances.get(index) if c.proximity is not None and distances else None
+                    evidence = list(verdict.evidence)
+                    located = record.raw.get("zip") or record.raw.get("address") or record.raw.get("city")
+                    if distance is not None and located:
+                        evidence.append(("distance", located[0]))  # where the distance was measured from
+                    results.append(replace(_result(record, evidence), distance_miles=distance))
                     if len(results) >= k:
                         return results, rounds
         return results, rounds
@@ -225,6 +299,7 @@ def _result(record: Record, evidence: list[tuple[str, Evidence]]) -> Result:
     def pick(prefix: str) -> Evidence | None:
         return next((ev for label, ev in evidence if label.startswith(prefix)), None)
 
-    main = pick("concept:") or pick("hours") or pick("name") or pick("city") or pick("county") or pick("zip")
+    main = (pick("concept:") or pick("service:") or pick("hours") or pick("name") or pick("city") or pick("county")
+            or pick("zip") or pick("distance") or next(iter(record.raw.get("name") or ()), None))
     quote = main.quote if main is not None else record.name
     return Result(record.source_index, record.name, quote, tuple(evidence), record)

@@ -1,7 +1,9 @@
-"""Loading the versioned ``rules/directory/*.json`` files into typed, pre-compiled vocabularies.
+"""Typed, pre-compiled vocabularies from the ``directory/*.json`` files of a loaded rule bundle.
 
-Each file is validated against ``rules/schemas/directory_<stem>.schema.json``; every regular expression is
-compiled at load so a bad pattern fails here (``directory.rules_regex_invalid``), never in the middle of a query.
+The files are read only from the in-memory ``RuleBundle`` the caller verified (``directory_rules``): nothing is
+re-read from disk after verification and there is no fallback to the ``rules/`` folder. The bundle loader has
+already validated each file against ``rules/schemas/directory_<stem>.schema.json``; every regular expression is
+compiled here so a bad pattern fails at load (``directory.rules_regex_invalid``), never in the middle of a query.
 """
 
 from __future__ import annotations
@@ -9,22 +11,23 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import structlog
 
 from engine.directory.errors import DirectoryRulesError
-from engine.rules_bundle import DEFAULT_RULES_DIR
+from engine.errors import RuleBundleError
+from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle
 from engine.text import fold
 
 log = structlog.get_logger("grace.directory")
 
 RULE_FILES = ("time_vocabulary", "query_vocabulary", "address_vocabulary", "semantic_constraints", "messages",
-              "retrieval")
+              "retrieval", "natural_queries")
 
 
 def _words(values: list[str]) -> tuple[str, ...]:
@@ -132,6 +135,8 @@ class Concept:
 class SemanticVocabulary:
     negation_cues: tuple[re.Pattern[str], ...]
     concepts: dict[str, Concept]
+    negated_after: tuple[re.Pattern[str], ...] = ()  # '... not required' right after an evidence phrase
+    negated_before: tuple[re.Pattern[str], ...] = ()  # 'no ...' / 'without ...' right before it
 
 
 @dataclass(frozen=True)
@@ -150,6 +155,53 @@ class RetrievalPolicy:
 
 
 @dataclass(frozen=True)
+class ServiceType:
+    id: str
+    query_patterns: tuple[re.Pattern[str], ...]
+    record_patterns: tuple[re.Pattern[str], ...]
+    food_words_in_name: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NaturalVocabulary:
+    """Places as people say them, proximity, services, name-alone and follow-up policy."""
+
+    word_abbreviations: dict[str, tuple[str, ...]]
+    droppable_last_words: frozenset[str]
+    landmark_words: tuple[str, ...]
+    landmark_connectors: frozenset[str]
+    prefix_min_alone: int
+    prefix_min_phrase: int
+    prefix_min_share: float
+    fuzzy_min_length: int
+    fuzzy_cued: float
+    fuzzy_uncued: float
+    fuzzy_margin: float
+    fuzzy_suggest: float  # below the match threshold but above this: ask "Did you mean ...?"
+    city_variant_ratio: float  # two spellings of one town in the same state and county ('Silver Springs')
+    radius_patterns: tuple[re.Pattern[str], ...]
+    radius_anywhere_patterns: tuple[re.Pattern[str], ...]  # 'near 95112 within 3 miles'
+    anchor_cues: tuple[str, ...]  # longest first
+    zip_only_cues: tuple[str, ...]
+    anywhere_cues: tuple[str, ...]
+    default_radius_miles: float
+    miles_decimals: int
+    coordinate_check_miles: float
+    services: dict[str, ServiceType]
+    only_patterns: tuple[re.Pattern[str], ...]
+    alternatives_cues: tuple[str, ...]
+    carry: frozenset[str]
+    reset_cues: tuple[str, ...]
+    continue_cues: tuple[str, ...]  # 'what about ...', 'and ...': a follow-up even when it names a place and food
+    max_history_turns: int
+    messages: dict[str, dict[str, str]]
+
+    def message(self, key: str, language: str) -> str:
+        entry = self.messages[key]
+        return str(entry.get(language) or entry["en"])
+
+
+@dataclass(frozen=True)
 class DirectoryRules:
     root: Path
     versions: dict[str, str]
@@ -160,32 +212,11 @@ class DirectoryRules:
     semantic: SemanticVocabulary
     messages: dict[str, Any]
     retrieval: RetrievalPolicy
+    natural: NaturalVocabulary
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]
         return str(entry.get(language) or entry["en"])
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DirectoryRulesError(f"{path.name}: not readable JSON ({exc})", code="directory.rules_unreadable") from exc
-    if not isinstance(data, dict):
-        raise DirectoryRulesError(f"{path.name}: top level must be an object", code="directory.rules_unreadable")
-    return data
-
-
-def _load_validated(root: Path, stem: str) -> dict[str, Any]:
-    data = _read(root / "directory" / f"{stem}.json")
-    schema = _read(root / "schemas" / f"directory_{stem}.schema.json")
-    try:
-        jsonschema.validate(data, schema)
-    except jsonschema.ValidationError as exc:
-        where = "/".join(str(p) for p in exc.absolute_path) or "(top)"
-        raise DirectoryRulesError(f"directory/{stem}.json at {where}: {exc.message}",
-                                  code="directory.rules_schema_violation") from exc
-    return data
 
 
 def _time(data: dict[str, Any]) -> TimeVocabulary:
@@ -280,7 +311,11 @@ def _semantic(data: dict[str, Any]) -> SemanticVocabulary:
             raise DirectoryRulesError(f"concept {concept.id}: negation {concept.negation} is not a concept",
                                       code="directory.rules_concept_unknown")
     cues = tuple(_compile(p, "semantic_constraints.negation_cues") for p in data["negation_cues"])
-    return SemanticVocabulary(negation_cues=cues, concepts=concepts)
+    after = tuple(_compile(p, "semantic_constraints.evidence_negation_after")
+                  for p in data.get("evidence_negation_after", []))
+    before = tuple(_compile(p, "semantic_constraints.evidence_negation_before")
+                   for p in data.get("evidence_negation_before", []))
+    return SemanticVocabulary(negation_cues=cues, concepts=concepts, negated_after=after, negated_before=before)
 
 
 def _retrieval(data: dict[str, Any]) -> RetrievalPolicy:
@@ -294,20 +329,86 @@ def _retrieval(data: dict[str, Any]) -> RetrievalPolicy:
     )
 
 
-@lru_cache(maxsize=8)
-def load_rules(root: Path = DEFAULT_RULES_DIR) -> DirectoryRules:
-    """Load and validate every directory rule file under ``root`` (the project's ``rules/`` by default)."""
-    root = Path(root).resolve()
-    raw = {stem: _load_validated(root, stem) for stem in RULE_FILES}
+def _natural(data: dict[str, Any]) -> NaturalVocabulary:
+    where = "natural_queries"
+
+    def pats(values: list[str], key: str) -> tuple[re.Pattern[str], ...]:
+        return tuple(_compile(p, f"{where}.{key}") for p in values)
+
+    services = {
+        sid: ServiceType(sid, pats(e["query_patterns"], f"services.{sid}"),
+                         pats(e["record_patterns"], f"services.{sid}"), _words(e["food_words_in_name"]))
+        for sid, e in data["services"].items()
+    }
+    prox = data["proximity"]
+    return NaturalVocabulary(
+        word_abbreviations={fold(k).strip(): _words(v) for k, v in data["word_abbreviations"].items()},
+        droppable_last_words=frozenset(_words(data["droppable_last_words"])),
+        landmark_words=_words(data["landmark_words"]),
+        landmark_connectors=frozenset(_words(data["landmark_connectors"])),
+        prefix_min_alone=data["prefix"]["min_length_alone"], prefix_min_phrase=data["prefix"]["min_length_in_phrase"],
+        prefix_min_share=float(data["prefix"]["min_share_alone"]),
+        fuzzy_min_length=data["fuzzy"]["min_length"], fuzzy_cued=float(data["fuzzy"]["cued_threshold"]),
+        fuzzy_uncued=float(data["fuzzy"]["uncued_threshold"]), fuzzy_margin=float(data["fuzzy"]["ambiguity_margin"]),
+        city_variant_ratio=float(data["fuzzy"]["city_variant_ratio"]),
+        fuzzy_suggest=float(data["fuzzy"]["suggest_threshold"]),
+        radius_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(prox["radius_patterns"], "radius_patterns")),
+        radius_anywhere_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(prox["radius_anywhere_patterns"],
+                                                                                  "radius_anywhere_patterns")),
+        anchor_cues=tuple(sorted(_words(prox["anchor_cues"]), key=len, reverse=True)),
+        zip_only_cues=tuple(sorted(_words(prox["zip_only_cues"]), key=len, reverse=True)),
+        anywhere_cues=_words(prox["anywhere_cues"]), default_radius_miles=float(prox["default_radius_miles"]),
+        miles_decimals=int(prox["miles_decimals"]), coordinate_check_miles=float(prox["coordinate_check_miles"]),
+        services=services,
+        only_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(data["only_patterns"], "only_patterns")),
+        alternatives_cues=_words(data["alternatives_cues"]),
+        carry=frozenset(data["followup"]["carry"]), reset_cues=_words(data["followup"]["reset_cues"]),
+        continue_cues=_words(data["followup"]["continue_cues"]),
+        max_history_turns=int(data["followup"]["max_history_turns"]),
+        messages={k: dict(v) for k, v in data["messages"].items()},
+    )
+
+
+_CACHE: dict[str, DirectoryRules] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def directory_rules(bundle: RuleBundle | None) -> DirectoryRules:
+    """The directory vocabularies of a loaded (verified) bundle, read from memory only; one build per content hash.
+
+    ``None`` is refused (``directory.rules_missing``): callers load the verified bundle explicitly."""
+    if bundle is None:
+        raise DirectoryRulesError("no verified rule bundle was given to the directory retriever",
+                                  code="directory.rules_missing")
+    with _CACHE_LOCK:
+        cached = _CACHE.get(bundle.content_hash)
+    if cached is not None:
+        return cached
+    try:
+        raw = {stem: bundle.file(f"directory/{stem}") for stem in RULE_FILES}
+    except RuleBundleError as exc:
+        raise DirectoryRulesError(exc.message, code="directory.rules_missing") from exc
     digest = hashlib.sha256()
     for stem in RULE_FILES:
         digest.update(json.dumps(raw[stem], sort_keys=True).encode())
     rules = DirectoryRules(
-        root=root, versions={stem: str(raw[stem]["version"]) for stem in RULE_FILES},
+        root=bundle.root, versions={stem: str(raw[stem]["version"]) for stem in RULE_FILES},
         content_hash="sha256:" + digest.hexdigest(), time=_time(raw["time_vocabulary"]),
         query=_query(raw["query_vocabulary"]), address=_address(raw["address_vocabulary"]),
         semantic=_semantic(raw["semantic_constraints"]), messages=raw["messages"],
-        retrieval=_retrieval(raw["retrieval"]),
+        retrieval=_retrieval(raw["retrieval"]), natural=_natural(raw["natural_queries"]),
     )
-    log.debug("directory.rules.loaded", root=str(root), content_hash=rules.content_hash)
+    with _CACHE_LOCK:
+        _CACHE[bundle.content_hash] = rules
+    log.debug("directory.rules.loaded", bundle_version=bundle.version, content_hash=rules.content_hash)
     return rules
+
+
+@lru_cache(maxsize=8)
+def load_rules(root: Path = DEFAULT_RULES_DIR) -> DirectoryRules:
+    """Explicitly load and verify the bundle under ``root`` (schemas, publication state, Z3 properties) and build
+    the directory vocabularies from it. For tools and tests; services pass their pinned bundle to
+    ``directory_rules``."""
+    from engine.verified_bundle import load_verified_bundle  # the prover is heavy: import only when asked
+
+    return directory_rules(load_verified_bundle(Path(root).resolve(), require_published=False))

@@ -40,6 +40,10 @@ def _match_form(text: str) -> str:
     return fold(clean(html.unescape(text.replace("\\n", " "))))
 
 
+def _union(patterns: tuple[re.Pattern[str], ...]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns)) if patterns else None
+
+
 @dataclass(frozen=True)
 class ConceptRequest:
     concept: str
@@ -52,23 +56,38 @@ class ConceptRequest:
 class ConceptMatcher:
     def __init__(self, vocab: SemanticVocabulary) -> None:
         self.vocab = vocab
+        # one alternation per concept: a passage is scanned once per concept, not once per pattern
+        self._evidence = {cid: _union(c.evidence_patterns) for cid, c in vocab.concepts.items()}
+        self._negative = {cid: _union(c.negative_patterns) for cid, c in vocab.concepts.items()}
 
     def evidence(self, passages: Iterable[Evidence], tags: Iterable[tuple[str, Evidence]]
                  ) -> dict[str, tuple[Evidence, ...]]:
         """Concept id -> supporting evidence (tags first, then passages in record order)."""
         found: dict[str, list[Evidence]] = {}
         tag_list = list(tags)
+        forms = [(passage, _match_form(passage.quote)) for passage in passages]  # folded once, not per concept
         for concept in self.vocab.concepts.values():
             hits = [ev for tag, ev in tag_list if tag in concept.tags]
-            for passage in passages:
-                form = _match_form(passage.quote)
-                if any(p.search(form) for p in concept.negative_patterns):
+            evidence, negative = self._evidence[concept.id], self._negative[concept.id]
+            for passage, form in forms:
+                if negative is not None and negative.search(form):
                     continue
-                if any(p.search(form) for p in concept.evidence_patterns):
+                if evidence is not None and self._affirmed(evidence, form):
                     hits.append(passage)
             if hits:
                 found[concept.id] = list(dict.fromkeys(hits))
         return {k: tuple(v) for k, v in found.items()}
+
+    def _affirmed(self, pattern: re.Pattern[str], form: str) -> bool:
+        """Some match of ``pattern`` that the passage does not negate ('proof of address not required')."""
+        if pattern.search(form) is None:  # the common case, without the match loop
+            return False
+        for m in pattern.finditer(form):
+            after, before = form[m.end():m.end() + 80], form[max(0, m.start() - 40):m.start()]
+            if not (any(c.search(after) for c in self.vocab.negated_after)
+                    or any(c.search(before) for c in self.vocab.negated_before)):
+                return True
+        return False
 
     def requests(self, folded_query: str) -> list[ConceptRequest]:
         """Concepts a query asks for; overlapping matches resolve to the earliest, then longest."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import re
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -102,8 +103,20 @@ class RecordingAnswerer:
     def __init__(self, inner: Answerer) -> None:
         self.inner = inner
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
-        result = self.inner.answer(message, language)
+    @property
+    def conversational(self) -> bool:
+        """Whether the wrapped answerer reads earlier visitor messages (directory follow-ups)."""
+        return bool(getattr(self.inner, "conversational", False))
+
+    def company_texts(self) -> list[str]:
+        texts = getattr(self.inner, "company_texts", None)
+        return list(texts()) if callable(texts) else []
+
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
+        if self.conversational:
+            result = self.inner.answer(message, language, history)  # type: ignore[call-arg]
+        else:
+            result = self.inner.answer(message, language)
         pending = _pending.get()
         if pending is not None:
             pending.answer = result

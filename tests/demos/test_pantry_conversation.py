@@ -73,7 +73,9 @@ def test_english_call_reaches_111_with_cited_directory_answers(runtime: TurnRunt
     assert first.supported and second.supported
     # KG-3: every pantry offered for Prairieton is in Prairieton; every Saturday pantry opens on Saturday
     assert all("Prairieton" in PANTRIES[record_index(c.source)]["address"] for c in first.citations)
-    assert {c.source for c in second.citations} == {f"{DIRECTORY_ID}#1", f"{DIRECTORY_ID}#4"}
+    # the follow-up keeps the place of the first turn (issue 13) and the audit record says so
+    assert {c.source for c in second.citations} == {f"{DIRECTORY_ID}#1"}
+    assert results[1].record["answer"]["carried"] == ["places"] and results[0].record["answer"]["carried"] == []
     for result in results:
         assert_cites_only_the_directory(result)
 
@@ -87,8 +89,10 @@ def test_spanish_call_reaches_111(runtime: TurnRuntime) -> None:
     assert [r.state for r in results] == ["110", "110", "111"]
     assert accepted(results[0]) == {"location": "Millford", "household": "household_size=5"}
     assert results[0].question is not None and results[0].question.startswith("¿")
-    # the answerer is turn-local: Saturday pantries of the whole directory, not only Millford's
-    assert {c.source for c in results[1].answer.citations} == {f"{DIRECTORY_ID}#1", f"{DIRECTORY_ID}#4"}
+    # the follow-up keeps Millford from the first turn; no pantry with a Millford address opens on Saturday
+    # (the mobile pantry lists no address), so the answer is an explicit no-match, not another town's pantry
+    assert results[1].answer.carried == ["places"] and not results[1].answer.supported
+    assert not results[1].answer.citations and "Millford" in results[1].answer.text
     for result in results:
         assert_cites_only_the_directory(result)
 

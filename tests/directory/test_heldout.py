@@ -32,10 +32,11 @@ pytestmark = pytest.mark.skipif(DATA_ROOT is None, reason="shared directory data
 
 def _run(directory: str, data: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     from engine.directory.retriever import TraceRetriever
+    from engine.directory.rules import load_rules
 
     assert DATA_ROOT is not None
     spec = data["directories"][directory]
-    retriever = TraceRetriever.from_files(DATA_ROOT / spec["directory"], ROOT / spec["mapping"])
+    retriever = TraceRetriever.from_files(DATA_ROOT / spec["directory"], ROOT / spec["mapping"], rules=load_rules())
     ref = dt.datetime.fromisoformat(data["reference_date"])
     queries = [q for q in data["queries"] if q["directory"] == directory]
     answers = {q["id"]: retriever.answer(q["text"], ref) for q in queries}

@@ -54,7 +54,7 @@ def test_outside_service_area_is_no_county() -> None:
 
 
 def test_records_keep_source_index_and_join_notes(small_files: tuple[Path, Path]) -> None:
-    directory = load_directory(*small_files)
+    directory = load_directory(*small_files, load_rules())
     assert [r.source_index for r in directory.records] == list(range(len(RECORDS)))
     assert [r.name for r in directory.records] == [r["pantry_name"] for r in RECORDS]
     first = directory.records[0]
@@ -62,19 +62,19 @@ def test_records_keep_source_index_and_join_notes(small_files: tuple[Path, Path]
 
 
 def test_city_from_address_uses_cities_seen_elsewhere(small_files: tuple[Path, Path]) -> None:
-    directory = load_directory(*small_files)
+    directory = load_directory(*small_files, load_rules())
     assert directory.records[1].city == "Riverbend"  # '40 Elm Ave Riverbend, KS' has no comma before the city
     assert directory.records[5].city is None  # 'Not available' stays unknown
 
 
 def test_unknown_hours_stay_unknown(small_files: tuple[Path, Path]) -> None:
-    directory = load_directory(*small_files)
+    directory = load_directory(*small_files, load_rules())
     assert not directory.records[3].schedule.known
     assert directory.records[5].schedule.slots[0].irregular
 
 
 def test_attributes_quote_record_text(small_files: tuple[Path, Path]) -> None:
-    directory = load_directory(*small_files)
+    directory = load_directory(*small_files, load_rules())
     students = directory.records[2].attributes["students"]
     assert all(ev.quote in (json.dumps(RECORDS[2]) + NOTES[2]) for ev in students)
     assert "appointment" not in directory.records[1].attributes  # 'see if an appointment is required'
@@ -88,7 +88,7 @@ def test_secondary_mismatch_fails_closed(tmp_path: Path) -> None:
     notes[3]["pantry_name"] = "Someone Else"
     (tmp_path / "notes.json").write_text(json.dumps(notes))
     with pytest.raises(MappingError) as info:
-        load_directory(directory, mapping)
+        load_directory(directory, mapping, load_rules())
     assert info.value.code == "directory.secondary_mismatch"
 
 
@@ -97,7 +97,7 @@ def test_secondary_length_mismatch(tmp_path: Path) -> None:
     notes = json.loads((tmp_path / "notes.json").read_text())
     (tmp_path / "notes.json").write_text(json.dumps(notes[:-1]))
     with pytest.raises(MappingError) as info:
-        load_directory(directory, mapping)
+        load_directory(directory, mapping, load_rules())
     assert info.value.code == "directory.secondary_length"
 
 
@@ -107,7 +107,7 @@ def test_bad_mapping_is_rejected(tmp_path: Path) -> None:
     del data["fields"]["name"]
     mapping.write_text(json.dumps(data))
     with pytest.raises(MappingError) as info:
-        load_directory(directory, mapping)
+        load_directory(directory, mapping, load_rules())
     assert info.value.code == "directory.mapping_invalid"
 
 
@@ -115,7 +115,7 @@ def test_unreadable_directory(tmp_path: Path) -> None:
     directory, mapping = write_directory(tmp_path)
     directory.write_text("{not json")
     with pytest.raises(DirectoryFileError) as info:
-        load_directory(directory, mapping)
+        load_directory(directory, mapping, load_rules())
     assert info.value.code == "directory.file_json"
 
 
@@ -129,7 +129,7 @@ def test_record_without_name(tmp_path: Path) -> None:
     mapping.write_text(json.dumps(data))
     (tmp_path / "notes.json").write_text(json.dumps(notes))
     with pytest.raises(DirectoryFileError) as info:
-        load_directory(directory, mapping)
+        load_directory(directory, mapping, load_rules())
     assert info.value.code == "directory.record_no_name"
 
 
@@ -144,7 +144,7 @@ def test_csv_directory(tmp_path: Path) -> None:
         "fields": {"name": "Name", "address": "Street", "city": "Town", "zip": "Zip", "county": "County",
                    "hours": "Hours", "notes": ["Notes"]},
         "defaults": {"state": "NY", "county_suffix": "County"}}))
-    directory = load_directory(path, mapping)
+    directory = load_directory(path, mapping, load_rules())
     first, second = directory.records
     assert (first.city, first.zip, first.counties, first.state) == ("Maple Falls", "12345", ("Elm County",), "NY")
     assert first.schedule.slots[0].day == 1 and "seniors" in first.attributes

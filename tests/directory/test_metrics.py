@@ -10,6 +10,7 @@ from engine.directory.bench.metrics import relevant_set, score, source_texts
 from engine.directory.constraints import Constraints, PlaceConstraint, check
 from engine.directory.ingest import load_directory
 from engine.directory.retriever import TraceRetriever
+from engine.directory.rules import load_rules
 
 RIVERBEND = Constraints(places=(PlaceConstraint("city", "riverbend", "Riverbend"),))
 
@@ -20,7 +21,7 @@ def query(gold: Constraints) -> BenchQuery:
 
 @pytest.fixture(scope="module")
 def texts(small_files: tuple[Path, Path]) -> list[str]:
-    return source_texts(load_directory(*small_files))
+    return source_texts(load_directory(*small_files, load_rules()))
 
 
 def test_precision_recall_definitions(retriever: TraceRetriever, texts: list[str]) -> None:

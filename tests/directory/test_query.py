@@ -5,6 +5,7 @@ from datetime import date, datetime
 import pytest
 
 from engine.directory.retriever import TraceRetriever
+from engine.directory.rules import load_rules
 
 
 def places(retriever: TraceRetriever, text: str, reference: datetime) -> set[tuple[str, str]]:
@@ -18,7 +19,7 @@ def places(retriever: TraceRetriever, text: str, reference: datetime) -> set[tup
     ("pantries in Oak County", {("county", "oak")}),
     ("pantries in oak co.", {("county", "oak")}),
     ("despensas en el condado de Pine", {("county", "pine")}),
-    ("near zip 67002", {("zip", "67002")}),
+    ("zip 67002", {("zip", "67002")}),
     ("pantries in Oak or Pine county", {("county", "oak"), ("county", "pine")}),
 ])
 def test_places_come_from_the_directory(retriever: TraceRetriever, reference: datetime, text: str,
@@ -108,7 +109,7 @@ def test_common_word_town_needs_a_cue(tmp_path_factory: pytest.TempPathFactory, 
     records = [dict(r) for r in RECORDS]
     records[0]["address"] = "12 Main St, Hope, KS 67001"
     directory, mapping = write_directory(tmp_path_factory.mktemp("hope"), records)
-    retriever = TraceRetriever.from_files(directory, mapping)
+    retriever = TraceRetriever.from_files(directory, mapping, rules=load_rules())
     assert not retriever.parse("is there hope for a family like mine", reference).constraints.places
     assert places(retriever, "food pantries in Hope", reference) == {("city", "hope")}
 
@@ -124,3 +125,10 @@ def test_spanish_range_with_articles(retriever: TraceRetriever, reference: datet
     hours = retriever.parse(text, reference).constraints.hours
     assert hours is not None and hours.days == {1}
     assert [(c.relation, c.start, c.end) for c in hours.conditions] == [("window", 16 * 60, 18 * 60)]
+
+
+def test_near_a_zip_is_a_distance_anchor(retriever: TraceRetriever, reference: datetime) -> None:
+    """'near zip 67002' ranks by distance from the ZIP's centroid (the exact-ZIP reading is 'in 67002')."""
+    parsed = retriever.parse("near zip 67002", reference)
+    assert parsed.constraints.proximity is not None and parsed.constraints.proximity.label == "67002"
+    assert not parsed.constraints.places

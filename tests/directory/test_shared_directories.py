@@ -6,11 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from engine.directory.bench.data import shared_directories
 from engine.directory.bench.runner import run_bench
 from engine.directory.retriever import TraceRetriever, Variant
+from engine.directory.rules import load_rules
 
 PROJECT = Path(__file__).resolve().parents[2]
-SHARED = PROJECT.parent / "shared" / "data" / "directories"
+SHARED = shared_directories() or PROJECT.parent / "shared" / "data" / "directories"
 MAPPINGS = PROJECT / "demos" / "directories" / "mappings"
 DIRECTORIES = [
     ("kansas/pantry_data.json", "kansas.json"),
@@ -24,7 +26,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not SHARED.is_dir(), reason="
 
 @pytest.mark.parametrize(("data", "mapping"), DIRECTORIES, ids=[m.split(".")[0] for _, m in DIRECTORIES])
 def test_kg3_meets_targets(data: str, mapping: str) -> None:
-    retriever = TraceRetriever.from_files(SHARED / data, MAPPINGS / mapping)
+    retriever = TraceRetriever.from_files(SHARED / data, MAPPINGS / mapping, rules=load_rules())
     assert [r.source_index for r in retriever.directory.records] == list(range(len(retriever.directory.records)))
     report = run_bench(retriever, [Variant.KG3], seed=0, latency_queries=20)
     overall = report.variants["KG-3"]["all"].summary()

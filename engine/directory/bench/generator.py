@@ -46,9 +46,10 @@ LOCATION_ES = (
     "necesito ayuda con alimentos cerca de {loc}", "bancos de alimentos en {loc}",
     "¿Hay alguna despensa en {loc}?",
 )
-ZIP_EN = ("food pantries near zip code {zip}", "pantries in {zip}", "I'm in {zip}, where can I get food?",
-          "food bank close to ZIP {zip}")
-ZIP_ES = ("despensas cerca del código postal {zip}", "comida gratis en el {zip}")
+# 'near'/'close to' a ZIP asks for distance ranking (issue 13), so the exact-ZIP family says 'in'
+ZIP_EN = ("food pantries in zip code {zip}", "pantries in {zip}", "I'm in {zip}, where can I get food?",
+          "food bank in ZIP {zip}")
+ZIP_ES = ("despensas en el código postal {zip}", "comida gratis en el {zip}")
 
 ELIGIBILITY_EN = (
     "Are there food pantries {phrase} in {loc}?", "{phrase_sentence} Is there a pantry in {loc}?",

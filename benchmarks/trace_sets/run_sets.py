@@ -1,0 +1,47 @@
+"""Score the natural-language query sets against the retriever (KG-3) and print one table per directory.
+
+    .venv/bin/python benchmarks/trace_sets/run_sets.py [--failures] [--only kansas]
+
+Reads the directories from ../shared/data/directories relative to the project root (never copied in).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+import structlog
+
+PROJECT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(PROJECT))
+
+from engine.directory.bench.data import shared_directories  # noqa: E402
+from engine.directory.bench.sets import format_set_report, load_set, score_set  # noqa: E402
+from engine.directory.retriever import TraceRetriever  # noqa: E402
+from engine.directory.rules import load_rules  # noqa: E402
+
+SETS = ["kansas", "sv", "ny", "dc"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--failures", action="store_true", help="list every query not scored 1/1")
+    parser.add_argument("--only", action="append", help="directory set name (repeatable)")
+    args = parser.parse_args()
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    for name in args.only or SETS:
+        payload = load_set(PROJECT / "benchmarks" / "trace_sets" / f"{name}.json")
+        root = shared_directories()
+        if root is None:
+            print("shared directories not found (set GRACE_SHARED_DIRECTORIES)", file=sys.stderr)
+            return 2
+        retriever = TraceRetriever.from_files(root / payload["directory"], PROJECT / payload["mapping"],
+                                              rules=load_rules())
+        print(format_set_report(name, score_set(retriever, payload), args.failures), end="\n\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

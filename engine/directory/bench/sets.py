@@ -1,0 +1,141 @@
+"""Score the labelled natural-language query sets (benchmarks/trace_sets/*.json) against the retriever.
+
+Per query (k = 3): P@3 = returned records inside the acceptable set / returned (0 when nothing is returned for an
+answerable query); R@3 = acceptable records returned / min(3, |gold|). Queries expecting ``no_match`` or
+``clarify`` score 1 on both when the status is right and nothing is recommended, else 0. Constraint satisfaction =
+recommendations inside the acceptable set; hallucination = recommendations that are not the directory's record (name
+or verbatim evidence) or fall outside the acceptable set. Follow-ups (``turns``) run as one conversation: each turn
+gets the previous turn's parsed query; the last turn is scored.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from engine.directory.bench.metrics import source_texts
+from engine.directory.errors import DirectoryUsageError
+from engine.directory.retriever import Answer, TraceRetriever
+
+
+@dataclass
+class SetTotals:
+    n: int = 0
+    precision: float = 0.0
+    recall: float = 0.0
+    recs: int = 0
+    satisfied: int = 0
+    hallucinated: int = 0
+    expect_clarify: int = 0
+    clarify_right: int = 0
+    expect_no_match: int = 0
+    no_match_right: int = 0
+    refused: int = 0  # answerable queries answered with clarify / no-match
+    answerable: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, float | int | str]:
+        n = max(self.n, 1)
+        return {
+            "queries": self.n, "P@3": round(self.precision / n, 4), "R@3": round(self.recall / n, 4),
+            "CSR": round(self.satisfied / self.recs, 4) if self.recs else 1.0,
+            "hallucination": round(self.hallucinated / self.recs, 4) if self.recs else 0.0,
+            "clarify_ok": f"{self.clarify_right}/{self.expect_clarify}",
+            "no_match_ok": f"{self.no_match_right}/{self.expect_no_match}",
+            "refused": f"{self.refused}/{self.answerable}",
+        }
+
+
+def load_set(path: Path) -> dict[str, Any]:
+    try:
+        payload: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DirectoryUsageError(f"cannot read query set {path}: {exc}", code="directory.usage_query_set") from exc
+    if not isinstance(payload.get("queries"), list):
+        raise DirectoryUsageError(f"{path}: no 'queries' list", code="directory.usage_query_set")
+    return payload
+
+
+def _takes_previous(retriever: TraceRetriever) -> bool:
+    import inspect
+
+    return "previous" in inspect.signature(retriever.answer).parameters
+
+
+def ask(retriever: TraceRetriever, query: dict[str, Any], reference: datetime) -> Answer:
+    turns = query.get("turns") or [query["text"]]
+    answer: Answer | None = None
+    for text in turns:
+        previous = answer.parsed if answer is not None else None
+        answer = (retriever.answer(text, reference, previous=previous) if _takes_previous(retriever)
+                  else retriever.answer(text, reference))
+    assert answer is not None
+    return answer
+
+
+def score_set(retriever: TraceRetriever, payload: dict[str, Any], k: int = 3) -> dict[str, SetTotals]:
+    reference = datetime.fromisoformat(payload["reference"])
+    texts = source_texts(retriever.directory)
+    totals: dict[str, SetTotals] = {"all": SetTotals()}
+    for query in payload["queries"]:
+        answer = ask(retriever, query, reference)
+        returned = [(r.source_index, r.name, r.evidence) for r in answer.results[:k]]
+        acceptable = set(query["acceptable"])
+        gold = set(query["gold"])
+        expect = query["expect"]
+        good = 0
+        real_bad = 0
+        for index, name, evidence in returned:
+            record = retriever.directory.record(index)
+            real = record is not None and record.name == name and 0 <= index < len(texts) and evidence in texts[index]
+            ok = index in acceptable
+            good += ok
+            real_bad += (not real) or (not ok)
+        if expect == "results":
+            precision = good / len(returned) if returned else 0.0
+            recall = min(1.0, good / min(k, len(gold))) if gold else float(bool(good))
+        else:
+            wanted = {"clarify": {"clarify"}, "no_match": {"no_match"},
+                      "clarify_or_no_match": {"clarify", "no_match"}}[expect]
+            right = answer.status in wanted and not returned
+            precision = recall = float(right)
+        for key in ("all", query["family"]):
+            t = totals.setdefault(key, SetTotals())
+            t.n += 1
+            t.precision += precision
+            t.recall += recall
+            t.recs += len(returned)
+            t.satisfied += good
+            t.hallucinated += real_bad
+            if expect == "results":
+                t.answerable += 1
+                t.refused += answer.status != "results"
+            elif expect == "no_match":
+                t.expect_no_match += 1
+                t.no_match_right += precision == 1.0
+            else:
+                t.expect_clarify += 1
+                t.clarify_right += precision == 1.0
+            if (precision < 1.0 or recall < 1.0) and key == "all":
+                shown = " / ".join(query.get("turns") or [query["text"]])
+                t.failures.append(f"{query['id']} [{query['family']}] {shown!r}: expect {expect} "
+                                  f"got {answer.status} {[i for i, _, _ in returned]} "
+                                  f"gold {sorted(gold)[:6]}{'...' if len(gold) > 6 else ''}")
+    return totals
+
+
+def format_set_report(name: str, totals: dict[str, SetTotals], failures: bool = False) -> str:
+    lines = [f"TRACE query set: {name}",
+             f"{'family':12} {'n':>4} {'P@3':>6} {'R@3':>6} {'CSR':>7} {'halluc':>7} {'clarify':>8} {'nomatch':>8} "
+             f"{'refused':>8}"]
+    order = ["all"] + sorted(k for k in totals if k != "all")
+    for key in order:
+        s = totals[key].summary()
+        lines.append(f"{key:12} {s['queries']:>4} {s['P@3']:>6.3f} {s['R@3']:>6.3f} {s['CSR']:>7.2%} "
+                     f"{s['hallucination']:>7.2%} {s['clarify_ok']:>8} {s['no_match_ok']:>8} {s['refused']:>8}")
+    if failures:
+        lines.extend("  " + f for f in totals["all"].failures)
+    return "\n".join(lines)

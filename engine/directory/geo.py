@@ -1,0 +1,71 @@
+"""US places and ZIP codes with coordinates from the packaged offline ``zipcodes`` source (no network, ever).
+
+Loaded once per process. A place's point is the mean of its ZIP centroids (standard ZIPs when it has any); a
+record's point is its ZIP centroid, else its town's point. Distances are great-circle miles.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import zipcodes
+
+from engine.directory.normalize import key_tokens
+
+EARTH_MILES = 3958.8
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class ZipRow:
+    zip: str
+    city: str
+    state: str
+    county: str
+    point: Point
+    standard: bool
+    alternates: tuple[str, ...]
+    timezone: str  # acceptable and unacceptable alternate names ('University Of Kansas')
+
+
+@dataclass
+class UsPlaces:
+    zips: dict[str, ZipRow] = field(default_factory=dict)
+    towns: dict[tuple[tuple[str, ...], str], Point] = field(default_factory=dict)  # (town key, state) -> point
+    town_states: dict[tuple[str, ...], set[str]] = field(default_factory=dict)  # town key -> states having it
+
+
+_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def us_places() -> UsPlaces:
+    with _LOCK:
+        places = UsPlaces()
+        sums: dict[tuple[tuple[str, ...], str], list[tuple[Point, bool]]] = {}
+        for row in zipcodes.list_all():  # type: ignore[no-untyped-call]
+            try:
+                point = (float(row["lat"]), float(row["long"]))
+            except (TypeError, ValueError):
+                continue
+            z = ZipRow(row["zip_code"], row["city"], row["state"], row.get("county") or "", point,
+                       row["zip_code_type"] == "STANDARD",
+                       tuple(row.get("acceptable_cities") or []) + tuple(row.get("unacceptable_cities") or []),
+                       row.get("timezone") or "")
+            places.zips[z.zip] = z
+            key = key_tokens(z.city)
+            sums.setdefault((key, z.state), []).append((point, z.standard))
+            places.town_states.setdefault(key, set()).add(z.state)
+        for town, points in sums.items():
+            chosen = [p for p, standard in points if standard] or [p for p, _ in points]
+            places.towns[town] = (sum(p[0] for p in chosen) / len(chosen), sum(p[1] for p in chosen) / len(chosen))
+        return places
+
+
+def miles(a: Point, b: Point) -> float:
+    la1, lo1, la2, lo2 = map(math.radians, (*a, *b))
+    h = math.sin((la2 - la1) / 2) ** 2 + math.cos(la1) * math.cos(la2) * math.sin((lo2 - lo1) / 2) ** 2
+    return EARTH_MILES * 2 * math.asin(min(1.0, math.sqrt(h)))
