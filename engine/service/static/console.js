@@ -296,6 +296,32 @@
     return card;
   }
 
+  // The values the conversation recorded, one row per objective in approved order, with the turn and the
+  // visitor's own words that support each (corrections listed after the first value).
+  function valuesTable(state, objectives) {
+    var values = state.values || {};
+    var body = el("tbody");
+    objectives.forEach(function (o) {
+      var history = values[o.id] || [];
+      var latest = history.length ? history[history.length - 1] : null;
+      var words = "";
+      if (latest) {
+        var m = messageOf(state, "visitor", latest.turn);
+        words = m ? sliceCp(m.text, latest.span_start, latest.span_end) : "";
+      }
+      body.appendChild(el("tr", { "data-testid": "console-value", "data-objective": o.id }, [
+        el("td", {}, o.name),
+        el("td", {}, latest ? String(latest.value) : el("span", { "class": "muted" }, "not recorded")),
+        el("td", {}, latest ? el("q", {}, words || "(span not found)") : "—"),
+        el("td", {}, latest ? "turn " + latest.turn + (history.length > 1 ? " (corrected " + (history.length - 1) + "×)" : "") : "—")
+      ]));
+    });
+    return el("section", { "aria-label": "Recorded values" }, [
+      el("h2", {}, "Recorded values"),
+      el("table", {}, [el("thead", {}, el("tr", {}, ["Objective", "Value", "Visitor's words", "When"].map(function (h) { return el("th", {}, h); }))), body])
+    ]);
+  }
+
   function chainBanner(status) {
     if (!status) { return el("div", { "class": "chain unknown", "data-testid": "console-chain" }, "Audit chain status unavailable."); }
     if (status.ok) {
@@ -343,6 +369,7 @@
       detail.appendChild(el("ul", { "class": "legend", "aria-label": "Objectives in approved order" }, objectives.map(function (o) {
         return el("li", { "title": o.description }, [el("b", {}, String(o.order)), o.name + " ", el("span", { "class": "muted mono" }, o.id + " · " + o.kind)]);
       })));
+      detail.appendChild(valuesTable(state, objectives));
       if (!trail.records.length) { detail.appendChild(el("p", { "class": "muted" }, "No turns yet.")); }
       trail.records.forEach(function (rec) { detail.appendChild(turnCard(rec, state, objectives)); });
     }).catch(function (err) {
