@@ -405,6 +405,28 @@ def create_app(
             anchored_seq=report.anchored_seq,
         )
 
+    @app.get(
+        "/v1/operator/conversations/{conversation_id}/audit/packet",
+        response_class=Response,
+        responses={**_ERRORS, 200: {"content": {"application/zip": {}}, "description": "The audit packet (zip)"}},
+        dependencies=auditor,
+        tags=["operator"],
+        summary="Audit packet: a readable report plus the records, checkpoint, checkpoint log and state that "
+                "`grace audit verify` re-checks offline, with this server's verification result",
+    )
+    def audit_packet(conversation_id: ConversationId, request: Request) -> Response:
+        from audit.packet import build_packet
+
+        _records(conversation_id)  # 404 for an unknown conversation
+        _, goal = goal_of(conversation_id)
+        spec = goal.published.spec
+        data = build_packet(store, conversation_id, audit_key, title=f"{spec.title} ({goal.published.ref})",
+                            objectives=[{"id": o.id, "name": o.name} for o in spec.ordered()])
+        who: Operator = request.state.operator
+        log.warning("operator.audit.packet", conversation_id=conversation_id, operator=who.name)
+        return Response(content=data, media_type="application/zip", headers={
+            "Content-Disposition": f'attachment; filename="audit-{conversation_id}.zip"'})
+
     @app.post(
         "/v1/operator/conversations/{conversation_id}/erase",
         response_model=ErasureOut,

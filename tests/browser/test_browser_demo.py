@@ -105,6 +105,11 @@ def test_real_estate_conversation_reaches_1111_and_console_shows_witnesses(
     assert all(safety.nth(i).inner_text() == "✓ safety check passed" for i in range(safety.count()))
     assert "assistant's reply" in turns.nth(len(messages) - 1).inner_text().lower()
     assert page.locator("[data-testid=console-glossary]").count() == 1
+    with page.expect_download() as download:
+        page.locator("[data-testid=console-packet]").click()
+    packet = shots / f"audit-packet-{lang}.zip"
+    download.value.save_as(str(packet))
+    assert packet.stat().st_size > 0
     values = page.locator("[data-testid=console-value]")
     assert values.count() == len(OBJECTIVES) and "not recorded" not in values.all_inner_texts()[0]
     page.screenshot(path=str(shots / f"console-real-estate-{lang}.png"), full_page=True)

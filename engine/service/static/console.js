@@ -322,6 +322,26 @@
     ]);
   }
 
+  // The audit packet: report + the files `grace audit verify` re-checks offline (fetched with the token).
+  function packetButton(id) {
+    var button = el("button", { "type": "button", "class": "secondary", "data-testid": "console-packet" }, "Download audit packet");
+    button.addEventListener("click", function () {
+      fetch("/v1/operator/conversations/" + encodeURIComponent(id) + "/audit/packet", { headers: { "Authorization": "Bearer " + token } })
+        .then(function (res) {
+          if (!res.ok) { throw new Error("HTTP " + res.status); }
+          return res.blob();
+        })
+        .then(function (blob) {
+          var link = el("a", { "href": URL.createObjectURL(blob), "download": "audit-" + id + ".zip" });
+          document.body.appendChild(link);
+          link.click();
+          link.remove();
+        })
+        .catch(function (err) { button.textContent = "Download failed: " + err.message; });
+    });
+    return button;
+  }
+
   function chainBanner(status) {
     if (!status) { return el("div", { "class": "chain unknown", "data-testid": "console-chain" }, "Audit chain status unavailable."); }
     if (status.ok) {
@@ -366,6 +386,7 @@
         ])
       ]));
       detail.appendChild(chainBanner(status));
+      detail.appendChild(el("p", {}, packetButton(conv.conversation_id)));
       detail.appendChild(el("ul", { "class": "legend", "aria-label": "Objectives in approved order" }, objectives.map(function (o) {
         return el("li", { "title": o.description }, [el("b", {}, String(o.order)), o.name + " ", el("span", { "class": "muted mono" }, o.id + " · " + o.kind)]);
       })));
