@@ -87,6 +87,12 @@ def test_real_estate_conversation_reaches_1111_and_console_shows_witnesses(
     assert built.store.load(cid).state_string() == "1111"
 
     page.goto(f"{url}/console#token={built.token}")
+    page.locator(f"[data-testid=console-conversation][data-id='{cid}']").wait_for(timeout=TIMEOUT_MS)
+    page.locator("[data-testid=console-filter-status]").select_option("open")  # this one is complete: hidden
+    assert page.locator(f"[data-testid=console-conversation][data-id='{cid}']").count() == 0
+    page.locator("[data-testid=console-filter-status]").select_option("complete")
+    page.locator("[data-testid=console-filter-text]").fill(cid[:8])
+    assert page.locator("[data-testid=console-conversation]").count() == 1
     page.locator(f"[data-testid=console-conversation][data-id='{cid}']").click()
     turns = page.locator("[data-testid=console-turn]")
     turns.nth(len(messages) - 1).wait_for(timeout=TIMEOUT_MS)

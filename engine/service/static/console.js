@@ -400,26 +400,61 @@
     });
   }
 
+  // The latest conversations (up to 1000), filtered in the browser by text, goal, status and date.
+  var loaded = [];
+
   function loadList() {
-    api("/v1/operator/conversations").then(function (data) {
-      var list = $("conversations");
-      list.textContent = "";
-      $("list-empty").hidden = data.conversations.length > 0;
-      data.conversations.forEach(function (c) {
-        var button = el("button", { "type": "button", "class": "conv-item", "data-id": c.conversation_id, "data-testid": "console-conversation", "aria-current": c.conversation_id === selected ? "true" : "false" }, [
-          el("div", { "class": "row" }, [el("span", { "class": "goal" }, c.goal_ref), el("span", { "class": "mono" }, c.state)]),
-          el("div", { "class": "row meta" }, [el("span", { "class": "mono" }, c.conversation_id.slice(0, 12) + "…"), el("span", {}, "turn " + c.turn + " · " + c.language)]),
-          el("div", { "class": "meta" }, new Date(c.updated_at).toLocaleString())
-        ]);
-        button.addEventListener("click", function () { showDetail(c.conversation_id); });
-        list.appendChild(el("li", {}, button));
+    api("/v1/operator/conversations?limit=1000").then(function (data) {
+      loaded = data.conversations;
+      var goals = $("filter-goal");
+      var chosen = goals.value;
+      goals.textContent = "";
+      goals.appendChild(el("option", { "value": "" }, "All goals"));
+      Array.from(new Set(loaded.map(function (c) { return c.goal_ref; }))).sort().forEach(function (g) {
+        goals.appendChild(el("option", { "value": g }, g));
       });
+      goals.value = chosen;
+      renderList();
     }).catch(function (err) {
       if (err.message !== "auth") { $("whoami").textContent = "Could not load conversations: " + err.message; }
     });
   }
 
+  function matches(c) {
+    var text = $("filter-text").value.trim().toLowerCase();
+    var goal = $("filter-goal").value;
+    var status = $("filter-status").value;
+    var since = $("filter-since").value;
+    var complete = c.state.indexOf("0") < 0;
+    if (text && (c.conversation_id + " " + c.goal_ref).toLowerCase().indexOf(text) < 0) { return false; }
+    if (goal && c.goal_ref !== goal) { return false; }
+    if (status === "complete" && !complete) { return false; }
+    if (status === "open" && complete) { return false; }
+    if (since && new Date(c.updated_at) < new Date(since + "T00:00:00")) { return false; }
+    return true;
+  }
+
+  function renderList() {
+    var list = $("conversations");
+    list.textContent = "";
+    var shown = loaded.filter(matches);
+    $("list-empty").hidden = shown.length > 0;
+    $("list-empty").textContent = loaded.length ? "No conversation matches the filters." : "No conversations yet.";
+    shown.forEach(function (c) {
+      var button = el("button", { "type": "button", "class": "conv-item", "data-id": c.conversation_id, "data-testid": "console-conversation", "aria-current": c.conversation_id === selected ? "true" : "false" }, [
+        el("div", { "class": "row" }, [el("span", { "class": "goal" }, c.goal_ref), el("span", { "class": "mono" }, c.state)]),
+        el("div", { "class": "row meta" }, [el("span", { "class": "mono" }, c.conversation_id.slice(0, 12) + "…"), el("span", {}, "turn " + c.turn + " · " + c.language)]),
+        el("div", { "class": "meta" }, new Date(c.updated_at).toLocaleString())
+      ]);
+      button.addEventListener("click", function () { showDetail(c.conversation_id); });
+      list.appendChild(el("li", {}, button));
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    // One event per control: a second render on blur would swap the list under the pointer and lose the click.
+    $("filter-text").addEventListener("input", renderList);
+    ["filter-goal", "filter-status", "filter-since"].forEach(function (id) { $(id).addEventListener("change", renderList); });
     $("signin-form").addEventListener("submit", function (event) {
       event.preventDefault();
       token = $("token").value.trim();
