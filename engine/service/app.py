@@ -34,6 +34,7 @@ from engine.service.engine_thread import EngineThread
 from engine.service.errors import AuthError, ForbiddenError, NotFoundError, RateLimitError, RequestError, status_for
 from engine.service.middleware import BodyGuard
 from engine.service.operators import Operator, Role
+from engine.service.quick_replies import quick_replies
 from engine.service.ratelimit import RateLimiter
 from engine.service.schemas import (
     CONVERSATION_ID_PATTERN,
@@ -296,11 +297,13 @@ def create_app(
     ) -> dict[str, Any]:
         _check_text(body.message, "message")
         key = check_key(idempotency_key, limits.idempotency_key_max_chars)
-        _, goal = visitor_goal_of(conversation_id, visitor_token)
+        state, goal = visitor_goal_of(conversation_id, visitor_token)
         submitted = submitter.submit(goal.runtime, conversation_id, body.message, key)
         if submitted.replayed:
             response.headers["Idempotent-Replayed"] = "true"
-        return submitted.response
+        # Derived from the stored response and the pinned spec, so a replay returns the same choices.
+        choices = quick_replies(goal.published.spec, submitted.response, state.language, goal.runtime.bundle)
+        return {**submitted.response, "choices": choices}
 
     @app.get(
         "/v1/conversations/{conversation_id}",

@@ -83,6 +83,11 @@ class TurnResponse(BaseModel):
     response_text: str = Field(description="What the visitor is shown: answer, then the question.")
     fail_closed: str | None = Field(description="Reason code when the turn failed closed.")
     stopped: bool
+    choices: list[str] = Field(
+        default_factory=list,
+        description="Quick replies for the question when its objective lists options (labels in the conversation's "
+        "language); sending one is the visitor's own answer.",
+    )
     completed: bool = Field(
         default=False,
         description="This turn closed the conversation (every objective recorded, or the visitor stopped): the "

@@ -128,3 +128,33 @@ def test_console_sign_in_shows_only_the_sign_in_form(page: Any, demo: tuple[Buil
     assert page.locator("#signin").is_visible()
     assert not page.locator("#app").is_visible()  # `hidden` wins over the layout's display rule
     page.screenshot(path=str(shots / "console-sign-in.png"), full_page=True)
+
+
+def test_listed_options_are_quick_replies_and_a_rejected_answer_is_explained(
+    page: Any, demo: tuple[Built, str], shots: Path
+) -> None:
+    _, url = demo
+    page.goto(f"{url}/demo/cleaning?lang=es")
+    page.locator("[data-testid=grace-launcher]").click()
+    [first] = converse(page, ["Hola, buenos días"])
+    chips = first.locator("[data-testid=grace-choice]")
+    assert first.get_attribute("data-action") == "ASK(client_type)" and chips.count() >= 2
+    labels = chips.all_inner_texts()
+    assert "oficina" in labels  # the option as the visitor's language names it
+    page.screenshot(path=str(shots / "widget-quick-replies.png"))
+    chips.nth(labels.index("oficina")).click()
+    second = page.locator("[data-testid=grace-bot]").nth(1)
+    second.wait_for(timeout=TIMEOUT_MS)
+    assert second.get_attribute("data-state") == "1000"  # the tapped option is the visitor's own answer
+    assert page.locator("[data-testid=grace-visitor]").last.inner_text() == "oficina"
+
+
+def test_rejected_amount_is_explained_before_the_next_question(page: Any, demo: tuple[Built, str]) -> None:
+    _, url = demo
+    page.goto(f"{url}/demo/real-estate?lang=en")
+    page.locator("[data-testid=grace-launcher]").click()
+    replies = converse(page, ["My budget is $450,000", "I said $450,000", "It is $450,000"])
+    assert "euros" in replies[0].locator("[data-testid=grace-question]").inner_text()  # the clarification
+    third = replies[2]
+    assert third.get_attribute("data-action") == "ASK(location)"  # never a third time in a row
+    assert "euros" in third.locator("[data-testid=grace-notice]").inner_text()

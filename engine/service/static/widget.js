@@ -22,6 +22,7 @@
       placeholder: "Type your message…",
       send: "Send",
       sources: "Sources",
+      choices: "Options",
       thinking: "Thinking…",
       noted: "Thank you, noted.",
       retrying: "Connection problem, retrying…",
@@ -46,6 +47,7 @@
       placeholder: "Escriba su mensaje…",
       send: "Enviar",
       sources: "Fuentes",
+      choices: "Opciones",
       thinking: "Pensando…",
       noted: "Gracias, tomamos nota.",
       retrying: "Problema de conexión, reintentando…",
@@ -150,12 +152,40 @@
       details.appendChild(list);
       box.appendChild(details);
     }
-    if (reply.question) {
+    // After the answer, everything else the visitor is shown, in order: why an answer was not recorded, the one
+    // question, and the closing summary (response_text holds them all; the question is marked as such).
+    var rest = reply.response_text || "";
+    if (answer.text && rest.indexOf(answer.text) === 0) { rest = rest.slice(answer.text.length); }
+    var parts = rest.split(/\n\s*\n/).map(function (p) { return p.trim(); }).filter(Boolean);
+    var questionShown = false;
+    parts.forEach(function (part) {
+      if (reply.question && part === reply.question.trim() && !questionShown) {
+        questionShown = true;
+        box.appendChild(el("p", { "class": "question", "data-testid": "grace-question" }, part));
+      } else {
+        box.appendChild(el("p", { "class": "answer said-more", "data-testid": reply.completed ? "grace-closing" : "grace-notice" }, part));
+      }
+    });
+    if (reply.question && !questionShown) {
       box.appendChild(el("p", { "class": "question", "data-testid": "grace-question" }, reply.question));
+    }
+    if (reply.question && reply.choices && reply.choices.length) {
+      // Quick replies for a question with listed options: a click sends the option as the visitor's own words.
+      var chips = el("div", { "class": "chips", "role": "group", "aria-label": T.choices || "Options", "data-testid": "grace-choices" });
+      reply.choices.forEach(function (label) {
+        var chip = el("button", { "type": "button", "class": "chip", "data-testid": "grace-choice" }, label);
+        chip.addEventListener("click", function () {
+          if (busy) { return; }
+          input.value = label;
+          if (typeof form.requestSubmit === "function") { form.requestSubmit(); } else { sendBtn.click(); }
+        });
+        chips.appendChild(chip);
+      });
+      box.appendChild(chips);
     }
     if (!box.childNodes.length) {
       // Nothing to answer and nothing left to ask: acknowledge instead of showing an empty bubble.
-      box.appendChild(el("p", { "class": "answer", "data-testid": "grace-ack" }, reply.response_text || T.noted));
+      box.appendChild(el("p", { "class": "answer", "data-testid": "grace-ack" }, T.noted));
     }
     log.appendChild(box);
     host.setAttribute("data-state", reply.state || "");

@@ -1,0 +1,31 @@
+"""Quick replies: the listed options of the objective a turn asks about, as the visitor's language names them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.goals.company_data import criterion_vocabulary
+from engine.goals.models import GoalSpec
+from engine.rules_bundle import RuleBundle
+
+_ASK = re.compile(r"^ASK\((.+)\)$")
+_KINDS = ("enumeration", "features")
+MAX_CHOICES = 12  # presentation limit: more than this is a list to read, not buttons to tap
+
+
+def quick_replies(spec: GoalSpec, response: dict[str, Any], language: str, bundle: RuleBundle) -> list[str]:
+    match = _ASK.match(str(response.get("action") or ""))
+    if match is None or not response.get("question"):
+        return []
+    objective = next((o for o in spec.objectives if o.id == match.group(1)), None)
+    if objective is None or objective.criterion.kind.value not in _KINDS:
+        return []
+    vocabulary = criterion_vocabulary(objective.criterion, spec, bundle)
+    if vocabulary is None or len(vocabulary.options) > MAX_CHOICES:
+        return []
+    labels = []
+    for option, terms in vocabulary.options.items():
+        names = terms.get(language) or terms.get(spec.default_language) or []
+        labels.append(str(names[0]) if names else option)
+    return labels
