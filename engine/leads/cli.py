@@ -14,7 +14,7 @@ from engine.leads.errors import LeadExportError
 from engine.leads.export import FORMATS, LeadFilter, collect_leads, parse_day, to_csv, to_json
 from engine.leads.outbox import Outbox
 from engine.output_files import check_output_folder, write_text_atomic
-from engine.storage import open_store
+from engine.storage import open_store, sqlite_path
 
 log = structlog.get_logger("grace.leads")
 
@@ -117,7 +117,6 @@ def _require_database(url: str) -> None:
     """An export reads an existing database: a mistyped SQLite path must not create an empty one."""
     if url.startswith(("postgresql://", "postgres://")):
         return
-    path = url.removeprefix("sqlite://")
-    path = path[1:] if path.startswith("//") else path
-    if not Path(path).is_file():
+    path = sqlite_path(url)  # the storage layer's reading of the URL (relative to the working directory)
+    if not path.is_file():
         raise LeadExportError(f"no database file at {path}", code="leads.db_missing")

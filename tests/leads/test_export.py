@@ -90,3 +90,12 @@ def test_spreadsheet_formulas_are_never_exported_live() -> None:
     lead = Lead("c", "g/v1", "en", "t", "t", "1", True, False, {"notes": "=HYPERLINK(\"http://x\")", "n": "@SUM(1)"})
     row = next(iter(csv.DictReader(io.StringIO(to_csv([lead])))))
     assert row["notes"].startswith("'=") and row["n"].startswith("'@")
+
+
+def test_relative_sqlite_url_is_read_from_the_working_directory(
+    database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    absolute = Path(database.removeprefix("sqlite:///"))
+    monkeypatch.chdir(absolute.parent.parent)
+    relative = f"sqlite:///{absolute.parent.name}/{absolute.name}"  # as the README writes .grace/grace.db
+    assert _export(relative, tmp_path / "leads.json") == 0
