@@ -10,12 +10,13 @@ and the company's next step. All wording is rule data (rules/arc/<language>.json
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from babel.numbers import get_currency_name
 
-from engine.arc_values import display_value
+from engine.arc_values import display_value, option_label
 from engine.conversation import ConversationState
 from engine.decision.decider import Decision
 from engine.goals.company_data import criterion_vocabulary, locale_value
@@ -23,6 +24,7 @@ from engine.goals.models import GoalSpec, Objective
 from engine.rules_bundle import RuleBundle
 
 REJECTED = "validator.rejected"
+CLOSING_NOTE = "arc.closing:"  # audit-record note of the closing turn: "arc.closing:<reason>"
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 
@@ -38,6 +40,18 @@ class Clarification:
 class Closing:
     reason: str  # "all_complete" | "visitor_stopped"
     text: str
+
+    @property
+    def note(self) -> str:
+        return CLOSING_NOTE + self.reason
+
+
+def closing_reason(record: Mapping[str, Any]) -> str | None:
+    """The closing reason an audit record carries in its notes, or None for any other turn."""
+    for note in record.get("notes") or []:
+        if isinstance(note, str) and note.startswith(CLOSING_NOTE):
+            return note[len(CLOSING_NOTE):]
+    return None
 
 
 class ArcWording:
@@ -113,9 +127,8 @@ class ArcWording:
             values[bound] = "" if value is None else _number(value)
         vocabulary = criterion_vocabulary(objective.criterion, self.spec, self.bundle)
         if vocabulary is not None:
-            labels = [terms.get(lang) or terms.get(fallback) or [option]
-                      for option, terms in vocabulary.options.items()]
-            values["options"] = ", ".join(str(t[0]) for t in labels if t)
+            values["options"] = ", ".join(option_label(vocabulary, option, lang, fallback)
+                                          for option in vocabulary.options)
         return values
 
     # ---- closing -------------------------------------------------------------------------------------------

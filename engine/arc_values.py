@@ -47,17 +47,20 @@ def _money(value: str, language: str) -> str | None:
     return _REL.get(match["rel"] or "", "") + " – ".join(shown)
 
 
+def option_label(vocabulary: Vocabulary | None, option: str, language: str, fallback: str) -> str:
+    """How the visitor's language names a vocabulary option: its first term, else the option id."""
+    terms = vocabulary.options.get(option, {}) if vocabulary is not None else {}
+    names = terms.get(language) or terms.get(fallback) or []
+    return str(names[0]) if names else option
+
+
 def _options(value: str, vocabulary: Vocabulary | None, language: str, fallback: str) -> str:
     shown = []
     for item in (part.strip() for part in value.split(";")):
         if not item:
             continue
         option, _, detail = item.partition("=")
-        label = option
-        if vocabulary is not None and option in vocabulary.options:
-            terms = vocabulary.options[option]
-            names = terms.get(language) or terms.get(fallback) or []
-            label = names[0] if names else option
+        label = option_label(vocabulary, option, language, fallback)
         shown.append(f"{label}: {detail}" if detail else label)
     return ", ".join(shown) if shown else value
 

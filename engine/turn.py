@@ -264,7 +264,7 @@ class TurnRuntime:
                 notice = clarification.text
         closing = wording.closing(before, decision.new_state)
         if closing is not None:
-            notes.append(f"arc.closing:{closing.reason}")
+            notes.append(closing.note)
         return Reply(question, notice, closing.text if closing else None, closing.reason if closing else None,
                      tuple(notes))
 

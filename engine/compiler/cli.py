@@ -8,10 +8,7 @@ still needs review, ``grace goals validate`` and ``grace goals approve``.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +18,7 @@ from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.errors import CompileError
 from engine.compiler.model import CompileInput, CompileOutcome, GoalCompiler
 from engine.compiler.rules import DEFAULT_RULES_DIR, load_compiler_rules, load_governance_rules
+from engine.output_files import write_json_atomic
 
 
 def register(subparsers: Any) -> None:
@@ -90,16 +88,6 @@ def _compiler(args: argparse.Namespace) -> GoalCompiler:
     return LLMGoalCompiler(adapter_from_settings(settings), rules, governance)
 
 
-def _write_json_atomic(path: Path, data: Any) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False, indent=2)
-            handle.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_outcome(outcome: CompileOutcome, out: Path, vocab_out: Path | None) -> list[Path]:
@@ -109,9 +97,9 @@ def write_outcome(outcome: CompileOutcome, out: Path, vocab_out: Path | None) ->
         output_folder(vocab_out / "x.json", "compile.output_folder_missing")
         for vocab_id, body in sorted(outcome.vocabularies.items()):
             target = vocab_out / f"{vocab_id}.json"
-            _write_json_atomic(target, body)
+            write_json_atomic(target, body)
             written.append(target)
-    _write_json_atomic(out, outcome.spec.model_dump(mode="json", exclude_none=False))
+    write_json_atomic(out, outcome.spec.model_dump(mode="json", exclude_none=False))
     written.append(out)
     return written
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import time
 from datetime import date, datetime
 from pathlib import Path
@@ -22,6 +21,7 @@ from engine.directory.bench.sets import format_set_report, load_set, score_set
 from engine.directory.errors import DirectoryUsageError, QueryFileError
 from engine.directory.retriever import Answer, TraceRetriever, Variant, as_reference, parse_variant
 from engine.directory.rules import DirectoryRules, directory_rules
+from engine.output_files import write_json_atomic
 from engine.rules_bundle import DEFAULT_RULES_DIR
 from engine.verified_bundle import load_verified_bundle
 
@@ -116,12 +116,6 @@ def load_queries(path: Path) -> tuple[list[dict[str, Any]], str | None]:
     return data["queries"], top
 
 
-def _write_atomic(path: Path, payload: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)  # all or nothing: a failed run never leaves a half-written answer file
-
-
 def _cmd_run(args: argparse.Namespace) -> int:
     queries, top_reference = load_queries(Path(args.queries))
     default_reference = parse_reference(args.reference_date)
@@ -133,7 +127,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         answer = retriever.answer(query["text"], reference or file_reference or default_reference)
         message = render(answer, retriever.rules, retriever.directory.id)
         out.append(answer_json(answer, query["id"], retriever.directory.id, message))
-    _write_atomic(Path(args.out), {"queries": out})
+    write_json_atomic(Path(args.out), {"queries": out})
     counts = {s: sum(1 for a in out if a["status"] == s) for s in ("results", "clarify", "no_match")}
     print(f"wrote {len(out)} answers to {args.out} ({counts['results']} results, {counts['clarify']} clarify, "
           f"{counts['no_match']} no_match)")
@@ -169,7 +163,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(format_scale(rows))
         payload["scale"] = rows
     if args.json_out:
-        _write_atomic(Path(args.json_out), payload)
+        write_json_atomic(Path(args.json_out), payload)
     return 0
 
 

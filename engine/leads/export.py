@@ -76,8 +76,13 @@ def collect_leads(store: DurableStore, selection: LeadFilter, *, page: int = 500
     return sorted(leads, key=lambda lead: (lead.updated_at, lead.conversation_id))
 
 
+def latest_values(state: ConversationState) -> dict[str, str]:
+    """Objective id -> its latest accepted value (a correction replaces the first completion)."""
+    return {objective: records[-1].value for objective, records in state.values.items() if records}
+
+
 def lead_of(state: ConversationState, summary: ConversationSummary) -> Lead:
-    values = {objective: records[-1].value for objective, records in state.values.items() if records}
+    values = latest_values(state)
     return Lead(
         conversation_id=state.conversation_id, goal_ref=state.goal_ref, language=state.language,
         created_at=summary.created_at, updated_at=summary.updated_at, state=state.state_string(),

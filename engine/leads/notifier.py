@@ -12,24 +12,15 @@ from typing import Any
 
 import structlog
 
+from engine.arc import closing_reason
 from engine.conversation import ConversationState
-from engine.leads.export import Lead
+from engine.leads.export import Lead, latest_values
 from engine.leads.webhook import WebhookDispatcher, completion_event
 from engine.storage.base import DurableStore
 
 log = structlog.get_logger("grace.leads")
-CLOSING_NOTE = "arc.closing:"
-
-
-def closing_reason(record: dict[str, Any]) -> str | None:
-    for note in record.get("notes") or []:
-        if isinstance(note, str) and note.startswith(CLOSING_NOTE):
-            return note[len(CLOSING_NOTE):]
-    return None
-
-
 def event_of(state: ConversationState, record: dict[str, Any], reason: str) -> dict[str, Any]:
-    values = {objective: records[-1].value for objective, records in state.values.items() if records}
+    values = latest_values(state)
     stamps = record.get("timestamps") or {}
     occurred = stamps.get("completed_at") or datetime.now(UTC).isoformat()
     lead = Lead(state.conversation_id, state.goal_ref, state.language, "", str(occurred), state.state_string(),

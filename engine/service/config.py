@@ -33,11 +33,8 @@ class ServiceConfig:
     operators_file: Path | None = None  # named operators with roles (engine/service/operators.py)
 
     def __post_init__(self) -> None:
-        if self.operators_file is None and len(self.operator_token) < MIN_TOKEN_CHARS:
-            raise RequestError(
-                f"operator token must be at least {MIN_TOKEN_CHARS} characters", code="service.token_weak"
-            )
-        if self.operator_token and len(self.operator_token) < MIN_TOKEN_CHARS:
+        # an empty token is allowed only when the operators file names the operators
+        if (self.operator_token or self.operators_file is None) and len(self.operator_token) < MIN_TOKEN_CHARS:
             raise RequestError(
                 f"operator token must be at least {MIN_TOKEN_CHARS} characters", code="service.token_weak"
             )

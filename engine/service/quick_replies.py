@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.arc_values import option_label
 from engine.goals.company_data import criterion_vocabulary
 from engine.goals.models import GoalSpec
 from engine.rules_bundle import RuleBundle
@@ -24,8 +25,4 @@ def quick_replies(spec: GoalSpec, response: dict[str, Any], language: str, bundl
     vocabulary = criterion_vocabulary(objective.criterion, spec, bundle)
     if vocabulary is None or len(vocabulary.options) > MAX_CHOICES:
         return []
-    labels = []
-    for option, terms in vocabulary.options.items():
-        names = terms.get(language) or terms.get(spec.default_language) or []
-        labels.append(str(names[0]) if names else option)
-    return labels
+    return [option_label(vocabulary, option, language, spec.default_language) for option in vocabulary.options]

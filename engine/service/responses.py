@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.arc import closing_reason
 from engine.conversation import ConversationState, Role
-from engine.leads.notifier import closing_reason
 from engine.ports import GroundedAnswer
 
 _ASK = re.compile(r"^ASK\((.+)\)$")

@@ -108,10 +108,6 @@ class RecordingAnswerer:
         """Whether the wrapped answerer reads earlier visitor messages (directory follow-ups)."""
         return bool(getattr(self.inner, "conversational", False))
 
-    def company_texts(self) -> list[str]:
-        texts = getattr(self.inner, "company_texts", None)
-        return list(texts()) if callable(texts) else []
-
     def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         if self.conversational:
             result = self.inner.answer(message, language, history)  # type: ignore[call-arg]
