@@ -134,6 +134,8 @@ def record_hash(record: Mapping[str, Any]) -> str:
 def seal(record: Mapping[str, Any], prev: SealedHead | None, *, validate: bool = True) -> dict[str, Any]:
     """Return a new sealed copy of ``record`` chained after ``prev`` (``None`` for the first turn).
 
+    INVARIANT (I-13): ``hash_k = H(record_k without hash)`` and ``prev_hash_k = hash_{k-1}``.
+
     With ``validate`` (the default) the record must match ``TransitionRecord``; the stored form is then the
     validated model's canonical JSON, so every sealed record conforms to the committed schema. Redact first.
     """

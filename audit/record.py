@@ -7,7 +7,7 @@ so a typo in the runtime fails loudly instead of silently dropping audit data. T
 
 Structural invariants checked here (a record breaking one is refused, so the turn is not committed):
 an accepted candidate cites a witness; the chosen action is one of the scored actions; utilities list each
-action once; state vectors keep their length; INVARIANT (I-monotone): no completion bit goes 1 -> 0;
+action once; state vectors keep their length; INVARIANT (I-6): no completion bit goes 1 -> 0;
 a fail-closed turn leaves the completion bits unchanged.
 """
 
@@ -248,7 +248,7 @@ class TransitionRecord(_Model):
         before, after = self.state_before.bits, self.state_after.bits
         if len(before) != len(after):
             raise ValueError("state_before and state_after have different lengths")
-        # INVARIANT (I-monotone): completion never returns from 1 to 0 (paper eqs. 10-11).
+        # INVARIANT (I-6): completion never returns from 1 to 0 (paper eqs. 10-11).
         if any(b > a for b, a in zip(before, after, strict=True)):
             raise ValueError("a completion bit went from 1 to 0")
         if self.fail_closed is not None and before != after:

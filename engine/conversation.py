@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Role(StrEnum):
@@ -58,6 +58,14 @@ class ConversationState(BaseModel):
     audit_head: dict[str, Any] | None = None  # keyed checkpoint of the audit chain head (seq, head_hash, mac)
     # sha256 of the visitor's secret capability (HTTP service); None: no visitor may read or post over HTTP
     visitor_key: str | None = None
+
+    @field_validator("bits")
+    @classmethod
+    def _binary(cls, bits: list[int]) -> list[int]:
+        # INVARIANT (I-2): every coordinate of the state vector is 0 or 1
+        if any(bit not in (0, 1) for bit in bits):
+            raise ValueError("state bits must each be 0 or 1")
+        return bits
 
     def state_string(self) -> str:
         return "".join(str(b) for b in self.bits)

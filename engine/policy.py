@@ -156,13 +156,14 @@ def evaluate_actions(
     actions: list[ActionUtility] = []
     chosen: int | None = None
     for index, objective in enumerate(objectives):
+        # INVARIANT (I-9): a refused, stopped or rested objective gets vetoed_ask_utility < ε (proved at load)
         u_v = config.vetoed_ask_utility if vetoed[index] else config.visitor_utility(rubrics[index])
-        open_ = bits_after[index] == 0
+        open_ = bits_after[index] == 0  # INVARIANT (I-3): an ASK of a complete objective is infeasible
         feasible = open_ and not vetoed[index] and u_v >= config.epsilon
-        u_b = objective.weight if open_ else Fraction(0)
+        u_b = objective.weight if open_ else Fraction(0)  # INVARIANT (I-7): U_B is the open objective's weight
         actions.append(ActionUtility(f"ASK({objective.id})", objective.id, u_b, u_v, feasible, vetoed[index],
                                      rubrics[index]))
-        # strict '>' keeps the earlier approved order on equal weights
+        # INVARIANT (I-8): the feasible ASK of largest weight; strict '>' keeps the earlier approved order on ties
         if feasible and (chosen is None or objective.weight > objectives[chosen].weight):
             chosen = index
     actions.append(ActionUtility("NONE", None, Fraction(0), config.none_utility,

@@ -61,6 +61,7 @@ class TurnResult:
         return self.closing is not None
 
     def response_text(self) -> str:
+        # INVARIANT (I-11): the grounded answer plus at most one question (the decided one, or none)
         return _join(self.answer.text, self.notice, self.question, self.closing)
 
 
@@ -345,6 +346,7 @@ class TurnRuntime:
         return decision, proposal
 
     def _question(self, decision: Decision, answer: GroundedAnswer, language: str) -> str | None:
+        # INVARIANT (I-11): only the objective the decision chose is asked, once
         if decision.chosen is None:
             return None
         objective = next(o for o in self.spec.spec.objectives if o.id == decision.chosen)

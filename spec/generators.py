@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
+from engine.commands import COMMAND_ADAPTER, Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.provenance import ProvenanceRules, attribution
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
@@ -39,6 +40,7 @@ CONTACT_VALUES = ["me@home.org", "a@b.com", "ME@Home.org", "іnfo@home.org", "sa
 CONTACT_PHRASES = ["my email is {v}", "call me at {v}", "my wife's phone is {v}", "{v} is my husband's, mine is x",
                    "don't use {v}", "mi correo es {v}", "no es mi correo: {v}", "mon numéro est {v}",
                    "le numéro de ma femme est {v}", "{v}", "reach me on {v} but not my colleague"]
+T = TypeVar("T")
 PASSAGES = ["Pantry line: (950) 000-100", "Contact ａ@b.com", "Call 612 345 678 for help"]
 
 
@@ -52,13 +54,70 @@ class Case:
     passages: tuple[str, ...] = ()  # D-10: passages retrieved this turn
 
 
-def random_spec(rng: random.Random) -> PublishedGoalSpec:
-    n = rng.randint(1, 6)
-    cuts = sorted(rng.sample(range(1, 20), n - 1)) if n > 1 else []
+def case_to_json(case: Case) -> dict[str, Any]:
+    """A case as plain JSON (the differential corpus format): replayable with ``case_from_json``."""
+    return {
+        "spec": case.spec.model_dump(mode="json"),
+        "state": case.state.model_dump(mode="json"),
+        "commands": [COMMAND_ADAPTER.dump_python(c, mode="json") for c in case.commands],
+        "company_question": case.company_question,
+        "company_texts": list(case.company_texts),
+        "passages": list(case.passages),
+    }
+
+
+def case_from_json(data: dict[str, Any]) -> Case:
+    return Case(
+        spec=PublishedGoalSpec.model_validate(data["spec"]),
+        state=ConversationState.model_validate(data["state"]),
+        commands=[COMMAND_ADAPTER.validate_python(c) for c in data["commands"]],
+        company_question=bool(data["company_question"]),
+        company_texts=tuple(data.get("company_texts", ())),
+        passages=tuple(data.get("passages", ())),
+    )
+
+
+class Draw(Protocol):
+    """Where a case's choices come from. Every choice is written so that its *simplest* outcome is the one a
+    shrinker moves towards: ``chance`` shrinks to False (the feature is absent), ``integer`` to ``lo``, ``pick`` to
+    the first option. ``RandomDraw`` replays a seeded ``random.Random``; the differential test's Hypothesis draw
+    lets a failing case shrink to a small one."""
+
+    def integer(self, lo: int, hi: int) -> int: ...
+    def chance(self, p: float) -> bool: ...
+    def pick(self, options: Sequence[T]) -> T: ...
+    def sample(self, population: Sequence[T], k: int) -> list[T]: ...
+
+
+class RandomDraw:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self.rng.randint(lo, hi)
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def pick(self, options: Sequence[T]) -> T:
+        return self.rng.choice(options)
+
+    def sample(self, population: Sequence[T], k: int) -> list[T]:
+        return self.rng.sample(list(population), k)
+
+
+def _draw(source: random.Random | Draw) -> Draw:
+    return RandomDraw(source) if isinstance(source, random.Random) else source
+
+
+def random_spec(source: random.Random | Draw) -> PublishedGoalSpec:
+    d = _draw(source)
+    n = d.integer(1, 6)
+    cuts = sorted(d.sample(range(1, 20), n - 1)) if n > 1 else []
     parts = [b - a for a, b in zip([0, *cuts], [*cuts, 20], strict=True)]
     objectives = []
     for i, part in enumerate(parts):
-        kind, params = rng.choice(KINDS)
+        kind, params = d.pick(KINDS)
         objectives.append(Objective(
             id=f"o{i}", name=f"Objective {i}", questions={"en": f"Question {i}?"},
             criterion=Criterion(kind=kind, description="random", params=params),
@@ -69,87 +128,97 @@ def random_spec(rng: random.Random) -> PublishedGoalSpec:
                              approved_at=datetime(2026, 1, 1, tzinfo=UTC))
 
 
-def _text(rng: random.Random) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 8))).replace("\u200b", "").strip() or "hi"
+def _text(d: Draw) -> str:
+    return " ".join(d.pick(WORDS) for _ in range(d.integer(1, 8))).replace("\u200b", "").strip() or "hi"
 
 
-def _span(rng: random.Random, texts: dict[int, str], turn: int) -> Span:
-    choice = rng.random()
-    t = rng.randint(1, turn)
+def _span(d: Draw, texts: dict[int, str], turn: int) -> Span:
+    t = d.integer(1, turn)
     text = texts[t]
-    start = rng.randint(0, max(0, len(text) - 1))
-    end = rng.randint(start + 1, len(text)) if len(text) > start else start + 1
+    start = d.integer(0, max(0, len(text) - 1))
+    end = d.integer(start + 1, len(text)) if len(text) > start else start + 1
     quote = text[start:end] or "x"
-    if choice < 0.08:
-        return Span(turn=turn + rng.randint(1, 2), start=start, end=end, quote=quote)  # future turn
-    if choice < 0.16:
+    if d.chance(0.08):
+        return Span(turn=turn + d.integer(1, 2), start=start, end=end, quote=quote)  # future turn
+    if d.chance(0.09):
         return Span(turn=t, start=start, end=end + 50, quote=quote)  # out of range
-    if choice < 0.26:
+    if d.chance(0.12):
         return Span(turn=t, start=start, end=end, quote=quote + "!")  # mismatch
-    if choice < 0.30:
+    if d.chance(0.05):
         return Span(turn=t, start=start, end=end, quote=quote.upper() if quote.upper() != quote else quote + "Z")
     return Span(turn=t, start=start, end=end, quote=quote)
 
 
-def random_case(rng: random.Random) -> Case:
-    spec = random_spec(rng)
+# Command kinds after "complete", each with its chance given the ones before it did not happen; a shrinker moves a
+# failing case's commands towards Complete.
+_KIND_CHANCES = (("correct", 0.27), ("refuse", 0.22), ("stop", 0.15), ("uncertain", 0.4), ("resume", 1.0))
+
+
+def _command(d: Draw, ids: list[str], texts: dict[int, str], turn: int) -> Command:
+    objective = "unknown_objective" if d.chance(0.07) else d.pick(ids)
+    span = _span(d, texts, turn)
+    value = span.quote if d.chance(0.06) else d.pick(VALUES)
+    kind = "complete"
+    for candidate, p in _KIND_CHANCES if d.chance(0.55) else ():
+        if d.chance(p):
+            kind = candidate
+            break
+    if kind == "complete":
+        return Complete(objective=objective, span=span, value=value)
+    if kind == "correct":
+        return Correct(objective=objective, span=span, value=value)
+    if kind == "refuse":
+        return Refuse(objective=objective, span=span)
+    if kind == "stop":
+        return Stop(span=span)
+    if kind == "uncertain":
+        return Uncertain(objective=objective, span=span)
+    return Resume(objective=objective if d.chance(0.5) else None, span=span)
+
+
+def random_case(source: random.Random | Draw) -> Case:
+    d = _draw(source)
+    spec = random_spec(d)
     ids = [o.id for o in spec.spec.ordered()]
-    turn = rng.randint(1, 5)
-    texts = {t: _text(rng) for t in range(1, turn + 1)}
+    turn = d.integer(1, 5)
+    texts = {t: _text(d) for t in range(1, turn + 1)}
     # sometimes the quote of a valid span holds a value the validators accept
-    if rng.random() < 0.5:
-        texts[turn] = texts[turn] + " " + rng.choice(["below 350.000 EUR", "a@b.com", "600000005", "Vera",
-                                                      "me@home.org", "612 345 678", "sales@x.com", *CONTACT_PHRASES])
+    if d.chance(0.5):
+        texts[turn] = texts[turn] + " " + d.pick(["below 350.000 EUR", "a@b.com", "600000005", "Vera",
+                                                  "me@home.org", "612 345 678", "sales@x.com", *CONTACT_PHRASES])
     messages = []
-    last_asked = rng.choice([None, *ids])
+    last_asked = d.pick(ids) if d.chance(0.8) else None
     for t in range(1, turn + 1):
         messages.append(Message(role=Role.VISITOR, turn=t, text=texts[t]))
         if t < turn:
             # mostly the same objective, so that streaks of consecutive asks occur
-            asked = last_asked if rng.random() < 0.6 else rng.choice([None, *ids])
+            asked = (d.pick(ids) if d.chance(0.8) else None) if d.chance(0.4) else last_asked
             messages.append(Message(role=Role.ASSISTANT, turn=t, text="Assistant says a@b.com in Vera",
                                     asked_objective=asked))
     state = ConversationState(
         conversation_id="gen", goal_ref=spec.ref, goal_hash=spec.content_hash, bundle_hash="b", language="en",
-        turn=turn, bits=[rng.randint(0, 1) for _ in ids],
-        refused=[i for i in ids if rng.random() < 0.15],
-        stopped=rng.random() < 0.1,
-        uncertain={i: rng.randint(0, turn) for i in ids if rng.random() < 0.2},
-        ask_counts={i: rng.randint(0, 3) for i in ids if rng.random() < 0.5},
+        turn=turn, bits=[1 if d.chance(0.5) else 0 for _ in ids],
+        refused=[i for i in ids if d.chance(0.15)],
+        stopped=d.chance(0.1),
+        uncertain={i: d.integer(0, turn) for i in ids if d.chance(0.2)},
+        ask_counts={i: d.integer(0, 3) for i in ids if d.chance(0.5)},
         last_asked=last_asked,
         messages=messages,
     )
-    commands: list[Command] = []
-    for _ in range(rng.randint(0, 6)):
-        objective = rng.choice(ids) if rng.random() > 0.07 else "unknown_objective"
-        span = _span(rng, texts, turn)
-        kind = rng.random()
-        value = rng.choice(VALUES + [span.quote])
-        if kind < 0.45:
-            commands.append(Complete(objective=objective, span=span, value=value))
-        elif kind < 0.6:
-            commands.append(Correct(objective=objective, span=span, value=value))
-        elif kind < 0.72:
-            commands.append(Refuse(objective=objective, span=span))
-        elif kind < 0.8:
-            commands.append(Stop(span=span))
-        elif kind < 0.9:
-            commands.append(Uncertain(objective=objective, span=span))
-        else:
-            commands.append(Resume(objective=rng.choice([None, objective]), span=span))
+    commands: list[Command] = [_command(d, ids, texts, turn) for _ in range(d.integer(0, 6))]
     contact_ids = [o.id for o in spec.spec.ordered() if o.criterion.kind is CriterionKind.CONTACT]
-    if contact_ids and rng.random() < 0.5:
+    if contact_ids and d.chance(0.5):
         # a well-cited contact completion, so that the provenance rules (D-10) are exercised, not only the spans
-        value = rng.choice(CONTACT_VALUES)
-        texts[turn] = texts[turn] + ". " + rng.choice(CONTACT_PHRASES).replace("{v}", value)
+        value = d.pick(CONTACT_VALUES)
+        texts[turn] = texts[turn] + ". " + d.pick(CONTACT_PHRASES).replace("{v}", value)
         messages[-1] = Message(role=Role.VISITOR, turn=turn, text=texts[turn])
         state.messages = messages
         whole = Span(turn=turn, start=0, end=len(texts[turn]), quote=texts[turn])
-        commands.insert(rng.randint(0, len(commands)), Complete(objective=rng.choice(contact_ids), span=whole,
-                                                                value=value))
-    company = tuple(t for t in COMPANY_TEXTS if rng.random() < 0.3)
-    passages = tuple(t for t in PASSAGES if rng.random() < 0.2)
-    return Case(spec=spec, state=state, commands=commands, company_question=rng.random() < 0.3,
+        commands.insert(d.integer(0, len(commands)), Complete(objective=d.pick(contact_ids), span=whole,
+                                                              value=value))
+    company = tuple(t for t in COMPANY_TEXTS if d.chance(0.3))
+    passages = tuple(t for t in PASSAGES if d.chance(0.2))
+    return Case(spec=spec, state=state, commands=commands, company_question=d.chance(0.3),
                 company_texts=company, passages=passages)
 
 

@@ -67,6 +67,7 @@ class RefDecision:
     uncertain: dict[str, int]
     ask_utilities: list[Fraction]
     chosen: str | None
+    business_utilities: list[Fraction] = field(default_factory=list)  # U_B per ASK (eq. 12)
 
 
 def _f(x: Any) -> Fraction:
@@ -269,4 +270,6 @@ def decide(objectives: list[RefObjective], s: RefState, candidates: list[RefCand
         feasible = bits[ids.index(o.id)] == 0 and not vetoed and u >= eps
         if feasible and o.weight > best:  # ties keep the earlier approved order
             best, chosen = o.weight, o.id
-    return RefDecision(reasons, tuple(bits), frozenset(refused), stopped, uncertain, utilities, chosen)
+    # eq. 12: U_B(ASK_i) is the published weight of an objective still open after the update, 0 otherwise
+    business = [o.weight if bits[ids.index(o.id)] == 0 else Fraction(0) for o in objectives]
+    return RefDecision(reasons, tuple(bits), frozenset(refused), stopped, uncertain, utilities, chosen, business)

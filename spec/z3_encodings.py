@@ -97,8 +97,9 @@ def _smt_rat(value: Fraction) -> str:
 
 
 def transition_encoding(n: int) -> TransitionEncoding:
-    """I-3 weights, I-5 source separation, I-6 monotone update, I-8 feasibility, ε-floor and optimality,
-    I-14 contact provenance."""
+    """INVARIANT (I-1, I-2, I-3, I-5, I-6, I-8, I-14): weights positive and summing to 1 in rationals, binary
+    state, only open objectives asked, source separation, monotone update, ε-floor and optimality, contact
+    provenance."""
     s = [z3.Int(f"s_{i}") for i in range(n)]
     zz = [z3.Int(f"z_{i}") for i in range(n)]
     s1 = [z3.Int(f"s1_{i}") for i in range(n)]

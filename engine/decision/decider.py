@@ -222,9 +222,10 @@ class Decider:
                     witness[self.ids.index(command.objective)] = bool(
                         fact["span_in_visitor_message"] and fact["span_matches"]
                     )
-                    # Recomputed from the facts, not from the rules: a rule file missing A08-A12 fails the Z3 check.
+                    # INVARIANT (I-14): recomputed from the facts, not from the rules: a rule file missing A08-A12
+                    # fails the Z3 check.
                     own_contact[self.ids.index(command.objective)] = not any(fact[f] for f in FACTS)
-        bits_after = [max(s, zz) for s, zz in zip(state.bits, z, strict=True)]
+        bits_after = [max(s, zz) for s, zz in zip(state.bits, z, strict=True)]  # INVARIANT (I-6): s' = s ∨ z
         new.bits = bits_after
         rested = self._rested(state)
         vetoed = [new.stopped or oid in new.refused or oid == rested for oid in self.ids]

@@ -11,7 +11,10 @@ from engine.text import normalize
 
 
 def provenance(state: ConversationState, command: Command) -> dict[str, bool]:
-    """Span checks (paper eq. 9): the witness must be the exact stored text of a visitor-authored message."""
+    """Span checks (paper eq. 9): the witness must be the exact stored text of a visitor-authored message.
+
+    INVARIANT (I-4): a span outside one stored visitor message, in a future turn, or whose quote differs from the
+    stored text after normalisation is never a witness."""
     span = command.span
     future = span.turn > state.turn
     message = None if future else state.visitor_message(span.turn)

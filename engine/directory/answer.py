@@ -80,7 +80,7 @@ def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: s
     if answer.status == "clarify":
         return answer.question or rules.message("clarify_question", lang)
     described = ", ".join(constraint_labels(rules, constraints, lang))
-    if answer.status == "no_match":
+    if answer.status == "no_match":  # INVARIANT (T-4): names the constraints, never a record
         lines = [rules.message("unknown_place", lang).format(place=p) for p in constraints.unknown_places]
         lines.append(rules.message("no_match", lang).format(constraints=described))
         return " ".join(lines)

@@ -183,13 +183,13 @@ class TraceRetriever:
             return Answer("no_match", (), None, parsed, self.variant, reason="unknown_place")
         needs_clarification = (not (c.places or c.names or c.proximity)
                                if self.rules.retrieval.clarify_requires_location else not c.has_structural)
-        if needs_clarification:
+        if needs_clarification:  # INVARIANT (T-3): no location, no recommendation: one clarification question
             question = self.rules.message("clarify_question", language)
             return Answer("clarify", (), question, parsed, self.variant, reason="no_structural_constraint")
         distances: dict[int, float] = {}
         ranked = self._candidates(parsed, distances)
         results, rounds = self._filter(ranked, c, distances)
-        if not results:
+        if not results:  # INVARIANT (T-4): nothing satisfies every constraint: an explicit no match
             return Answer("no_match", (), None, parsed, self.variant, rounds=rounds, candidates=len(ranked),
                           reason="no_candidate_satisfies")
         return Answer("results", tuple(results), None, parsed, self.variant, rounds=rounds, candidates=len(ranked))
@@ -282,6 +282,7 @@ class TraceRetriever:
             rounds += 1
             for index in ranked[offset:offset + k]:
                 record = self.directory.records[self._position(index)]
+                # INVARIANT (T-1): a record is returned only when every enforced constraint holds for it
                 verdict = check(record, c, places=self.variant.location_graph, hours=self.variant.hours_graph)
                 if verdict.ok:
                     distance = distances.get(index) if c.proximity is not None and distances else None

@@ -79,7 +79,9 @@ class ConceptMatcher:
         return {k: tuple(v) for k, v in found.items()}
 
     def _affirmed(self, pattern: re.Pattern[str], form: str) -> bool:
-        """Some match of ``pattern`` that the passage does not negate ('proof of address not required')."""
+        """Some match of ``pattern`` that the passage does not negate ('proof of address not required').
+
+        INVARIANT (T-2): a semantic constraint passes only on an affirmed, verbatim quote of the record's own text."""
         if pattern.search(form) is None:  # the common case, without the match loop
             return False
         for m in pattern.finditer(form):

@@ -54,7 +54,7 @@ def semantic_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]
     if sorted(orders) != list(range(1, len(orders) + 1)):
         issues.append(("goalspec.order_invalid", f"approved orders must be 1..{len(orders)} without gaps: {orders}"))
     total = sum((o.weight for o in spec.objectives), Decimal(0))
-    # Exact decimal arithmetic: weights are written as decimals, so the sum must be exactly 1.
+    # INVARIANT (I-1): exact decimal arithmetic; weights are written as decimals, so the sum must be exactly 1.
     if total != Decimal(1):
         issues.append(("goalspec.weights_not_normalised", f"weights sum to {total}, not exactly 1"))
     if spec.default_language not in spec.languages:

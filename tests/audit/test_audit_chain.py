@@ -33,6 +33,7 @@ def test_valid_chain_verifies() -> None:
     assert report.summary().startswith("OK 4 records")
 
 
+@pytest.mark.invariant("I-13")
 def test_seal_links_records() -> None:
     records = make_chain(3)
     assert [r["seq"] for r in records] == [0, 1, 2]

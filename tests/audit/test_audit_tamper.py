@@ -43,6 +43,7 @@ def test_untouched_export_verifies() -> None:
     assert not _detected(dumps_jsonl(CHAIN))
 
 
+@pytest.mark.invariant("I-13")
 def test_every_byte_flip_is_detected() -> None:
     """Flip one bit in every byte of the export (bit chosen by position so all three masks get used)."""
     data = dumps_jsonl(CHAIN)
@@ -243,6 +244,7 @@ def test_random_chains_verify(bodies: list[dict[str, Any]]) -> None:
     assert verify(parse_jsonl(dumps_jsonl(records)), cp, KEY).ok
 
 
+@pytest.mark.invariant("I-13")
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(random_body, min_size=2, max_size=6),

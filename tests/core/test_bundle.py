@@ -63,6 +63,7 @@ def test_new_version_can_be_published(rules: Path) -> None:
     assert load_verified_bundle(rules).version == "9.0.0"
 
 
+@pytest.mark.invariant("I-8", "I-9")
 def test_all_properties_proved_on_shipped_policy(rules: Path) -> None:
     results = prove_bundle(load_bundle(rules, require_published=False))
     assert {r.status for r in results} == {"proved"}

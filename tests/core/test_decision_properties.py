@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ def _decide(bundle: RuleBundle, seed: int):  # type: ignore[no-untyped-def]
     return case, decider.decide(case.state, case.commands, company_question=case.company_question)
 
 
+@pytest.mark.invariant("I-2", "I-6")
 @settings(max_examples=300, deadline=None)
 @given(seed=SEEDS)
 def test_monotone_and_binary(bundle: RuleBundle, seed: int) -> None:
@@ -32,6 +34,7 @@ def test_monotone_and_binary(bundle: RuleBundle, seed: int) -> None:
     assert decision.bits_after == [max(s, z) for s, z in zip(case.state.bits, decision.z, strict=True)]
 
 
+@pytest.mark.invariant("I-4", "I-5")
 @settings(max_examples=300, deadline=None)
 @given(seed=SEEDS)
 def test_completions_only_from_accepted_visitor_spans(bundle: RuleBundle, seed: int) -> None:
@@ -48,6 +51,7 @@ def test_completions_only_from_accepted_visitor_spans(bundle: RuleBundle, seed: 
             assert message.text[span["start"]:span["end"]] == span["quote"]
 
 
+@pytest.mark.invariant("I-3", "I-9", "I-11")
 @settings(max_examples=300, deadline=None)
 @given(seed=SEEDS)
 def test_refused_or_stopped_never_asked_and_one_question(bundle: RuleBundle, seed: int) -> None:
@@ -60,6 +64,7 @@ def test_refused_or_stopped_never_asked_and_one_question(bundle: RuleBundle, see
     assert sum(1 for a in decision.actions if a.action == decision.action) == 1
 
 
+@pytest.mark.invariant("I-10")
 @settings(max_examples=200, deadline=None)
 @given(seed=SEEDS)
 def test_rejected_candidates_change_nothing(bundle: RuleBundle, seed: int) -> None:
@@ -72,6 +77,7 @@ def test_rejected_candidates_change_nothing(bundle: RuleBundle, seed: int) -> No
     assert again.new_state.stopped == decision.new_state.stopped
 
 
+@pytest.mark.invariant("I-4", "I-5")
 def test_assistant_text_cannot_complete(bundle: RuleBundle, published_spec) -> None:  # type: ignore[no-untyped-def]
     """A span citing a turn whose visitor text differs (e.g. quoting the bot's answer) is rejected."""
     from engine.conversation import ConversationState, Message
@@ -91,6 +97,7 @@ def test_assistant_text_cannot_complete(bundle: RuleBundle, published_spec) -> N
     assert [c.reason for c in decision.candidates] == ["provenance.not_visitor_text", "provenance.not_visitor_text"]
 
 
+@pytest.mark.invariant("I-4")
 def test_homoglyph_and_invisible_spoofing_rejected(bundle: RuleBundle, published_spec) -> None:  # type: ignore[no-untyped-def]
     from engine.conversation import ConversationState, Message
 

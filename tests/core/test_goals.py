@@ -30,6 +30,7 @@ def test_valid_spec_has_no_issues(bundle: RuleBundle) -> None:
     assert _codes(bundle, _raw()) == []
 
 
+@pytest.mark.invariant("I-1")
 @pytest.mark.parametrize(
     ("mutate", "code"),
     [

@@ -28,6 +28,7 @@ def test_legal_transition_passes() -> None:
     assert InvariantChecker(250).check(GOOD).ok
 
 
+@pytest.mark.invariant("I-1", "I-3", "I-5", "I-6", "I-8")
 @pytest.mark.parametrize(
     ("change", "why"),
     [
@@ -50,6 +51,7 @@ def test_illegal_transitions_are_caught(change: dict[str, object], why: str) -> 
     assert outcome.status == "sat"
 
 
+@pytest.mark.invariant("I-10")
 def test_solver_unknown_fails_closed(bundle: RuleBundle, published_spec, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     text = "write to ana@example.com"
     state = ConversationState(conversation_id="c", goal_ref="r", goal_hash="h", bundle_hash="b", language="en",

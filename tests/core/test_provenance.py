@@ -139,6 +139,7 @@ def _contact_reason(runtime: TurnRuntime, *turns: str) -> tuple[str, int]:
     return reasons[0], bit
 
 
+@pytest.mark.invariant("I-14")
 def test_malicious_proposer_cannot_complete_with_company_contact(bundle: RuleBundle) -> None:
     runtime = _runtime(bundle, _Forced("+34 950 000 100"), company=COMPANY)
     assert _contact_reason(runtime, "Here: 0034 950 000 100") == ("provenance.company_contact", 0)
@@ -146,6 +147,7 @@ def test_malicious_proposer_cannot_complete_with_company_contact(bundle: RuleBun
     assert _contact_reason(runtime, "mail INFO@acme-homes.example.com") == ("provenance.company_contact", 0)
 
 
+@pytest.mark.invariant("I-14")
 def test_value_read_back_from_the_assistant_is_rejected(bundle: RuleBundle) -> None:
     shown = "The Eastside pantry answers on (316) 269-4160 or east@pantry.example.org."
     answerer = _Shows(shown)
@@ -202,6 +204,7 @@ def _without_rule(core_rules_dir: Path, tmp_path: Path, rule_id: str) -> RuleBun
     return load_bundle(target, require_published=False)
 
 
+@pytest.mark.invariant("I-14", "I-10")
 def test_rule_file_without_a_provenance_rule_is_refuted_and_fails_closed(core_rules_dir: Path,
                                                                           tmp_path: Path) -> None:
     weak = _without_rule(core_rules_dir, tmp_path, "A08")

@@ -36,6 +36,7 @@ def _refusal(words: str, objective: str | None) -> object:
     return extra
 
 
+@pytest.mark.invariant("I-13")
 def test_conversation_progresses_and_chain_verifies(bundle: RuleBundle) -> None:
     runtime = _runtime(bundle)
     cid = runtime.start().conversation_id
@@ -91,6 +92,7 @@ class _FailingProposer:
         raise DecisionError("model output malformed three times", code="llm.output_invalid")
 
 
+@pytest.mark.invariant("I-10")
 def test_proposer_failure_fails_closed(bundle: RuleBundle) -> None:
     runtime = _runtime(bundle, _FailingProposer())
     cid = runtime.start().conversation_id
@@ -116,6 +118,7 @@ def test_bad_input_is_refused_before_anything_is_stored(bundle: RuleBundle, text
     assert runtime.store.load(cid).turn == 0 and runtime.store.records(cid) == []
 
 
+@pytest.mark.invariant("I-12")
 def test_conversation_pinned_to_versions(bundle: RuleBundle, core_rules_dir: Path) -> None:
     store = InMemoryStore()
     old = TurnRuntime(spec=publish(make_spec()), bundle=bundle, proposer=ScriptedProposer(), answerer=None,
@@ -147,6 +150,7 @@ class _PlantingAnswerer:
                               supported=True, is_question=True)
 
 
+@pytest.mark.invariant("I-5")
 def test_company_evidence_never_completes(bundle: RuleBundle) -> None:
     runtime = _runtime(bundle, answerer=_PlantingAnswerer())
     cid = runtime.start().conversation_id
@@ -154,6 +158,7 @@ def test_company_evidence_never_completes(bundle: RuleBundle) -> None:
         assert runtime.handle(cid, text).state == "0000"
 
 
+@pytest.mark.invariant("I-12")
 def test_runtime_refuses_a_spec_whose_content_does_not_match_its_hash(bundle: RuleBundle) -> None:
     from engine.errors import IntegrityError
 

@@ -137,6 +137,7 @@ def test_a_name_query_returns_the_named_record_alone(natural: TraceRetriever) ->
     assert [r.name for r in alone.results] == ["Prairie Food Pantry"]
 
 
+@pytest.mark.invariant("T-2")
 def test_a_negated_requirement_in_a_record_is_not_that_requirement(natural: TraceRetriever) -> None:
     answer = natural.answer("Fort Scott pantries that ask for proof of address", REFERENCE)
     assert answer.status == "results" and [r.name for r in answer.results] == ["Bourbon Valley Pantry"]

@@ -23,6 +23,7 @@ def source_text(files: tuple[Path, Path]) -> str:
     return directory.read_text() + (directory.parent / "notes.json").read_text()
 
 
+@pytest.mark.invariant("T-1")
 def test_kg3_results_satisfy_every_constraint_and_quote_the_directory(
         retriever: TraceRetriever, small_files: tuple[Path, Path], reference: datetime) -> None:
     text = source_text(small_files)
@@ -48,17 +49,20 @@ def test_kg3_results_satisfy_every_constraint_and_quote_the_directory(
     assert statuses == {"results", "clarify", "no_match"}
 
 
+@pytest.mark.invariant("T-3")
 def test_clarification_when_nothing_structural(retriever: TraceRetriever, reference: datetime) -> None:
     answer = retriever.answer("Do I qualify if I'm a student?", reference)
     assert answer.status == "clarify" and answer.question and not answer.results
     assert answer.parsed.constraints.concepts == ("students",)
 
 
+@pytest.mark.invariant("T-4")
 def test_unknown_place_is_an_explicit_no_match(retriever: TraceRetriever, reference: datetime) -> None:
     answer = retriever.answer("food pantries in Walnut County", reference)
     assert answer.status == "no_match" and answer.reason == "unknown_place"
 
 
+@pytest.mark.invariant("T-1")
 def test_unknown_hours_are_never_guessed(retriever: TraceRetriever, reference: datetime) -> None:
     answer = retriever.answer("is the Senior Center Pantry open on Monday?", reference)
     assert answer.parsed.constraints.names and answer.status == "no_match"
@@ -83,6 +87,7 @@ def test_expansion_fetches_the_next_k(retriever: TraceRetriever, reference: date
     assert [r.source_index for r in results] == [2] and rounds == 2
 
 
+@pytest.mark.invariant("T-4")
 def test_nothing_passes_gives_no_match(retriever: TraceRetriever, reference: datetime) -> None:
     answer = retriever.answer("pantries for veterans in Lakeview", reference)
     assert answer.status == "no_match" and answer.rounds >= 1 and answer.candidates > 0

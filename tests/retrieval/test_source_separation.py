@@ -50,6 +50,7 @@ def test_planted_contact_details_come_back_only_as_cited_company_evidence(plante
     assert {c.label for c in answer.citations} == {"Contact › How can I reach your sales team?"}
 
 
+@pytest.mark.invariant("I-5")
 def test_answer_types_cannot_carry_visitor_evidence() -> None:
     # A grounded answer holds text and corpus citations only: no span, no role, no command.
     assert set(GroundedAnswer.model_fields) == {"text", "citations", "supported", "is_question", "carried"}
