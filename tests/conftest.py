@@ -16,7 +16,9 @@ from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 
 def pytest_configure(config: pytest.Config) -> None:
     from audit.logging import configure_logging
+    from tests.support import no_network
 
+    no_network.install()
     configure_logging(redaction_key=None, level="warning")
 
 
