@@ -1,4 +1,4 @@
-"""``grace rules validate|approve|prove``."""
+"""``grace rules validate|prove|test|approve``."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from engine.decision.invariants import prove_bundle
+from engine.decision.samples import rules_without_samples, run_samples
 from engine.rules_bundle import DEFAULT_RULES_DIR, approve_bundle, load_bundle
 
 
@@ -15,6 +16,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for name, handler, text in (
         ("validate", _validate, "schema-validate every rule file and show the bundle hash"),
         ("prove", _prove, "prove the bundle's properties with Z3, one line per property"),
+        ("test", _test, "run every acceptance rule's reject/accept samples through the compiled ruleset"),
     ):
         p = rsub.add_parser(name, help=text)
         p.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR)
@@ -42,11 +44,30 @@ def _prove(args: argparse.Namespace) -> int:
     return 0 if all(r.status == "proved" for r in results) else 1
 
 
+def _test(args: argparse.Namespace) -> int:
+    bundle = load_bundle(args.rules, require_published=False)
+    results = run_samples(bundle)
+    for result in results:
+        print(result.line())
+    missing = rules_without_samples(bundle)
+    failed = [r for r in results if not r.ok]
+    for rule_id in missing:
+        print(f"FAIL {rule_id} has no reject or no accept sample")
+    print(f"{len(results) - len(failed)}/{len(results)} samples hold" + (f"; {len(missing)} rules lack samples"
+                                                                       if missing else ""))
+    return 1 if failed or missing else 0
+
+
 def _approve(args: argparse.Namespace) -> int:
     bundle = load_bundle(args.rules, require_published=False)
     prove_failures = [r.name for r in prove_bundle(bundle) if r.status != "proved"]
     if prove_failures:
         print(f"refused: properties not proved: {', '.join(prove_failures)}")
+        return 1
+    sample_failures = [f"{r.rule_id} {r.expectation}[{r.index}]" for r in run_samples(bundle) if not r.ok]
+    sample_failures += [f"{rule_id} (no samples)" for rule_id in rules_without_samples(bundle)]
+    if sample_failures:
+        print(f"refused: acceptance samples fail: {', '.join(sample_failures)}")
         return 1
     record = approve_bundle(args.rules, args.by)
     print(f"published bundle {record['version']} {record['content_hash']} by {record['approved_by']}")
