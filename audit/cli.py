@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
@@ -27,6 +27,10 @@ from audit.errors import ExportFormatError
 from audit.jsonl import read_checkpoint, read_jsonl
 from audit.keys import DEFAULT_KEY_ENV, key_from_env, key_from_file
 from audit.logging import configure_logging
+
+if TYPE_CHECKING:
+    from engine.rules_bundle import RuleBundle
+    from llm_adapters.replay import Change
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -73,6 +77,9 @@ def register(subparsers: Any) -> None:
     replay.add_argument("conversation", help="conversation id")
     replay.add_argument("--db", required=True, help="store URL (sqlite:///path or postgresql://...)")
     replay.add_argument("--rules", type=Path, help="rule bundle folder to decide with (default: the shipped one)")
+    replay.add_argument("--bundle-version", metavar="VERSION",
+                        help="decide with this published version, rebuilt whole from the rules archive "
+                             "(e.g. the version the conversation was pinned to)")
     _key_options(replay)
     replay.add_argument("--registry", type=Path, action="append", default=[],
                         help="published goal-spec folder(s) (default: the demos' published folders)")
@@ -174,9 +181,21 @@ def _replay(args: argparse.Namespace) -> int:
     from engine.rules_bundle import DEFAULT_RULES_DIR
     from engine.verified_bundle import load_verified_bundle
 
-    bundle = load_verified_bundle(args.rules or DEFAULT_RULES_DIR)
     key = _key(args) if args.key_env is not None or args.key_file is not None else _optional_key()
+    if args.bundle_version is not None:
+        from engine.bundle_archive import published_bundle
+        from engine.verified_bundle import check_proofs
+
+        with published_bundle(args.bundle_version, args.rules or DEFAULT_RULES_DIR) as bundle:
+            check_proofs(bundle)
+            return _print_changes(args, bundle, replay_stored_conversation(
+                args.db, args.conversation, bundle, list(args.registry), audit_key=key))
+    bundle = load_verified_bundle(args.rules or DEFAULT_RULES_DIR)
     changes = replay_stored_conversation(args.db, args.conversation, bundle, list(args.registry), audit_key=key)
+    return _print_changes(args, bundle, changes)
+
+
+def _print_changes(args: argparse.Namespace, bundle: RuleBundle, changes: list[Change] | None) -> int:
     if changes is None:
         print(f"erased: conversation {args.conversation} was erased; its decisions cannot be replayed")
         return 0

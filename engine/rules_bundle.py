@@ -210,8 +210,10 @@ def load_bundle(root: Path = DEFAULT_RULES_DIR, *, require_published: bool = Tru
     return bundle
 
 
-def approve_bundle(root: Path, approved_by: str, *, now: datetime | None = None) -> dict[str, Any]:
-    """Publish the bundle's current version as an immutable record; a changed bundle needs a new version."""
+def approve_bundle(root: Path, approved_by: str, *, now: datetime | None = None,
+                   proofs: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """Publish the bundle's current version as an immutable record; a changed bundle needs a new version.
+    ``proofs`` (name, status, description per Z3 property) are kept in the record for compliance readers."""
     if not approved_by.strip():
         raise PublicationError("an approver name is required", code="rules.approver_missing")
     root = root.resolve()
@@ -233,6 +235,7 @@ def approve_bundle(root: Path, approved_by: str, *, now: datetime | None = None)
         "files": file_hashes,
         "approved_by": approved_by.strip(),
         "approved_at": (now or datetime.now(UTC)).isoformat(),
+        **({"proofs": proofs} if proofs is not None else {}),
     }
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".tmp")

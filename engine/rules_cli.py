@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from engine.bundle_archive import materialize, missing_blobs, publication, published_versions, store_blobs
 from engine.decision.invariants import prove_bundle
 from engine.decision.samples import rules_without_samples, run_samples
 from engine.rules_bundle import DEFAULT_RULES_DIR, approve_bundle, load_bundle
@@ -25,6 +26,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     approve.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR)
     approve.add_argument("--by", required=True)
     approve.set_defaults(handler=_approve)
+    versions = rsub.add_parser("versions", help="list published versions: hash, date, archived whole, proofs")
+    versions.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR)
+    versions.set_defaults(handler=_versions)
+    export = rsub.add_parser("export", help="rebuild a published version byte for byte from the archive")
+    export.add_argument("version")
+    export.add_argument("--out", type=Path, required=True, help="a new or empty folder")
+    export.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR)
+    export.set_defaults(handler=_export)
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -69,6 +78,29 @@ def _approve(args: argparse.Namespace) -> int:
     if sample_failures:
         print(f"refused: acceptance samples fail: {', '.join(sample_failures)}")
         return 1
-    record = approve_bundle(args.rules, args.by)
-    print(f"published bundle {record['version']} {record['content_hash']} by {record['approved_by']}")
+    proofs = [{"name": r.name, "status": r.status, "description": r.description} for r in prove_bundle(bundle)]
+    record = approve_bundle(args.rules, args.by, proofs=proofs)
+    archived = store_blobs(args.rules.resolve(), record["files"])
+    print(f"published bundle {record['version']} {record['content_hash']} by {record['approved_by']} "
+          f"({archived} new file(s) archived)")
+    return 0
+
+
+def _versions(args: argparse.Namespace) -> int:
+    root = args.rules.resolve()
+    for version in published_versions(root):
+        record = publication(root, version)
+        missing = missing_blobs(root, version)
+        whole = "whole" if not missing else f"INCOMPLETE ({len(missing)} files missing)"
+        proofs = record.get("proofs")
+        proved = (f"{sum(p['status'] == 'proved' for p in proofs)}/{len(proofs)} proved" if proofs
+                  else "proofs not recorded")
+        print(f"{version:8} {record['content_hash'][:23]}…  {record['approved_at'][:10]}  {whole:10} {proved:22} "
+              f"{record['approved_by']}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    target = materialize(args.rules.resolve(), args.version, args.out)
+    print(f"bundle {args.version} written to {target} (every file hash and the bundle hash re-checked)")
     return 0

@@ -48,3 +48,23 @@ def test_changed_policy_shows_changed_actions(stored: tuple[str, str, Path],
     assert main(["audit", "replay", cid, "--db", url, "--rules", str(rules)]) == 1
     out = capsys.readouterr().out
     assert "decision change(s)" in out and "action ASK(budget) ->" in out
+
+
+def test_replay_under_a_published_version_rebuilt_from_the_archive(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A conversation pinned to a published bundle replays under that exact version, rebuilt whole."""
+    from engine.bundle_archive import published_bundle, published_versions
+
+    version = published_versions(DEFAULT_RULES_DIR)[-1]
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    with published_bundle(version) as bundle:
+        runtime = TurnRuntime(spec=load_demo("real-estate").spec, bundle=bundle,
+                              proposer=OfflineProposer.from_bundle(bundle), answerer=None, store=open_store(url),
+                              audit_key=b"k" * 32)
+        cid = runtime.start().conversation_id
+        for text in ["I want to buy near Almería.", "My budget is 300.000 euros."]:
+            runtime.handle(cid, text)
+    assert main(["audit", "replay", cid, "--db", url, "--bundle-version", version]) == 0
+    assert f"no decision changes under bundle {version}" in capsys.readouterr().out
+    assert main(["audit", "replay", cid, "--db", url, "--bundle-version", "0.0.1"]) == 2
+    assert "rules.archive.unknown_version" in capsys.readouterr().err
