@@ -9,7 +9,6 @@ in each of its relevant passages. Prints the item counts per kind and tag; exits
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from pathlib import Path
 
