@@ -1,0 +1,28 @@
+"""Regenerate the PDF documents of the held-out company sets from their text sources.
+
+    .venv/bin/python -m benchmarks.rag_heldout.make_pdfs      # rewrites <company>/corpus/<name>.pdf
+
+A source ``<company>/<name>.txt`` becomes ``<company>/corpus/<name>.pdf``, in the same source format and with the
+same minimal, deterministic PDF writer as the labelled sets (benchmarks/rag_sets/make_pdfs.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.rag_sets.make_pdfs import parse_source, pdf_bytes
+
+HERE = Path(__file__).resolve().parent
+
+
+def main() -> int:
+    for source in sorted(HERE.glob("*/*.txt")):
+        title, pages = parse_source(source.read_text(encoding="utf-8"))
+        target = source.parent / "corpus" / f"{source.stem}.pdf"
+        target.write_bytes(pdf_bytes(pages, title))
+        print(f"wrote {target.relative_to(HERE)} ({len(pages)} pages)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
