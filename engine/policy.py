@@ -54,25 +54,6 @@ class ActionUtility:
     vetoed: bool = False
     rubric: Rubric | None = None
 
-    def to_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "action": self.action,
-            "U_B": str(self.u_b),
-            "U_V": str(self.u_v),
-            "feasible": self.feasible,
-            "vetoed": self.vetoed,
-        }
-        if self.rubric is not None:
-            out["rubric"] = {
-                "R": str(self.rubric.relevance),
-                "B": str(self.rubric.burden),
-                "D": str(self.rubric.repetition),
-                "P": str(self.rubric.privacy),
-                "rationale": dict(self.rubric.rationale),
-            }
-        return out
-
-
 class OfflineRubric:
     """Levels in {0, 0.5, 1} from rules/policy.json ``offline_rubric``; every level comes with a rationale."""
 

@@ -45,23 +45,6 @@ class CandidateDecision:
     normalized: str | None = None
     judgement: str = "deterministic"
 
-    def to_record(self) -> dict[str, Any]:
-        span = self.command.get("span", {})
-        return {
-            "index": self.index,
-            "type": self.command.get("type"),
-            "objective": self.command.get("objective"),
-            "witness": {"turn": span.get("turn"), "start": span.get("start"), "end": span.get("end")},
-            "value": self.command.get("value"),
-            "accepted": self.accepted,
-            "reason_code": self.reason,
-            "rule_id": self.rule_id,
-            "validator": self.validator,
-            "validator_code": self.validator_code,
-            "judgement": self.judgement,
-        }
-
-
 @dataclass
 class Decision:
     candidates: list[CandidateDecision]
