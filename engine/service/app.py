@@ -54,6 +54,7 @@ from engine.service.schemas import (
     Health,
     MessageOut,
     OperatorConversation,
+    OperatorMe,
     RuleBundleList,
     RuleBundleOut,
     TurnRequest,
@@ -348,6 +349,18 @@ def create_app(
     viewer = [Depends(require(Role.VIEWER))]
     auditor = [Depends(require(Role.AUDITOR))]
     admin = [Depends(require(Role.ADMIN))]
+
+    @app.get(
+        "/v1/operator/me",
+        response_model=OperatorMe,
+        responses=_ERRORS,
+        dependencies=viewer,
+        tags=["operator"],
+        summary="The operator behind the token and their role (what the console may offer them)",
+    )
+    def operator_me(request: Request) -> OperatorMe:
+        who: Operator = request.state.operator
+        return OperatorMe(name=who.name, role=who.role.label)
 
     @app.get(
         "/v1/operator/conversations",

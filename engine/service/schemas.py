@@ -142,6 +142,14 @@ class ConversationSummaryOut(BaseModel):
     state: str
     created_at: str
     updated_at: str
+    fail_closed_turns: int = Field(
+        default=0, description="Turns that failed closed (a crash, a missed deadline, a refused transition).")
+    rejected_turns: int = Field(default=0, description="Turns where a proposed command was rejected.")
+
+
+class OperatorMe(BaseModel):
+    name: str
+    role: str = Field(description="viewer | auditor | admin")
 
 
 class ConversationList(BaseModel):
