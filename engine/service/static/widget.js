@@ -25,6 +25,7 @@
       send: "Send",
       sources: "Sources",
       choices: "Options",
+      conversation: "Conversation",
       thinking: "Thinking…",
       noted: "Thank you, noted.",
       retrying: "Connection problem, retrying…",
@@ -55,6 +56,7 @@
       send: "Enviar",
       sources: "Fuentes",
       choices: "Opciones",
+      conversation: "Conversación",
       thinking: "Pensando…",
       noted: "Gracias, tomamos nota.",
       retrying: "Problema de conexión, reintentando…",
@@ -116,7 +118,8 @@
   header.appendChild(heading);
   var closeBtn = el("button", { "type": "button", "aria-label": T.close, "data-testid": "grace-close" }, "×");
   header.appendChild(closeBtn);
-  var log = el("div", { "class": "log", "role": "log", "aria-live": "polite", "data-testid": "grace-log" });
+  // Focusable: a long conversation scrolls, and keyboard users must be able to scroll it too.
+  var log = el("div", { "class": "log", "role": "log", "aria-live": "polite", "aria-label": T.conversation, "tabindex": "0", "data-testid": "grace-log" });
   var form = el("form", { "data-testid": "grace-form" });
   // Shown only when the company requires consent before the first message (widget config).
   var consentBox = el("div", { "class": "consent", "data-testid": "grace-consent" });
