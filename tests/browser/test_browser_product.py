@@ -83,6 +83,10 @@ def test_widget_shows_the_company_configuration_and_asks_consent_first(
     cid = page.locator("#grace-widget").get_attribute("data-conversation")
     [record] = service.store.records(cid)
     assert any(note.startswith("consent.given") for note in record["notes"])
+    page.goto(f"{url}/console#token={TOKEN}")
+    page.locator(f"[data-testid=console-conversation][data-id='{cid}']").click()
+    page.locator("[data-testid=console-turn]").first.wait_for(timeout=TIMEOUT_MS)
+    assert page.locator("[data-testid=console-consent]").count() == 1  # the compliance view shows the consent
 
 
 @pytest.fixture

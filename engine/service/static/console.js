@@ -95,6 +95,11 @@
     if (!f) { return null; }
     return typeof f === "string" ? { code: f, message: "" } : { code: f.code, message: f.message || "" };
   }
+  // The visitor's consent, noted in the first turn's record when the company asks for it (widget config).
+  function consentOf(rec) {
+    var found = (rec.notes || []).filter(function (n) { return n.indexOf("consent.given") === 0; });
+    return found.length ? found[0] : null;
+  }
   function field(c, name) {
     if (c[name] !== undefined && c[name] !== null) { return c[name]; }
     return c.command && c.command[name] !== undefined ? c.command[name] : null;
@@ -281,6 +286,8 @@
         el("span", { "class": "badge", "data-testid": "console-action" }, actionOf(rec)),
         " ",
         fail ? el("span", { "class": "badge bad", "title": fail.message }, "failed closed: " + fail.code) : null,
+        consentOf(rec) ? el("span", { "class": "badge ok", "title": consentOf(rec), "data-testid": "console-consent" }, "consent given") : null,
+        " ",
         safetyBadge(rec.invariant_check)
       ])
     ]);

@@ -77,6 +77,37 @@
         "network": "No pudimos contactar con el servidor. Inténtelo de nuevo.",
         "default": "Algo ha fallado. Inténtelo de nuevo."
       }
+    },
+    fr: {
+      launcher: "Discutons",
+      title: "Des questions ? Écrivez-nous",
+      close: "Fermer le chat",
+      greeting: "Bonjour ! Posez-nous vos questions sur nos services. Les réponses viennent des informations de l'entreprise, avec leurs sources.",
+      placeholder: "Écrivez votre message…",
+      send: "Envoyer",
+      sources: "Sources",
+      choices: "Options",
+      conversation: "Conversation",
+      thinking: "Réflexion…",
+      noted: "Merci, c'est noté.",
+      retrying: "Problème de connexion, nouvel essai…",
+      privacy: "Vos messages sont conservés pour vous répondre et tenir un journal d'audit.",
+      privacyLink: "Politique de confidentialité",
+      consentLabel: "J'accepte que mes messages soient conservés et utilisés pour me répondre, comme décrit dans les ",
+      consentLink: "conditions de consentement",
+      consentNeeded: "Cochez d'abord la case de consentement.",
+      errors: {
+        "consent.required": "Cochez d'abord la case de consentement.",
+        "input.empty": "Écrivez d'abord un message.",
+        "input.too_long": "Ce message est trop long. Raccourcissez-le, s'il vous plaît.",
+        "input.too_large": "Ce message est trop long. Raccourcissez-le, s'il vous plaît.",
+        "input.binary": "Ce message contient des caractères illisibles.",
+        "rate.limited": "Vous envoyez des messages très vite. Patientez un instant.",
+        "conversation.not_found": "Cette conversation a expiré. Rechargez la page pour recommencer.",
+        "goal.not_found": "Ce chat n'est pas disponible pour le moment.",
+        "network": "Impossible de joindre le serveur. Réessayez.",
+        "default": "Une erreur s'est produite. Réessayez."
+      }
     }
   };
   var lang = STRINGS[requestedLang] ? requestedLang : "en";
