@@ -176,3 +176,24 @@ def test_rejected_amount_is_explained_before_the_next_question(
     third = replies[2]
     assert third.get_attribute("data-action") == "ASK(location)"  # never a third time in a row
     assert "euros" in third.locator("[data-testid=grace-notice]").inner_text()
+
+
+def test_pantry_demo_asks_consent_before_the_first_message(page: Any, demo: tuple[Built, str], shots: Path) -> None:
+    built, url = demo
+    if not any(ref.startswith("pantry-helpline/") for ref in built.catalog.refs()):
+        pytest.skip("the pantry demo's directory data (shared/data/directories) is not on this machine")
+    page.goto(f"{url}/demo/pantry-helpline?lang=en")
+    page.locator("#grace-widget[data-configured=true]").wait_for(state="attached", timeout=TIMEOUT_MS)
+    page.locator("[data-testid=grace-launcher]").click()
+    assert page.locator("[data-testid=grace-consent]").is_visible()  # the published spec (v4) requires consent
+    page.locator("[data-testid=grace-input]").fill("Where can I get food on Saturday?")
+    page.locator("[data-testid=grace-input]").press("Enter")
+    assert page.locator("[data-testid=grace-visitor]").count() == 0  # not sent without the tick
+    page.locator("[data-testid=grace-consent-check]").check()
+    [reply] = converse(page, ["Where can I get food on Saturday?"])
+    assert reply.get_attribute("data-state") is not None
+    assert not page.locator("[data-testid=grace-consent]").is_visible()
+    axe_check(page, shots, "widget-pantry-consent-answer")
+    cid = page.locator("#grace-widget").get_attribute("data-conversation")
+    [record] = built.store.records(cid)
+    assert any(note.startswith("consent.given") for note in record["notes"])
