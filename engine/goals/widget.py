@@ -78,12 +78,17 @@ class Palette:
 
 
 def palette(widget: Widget | None, checks: WidgetChecks | None = None) -> Palette:
-    """The colours the widget shows: the spec's, else the defaults (lower-case ``#rrggbb``)."""
+    """The colours the widget shows: the spec's, else the defaults (lower-case ``#rrggbb``). A value that is not
+    ``#rrggbb`` (approval refuses it; a hand-edited file might not) falls back too: only a colour reaches CSS."""
     checks = checks or load_checks()
     w = widget or Widget()
-    return Palette(primary=(w.primary_color or checks.default_primary).lower(),
-                   text=(w.text_color or checks.default_text).lower(),
-                   accent=(w.accent_color or checks.default_accent).lower())
+
+    def pick(value: str | None, default: str) -> str:
+        return (value if value is not None and _HEX.match(value) else default).lower()
+
+    return Palette(primary=pick(w.primary_color, checks.default_primary),
+                   text=pick(w.text_color, checks.default_text),
+                   accent=pick(w.accent_color, checks.default_accent))
 
 
 def _url_issue(name: str, value: str, schemes: tuple[str, ...]) -> tuple[str, str] | None:

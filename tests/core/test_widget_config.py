@@ -92,6 +92,8 @@ def test_palette_falls_back_to_the_defaults() -> None:
     assert (shown.primary, shown.text, shown.accent) == (checks.default_primary, checks.default_text,
                                                          checks.default_accent)
     assert palette(Widget(primary_color="#0F5E5A")).primary == "#0f5e5a"
+    # Only a colour ever reaches the widget's CSS, whatever a hand-edited file holds.
+    assert palette(Widget(primary_color="red;x:url(y)")).primary == checks.default_primary
     # The widget's own palette passes its own checks.
     assert contrast_ratio(shown.text, shown.primary) >= checks.min_text_contrast
 
