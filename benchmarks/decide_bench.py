@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from engine.decision.decider import Decider
 from engine.ports import GroundedAnswer, Proposal
+from engine.progress import progress
 from engine.rules_bundle import RuleBundle
 from engine.storage.codec import stored_form
 from engine.turn_record import build_record, seal_for_store
@@ -33,7 +34,7 @@ def run(bundle: RuleBundle, turns: int = 2000, seed: int = 7) -> dict[str, float
         deciders[case.spec.content_hash].decide(case.state, case.commands)
     engine_ms: list[float] = []
     reference_ms: list[float] = []
-    for case in cases:
+    for case in progress(cases, "decide"):  # the bar advances outside the timed region
         t0 = time.perf_counter()
         decision = deciders[case.spec.content_hash].decide(case.state, case.commands,
                                                            company_question=case.company_question)

@@ -32,6 +32,7 @@ from typing import Any
 import structlog
 
 from engine.errors import GraceError
+from engine.progress import progress
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.labelled_set import LabelledItem, LabelledSet, load_labelled_set
 from engine.rules_bundle import RuleBundle
@@ -196,7 +197,7 @@ def bench_set(
     for item in questions:  # warm-up: first-call costs (allocations, caches) are not steady-state latency
         answerer.answer(item.message, item.language)
     latencies: list[float] = []
-    for _ in range(repeats):
+    for _ in progress(range(repeats), f"rag {corpus_dir.name}"):
         for item in questions:
             t0 = time.perf_counter()
             answerer.answer(item.message, item.language)

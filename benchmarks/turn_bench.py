@@ -23,6 +23,7 @@ from engine.evaluation.dataset import Dataset, load_dataset
 from engine.evaluation.runner import DemoTarget, pick_demo
 from engine.evaluation.targets import candidate_targets, working_tree_bundle
 from engine.ports import ConversationStore
+from engine.progress import progress
 from engine.rules_bundle import RuleBundle
 from engine.store_memory import InMemoryStore
 from engine.turn import TurnRuntime
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     latencies: list[float] = []
     propose_ms: list[float] = []
     started = time.perf_counter()
-    for round_ in range(args.rounds):
+    for round_ in progress(range(args.rounds), "turn rounds"):
         _run(dataset, demos, bundle, proposer, str(round_), latencies, propose_ms, make_store)
     elapsed = time.perf_counter() - started
     print(f"dataset {dataset.name}: {len(latencies)} turns in {elapsed:.2f} s "

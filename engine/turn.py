@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -139,8 +139,10 @@ class TurnRuntime:
         log.info("conversation.started", conversation_id=state.conversation_id, goal=self.spec.ref)
         return state
 
-    def handle(self, conversation_id: str, text: str, *, received_at: datetime | None = None) -> TurnResult:
-        """``received_at`` (timezone-aware) defaults to now; replays and evaluations pass the recorded time."""
+    def handle(self, conversation_id: str, text: str, *, received_at: datetime | None = None,
+               notes: Sequence[str] = ()) -> TurnResult:
+        """``received_at`` (timezone-aware) defaults to now; replays and evaluations pass the recorded time.
+        ``notes``: facts of the request the turn's audit record must keep (e.g. the visitor's consent)."""
         started = time.perf_counter()
         received_at = received_at or datetime.now(UTC)
         normalized = check_visitor_text(text, self._limits)
@@ -201,13 +203,13 @@ class TurnRuntime:
         timings["total_ms"] = _ms(started)
         try:
             new_state, sealed = self._seal(state, decision, proposal, answer, reply, fail_closed, timings,
-                                           received_at, ran, cipher)
+                                           received_at, ran, cipher, notes)
         except Exception as exc:  # a record that does not validate must not crash the turn
             decision, proposal, reply = _closed_decision(working), _empty(proposal), Reply()
             decision.new_state.last_asked = None
             fail_closed = _closed("record", exc)
             new_state, sealed = self._seal(state, decision, proposal, answer, reply, fail_closed, timings,
-                                           received_at, False, cipher)
+                                           received_at, False, cipher, notes)
         new_state.audit_head = sealed.checkpoint
         self.store.commit_turn(new_state, sealed.record, expected_turn)
         log.info("turn.committed", conversation_id=conversation_id, turn=turn, state=new_state.state_string(),
@@ -231,7 +233,7 @@ class TurnRuntime:
     def _seal(
         self, state: ConversationState, decision: Decision, proposal: Proposal, answer: GroundedAnswer,
         reply: Reply, fail_closed: tuple[str, str] | None, timings: dict[str, float],
-        received_at: datetime, ran: bool, cipher: FieldCipher | None,
+        received_at: datetime, ran: bool, cipher: FieldCipher | None, notes: Sequence[str] = (),
     ) -> tuple[ConversationState, Any]:
         new_state = decision.new_state.model_copy(deep=True)
         new_state.messages.append(
@@ -242,7 +244,7 @@ class TurnRuntime:
         record = build_record(
             spec=self.spec, bundle=self.bundle, state_before=state, state_after=new_state, proposal=proposal,
             decision=decision, answer=answer, question=reply.question, fail_closed=fail_closed, timings=timings,
-            received_at=received_at, completed_at=datetime.now(UTC), extra_notes=list(reply.notes),
+            received_at=received_at, completed_at=datetime.now(UTC), extra_notes=[*reply.notes, *notes],
         )
         if not ran:
             record["invariant_check"] = None  # no transition was checked

@@ -84,6 +84,25 @@ class Closing(BaseModel):
                                       description="per language: who will contact the visitor, and when")
 
 
+class Widget(BaseModel):
+    """How the chat widget presents the company (checked by engine/goals/widget.py: hex colours, WCAG AA
+    contrast, https links, welcome languages). Colours: ``primary_color`` fills the header, launcher, send button
+    and the visitor's bubbles, with ``text_color`` on it; ``accent_color`` marks links, quick replies and the
+    keyboard focus on the white panel. ``consent_required``: the visitor ticks a consent box before the first
+    message, and the first turn's audit record notes it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    company_name: str | None = Field(default=None, min_length=1, max_length=80)
+    primary_color: str | None = Field(default=None, max_length=16)
+    text_color: str | None = Field(default=None, max_length=16)
+    accent_color: str | None = Field(default=None, max_length=16)
+    welcome: dict[str, str] = Field(default_factory=dict, description="per language: the first line the widget shows")
+    privacy_url: str | None = Field(default=None, max_length=500)
+    consent_url: str | None = Field(default=None, max_length=500)
+    consent_required: bool = False
+
+
 class GoalSpec(BaseModel):
     """A candidate or approved objective set with its normalised priority vector and initial state."""
 
@@ -102,6 +121,7 @@ class GoalSpec(BaseModel):
     locale: Locale | None = None
     vocabularies: dict[str, dict[str, Any]] = Field(default_factory=dict)
     closing: Closing | None = None
+    widget: Widget | None = None
 
     def ordered(self) -> list[Objective]:
         """Objectives in approved order: the coordinate order of every state vector."""

@@ -22,7 +22,7 @@ _VERSION_FILE = re.compile(r"^v(\d+)\.json$")
 
 # Fields added after the first publications (spec/adr/0003, 0004): left out of the hash when empty, so every
 # earlier publication keeps its hash.
-_OPTIONAL_WHEN_EMPTY = ("locale", "vocabularies", "closing")
+_OPTIONAL_WHEN_EMPTY = ("locale", "vocabularies", "closing", "widget")
 _OPTIONAL_OBJECTIVE_FIELDS = ("labels",)
 
 

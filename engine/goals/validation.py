@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from engine.errors import GoalSpecError
 from engine.goals.company_data import company_data_issues, resolve_vocabulary
 from engine.goals.models import CriterionKind, GoalSpec
+from engine.goals.widget import widget_issues
 from engine.rules_bundle import RuleBundle
 
 _VOCABULARY_KINDS = {CriterionKind.ENUMERATION, CriterionKind.FEATURES, CriterionKind.PLACE}
@@ -64,6 +65,7 @@ def semantic_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]
         extra = sorted(set(spec.closing.next_step) - offered)
         if extra:
             issues.append(("goalspec.language_invalid", f"closing next_step in languages not offered: {extra}"))
+    issues.extend(widget_issues(spec))
     for objective in spec.objectives:
         extra = sorted(set(objective.labels) - offered)
         if extra:

@@ -38,6 +38,7 @@ from engine.service.quick_replies import quick_replies
 from engine.service.ratelimit import RateLimiter
 from engine.service.schemas import (
     CONVERSATION_ID_PATTERN,
+    GOAL_PATTERN,
     AuditTrail,
     ChainStatus,
     ConversationCreated,
@@ -53,13 +54,16 @@ from engine.service.schemas import (
     Health,
     MessageOut,
     OperatorConversation,
+    OperatorMe,
     RuleBundleList,
     RuleBundleOut,
     TurnRequest,
     TurnResponse,
     VisitorConversation,
+    WidgetConfigOut,
 )
 from engine.service.turns import TurnSubmitter, check_key
+from engine.service.widget_config import consent_notes, widget_config_of
 from engine.storage.base import DurableStore
 
 log = structlog.get_logger("engine.service")
@@ -298,7 +302,8 @@ def create_app(
         _check_text(body.message, "message")
         key = check_key(idempotency_key, limits.idempotency_key_max_chars)
         state, goal = visitor_goal_of(conversation_id, visitor_token)
-        submitted = submitter.submit(goal.runtime, conversation_id, body.message, key)
+        notes = consent_notes(goal.published.spec, state.turn, body.consent)
+        submitted = submitter.submit(goal.runtime, conversation_id, body.message, key, notes=notes)
         if submitted.replayed:
             response.headers["Idempotent-Replayed"] = "true"
         # Derived from the stored response and the pinned spec, so a replay returns the same choices.
@@ -325,11 +330,37 @@ def create_app(
             messages=[MessageOut(role=m.role.value, turn=m.turn, text=m.text) for m in state.messages],
         )
 
+    @app.get(
+        "/v1/goals/{goal:path}/widget",
+        response_model=WidgetConfigOut,
+        responses=_ERRORS,
+        dependencies=[Depends(limited("visitor_read"))],
+        tags=["visitor"],
+        summary="How the widget presents this goal's company: name, colours, welcome text, privacy and consent",
+    )
+    def widget_config(
+        goal: Annotated[str, PathParam(pattern=GOAL_PATTERN)],
+        lang: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None,
+    ) -> WidgetConfigOut:
+        return widget_config_of(catalog.resolve(goal).published, lang)
+
     # -- operator API ------------------------------------------------------------------------------
 
     viewer = [Depends(require(Role.VIEWER))]
     auditor = [Depends(require(Role.AUDITOR))]
     admin = [Depends(require(Role.ADMIN))]
+
+    @app.get(
+        "/v1/operator/me",
+        response_model=OperatorMe,
+        responses=_ERRORS,
+        dependencies=viewer,
+        tags=["operator"],
+        summary="The operator behind the token and their role (what the console may offer them)",
+    )
+    def operator_me(request: Request) -> OperatorMe:
+        who: Operator = request.state.operator
+        return OperatorMe(name=who.name, role=who.role.label)
 
     @app.get(
         "/v1/operator/conversations",

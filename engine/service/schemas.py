@@ -24,6 +24,11 @@ class CreateConversation(_In):
 
 class TurnRequest(_In):
     message: str = Field(description="The visitor's message (limits: rules/runtime.json, service limits.json).")
+    consent: bool = Field(
+        default=False,
+        description="The visitor ticked the consent box. Required (true) on the first message when the goal's "
+        "widget has consent_required; the first turn's audit record then notes the consent.",
+    )
 
 
 class ErrorBody(BaseModel):
@@ -113,6 +118,22 @@ class VisitorConversation(BaseModel):
     messages: list[MessageOut]
 
 
+class WidgetConfigOut(BaseModel):
+    """How the widget presents a goal's company, from the published goal spec's widget section."""
+
+    goal_ref: str
+    language: str = Field(description="The language the texts below are in (the requested one when offered).")
+    languages: list[str]
+    company_name: str | None = Field(description="Shown as the panel title; null: the widget's own title.")
+    primary_color: str = Field(description="#rrggbb of the header, launcher, send button and visitor bubbles.")
+    text_color: str = Field(description="#rrggbb of text on the primary colour (WCAG AA checked at approval).")
+    accent_color: str = Field(description="#rrggbb of links, quick replies and the focus ring on the white panel.")
+    welcome: str | None = Field(description="The first line the widget shows; null: the widget's own greeting.")
+    privacy_url: str | None
+    consent_url: str | None
+    consent_required: bool = Field(description="The visitor must tick consent before the first message.")
+
+
 class ConversationSummaryOut(BaseModel):
     conversation_id: str
     goal_ref: str
@@ -121,6 +142,14 @@ class ConversationSummaryOut(BaseModel):
     state: str
     created_at: str
     updated_at: str
+    fail_closed_turns: int = Field(
+        default=0, description="Turns that failed closed (a crash, a missed deadline, a refused transition).")
+    rejected_turns: int = Field(default=0, description="Turns where a proposed command was rejected.")
+
+
+class OperatorMe(BaseModel):
+    name: str
+    role: str = Field(description="viewer | auditor | admin")
 
 
 class ConversationList(BaseModel):

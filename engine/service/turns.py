@@ -151,13 +151,13 @@ class TurnSubmitter:
         # Workers never touch Z3 (decisions go to the engine thread), so they may end with the app.
         self.workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grace-turn")
 
-    def _run_turn(self, runtime: Any, conversation_id: str, message: str) -> None:
+    def _run_turn(self, runtime: Any, conversation_id: str, message: str, notes: tuple[str, ...]) -> None:
         context = contextvars.copy_context()  # carries the pending entry to the worker and on to the engine
-        self.workers.submit(context.run, self._on_worker, runtime, conversation_id, message).result()
+        self.workers.submit(context.run, self._on_worker, runtime, conversation_id, message, notes).result()
 
-    def _on_worker(self, runtime: Any, conversation_id: str, message: str) -> None:
+    def _on_worker(self, runtime: Any, conversation_id: str, message: str, notes: tuple[str, ...]) -> None:
         with deciding_on(lambda work: self.engine.run(work)):
-            runtime.handle(conversation_id, message)
+            runtime.handle(conversation_id, message, notes=notes)
 
     def _replay(self, conversation_id: str, key: str | None, fp: str) -> Submitted | None:
         if key is None:
@@ -173,8 +173,10 @@ class TurnSubmitter:
         log.info("service.turn.replayed", conversation_id=conversation_id, turn=entry.turn)
         return Submitted(entry.response, replayed=True)
 
-    def submit(self, runtime: Any, conversation_id: str, message: str, key: str | None) -> Submitted:
-        """Run one visitor turn through ``runtime`` (a ``TurnRuntime`` whose store is a ``CommitHook``)."""
+    def submit(self, runtime: Any, conversation_id: str, message: str, key: str | None,
+               *, notes: tuple[str, ...] = ()) -> Submitted:
+        """Run one visitor turn through ``runtime`` (a ``TurnRuntime`` whose store is a ``CommitHook``);
+        ``notes`` go into the turn's audit record."""
         fp = fingerprint(message)
         with self.locks.hold(conversation_id):
             for attempt in range(1, self.attempts + 1):
@@ -186,7 +188,7 @@ class TurnSubmitter:
                 token = _pending.set(pending)
                 try:
                     # The pending entry travels with the context copy; the engine thread fills it in.
-                    self._run_turn(runtime, conversation_id, message)
+                    self._run_turn(runtime, conversation_id, message, notes)
                 except StoreError as exc:
                     if exc.code not in RETRYABLE:
                         raise

@@ -38,6 +38,10 @@ class ConversationSummary:
     state: str  # the binary state string, e.g. "1010"
     created_at: str  # ISO-8601 UTC
     updated_at: str
+    # From the audit records: turns that failed closed (record.fail_closed set: a crash, a missed deadline, a
+    # Z3 veto...) and turns with at least one rejected candidate command.
+    fail_closed_turns: int = 0
+    rejected_turns: int = 0
 
 
 @dataclass(frozen=True)

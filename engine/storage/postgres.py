@@ -401,11 +401,16 @@ class PostgresStore:
     def summaries(self, *, limit: int = 100, offset: int = 0) -> list[ConversationSummary]:
         with self._tx() as conn:
             rows = conn.execute(
-                "SELECT id, goal_ref, language, turn, state_bits, created_at, updated_at"
-                " FROM grace_conversations ORDER BY updated_at DESC, id LIMIT %s OFFSET %s",
+                "SELECT c.id, c.goal_ref, c.language, c.turn, c.state_bits, c.created_at, c.updated_at,"
+                " (SELECT COUNT(*) FROM grace_audit_records r WHERE r.conversation_id = c.id"
+                "  AND jsonb_typeof(r.record_json::jsonb -> 'fail_closed') = 'object'),"
+                " (SELECT COUNT(*) FROM grace_audit_records r WHERE r.conversation_id = c.id"
+                "  AND jsonb_path_exists(r.record_json::jsonb, '$.candidates[*] ? (@.accepted == false)'))"
+                " FROM grace_conversations c ORDER BY c.updated_at DESC, c.id LIMIT %s OFFSET %s",
                 (max(0, limit), max(0, offset)),
             ).fetchall()
-        return [ConversationSummary(r[0], r[1], r[2], r[3], r[4], r[5].isoformat(), r[6].isoformat()) for r in rows]
+        return [ConversationSummary(r[0], r[1], r[2], r[3], r[4], r[5].isoformat(), r[6].isoformat(),
+                                    int(r[7]), int(r[8])) for r in rows]
 
     def idempotent(self, conversation_id: str, key: str) -> IdempotencyEntry | None:
         with self._tx() as conn:

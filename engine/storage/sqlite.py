@@ -408,8 +408,13 @@ class SQLiteStore:
         rows = (
             self._conn()
             .execute(
-                "SELECT id, goal_ref, language, turn, state_bits, created_at, updated_at"
-                " FROM grace_conversations ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
+                "SELECT c.id, c.goal_ref, c.language, c.turn, c.state_bits, c.created_at, c.updated_at,"
+                " (SELECT COUNT(*) FROM grace_audit_records r WHERE r.conversation_id = c.id"
+                "  AND json_type(r.record_json, '$.fail_closed') = 'object'),"
+                " (SELECT COUNT(*) FROM grace_audit_records r WHERE r.conversation_id = c.id"
+                "  AND EXISTS (SELECT 1 FROM json_each(r.record_json, '$.candidates') k"
+                "   WHERE json_type(k.value, '$.accepted') = 'false'))"
+                " FROM grace_conversations c ORDER BY c.updated_at DESC, c.id LIMIT ? OFFSET ?",
                 (max(0, limit), max(0, offset)),
             )
             .fetchall()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engine.service.runner import Built, build_from_args
+from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer
 
 TIMEOUT_MS = 30_000
@@ -81,7 +82,17 @@ def test_real_estate_conversation_reaches_1111_and_console_shows_witnesses(
     assert replies[-1].get_attribute("data-action") == "NONE"
     assert replies[-1].locator("[data-testid=grace-question]").count() == 0
     assert "Cabo Indalo Homes" in replies[-1].inner_text()  # the closing turn: summary and the company's next step
+    assert replies[-1].locator("[data-testid=grace-closing]").count() >= 1
+    # The company's widget section (demo spec v4): its name titles the panel, its colour fills the header.
+    assert page.locator("[data-testid=grace-panel] h2").inner_text() == "Cabo Indalo Homes"
+    assert page.locator("[data-testid=grace-panel] header").evaluate(
+        "h => getComputedStyle(h).backgroundColor") == "rgb(15, 94, 90)"
     page.screenshot(path=str(shots / f"widget-real-estate-{lang}.png"))
+    axe_check(page, shots, f"widget-closing-{lang}")
+    page.locator("[data-testid=grace-close]").click()  # closing the panel returns focus to the launcher
+    assert page.locator("[data-testid=grace-launcher]").evaluate(
+        "b => b.getRootNode().activeElement === b")
+    axe_check(page, shots, f"widget-closed-{lang}")
 
     cid = page.locator("#grace-widget").get_attribute("data-conversation")
     assert built.store.load(cid).state_string() == "1111"
@@ -119,6 +130,7 @@ def test_real_estate_conversation_reaches_1111_and_console_shows_witnesses(
     values = page.locator("[data-testid=console-value]")
     assert values.count() == len(OBJECTIVES) and "not recorded" not in values.all_inner_texts()[0]
     page.screenshot(path=str(shots / f"console-real-estate-{lang}.png"), full_page=True)
+    axe_check(page, shots, f"console-conversation-{lang}")
 
 
 def test_console_sign_in_shows_only_the_sign_in_form(page: Any, demo: tuple[Built, str], shots: Path) -> None:
@@ -128,6 +140,7 @@ def test_console_sign_in_shows_only_the_sign_in_form(page: Any, demo: tuple[Buil
     assert page.locator("#signin").is_visible()
     assert not page.locator("#app").is_visible()  # `hidden` wins over the layout's display rule
     page.screenshot(path=str(shots / "console-sign-in.png"), full_page=True)
+    axe_check(page, shots, "console-sign-in")
 
 
 def test_listed_options_are_quick_replies_and_a_rejected_answer_is_explained(
@@ -142,6 +155,7 @@ def test_listed_options_are_quick_replies_and_a_rejected_answer_is_explained(
     labels = chips.all_inner_texts()
     assert "oficina" in labels  # the option as the visitor's language names it
     page.screenshot(path=str(shots / "widget-quick-replies.png"))
+    axe_check(page, shots, "widget-question-chips")
     chips.nth(labels.index("oficina")).click()
     second = page.locator("[data-testid=grace-bot]").nth(1)
     second.wait_for(timeout=TIMEOUT_MS)
@@ -149,12 +163,37 @@ def test_listed_options_are_quick_replies_and_a_rejected_answer_is_explained(
     assert page.locator("[data-testid=grace-visitor]").last.inner_text() == "oficina"
 
 
-def test_rejected_amount_is_explained_before_the_next_question(page: Any, demo: tuple[Built, str]) -> None:
+def test_rejected_amount_is_explained_before_the_next_question(
+    page: Any, demo: tuple[Built, str], shots: Path
+) -> None:
     _, url = demo
     page.goto(f"{url}/demo/real-estate?lang=en")
     page.locator("[data-testid=grace-launcher]").click()
     replies = converse(page, ["My budget is $450,000", "I said $450,000", "It is $450,000"])
     assert "euros" in replies[0].locator("[data-testid=grace-question]").inner_text()  # the clarification
+    page.screenshot(path=str(shots / "widget-clarification.png"))
+    axe_check(page, shots, "widget-clarification")
     third = replies[2]
     assert third.get_attribute("data-action") == "ASK(location)"  # never a third time in a row
     assert "euros" in third.locator("[data-testid=grace-notice]").inner_text()
+
+
+def test_pantry_demo_asks_consent_before_the_first_message(page: Any, demo: tuple[Built, str], shots: Path) -> None:
+    built, url = demo
+    if not any(ref.startswith("pantry-helpline/") for ref in built.catalog.refs()):
+        pytest.skip("the pantry demo's directory data (shared/data/directories) is not on this machine")
+    page.goto(f"{url}/demo/pantry-helpline?lang=en")
+    page.locator("#grace-widget[data-configured=true]").wait_for(state="attached", timeout=TIMEOUT_MS)
+    page.locator("[data-testid=grace-launcher]").click()
+    assert page.locator("[data-testid=grace-consent]").is_visible()  # the published spec (v4) requires consent
+    page.locator("[data-testid=grace-input]").fill("Where can I get food on Saturday?")
+    page.locator("[data-testid=grace-input]").press("Enter")
+    assert page.locator("[data-testid=grace-visitor]").count() == 0  # not sent without the tick
+    page.locator("[data-testid=grace-consent-check]").check()
+    [reply] = converse(page, ["Where can I get food on Saturday?"])
+    assert reply.get_attribute("data-state") is not None
+    assert not page.locator("[data-testid=grace-consent]").is_visible()
+    axe_check(page, shots, "widget-pantry-consent-answer")
+    cid = page.locator("#grace-widget").get_attribute("data-conversation")
+    [record] = built.store.records(cid)
+    assert any(note.startswith("consent.given") for note in record["notes"])

@@ -171,3 +171,24 @@ def test_a_refused_message_goes_back_into_the_box(page: Any, live: tuple[Service
     assert page.locator("[data-testid=grace-input]").input_value() == too_long.strip()
     assert page.locator("[data-testid=grace-log]").get_attribute("aria-busy") == "false"
     page.screenshot(path=str(shots / "widget-refused-message.png"))
+
+
+def test_widget_and_console_pass_axe(page: Any, live: tuple[Service, str], shots: Path) -> None:
+    from tests.browser.a11y import axe_check
+
+    _, url = live
+    page.goto(f"{url}/demo/test?lang=en")
+    page.locator("[data-testid=grace-launcher]").wait_for(timeout=TIMEOUT_MS)
+    axe_check(page, shots, "widget-idle")
+    page.locator("[data-testid=grace-launcher]").click()
+    send(page, "My budget is 250000 EUR. Do you work downtown?", 1)
+    page.locator("[data-testid=grace-sources] summary").first.click()
+    axe_check(page, shots, "widget-answer")
+    page.goto(f"{url}/console")
+    page.locator("[data-testid=console-token]").wait_for(timeout=TIMEOUT_MS)
+    axe_check(page, shots, "console-sign-in")
+    page.locator("[data-testid=console-token]").fill(TOKEN)
+    page.locator("[data-testid=console-signin]").click()
+    page.locator("[data-testid=console-conversation]").first.click()
+    page.locator("[data-testid=console-turn]").first.wait_for(timeout=TIMEOUT_MS)
+    axe_check(page, shots, "console-conversation")

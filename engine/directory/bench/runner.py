@@ -10,6 +10,7 @@ from typing import Any
 from engine.directory.bench.generator import FAMILY_MIX, BenchQuery, generate
 from engine.directory.bench.metrics import Totals, relevant_set, score, source_texts
 from engine.directory.retriever import TraceRetriever, Variant
+from engine.progress import progress
 
 
 @dataclass
@@ -36,13 +37,13 @@ def run_bench(retriever: TraceRetriever, variants: list[Variant], seed: int, lat
     texts = source_texts(directory)
     k = retriever.rules.retrieval.k
     relevant = {q.id: relevant_set(directory, q) for q in queries}
-    parsed = {q.id: retriever.parse(q.text, q.reference) for q in queries}
+    parsed = {q.id: retriever.parse(q.text, q.reference) for q in progress(queries, "TRACE: parsing queries")}
     report: dict[str, dict[str, Totals]] = {}
     for variant in variants:
         view = retriever.with_variant(variant)
         families: dict[str, Totals] = {f: Totals() for f, _ in FAMILY_MIX}
         families["all"] = Totals()
-        for query in queries:
+        for query in progress(queries, f"TRACE {variant}"):
             answer = view.retrieve(parsed[query.id])
             results = [(r.source_index, r.name, r.evidence) for r in answer.results]
             outcome = score(directory, texts, query, answer.status, results, relevant[query.id], k)
@@ -58,7 +59,7 @@ def measure_latency(retriever: TraceRetriever, queries: list[BenchQuery], count:
     if not queries:
         return {}
     samples = []
-    for i in range(count):
+    for i in progress(range(count), "TRACE latency"):
         query = queries[(i * 7) % len(queries)]
         started = time.perf_counter()
         retriever.answer(query.text, query.reference)

@@ -21,6 +21,7 @@ import structlog
 
 from engine.directory.errors import DirectoryUsageError
 from engine.directory.mapping import load_mapping
+from engine.progress import progress
 from engine.rules_bundle import DEFAULT_RULES_DIR
 
 
@@ -106,7 +107,7 @@ def run_scale(directory: Path, mapping: Path, sizes: list[int], queries: int, se
               rules_root: Path = DEFAULT_RULES_DIR) -> list[dict[str, Any]]:
     rows = []
     with tempfile.TemporaryDirectory(prefix="grace-trace-scale-") as tmp:
-        for size in sizes:
+        for size in progress(sizes, "TRACE scale"):
             data, scaled_mapping = write_scaled(directory, mapping, size, Path(tmp) / str(size))
             cmd = [sys.executable, "-m", "engine.directory.bench.scale", str(data), str(scaled_mapping),
                    str(rules_root), str(queries), str(seed)]

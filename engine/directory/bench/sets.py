@@ -19,6 +19,7 @@ from typing import Any
 from engine.directory.bench.metrics import source_texts
 from engine.directory.errors import DirectoryUsageError
 from engine.directory.retriever import Answer, TraceRetriever
+from engine.progress import progress
 
 
 @dataclass
@@ -80,7 +81,7 @@ def score_set(retriever: TraceRetriever, payload: dict[str, Any], k: int = 3) ->
     reference = datetime.fromisoformat(payload["reference"])
     texts = source_texts(retriever.directory)
     totals: dict[str, SetTotals] = {"all": SetTotals()}
-    for query in payload["queries"]:
+    for query in progress(payload["queries"], "TRACE labelled set"):
         answer = ask(retriever, query, reference)
         returned = [(r.source_index, r.name, r.evidence) for r in answer.results[:k]]
         acceptable = set(query["acceptable"])

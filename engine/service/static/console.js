@@ -9,6 +9,9 @@
   var TOKEN_KEY = "grace-console-token";
   var token = null;
   var selected = null;
+  var me = null;  // { name, role } of the signed-in operator
+  var ROLES = { viewer: 1, auditor: 2, admin: 3 };
+  function may(role) { return me !== null && (ROLES[me.role] || 0) >= ROLES[role]; }
 
   function $(id) { return document.getElementById(id); }
 
@@ -35,8 +38,8 @@
     try { return window.sessionStorage.getItem(TOKEN_KEY); } catch (e) { return null; }
   }
 
-  function api(path) {
-    return fetch(path, { headers: { "Authorization": "Bearer " + token, "Accept": "application/json" } })
+  function api(path, method) {
+    return fetch(path, { method: method || "GET", headers: { "Authorization": "Bearer " + token, "Accept": "application/json" } })
       .then(function (res) {
         return res.json().catch(function () { return {}; }).then(function (data) {
           if (res.status === 401) { signOut("The token was not accepted."); throw new Error("auth"); }
@@ -72,6 +75,11 @@
     $("app").hidden = false;
     $("signout").hidden = false;
     $("whoami").textContent = "Signed in";
+    api("/v1/operator/me").then(function (who) {
+      me = who;
+      $("whoami").textContent = "Signed in as " + who.name + " (" + who.role + ")";
+      $("dead-letters").hidden = !may("auditor");
+    }).catch(function () { /* the list call reports the problem */ });
     loadList();
   }
 
@@ -86,6 +94,11 @@
     var f = rec.fail_closed;
     if (!f) { return null; }
     return typeof f === "string" ? { code: f, message: "" } : { code: f.code, message: f.message || "" };
+  }
+  // The visitor's consent, noted in the first turn's record when the company asks for it (widget config).
+  function consentOf(rec) {
+    var found = (rec.notes || []).filter(function (n) { return n.indexOf("consent.given") === 0; });
+    return found.length ? found[0] : null;
   }
   function field(c, name) {
     if (c[name] !== undefined && c[name] !== null) { return c[name]; }
@@ -273,6 +286,8 @@
         el("span", { "class": "badge", "data-testid": "console-action" }, actionOf(rec)),
         " ",
         fail ? el("span", { "class": "badge bad", "title": fail.message }, "failed closed: " + fail.code) : null,
+        consentOf(rec) ? el("span", { "class": "badge ok", "title": consentOf(rec), "data-testid": "console-consent" }, "consent given") : null,
+        " ",
         safetyBadge(rec.invariant_check)
       ])
     ]);
@@ -400,7 +415,62 @@
     });
   }
 
-  // The latest conversations (up to 1000), filtered in the browser by text, goal, status and date.
+  // -- dead letters: completion webhooks that used up their retries -------------------------------
+  var DEAD = "#dead-letters";
+
+  function requeueButton(delivery, row) {
+    var button = el("button", { "type": "button", "class": "secondary", "data-testid": "console-requeue" }, "Send again");
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      api("/v1/operator/deliveries/" + encodeURIComponent(delivery.delivery_id) + "/requeue", "POST").then(function (out) {
+        row.setAttribute("data-status", out.status);
+        button.replaceWith(el("span", { "class": "badge ok", "role": "status", "data-testid": "console-requeued" }, "queued again (" + out.status + ")"));
+      }).catch(function (err) {
+        if (err.message === "auth") { return; }
+        button.disabled = false;
+        button.replaceWith(el("span", { "class": "error", "role": "alert" }, "Could not send again: " + err.message));
+      });
+    });
+    return button;
+  }
+
+  function showDeadLetters() {
+    selected = DEAD;
+    Array.prototype.forEach.call(document.querySelectorAll(".conv-item"), function (b) { b.setAttribute("aria-current", "false"); });
+    var detail = $("detail");
+    detail.textContent = "";
+    detail.appendChild(el("p", { "class": "muted" }, "Loading…"));
+    api("/v1/operator/deliveries/dead").then(function (data) {
+      if (selected !== DEAD) { return; }
+      detail.textContent = "";
+      detail.appendChild(el("h1", {}, "Failed webhook deliveries"));
+      detail.appendChild(el("p", { "class": "muted" }, "Completed leads whose webhook delivery used up every retry. The lead itself is kept; " +
+        (may("admin") ? "“Send again” queues the same delivery (same delivery id, so the receiver can ignore a duplicate) with a fresh retry budget, and is logged under your name."
+                      : "only an admin can send a delivery again.")));
+      var rows = data.deliveries || [];
+      if (!rows.length) { detail.appendChild(el("p", { "data-testid": "console-dead-letters-empty" }, "No failed deliveries.")); return; }
+      var body = el("tbody");
+      rows.forEach(function (d) {
+        var row = el("tr", { "data-testid": "console-dead-letter", "data-id": d.delivery_id, "data-status": d.status });
+        [el("td", { "class": "mono" }, d.delivery_id), el("td", {}, d.goal), el("td", { "class": "num" }, String(d.attempts)),
+         el("td", {}, d.last_error || "—"), el("td", {}, new Date(d.updated_at).toLocaleString()),
+         el("td", {}, may("admin") ? requeueButton(d, row) : el("span", { "class": "muted" }, "admin only"))
+        ].forEach(function (cell) { row.appendChild(cell); });
+        body.appendChild(row);
+      });
+      detail.appendChild(el("table", { "data-testid": "console-dead-letters" }, [
+        el("caption", { "class": "muted" }, rows.length + " failed deliver" + (rows.length === 1 ? "y" : "ies")),
+        el("thead", {}, el("tr", {}, ["Delivery id", "Goal", "Attempts", "Last error", "Last attempt", "Action"].map(function (h) { return el("th", { "scope": "col" }, h); }))),
+        body
+      ]));
+    }).catch(function (err) {
+      if (err.message === "auth") { return; }
+      detail.textContent = "";
+      detail.appendChild(el("p", { "class": "error" }, "Could not load the failed deliveries: " + err.message));
+    });
+  }
+
+  // The latest conversations (up to 1000), filtered in the browser by text, goal, status, turns and date.
   var loaded = [];
 
   function loadList() {
@@ -421,6 +491,9 @@
   }
 
   function matches(c) {
+    var turns = $("filter-turns").value;
+    if (turns === "fail-closed" && !(c.fail_closed_turns > 0)) { return false; }
+    if (turns === "rejected" && !(c.rejected_turns > 0)) { return false; }
     var text = $("filter-text").value.trim().toLowerCase();
     var goal = $("filter-goal").value;
     var status = $("filter-status").value;
@@ -444,7 +517,9 @@
       var button = el("button", { "type": "button", "class": "conv-item", "data-id": c.conversation_id, "data-testid": "console-conversation", "aria-current": c.conversation_id === selected ? "true" : "false" }, [
         el("div", { "class": "row" }, [el("span", { "class": "goal" }, c.goal_ref), el("span", { "class": "mono" }, c.state)]),
         el("div", { "class": "row meta" }, [el("span", { "class": "mono" }, c.conversation_id.slice(0, 12) + "…"), el("span", {}, "turn " + c.turn + " · " + c.language)]),
-        el("div", { "class": "meta" }, new Date(c.updated_at).toLocaleString())
+        el("div", { "class": "meta" }, new Date(c.updated_at).toLocaleString()),
+        c.fail_closed_turns > 0 ? el("span", { "class": "badge bad", "data-testid": "console-fail-closed-count" }, "failed closed ×" + c.fail_closed_turns) : null,
+        c.rejected_turns > 0 ? el("span", { "class": "badge warn" }, "rejected answers ×" + c.rejected_turns) : null
       ]);
       button.addEventListener("click", function () { showDetail(c.conversation_id); });
       list.appendChild(el("li", {}, button));
@@ -454,7 +529,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     // One event per control: a second render on blur would swap the list under the pointer and lose the click.
     $("filter-text").addEventListener("input", renderList);
-    ["filter-goal", "filter-status", "filter-since"].forEach(function (id) { $(id).addEventListener("change", renderList); });
+    ["filter-goal", "filter-status", "filter-turns", "filter-since"].forEach(function (id) { $(id).addEventListener("change", renderList); });
     $("signin-form").addEventListener("submit", function (event) {
       event.preventDefault();
       token = $("token").value.trim();
@@ -463,7 +538,11 @@
       showApp();
     });
     $("signout").addEventListener("click", function () { signOut(""); });
-    $("refresh").addEventListener("click", function () { loadList(); if (selected) { showDetail(selected); } });
+    $("refresh").addEventListener("click", function () {
+      loadList();
+      if (selected === DEAD) { showDeadLetters(); } else if (selected) { showDetail(selected); }
+    });
+    $("dead-letters").addEventListener("click", showDeadLetters);
     token = readToken();
     if (token) { showApp(); } else { showSignin(""); }
   });

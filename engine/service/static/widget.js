@@ -2,6 +2,8 @@
  *   <script src="https://YOUR-GRACE-HOST/static/widget.js" data-goal="real-estate" data-lang="es" defer></script>
  * Optional attributes: data-title (panel title), data-api (API origin; default: where this script came from),
  * data-open="true" (start opened).
+ * The company's presentation (name, colours, welcome text, privacy and consent links, consent before the first
+ * message) comes from the goal spec's widget section, read from GET /v1/goals/<goal>/widget.
  * Plain JavaScript, no build step, no dependencies. All visitor and server text is inserted as text, never HTML.
  */
 (function () {
@@ -23,11 +25,17 @@
       send: "Send",
       sources: "Sources",
       choices: "Options",
+      conversation: "Conversation",
       thinking: "Thinking…",
       noted: "Thank you, noted.",
       retrying: "Connection problem, retrying…",
       privacy: "Your messages are stored to answer you and to keep an audit trail.",
+      privacyLink: "Privacy policy",
+      consentLabel: "I agree that my messages are stored and used to answer me, as described in the ",
+      consentLink: "consent terms",
+      consentNeeded: "Please tick the consent box first.",
       errors: {
+        "consent.required": "Please tick the consent box first.",
         "input.empty": "Please type a message first.",
         "input.too_long": "That message is too long. Please shorten it.",
         "input.too_large": "That message is too long. Please shorten it.",
@@ -48,11 +56,17 @@
       send: "Enviar",
       sources: "Fuentes",
       choices: "Opciones",
+      conversation: "Conversación",
       thinking: "Pensando…",
       noted: "Gracias, tomamos nota.",
       retrying: "Problema de conexión, reintentando…",
       privacy: "Guardamos sus mensajes para responderle y mantener un registro de auditoría.",
+      privacyLink: "Política de privacidad",
+      consentLabel: "Acepto que se guarden y usen mis mensajes para responderme, según las ",
+      consentLink: "condiciones de consentimiento",
+      consentNeeded: "Marque primero la casilla de consentimiento.",
       errors: {
+        "consent.required": "Marque primero la casilla de consentimiento.",
         "input.empty": "Escriba un mensaje primero.",
         "input.too_long": "El mensaje es demasiado largo. Acórtelo, por favor.",
         "input.too_large": "El mensaje es demasiado largo. Acórtelo, por favor.",
@@ -63,11 +77,42 @@
         "network": "No pudimos contactar con el servidor. Inténtelo de nuevo.",
         "default": "Algo ha fallado. Inténtelo de nuevo."
       }
+    },
+    fr: {
+      launcher: "Discutons",
+      title: "Des questions ? Écrivez-nous",
+      close: "Fermer le chat",
+      greeting: "Bonjour ! Posez-nous vos questions sur nos services. Les réponses viennent des informations de l'entreprise, avec leurs sources.",
+      placeholder: "Écrivez votre message…",
+      send: "Envoyer",
+      sources: "Sources",
+      choices: "Options",
+      conversation: "Conversation",
+      thinking: "Réflexion…",
+      noted: "Merci, c'est noté.",
+      retrying: "Problème de connexion, nouvel essai…",
+      privacy: "Vos messages sont conservés pour vous répondre et tenir un journal d'audit.",
+      privacyLink: "Politique de confidentialité",
+      consentLabel: "J'accepte que mes messages soient conservés et utilisés pour me répondre, comme décrit dans les ",
+      consentLink: "conditions de consentement",
+      consentNeeded: "Cochez d'abord la case de consentement.",
+      errors: {
+        "consent.required": "Cochez d'abord la case de consentement.",
+        "input.empty": "Écrivez d'abord un message.",
+        "input.too_long": "Ce message est trop long. Raccourcissez-le, s'il vous plaît.",
+        "input.too_large": "Ce message est trop long. Raccourcissez-le, s'il vous plaît.",
+        "input.binary": "Ce message contient des caractères illisibles.",
+        "rate.limited": "Vous envoyez des messages très vite. Patientez un instant.",
+        "conversation.not_found": "Cette conversation a expiré. Rechargez la page pour recommencer.",
+        "goal.not_found": "Ce chat n'est pas disponible pour le moment.",
+        "network": "Impossible de joindre le serveur. Réessayez.",
+        "default": "Une erreur s'est produite. Réessayez."
+      }
     }
   };
   var lang = STRINGS[requestedLang] ? requestedLang : "en";
   var T = STRINGS[lang];
-  var title = script.getAttribute("data-title") || T.title;
+  var title = script.getAttribute("data-title") || T.title;  // the company name from the config replaces it
   var storageKey = "grace-widget:" + apiBase + ":" + goal + ":" + lang;
   var MAX_ATTEMPTS = 4;
 
@@ -100,23 +145,80 @@
   var panel = el("section", { "class": "panel", "role": "dialog", "aria-label": title, "data-testid": "grace-panel" });
   panel.hidden = true;
   var header = el("header");
-  header.appendChild(el("h2", {}, title));
+  var heading = el("h2", {}, title);
+  header.appendChild(heading);
   var closeBtn = el("button", { "type": "button", "aria-label": T.close, "data-testid": "grace-close" }, "×");
   header.appendChild(closeBtn);
-  var log = el("div", { "class": "log", "role": "log", "aria-live": "polite", "data-testid": "grace-log" });
+  // Focusable: a long conversation scrolls, and keyboard users must be able to scroll it too.
+  var log = el("div", { "class": "log", "role": "log", "aria-live": "polite", "aria-label": T.conversation, "tabindex": "0", "data-testid": "grace-log" });
   var form = el("form", { "data-testid": "grace-form" });
+  // Shown only when the company requires consent before the first message (widget config).
+  var consentBox = el("div", { "class": "consent", "data-testid": "grace-consent" });
+  consentBox.hidden = true;
+  var consentCheck = el("input", { "type": "checkbox", "id": "grace-consent-check", "data-testid": "grace-consent-check" });
+  var consentText = el("label", { "for": "grace-consent-check" });
+  consentBox.appendChild(consentCheck);
+  consentBox.appendChild(consentText);
+  var privacy = el("p", { "class": "privacy", "data-testid": "grace-privacy" }, T.privacy);
   var input = el("textarea", { "rows": "1", "placeholder": T.placeholder, "aria-label": T.placeholder, "data-testid": "grace-input" });
   var sendBtn = el("button", { "type": "submit", "data-testid": "grace-send" }, T.send);
   form.appendChild(input);
   form.appendChild(sendBtn);
   panel.appendChild(header);
   panel.appendChild(log);
+  panel.appendChild(consentBox);
   panel.appendChild(form);
-  panel.appendChild(el("p", { "class": "privacy" }, T.privacy));
+  panel.appendChild(privacy);
   wrap.appendChild(launcher);
   wrap.appendChild(panel);
   root.appendChild(style);
   root.appendChild(wrap);
+
+  // -- the company's presentation (goal spec widget section) ------------------------------------------
+  var config = null;
+  var consentNeeded = false;
+  var greetingText = T.greeting;
+
+  function safeLink(url, text) {
+    // Approved specs only hold https links; anything else is not shown as a link.
+    if (!/^https:\/\//.test(url || "")) { return null; }
+    return el("a", { "href": url, "target": "_blank", "rel": "noopener noreferrer", "data-testid": "grace-link" }, text);
+  }
+
+  function applyConfig(cfg) {
+    config = cfg;
+    wrap.style.setProperty("--grace-primary", cfg.primary_color);
+    wrap.style.setProperty("--grace-on-primary", cfg.text_color);
+    wrap.style.setProperty("--grace-accent", cfg.accent_color);
+    if (cfg.company_name && !script.getAttribute("data-title")) {
+      title = cfg.company_name;
+      heading.textContent = title;
+      panel.setAttribute("aria-label", title);
+    }
+    if (cfg.welcome) {
+      greetingText = cfg.welcome;
+      var shown = log.querySelector("[data-testid=grace-greeting]");
+      if (shown) { shown.textContent = greetingText; }
+    }
+    var link = safeLink(cfg.privacy_url, T.privacyLink);
+    if (link) { privacy.appendChild(document.createTextNode(" ")); privacy.appendChild(link); }
+    if (cfg.consent_required) {
+      consentText.textContent = T.consentLabel;
+      var terms = safeLink(cfg.consent_url || cfg.privacy_url, T.consentLink);
+      if (terms) { consentText.appendChild(terms); consentText.appendChild(document.createTextNode(".")); }
+      consentNeeded = !conversationStarted();
+      consentBox.hidden = !consentNeeded;
+    }
+    host.setAttribute("data-configured", "true");
+  }
+
+  function conversationStarted() {
+    return Number(host.getAttribute("data-turn") || "0") > 0;
+  }
+
+  api("GET", "/v1/goals/" + encodeURIComponent(goal) + "/widget?lang=" + encodeURIComponent(lang))
+    .then(function (res) { if (res.ok) { applyConfig(res.data); } })
+    .catch(function () { /* the widget's own defaults stay */ });
 
   function scrollDown() { log.scrollTop = log.scrollHeight; }
 
@@ -230,6 +332,7 @@
       });
       host.setAttribute("data-state", res.data.state);
       host.setAttribute("data-turn", String(res.data.turn));
+      if (res.data.turn > 0) { consentNeeded = false; consentBox.hidden = true; }
       return true;
     }).catch(function () { visitorToken = null; return false; });
   }
@@ -263,14 +366,15 @@
 
   // One message, one Idempotency-Key: retries after a network error or a busy conversation reuse the key,
   // so the server applies the message at most once.
-  function sendTurn(text) {
+  function sendTurn(text, consent) {
     var key = newKey();
+    var body = consent ? { message: text, consent: true } : { message: text };
     var attempt = 0;
     var retryNote = null;
     function tryOnce() {
       attempt += 1;
       return api("POST", "/v1/conversations/" + encodeURIComponent(conversationId) + "/turns",
-                 { message: text }, withToken({ "Idempotency-Key": key }))
+                 body, withToken({ "Idempotency-Key": key }))
         .catch(function () { return { ok: false, status: 0, data: { error: { code: "network" } } }; })
         .then(function (res) {
           var code = res.data && res.data.error ? res.data.error.code : null;
@@ -305,13 +409,23 @@
     var text = input.value.trim();
     if (busy) { return; }
     if (!text) { addNote(errorText("input.empty"), "error", "grace-error"); return; }
+    if (consentNeeded && !consentCheck.checked) {
+      addNote(T.consentNeeded, "error", "grace-error");
+      consentCheck.focus();
+      return;
+    }
+    var consent = consentNeeded && consentCheck.checked;
     setBusy(true);
     addVisitor(text);
     input.value = "";
     var thinking = addNote(T.thinking, "note", "grace-thinking");
-    start().then(function () { return sendTurn(text); }).then(function (res) {
+    start().then(function () { return sendTurn(text, consent); }).then(function (res) {
       thinking.remove();
-      if (res.ok) { addBot(res.data); return; }
+      if (res.ok) {
+        if (consent) { consentNeeded = false; consentBox.hidden = true; }
+        addBot(res.data);
+        return;
+      }
       var code = res.data && res.data.error ? res.data.error.code : "default";
       addNote(errorText(code), "error", "grace-error");
       giveBack(text);
@@ -332,7 +446,7 @@
   function open() {
     launcher.hidden = true;
     panel.hidden = false;
-    if (!log.childNodes.length) { addNote(T.greeting, "note", "grace-greeting"); }
+    if (!log.childNodes.length) { addNote(greetingText, "note", "grace-greeting"); }
     start().catch(function (err) { addNote(errorText(err.message), "error", "grace-error"); });
     input.focus();
   }
