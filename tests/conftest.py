@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -20,6 +21,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
     no_network.install()
     configure_logging(redaction_key=None, level="warning")
+
+
+@pytest.fixture(autouse=True)
+def _structlog_config_restored() -> Iterator[None]:
+    """Whatever a test (or the CLI it runs) does to structlog's global configuration ends with the test, so no log
+    line of one test lands in another's captured output, whatever order or worker runs them."""
+    import structlog
+
+    saved = structlog.get_config()
+    yield
+    structlog.configure(**saved)
 
 
 def make_spec(weights: tuple[str, ...] = ("0.35", "0.25", "0.20", "0.20")) -> GoalSpec:

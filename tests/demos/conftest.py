@@ -4,12 +4,10 @@ published to a temporary registry (the shipped one is published by the lead), an
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-import structlog
 
 from engine.directory.answer import DirectoryAnswerer
 from engine.goals.models import PublishedGoalSpec
@@ -20,13 +18,6 @@ from tests.demos.pantry_directory import directory_answerer
 
 PANTRY_DIR = Path(__file__).resolve().parents[2] / "demos" / "pantry_helpline"
 SPEC_FILE = PANTRY_DIR / "goal_spec.json"
-
-
-@pytest.fixture(autouse=True)
-def _restore_structlog() -> Iterator[None]:
-    """The CLI configures structlog for a terminal; never let that leak into other tests."""
-    yield
-    structlog.reset_defaults()
 
 
 @pytest.fixture(scope="session")
