@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench install system-deps postgres test-service load-bench openapi
+.PHONY: demo test test-fast lint bench install system-deps postgres test-service load-bench openapi
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,10 +19,15 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/grace serve --demo
 
+# Everything, on every core (pytest-xdist; a test module stays on one worker so its fixtures are built once).
 test: $(STAMP)
 	$(BIN)/ruff check engine llm_adapters audit spec tests benchmarks
 	$(BIN)/mypy engine llm_adapters audit spec
-	$(BIN)/pytest -p no:cacheprovider
+	$(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile
+
+# The edit loop: no slow sweeps, no browser, smaller differential sample.
+test-fast: $(STAMP)
+	GRACE_DIFFERENTIAL_CASES=500 $(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile -m "not slow and not browser"
 
 bench: $(STAMP)
 	$(BIN)/grace bench decide

@@ -43,6 +43,7 @@ def test_untouched_export_verifies() -> None:
     assert not _detected(dumps_jsonl(CHAIN))
 
 
+@pytest.mark.slow
 @pytest.mark.invariant("I-13")
 def test_every_byte_flip_is_detected() -> None:
     """Flip one bit in every byte of the export (bit chosen by position so all three masks get used)."""

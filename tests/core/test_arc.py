@@ -118,6 +118,7 @@ _MESSAGES = st.sampled_from([
 ])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(messages=st.lists(_MESSAGES, min_size=3, max_size=7))
 def test_no_objective_is_asked_more_than_the_limit_in_a_row(full_bundle: RuleBundle, messages: list[str]) -> None:

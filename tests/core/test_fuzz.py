@@ -29,6 +29,7 @@ def bases(project_bundle: RuleBundle) -> list[Base]:
     return base_batches(project_bundle)
 
 
+@pytest.mark.slow
 def test_no_mutated_proposal_makes_an_invalid_transition(bases: list[Base], project_bundle: RuleBundle) -> None:
     report = run(bases, project_bundle, COUNT, seed=20261201)
     print(render(report))

@@ -17,6 +17,7 @@ from tests.core.scripted import ScriptedProposer
 from tests.proposer.helpers import demo_spec, project_bundle
 
 
+@pytest.mark.slow
 def test_llm_wiring_uses_the_pinned_bundle_not_the_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     bundle = project_bundle()
     llm = copy.deepcopy(bundle.file("llm"))

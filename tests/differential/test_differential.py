@@ -116,6 +116,7 @@ def test_saved_corpus_agrees(bundle: RuleBundle, path: Path) -> None:
     _check(case_from_json(json.loads(path.read_text(encoding="utf-8"))), bundle)
 
 
+@pytest.mark.slow
 @pytest.mark.invariant("I-3", "I-6", "I-7", "I-8", "I-9", "I-14")
 def test_engine_agrees_with_reference_model(bundle: RuleBundle) -> None:
     rng = random.Random(20261130)
@@ -132,6 +133,7 @@ def test_engine_agrees_with_reference_model(bundle: RuleBundle) -> None:
         pytest.fail(f"{disagreements} of {CASES} disagree; first (saved to {saved}):\n{explain(*first)}")
 
 
+@pytest.mark.slow
 @pytest.mark.invariant("I-3", "I-6", "I-7", "I-8", "I-9", "I-14")
 @settings(max_examples=PROPERTY_EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

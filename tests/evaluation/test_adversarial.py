@@ -36,6 +36,7 @@ def test_generator_is_seeded_and_covers_every_family(companies: list[Company], p
     assert len({c.company for c in first}) == len(companies) >= 8
 
 
+@pytest.mark.slow
 def test_no_attack_is_accepted_and_every_control_completes(
     companies: list[Company], project_bundle: RuleBundle,
 ) -> None:

@@ -18,6 +18,7 @@ from benchmarks.crash_bench import Outcome, check, crash_run
 
 KILLS = int(os.environ.get("GRACE_CRASH_KILLS", "3"))
 POSTGRES_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
+pytestmark = pytest.mark.slow  # real server processes killed at random points: seconds per kill
 
 
 def test_sqlite_survives_kill_9(tmp_path: Path) -> None:
