@@ -2,6 +2,7 @@
 
 grace serve --demo                      # SQLite in ./.grace (of the working directory), every demo company
 grace serve --database-url postgresql://... --goals path/to/published --corpus real-estate=path/to/corpus
+grace serve --workers 4 --database-url postgresql://...   # 4 engine processes on one port (PostgreSQL only)
 """
 
 from __future__ import annotations
@@ -61,6 +62,12 @@ def register(subparsers: Any) -> None:
         default=[],
         help="browser origin allowed to call the API (repeatable; or $GRACE_CORS_ORIGINS)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="engine processes sharing the listening socket (more than 1 needs PostgreSQL; default 1)",
+    )
     parser.set_defaults(handler=serve)
 
 
@@ -75,24 +82,57 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    from engine.service.runner import storage_location
+    from engine.service.workers import check_workers
 
+    _, url = storage_location(args)
+    check_workers(args.workers, url)  # before anything slow is loaded
+    sock = _listen(args.host, args.port)
+    try:
+        if args.workers == 1:
+            return run_server(args, sock, index=0, print_banner=True)
+        return _supervise(args, sock)
+    finally:
+        sock.close()
+
+
+def _supervise(args: argparse.Namespace, sock: socket.socket) -> int:
+    """Several workers: one operator token and one audit key for all of them, made here once."""
+    import os
+
+    from engine.service import demo
+    from engine.service.runner import storage_location
+    from engine.service.workers import supervise
+
+    env = dict(os.environ)
+    if args.demo and not env.get("GRACE_OPERATOR_TOKEN"):
+        token, _ = demo.operator_token()
+        env["GRACE_OPERATOR_TOKEN"] = token
+        print(f"  operator token (generated for this run; set GRACE_OPERATOR_TOKEN to fix it): {token}", flush=True)
+    data_dir, _ = storage_location(args)
+    demo.audit_key(data_dir)  # the key file, if one is used, exists before the workers race to make it
+    return supervise(args, sock, env)
+
+
+def run_server(args: argparse.Namespace, sock: socket.socket, *, index: int, print_banner: bool) -> int:
+    """Build the service and serve ``sock`` until SIGTERM/SIGINT, finishing in-flight requests first."""
     from engine.service.runner import build_from_args
-    from engine.service.server import uvicorn_config
+    from engine.service.server import GracefulServer, uvicorn_config
+    from engine.service.workers import worker_banner
 
     built = build_from_args(args)
-    sock = _listen(args.host, args.port)
     port = sock.getsockname()[1]
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    for line in built.banner(f"http://{shown_host}:{port}"):
-        print(line, flush=True)
-    config = uvicorn_config(built.app)
-    server = uvicorn.Server(config)
+    if print_banner:
+        for line in built.banner(f"http://{shown_host}:{port}"):
+            print(line, flush=True)
+    print(worker_banner(index, args.workers), flush=True)
+    config = uvicorn_config(built.app, timeout_graceful_shutdown=built.app.state.limits.shutdown_grace_s)
+    server = GracefulServer(config)
     try:
         server.run(sockets=[sock])
     finally:
         built.close()
-        sock.close()
     return 0
 
 

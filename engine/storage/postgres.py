@@ -188,6 +188,11 @@ class PostgresStore:
                     conn.execute(statement)
                 conn.execute("INSERT INTO grace_schema_version (version) VALUES (2)")
 
+    def ping(self) -> None:
+        """Raise ``StoreError`` unless the database answers a trivial query (readiness)."""
+        with self._tx() as conn:
+            conn.execute("SELECT 1").fetchone()
+
     def close(self) -> None:
         self._pool.close()
 
