@@ -88,7 +88,7 @@ class InvariantChecker:
 
     def check(self, facts: TransitionFacts) -> CheckOutcome:
         with Z3_LOCK:
-            solver, encoding = self._solver(len(facts.before))
+            _, encoding = self._solver(len(facts.before))
             key = (len(facts.before), encoding.bind_smtlib(facts))
             memo = self._memo.get(key)
             if memo is not None:
