@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import secrets
@@ -79,8 +80,8 @@ SCRIPTS: list[tuple[str, str, list[str]]] = [
 def pct(values: list[float], q: float) -> float:
     if not values:
         return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+    ordered = sorted(values)  # nearest rank: the smallest value with at least q% of the values at or below it
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
 
 
 def load_average() -> float:

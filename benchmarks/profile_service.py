@@ -68,10 +68,15 @@ WAITING = ("Condition.wait ", "Event.wait ", "Queue.get ", "EpollSelector.select
            "_worker (concurrent/futures/thread.py:81)")
 
 
-def fold(raw: str, top: int) -> tuple[int, list[tuple[str, int]], list[tuple[str, int]]]:
-    """Own and inclusive sample counts per frame, over the samples of threads that were working."""
+OURS = ("(engine/", "(audit/", "(llm_adapters/", "(spec/")
+
+
+def fold(raw: str, top: int) -> tuple[int, list[tuple[str, int]], list[tuple[str, int]], list[tuple[str, int]]]:
+    """Own and inclusive sample counts per frame (and inclusive for GRACE's own code), over the samples of
+    threads that were working."""
     own: Counter[str] = Counter()
     inclusive: Counter[str] = Counter()
+    ours: Counter[str] = Counter()
     total = 0
     for line in raw.splitlines():
         stack, _, count_text = line.rpartition(" ")
@@ -85,7 +90,9 @@ def fold(raw: str, top: int) -> tuple[int, list[tuple[str, int]], list[tuple[str
         own[frames[-1]] += count
         for frame in set(frames):
             inclusive[frame] += count
-    return total, own.most_common(top), inclusive.most_common(top)
+            if any(part in frame for part in OURS) and "site-packages" not in frame:
+                ours[frame] += count
+    return total, own.most_common(top), inclusive.most_common(top), ours.most_common(top)
 
 
 def _short(frame: str) -> str:
@@ -106,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "profiles" / "turn_service.txt")
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench")
+    parser.add_argument("--raw", type=Path, default=None, help="also keep py-spy's raw folded stacks here")
     args = parser.parse_args(argv)
     if not 1 <= args.turns <= 5000 or not 1 <= args.conversations <= 64:
         parser.error("--turns must be 1..5000 and --conversations 1..64")
@@ -132,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.stop()
         raw = raw_path.read_text(encoding="utf-8") if raw_path.exists() else ""
-    total, own, inclusive = fold(raw, args.top)
+    total, own, inclusive, ours = fold(raw, args.top)
+    if args.raw is not None:
+        args.raw.write_text(raw, encoding="utf-8")
     lines = [
         f"# py-spy profile of one `grace serve --demo` worker (SQLite) under {args.conversations} concurrent"
         f" conversations, closed loop",
@@ -145,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"## top {args.top} by own samples (innermost frame)",
         *(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {_short(f)}" for f, n in own),
+        "",
+        f"## top {args.top} GRACE functions by inclusive samples",
+        *(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {_short(f)}" for f, n in ours),
         "",
         f"## top {args.top} by inclusive samples (anywhere on the stack)",
         *(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {_short(f)}" for f, n in inclusive),

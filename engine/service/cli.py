@@ -8,6 +8,7 @@ grace serve --workers 4 --database-url postgresql://...   # 4 engine processes o
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -129,11 +130,20 @@ def run_server(args: argparse.Namespace, sock: socket.socket, *, index: int, pri
     print(worker_banner(index, args.workers), flush=True)
     config = uvicorn_config(built.app, timeout_graceful_shutdown=built.app.state.limits.shutdown_grace_s)
     server = GracefulServer(config)
+    # uvicorn re-raises the stop signal once it has shut down; with these quiet handlers in place that no
+    # longer kills the process before the store and the webhook outbox are closed below.
+    previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         server.run(sockets=[sock])
     finally:
         built.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0
+
+
+def _stopped(signum: int, frame: object) -> None:
+    """The stop signal uvicorn re-raises after its graceful shutdown: already handled."""
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience: python -m engine.service.cli serve --demo
