@@ -26,7 +26,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from types import FrameType
 
 import structlog
@@ -93,16 +92,14 @@ class Supervisor:
                 proc.send_signal(signal.SIGTERM)
 
     def run(self) -> int:
-        previous: dict[int, Callable[..., object] | int | None] = {}
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            previous[sig] = signal.signal(sig, self._on_signal)
+        previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGTERM, signal.SIGINT)}
         try:
             for index in range(self.args.workers):
                 self._spawn(index)
             return self._watch()
         finally:
             for sig, handler in previous.items():
-                signal.signal(sig, handler)  # type: ignore[arg-type]
+                signal.signal(sig, handler)
 
     def _watch(self) -> int:
         worst = 0
