@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
+
+KEEP_ALIVE_S = 4.0  # below uvicorn's default keep-alive timeout (5 s): never race the server closing it
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,7 @@ class _Conn:
         self.reader = reader
         self.writer = writer
         self.used = False
+        self.idle_since = 0.0
 
     def close(self) -> None:
         self.writer.close()
@@ -63,7 +67,9 @@ class Pool:
         raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + payload
         async with self._slots:
             for attempt in (1, 2):
-                conn = self._idle.pop() if self._idle else await self._open()
+                # The retry always opens a new connection: the next idle one may have been closed too.
+                conn = self._reuse() if attempt == 1 else None
+                conn = conn or await self._open()
                 reused = conn.used
                 try:
                     conn.writer.write(raw)
@@ -78,11 +84,22 @@ class Pool:
                     raise
                 conn.used = True
                 if keep:
+                    conn.idle_since = time.monotonic()
                     self._idle.append(conn)
                 else:
                     conn.close()
                 return reply
         raise ConnectionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    def _reuse(self) -> _Conn | None:
+        """The most recently used idle connection, dropping those the server is about to time out."""
+        now = time.monotonic()
+        while self._idle:
+            conn = self._idle.pop()
+            if now - conn.idle_since < KEEP_ALIVE_S:
+                return conn
+            conn.close()
+        return None
 
     def close(self) -> None:
         for conn in self._idle:
