@@ -111,7 +111,8 @@ class Supervisor:
                     alive += 1
                     continue
                 if self.stopping:
-                    worst = max(worst, abs(code))
+                    # Killed by our own SIGTERM while still starting up (nothing in flight yet) is a clean stop.
+                    worst = max(worst, 0 if code in (0, -signal.SIGTERM) else abs(code))
                     continue
                 if not self._may_restart():
                     log.error("service.worker.crash_loop", index=index, code=code)

@@ -135,3 +135,46 @@ def test_two_processes_racing_one_conversation_keep_it_ordered(tmp_path: Path) -
     assert sorted(texts) == sorted(sent[0] + sent[1])  # every acknowledged turn exactly once
     for index in (0, 1):  # each process's turns in the order its client sent them
         assert [t for t in texts if f"(process {index}," in t] == sent[index]
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:  # field 4 of /proc/PID/stat: the parent pid
+            found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
+def test_supervisor_replaces_a_dead_worker_and_stops_cleanly(tmp_path: Path) -> None:
+    schema = f"grace_sup_{uuid.uuid4().hex[:12]}"
+    url = schema_url(POSTGRES_URL, schema)
+    server = Server(url, tmp_path / "data", bench_env(tmp_path, secrets.token_urlsafe(24)), tmp_path / "s.log", 2)
+    try:
+        assert _children(server.proc.pid) == set(server.pids)
+        os.kill(server.pids[0], signal.SIGKILL)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            now = _children(server.proc.pid)
+            if len(now) == 2 and server.pids[0] not in now:
+                break
+            time.sleep(0.2)
+        assert len(now) == 2 and server.pids[0] not in now and server.pids[1] in now
+        while time.monotonic() < deadline:  # the new worker warms up, then serves the shared port again
+            if all(httpx.get(f"{server.url}/ready", timeout=10).status_code == 200 for _ in range(4)):
+                break
+            time.sleep(0.5)
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            cid, visitor = _start(client)
+        assert _turn(server.url, cid, visitor, SCRIPT[1]).status_code == 200
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(timeout=60) == 0
+        assert not _children(server.proc.pid)
+    finally:
+        server.stop()
+        drop_schema(POSTGRES_URL, schema)
