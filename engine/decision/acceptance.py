@@ -37,6 +37,8 @@ class AcceptanceRules:
         self.rules = rules
         self._order = {rule.id: index for index, rule in enumerate(rules)}
         self._fired: list[str] = []
+        self._memo: dict[tuple[tuple[str, str, object], ...], AcceptanceRule | None] = {}
+        self.hits = 0
         self._define()
 
     def _define(self) -> None:
@@ -57,7 +59,26 @@ class AcceptanceRules:
         return fire
 
     def evaluate(self, fact: dict[str, Any]) -> AcceptanceRule | None:
-        """The first rejecting rule (file order) that matches ``fact``, or None when the candidate is accepted."""
+        """The first rejecting rule (file order) that matches ``fact``, or None when the candidate is accepted.
+
+        Memoised by the exact fact: the rules only compare fields with constants, so the same fields with the
+        same values (and types: ``True`` is not ``1`` here) fire the same rules."""
+        key = _fact_key(fact)
+        if key is not None:
+            with _HOST_LOCK:
+                if key in self._memo:
+                    self.hits += 1
+                    return self._memo[key]
+        found = self.evaluate_fresh(fact)
+        if key is not None:
+            with _HOST_LOCK:
+                self._memo[key] = found
+                if len(self._memo) > MEMO_ENTRIES:
+                    self._memo.pop(next(iter(self._memo)))
+        return found
+
+    def evaluate_fresh(self, fact: dict[str, Any]) -> AcceptanceRule | None:
+        """Run the rules engine on ``fact``, bypassing the memo."""
         payload = {**fact, "fact_id": next(_FACT_IDS)}
         with _HOST_LOCK:
             self._fired.clear()
@@ -68,6 +89,17 @@ class AcceptanceRules:
                 raise DecisionError(f"rules engine error: {exc}", code="decision.rules_engine") from exc
             fired = sorted(set(self._fired), key=self._order.__getitem__)
         return self.rules[self._order[fired[0]]] if fired else None
+
+
+_SCALARS = (str, bool, int, type(None))
+MEMO_ENTRIES = 16384
+
+
+def _fact_key(fact: dict[str, Any]) -> tuple[tuple[str, str, object], ...] | None:
+    """The fact as a hashable key, or None when a value is not a plain scalar (then it is never memoised)."""
+    if not all(type(v) in _SCALARS for v in fact.values()):
+        return None
+    return tuple(sorted((k, type(v).__name__, v) for k, v in fact.items()))
 
 
 def _observed(_context: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -51,12 +52,24 @@ class CheckOutcome:
 Z3_LOCK = threading.RLock()
 
 
-class InvariantChecker:
-    """One reused solver per objective count (push/pop keeps a check well under a millisecond), used under Z3_LOCK."""
+MEMO_ENTRIES = 65536  # bounded: about 20 MB at most; a miss only costs one solver call
 
-    def __init__(self, timeout_ms: int) -> None:
+
+class InvariantChecker:
+    """One reused solver per objective count (push/pop keeps a check well under a millisecond), used under Z3_LOCK.
+
+    Results are memoised by the exact formula checked: the objective count (which fixes the asserted encoding
+    for this checker) and the SMT-LIB text binding every variable. The same text is the same closed formula,
+    so it has the same satisfiability; only definite answers (``sat``/``unsat``) are kept, never a timeout.
+    """
+
+    def __init__(self, timeout_ms: int, memo_entries: int = MEMO_ENTRIES) -> None:
         self._timeout_ms = timeout_ms
         self._cache: dict[int, tuple[z3.Solver, TransitionEncoding]] = {}
+        self._memo: OrderedDict[tuple[int, str], CheckOutcome] = OrderedDict()
+        self._memo_entries = memo_entries
+        self.hits = 0
+        self.misses = 0
 
     def _solver(self, n: int) -> tuple[z3.Solver, TransitionEncoding]:
         cache = self._cache
@@ -75,16 +88,37 @@ class InvariantChecker:
 
     def check(self, facts: TransitionFacts) -> CheckOutcome:
         with Z3_LOCK:
+            _, encoding = self._solver(len(facts.before))
+            key = (len(facts.before), encoding.bind_smtlib(facts))
+            memo = self._memo.get(key)
+            if memo is not None:
+                self._memo.move_to_end(key)
+                self.hits += 1
+                return memo
+            self.misses += 1
+            return self._remember(key, self.check_fresh(facts, key[1]))
+
+    def check_fresh(self, facts: TransitionFacts, binding: str | None = None) -> CheckOutcome:
+        """Ask the solver, bypassing the memo (also what the memo-soundness test compares against)."""
+        with Z3_LOCK:
             solver, encoding = self._solver(len(facts.before))
             solver.push()
             try:
-                solver.from_string(encoding.bind_smtlib(facts))
+                solver.from_string(binding if binding is not None else encoding.bind_smtlib(facts))
                 result = solver.check()
             finally:
                 solver.pop()
         if result == z3.unsat:
             return CheckOutcome(ok=True, status="unsat")
         return CheckOutcome(ok=False, status="sat" if result == z3.sat else "unknown")
+
+    def _remember(self, key: tuple[int, str], outcome: CheckOutcome) -> CheckOutcome:
+        if outcome.status == "unknown":
+            return outcome  # a timeout depends on load, not on the formula: ask again next time
+        self._memo[key] = outcome
+        if len(self._memo) > self._memo_entries:
+            self._memo.popitem(last=False)
+        return outcome
 
 
 _SHARED: dict[int, InvariantChecker] = {}

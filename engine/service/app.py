@@ -36,6 +36,7 @@ from engine.service.middleware import BodyGuard
 from engine.service.operators import Operator, Role
 from engine.service.quick_replies import quick_replies
 from engine.service.ratelimit import RateLimiter
+from engine.service.readiness import readiness
 from engine.service.schemas import (
     CONVERSATION_ID_PATTERN,
     GOAL_PATTERN,
@@ -52,9 +53,11 @@ from engine.service.schemas import (
     GoalSpecList,
     GoalSpecOut,
     Health,
+    Liveness,
     MessageOut,
     OperatorConversation,
     OperatorMe,
+    ReadyOut,
     RuleBundleList,
     RuleBundleOut,
     TurnRequest,
@@ -164,6 +167,8 @@ def create_app(
     app.state.catalog = catalog
     app.state.submitter = submitter
     app.state.limits = limits
+    app.state.draining = False  # set when shutdown starts (engine.service.server.GracefulServer)
+    app.state.warmed = False  # set once every goal's models are loaded (engine.service.readiness.warm_up)
 
     # -- errors ------------------------------------------------------------------------------------
 
@@ -572,6 +577,23 @@ def create_app(
     @app.get("/healthz", response_model=Health, tags=["meta"], summary="Liveness")
     def health() -> Health:
         return Health(status="ok", store=store.backend, goals=catalog.refs())
+
+    @app.get("/health", response_model=Liveness, tags=["meta"], summary="Liveness: the process answers")
+    def liveness() -> Liveness:
+        return Liveness(status="ok")
+
+    @app.get(
+        "/ready",
+        response_model=ReadyOut,
+        responses={503: {"model": ReadyOut, "description": "Not ready: draining, store unreachable, or warming"}},
+        tags=["meta"],
+        summary="Readiness: store reachable, rule bundle verified, models loaded, not shutting down",
+    )
+    def ready() -> JSONResponse:
+        result = readiness(store=store, catalog=catalog, warmed=bool(app.state.warmed),
+                           draining=bool(app.state.draining))
+        body = ReadyOut(ready=result.ready, checks=result.checks, code=result.code, message=result.message)
+        return JSONResponse(body.model_dump(), status_code=200 if result.ready else 503)
 
     @app.get("/", include_in_schema=False)
     def index() -> HTMLResponse:

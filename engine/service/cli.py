@@ -2,11 +2,13 @@
 
 grace serve --demo                      # SQLite in ./.grace (of the working directory), every demo company
 grace serve --database-url postgresql://... --goals path/to/published --corpus real-estate=path/to/corpus
+grace serve --workers 4 --database-url postgresql://...   # 4 engine processes on one port (PostgreSQL only)
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -61,6 +63,12 @@ def register(subparsers: Any) -> None:
         default=[],
         help="browser origin allowed to call the API (repeatable; or $GRACE_CORS_ORIGINS)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="engine processes sharing the listening socket (more than 1 needs PostgreSQL; default 1)",
+    )
     parser.set_defaults(handler=serve)
 
 
@@ -75,25 +83,67 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    from engine.service.runner import storage_location
+    from engine.service.workers import check_workers
 
+    _, url = storage_location(args)
+    check_workers(args.workers, url)  # before anything slow is loaded
+    sock = _listen(args.host, args.port)
+    try:
+        if args.workers == 1:
+            return run_server(args, sock, index=0, print_banner=True)
+        return _supervise(args, sock)
+    finally:
+        sock.close()
+
+
+def _supervise(args: argparse.Namespace, sock: socket.socket) -> int:
+    """Several workers: one operator token and one audit key for all of them, made here once."""
+    import os
+
+    from engine.service import demo
+    from engine.service.runner import storage_location
+    from engine.service.workers import supervise
+
+    env = dict(os.environ)
+    if args.demo and not env.get("GRACE_OPERATOR_TOKEN"):
+        token, _ = demo.operator_token()
+        env["GRACE_OPERATOR_TOKEN"] = token
+        print(f"  operator token (generated for this run; set GRACE_OPERATOR_TOKEN to fix it): {token}", flush=True)
+    data_dir, _ = storage_location(args)
+    demo.audit_key(data_dir)  # the key file, if one is used, exists before the workers race to make it
+    return supervise(args, sock, env)
+
+
+def run_server(args: argparse.Namespace, sock: socket.socket, *, index: int, print_banner: bool) -> int:
+    """Build the service and serve ``sock`` until SIGTERM/SIGINT, finishing in-flight requests first."""
     from engine.service.runner import build_from_args
-    from engine.service.server import uvicorn_config
+    from engine.service.server import GracefulServer, uvicorn_config
+    from engine.service.workers import worker_banner
 
     built = build_from_args(args)
-    sock = _listen(args.host, args.port)
     port = sock.getsockname()[1]
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    for line in built.banner(f"http://{shown_host}:{port}"):
-        print(line, flush=True)
-    config = uvicorn_config(built.app)
-    server = uvicorn.Server(config)
+    if print_banner:
+        for line in built.banner(f"http://{shown_host}:{port}"):
+            print(line, flush=True)
+    print(worker_banner(index, args.workers), flush=True)
+    config = uvicorn_config(built.app, timeout_graceful_shutdown=built.app.state.limits.shutdown_grace_s)
+    server = GracefulServer(config)
+    # uvicorn re-raises the stop signal once it has shut down; with these quiet handlers in place that no
+    # longer kills the process before the store and the webhook outbox are closed below.
+    previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         server.run(sockets=[sock])
     finally:
         built.close()
-        sock.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0
+
+
+def _stopped(signum: int, frame: object) -> None:
+    """The stop signal uvicorn re-raises after its graceful shutdown: already handled."""
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience: python -m engine.service.cli serve --demo

@@ -32,6 +32,7 @@ class ServiceLimits:
     rate_limits: dict[str, Bucket]
     rate_limit_max_clients: int
     console_page_size: int
+    shutdown_grace_s: float
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ServiceLimits:
@@ -50,6 +51,7 @@ class ServiceLimits:
             rate_limits={name: Bucket(**spec) for name, spec in data["rate_limits"].items()},
             rate_limit_max_clients=data["rate_limit_max_clients"],
             console_page_size=data["console_page_size"],
+            shutdown_grace_s=float(data["shutdown_grace_s"]),
         )
 
 

@@ -17,6 +17,7 @@ from engine.service.app import create_app
 from engine.service.assembly import GoalSource, build_catalog
 from engine.service.catalog import Catalog
 from engine.service.config import config_from_env
+from engine.service.readiness import warm_up
 from engine.storage import open_store
 from engine.storage.base import DurableStore
 
@@ -109,6 +110,9 @@ def build_from_args(args: argparse.Namespace) -> Built:
     )
     app = create_app(config=config, store=store, catalog=catalog, audit_key=key, notifier=notifier)
     built = Built(app, store, catalog, config.operator_token, generated, label)
+    if getattr(args, "warm_up", True):
+        warm_up(catalog)  # before any request: the first visitors must not wait for models to load
+    app.state.warmed = True
     if notifier is not None:
         notifier.sweep(store)  # completions a crash left unqueued
         notifier.start()

@@ -241,6 +241,17 @@ class RuleBundleList(BaseModel):
     rule_bundles: list[RuleBundleOut]
 
 
+class Liveness(BaseModel):
+    status: str
+
+
+class ReadyOut(BaseModel):
+    ready: bool
+    checks: dict[str, bool]
+    code: str | None = None
+    message: str | None = None
+
+
 class Health(BaseModel):
     status: str
     store: str

@@ -42,3 +42,16 @@ def uvicorn_config(app: Any, **overrides: Any) -> uvicorn.Config:
     }
     settings.update(overrides)
     return uvicorn.Config(app, **settings)
+
+
+class GracefulServer(uvicorn.Server):
+    """uvicorn's server, telling the app when shutdown starts: ``/ready`` answers 503 from then on, so a load
+    balancer stops routing here while the in-flight turns finish (uvicorn waits for them up to
+    ``timeout_graceful_shutdown``, then the process exits)."""
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        app = self.config.app
+        state = getattr(app, "state", None)
+        if state is not None:
+            state.draining = True
+        super().handle_exit(sig, frame)

@@ -7,7 +7,7 @@
 * Ordering: turns of one conversation take an in-process lock; across processes the store's compare-and-set
   on the turn number refuses a stale commit (``store.conflict``) and the turn is run again on the fresh
   state, a bounded number of times.
-* Answering and proposing run on a bounded pool of turn workers (``turn_workers`` in limits.json), so one
+* Answering and proposing run on the request threads, at most ``turn_workers`` (limits.json) at once, so one
   slow conversation does not hold up the others; every decision still runs on the process's engine thread
   (``engine_thread``): the decision layer is not thread-safe. A turn past its deadline (rules/runtime.json)
   fails closed inside the runtime.
@@ -18,8 +18,8 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import re
+import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,15 +148,14 @@ class TurnSubmitter:
         self.attempts = attempts
         self.locks = KeyedLocks()
         self.engine = engine if engine is not None else ENGINE
-        # Workers never touch Z3 (decisions go to the engine thread), so they may end with the app.
-        self.workers = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grace-turn")
+        # At most ``workers`` turns answer and propose at once. They run on the request's own thread: handing
+        # each turn to a second pool cost two thread switches per turn and bought no parallelism (the GIL).
+        # These threads never touch Z3: decisions go to the engine thread.
+        self.slots = threading.BoundedSemaphore(workers)
 
     def _run_turn(self, runtime: Any, conversation_id: str, message: str, notes: tuple[str, ...]) -> None:
-        context = contextvars.copy_context()  # carries the pending entry to the worker and on to the engine
-        self.workers.submit(context.run, self._on_worker, runtime, conversation_id, message, notes).result()
-
-    def _on_worker(self, runtime: Any, conversation_id: str, message: str, notes: tuple[str, ...]) -> None:
-        with deciding_on(lambda work: self.engine.run(work)):
+        with self.slots, deciding_on(lambda work: self.engine.run(work)):
+            # the pending entry travels in this thread's context
             runtime.handle(conversation_id, message, notes=notes)
 
     def _replay(self, conversation_id: str, key: str | None, fp: str) -> Submitted | None:

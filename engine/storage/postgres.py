@@ -188,6 +188,11 @@ class PostgresStore:
                     conn.execute(statement)
                 conn.execute("INSERT INTO grace_schema_version (version) VALUES (2)")
 
+    def ping(self) -> None:
+        """Raise ``StoreError`` unless the database answers a trivial query (readiness)."""
+        with self._tx() as conn:
+            conn.execute("SELECT 1").fetchone()
+
     def close(self) -> None:
         self._pool.close()
 
@@ -315,18 +320,23 @@ class PostgresStore:
     ) -> None:
         check_commit_args(state, expected_turn, idempotency)
         cid = state.conversation_id
-        cipher = self.cipher(cid)
-        body = codec.dump_state(state, cipher)
         record_text = codec.dump_record(record)
-        response_text = codec.dump_response(idempotency.response, cipher) if idempotency else None
         cp_text = codec.dump_record(state.audit_head) if state.audit_head is not None else None
         try:
+            # One transaction: the row lock first (it orders this commit against every other turn and erasure of
+            # the conversation, in any process), then the key, then the writes.
             with self._tx() as conn:
                 row = conn.execute(
-                    "SELECT turn, state_json FROM grace_conversations WHERE id = %s FOR UPDATE", (cid,)
+                    "SELECT c.turn, c.state_json, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
+                    " WHERE a.conversation_id = c.id AND a.action = %s)"
+                    " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
+                    " WHERE c.id = %s FOR UPDATE OF c",
+                    (ERASE_ACTION, cid),
                 ).fetchone()
                 if row is None:
                     raise errors.not_found(cid)
+                if row[3]:
+                    raise errors.erased(cid)
                 if row[0] != expected_turn:
                     log.info(
                         "storage.turn.conflict",
@@ -336,19 +346,18 @@ class PostgresStore:
                         found=row[0],
                     )
                     raise errors.conflict(cid, expected_turn, row[0])
-                if cipher is not None and self._key_row(conn, cid)[1]:
-                    raise errors.erased(cid)
                 check_pins(codec.load_stored(row[1]), state)
-                seq_row = conn.execute(
-                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s",
-                    (cid,),
+                cipher = self.keys.open(cid, bytes(row[2]) if row[2] is not None else None)
+                body = codec.dump_state(state, cipher)
+                response_text = codec.dump_response(idempotency.response, cipher) if idempotency else None
+                heads = conn.execute(
+                    "SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s),"
+                    " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s)",
+                    (cid, cid),
                 ).fetchone()
-                seq = int(seq_row[0]) if seq_row else 1
+                seq = int(heads[0]) if heads else 1
                 if state.audit_head is not None:
-                    newest = conn.execute(
-                        "SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s", (cid,)
-                    ).fetchone()
-                    check_counter(cid, state.audit_head, int(newest[0]) if newest else 0, record, seq)
+                    check_counter(cid, state.audit_head, int(heads[1]) if heads else 0, record, seq)
                     conn.execute(
                         "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json)"
                         " VALUES (%s, %s, %s, %s)",

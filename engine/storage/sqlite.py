@@ -189,6 +189,13 @@ class SQLiteStore:
                     tx.execute(statement)
                 tx.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
+    def ping(self) -> None:
+        """Raise ``StoreError`` unless the database answers a trivial query (readiness)."""
+        try:
+            self._conn().execute("SELECT 1").fetchone()
+        except sqlite3.Error as exc:
+            raise errors.StoreError(f"sqlite: {exc}", code=errors.FAILED) from exc
+
     def close(self) -> None:
         with self._all_lock:
             for conn in self._all:

@@ -1,0 +1,130 @@
+"""The decision layer's memos are sound: a memoised answer always equals a fresh one for the same input.
+
+Z3 results are memoised by the exact formula checked, acceptance-rule results by the exact candidate fact.
+Hypothesis draws legal transitions (from the spec generators' random conversations) and illegal ones (the same
+with one field flipped), so both ``unsat`` and ``sat`` answers are exercised, each asked fresh, then through
+the memo, then through the memo again after other formulas were memoised.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.decision import invariants
+from engine.decision.acceptance import compile_acceptance
+from engine.decision.decider import Decider
+from engine.decision.invariants import InvariantChecker
+from engine.rules_bundle import RuleBundle
+from spec.generators import random_case
+from spec.z3_encodings import TransitionFacts
+
+
+def _facts_of_random_case(seed: int, bundle: RuleBundle) -> TransitionFacts:
+    """The TransitionFacts the decider checks for one random generated turn (captured, then re-checked here)."""
+    case = random_case(random.Random(seed))
+    captured: list[TransitionFacts] = []
+
+    class Capturing(InvariantChecker):
+        def check(self, facts: TransitionFacts) -> invariants.CheckOutcome:
+            captured.append(facts)
+            return super().check_fresh(facts)
+
+    decider = Decider(case.spec, bundle)
+    decider.checker = Capturing(250)
+    decider.decide(case.state, case.commands, company_question=case.company_question)
+    return captured[0]
+
+
+def _mutate(facts: TransitionFacts, how: int) -> TransitionFacts:
+    """One field changed: usually an illegal transition (a ``sat`` answer), sometimes still legal."""
+    n = len(facts.before)
+    i = how % n
+    if how % 4 == 0:
+        return replace(facts, after=[1 - b if j == i else b for j, b in enumerate(facts.after)])
+    if how % 4 == 1:
+        return replace(facts, visitor_witness=[not w if j == i else w for j, w in enumerate(facts.visitor_witness)])
+    if how % 4 == 2:
+        return replace(facts, chosen=None if facts.chosen is not None else i)
+    return replace(facts, weights=[w + Fraction(1, 7) if j == i else w for j, w in enumerate(facts.weights)])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seeds=st.lists(st.integers(0, 10_000), min_size=1, max_size=4), mutations=st.lists(st.integers(-1, 40),
+                                                                                             min_size=1, max_size=4))
+def test_memoised_invariant_check_equals_a_fresh_check(bundle: RuleBundle, seeds: list[int],
+                                                       mutations: list[int]) -> None:
+    checker = InvariantChecker(250)
+    formulas = []
+    for seed in seeds:
+        base = _facts_of_random_case(seed, bundle)
+        formulas.append(base)
+        formulas.extend(_mutate(base, how) for how in mutations if how >= 0)
+    first = [checker.check(f) for f in formulas]  # fills the memo (some hits among repeats)
+    again = [checker.check(f) for f in reversed(formulas)]  # all memo hits, in another order
+    fresh = [checker.check_fresh(f) for f in formulas]
+    assert first == fresh
+    assert list(reversed(again)) == fresh
+    assert checker.hits >= len(formulas)
+
+
+def test_memo_distinguishes_formulas_with_different_answers(bundle: RuleBundle) -> None:
+    checker = InvariantChecker(250)
+    legal = _facts_of_random_case(3, bundle)
+    illegal = replace(legal, after=[1 - b for b in legal.after])
+    assert checker.check(legal).ok
+    assert not checker.check(illegal).ok  # a memo keyed on anything coarser would answer "ok" here
+    assert checker.check(legal).ok and not checker.check(illegal).ok
+
+
+def test_memo_stays_bounded(bundle: RuleBundle) -> None:
+    checker = InvariantChecker(250, memo_entries=3)
+    for seed in range(8):
+        checker.check(_facts_of_random_case(seed, bundle))
+    assert len(checker._memo) <= 3
+
+
+_FIELDS: dict[str, Any] = {
+    "type": st.sampled_from(["complete", "correct", "refuse", "uncertain", "stop", "resume"]),
+    "objective_known": st.booleans(),
+    "span_in_visitor_message": st.booleans(),
+    "span_matches": st.booleans(),
+    "span_turn_future": st.booleans(),
+    "duplicate": st.booleans(),
+    "bit_before": st.one_of(st.integers(0, 1), st.booleans()),  # 1 and True must not share an answer by hash
+    "validator_ok": st.booleans(),
+    "refused": st.booleans(),
+    "stopped": st.booleans(),
+    "contact_company": st.booleans(),
+    "contact_assistant_echo": st.booleans(),
+    "contact_confusable": st.booleans(),
+    "contact_third_party": st.booleans(),
+    "contact_refused": st.booleans(),
+}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(facts=st.lists(st.fixed_dictionaries(_FIELDS), min_size=1, max_size=6))
+def test_memoised_acceptance_equals_the_rules_engine(bundle: RuleBundle, facts: list[dict[str, Any]]) -> None:
+    rules = compile_acceptance(bundle)
+    for fact in facts + facts:  # the second pass is answered from the memo
+        memo = rules.evaluate(dict(fact))
+        fresh = rules.evaluate_fresh(dict(fact))
+        assert (memo.id if memo else None) == (fresh.id if fresh else None)
+
+
+def test_a_timeout_is_never_memoised(bundle: RuleBundle, monkeypatch: Any) -> None:
+    import z3
+
+    checker = InvariantChecker(250)
+    legal = _facts_of_random_case(5, bundle)
+    real = z3.Solver.check
+    monkeypatch.setattr(z3.Solver, "check", lambda self, *a: z3.unknown)
+    assert checker.check(legal).status == "unknown"
+    monkeypatch.setattr(z3.Solver, "check", real)
+    assert checker.check(legal).status == "unsat"  # asked again, not answered "unknown" from the memo

@@ -1,0 +1,49 @@
+"""``grace bench load`` end to end with tiny numbers (CI size): servers start, the open-loop steps run, every
+conversation's chain verifies with exactly its acknowledged turns, and the table is printed."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from benchmarks.load_bench import main, pct
+
+POSTGRES_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
+
+
+def _run(tmp_path: Path, configs: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, dict[str, object]]:
+    out = tmp_path / "load.json"
+    code = main(["--conversations", "6", "--steps", "3,6", "--step-seconds", "1.5", "--think-s", "0.1",
+                 "--configs", configs, "--in-process-turns", "6", "--max-seconds", "300",
+                 "--data-dir", str(tmp_path / "data"), "--json", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    return text, json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_load_bench_smoke_sqlite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text, result = _run(tmp_path, "sqlite:1", capsys)
+    assert "offered/s" in text and "saturation" in text and "in-process sqlite" in text
+    (run,) = result["runs"]  # type: ignore[misc]
+    assert run["verified"] == 6 and run["chain_failures"] == 0 and run["mismatched"] == 0
+    assert [s["offered"] for s in run["steps"]] == [3.0, 6.0]
+    assert sum(len(s["errors"]) for s in run["steps"]) == 0
+    assert len(run["rss_start_mb"]) == 1 and run["rss_end_mb"][0] > 0
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
+def test_load_bench_smoke_postgres_two_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, result = _run(tmp_path, "postgres:2", capsys)
+    (run,) = result["runs"]  # type: ignore[misc]
+    assert run["workers"] == 2 and len(run["rss_start_mb"]) == 2
+    assert run["verified"] == 6 and run["chain_failures"] == 0 and run["mismatched"] == 0
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert (pct(values, 50), pct(values, 95), pct(values, 99), pct(values, 100)) == (50.0, 95.0, 99.0, 100.0)
+    assert pct([], 99) == 0.0

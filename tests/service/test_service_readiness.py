@@ -1,0 +1,75 @@
+"""``/health`` (liveness) and ``/ready`` (store reachable, rules verified, models loaded, not draining), the
+warm-up that makes a worker ready, and ``--workers`` refusing what the store cannot serve."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.errors import StoreError
+from engine.service.readiness import warm_up
+from engine.service.server import GracefulServer, uvicorn_config
+from tests.service.helpers import Service
+
+
+def test_health_is_liveness_only(service: Service) -> None:
+    response = service.client.get("/health")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_ready_only_after_warm_up_and_until_draining(service: Service) -> None:
+    before = service.client.get("/ready")
+    assert before.status_code == 503
+    assert before.json()["code"] == "service.warming"
+    assert before.json()["checks"]["models_loaded"] is False
+    assert before.json()["checks"]["store_reachable"] is True
+
+    warm_up(service.catalog)
+    service.app.state.warmed = True
+    ready = service.client.get("/ready")
+    assert ready.status_code == 200, ready.text
+    assert ready.json()["ready"] is True
+    assert all(ready.json()["checks"].values())
+    assert service.store.list_conversations() == []  # the warm-up turns never reach the durable store
+
+    service.app.state.draining = True
+    draining = service.client.get("/ready")
+    assert draining.status_code == 503
+    assert draining.json()["code"] == "service.draining"
+    assert service.client.get("/health").status_code == 200  # alive while it finishes in-flight turns
+
+
+def test_ready_fails_when_the_store_does_not_answer(service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    service.app.state.warmed = True
+
+    def down() -> None:
+        raise StoreError("connection refused", code="store.failed")
+
+    monkeypatch.setattr(service.store, "ping", down)
+    response = service.client.get("/ready")
+    assert response.status_code == 503
+    assert response.json()["code"] == "service.store_unreachable"
+    assert response.json()["checks"]["store_reachable"] is False
+    assert "refused" not in response.text  # no database details
+
+
+def test_shutdown_signal_marks_the_app_draining(service: Service) -> None:
+    server = GracefulServer(uvicorn_config(service.app))
+    assert service.app.state.draining is False
+    server.handle_exit(signal.SIGTERM, None)
+    assert service.app.state.draining is True
+    assert server.should_exit
+
+
+def test_several_workers_need_postgres(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["serve", "--demo", "--workers", "2", "--data-dir", str(tmp_path),
+                 "--database-url", f"sqlite:///{tmp_path / 'g.db'}", "--port", "0"])
+    assert code == 2
+    assert "service.workers_need_postgres" in capsys.readouterr().err
+    assert main(["serve", "--demo", "--workers", "0", "--data-dir", str(tmp_path), "--port", "0"]) == 2
+    assert "service.workers_invalid" in capsys.readouterr().err
+    assert not (tmp_path / "g.db").exists()  # refused before anything was opened

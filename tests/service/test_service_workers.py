@@ -1,0 +1,180 @@
+"""Real ``grace serve`` processes: graceful shutdown finishes in-flight turns, and two engine processes on
+one PostgreSQL database racing turns for one conversation keep its chain intact and its turns in order."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+
+from benchmarks.load_bench import Server, bench_env, drop_schema, schema_url
+
+POSTGRES_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
+SCRIPT = ["Hello! Do you help foreign buyers with the paperwork?", "My budget is around 350,000 euros.",
+          "I'd like something in Mojácar, close to the beach.", "I need three bedrooms and a parking space."]
+
+
+def _start(client: httpx.Client) -> tuple[str, str]:
+    created = client.post("/v1/conversations", json={"goal": "real-estate", "language": "en"})
+    assert created.status_code == 201, created.text
+    return created.json()["conversation_id"], created.json()["visitor_token"]
+
+
+def _turn(base: str, cid: str, token: str, message: str, key: str | None = None) -> httpx.Response:
+    headers = {"Idempotency-Key": key or uuid.uuid4().hex, "X-Visitor-Token": token}
+    with httpx.Client(base_url=base, timeout=120) as client:
+        return client.post(f"/v1/conversations/{cid}/turns", json={"message": message}, headers=headers)
+
+
+def test_sigterm_finishes_in_flight_turns(tmp_path: Path) -> None:
+    token = secrets.token_urlsafe(24)
+    env = bench_env(tmp_path, token)
+    server = Server(f"sqlite:///{tmp_path / 'grace.db'}", tmp_path / "data", env, tmp_path / "server.log", 1)
+    try:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            conversations = [_start(client) for _ in range(10)]
+        replies: list[tuple[float, int]] = []
+        first = threading.Event()
+
+        def post(cid: str, visitor: str) -> None:
+            try:
+                status = _turn(server.url, cid, visitor, SCRIPT[0]).status_code
+            except httpx.HTTPError:
+                status = -1  # the connection was dropped: what a graceful shutdown must never do
+            replies.append((time.monotonic(), status))
+            first.set()
+
+        threads = [threading.Thread(target=post, args=c) for c in conversations]
+        for thread in threads:
+            thread.start()
+        assert first.wait(120)
+        signalled = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)  # turns are queued behind the one engine thread right now
+        for thread in threads:
+            thread.join(120)
+        code = server.proc.wait(timeout=60)
+    finally:
+        server.stop()
+    assert code == 0
+    assert [status for _, status in replies] == [200] * len(conversations)
+    assert any(at > signalled for at, _ in replies), "no turn was in flight at SIGTERM; the test proved nothing"
+
+    from audit.stored import verify_stored
+    from engine.service.demo import audit_key
+    from engine.storage.sqlite import SQLiteStore
+
+    key = audit_key(tmp_path / "data")
+    store = SQLiteStore(tmp_path / "grace.db", audit_key=key)
+    try:
+        for cid, _ in conversations:
+            report = verify_stored(store, cid, key)
+            assert report.ok and report.records == 1, report
+    finally:
+        store.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
+def test_two_processes_racing_one_conversation_keep_it_ordered(tmp_path: Path) -> None:
+    schema = f"grace_race_{uuid.uuid4().hex[:12]}"
+    url = schema_url(POSTGRES_URL, schema)
+    token = secrets.token_urlsafe(24)
+    env = bench_env(tmp_path, token)
+    servers: list[Server] = []
+    try:
+        servers = [Server(url, tmp_path / "data", env, tmp_path / f"server-{i}.log", 1) for i in range(2)]
+        with httpx.Client(base_url=servers[0].url, timeout=60) as client:
+            cid, visitor = _start(client)
+        per_process = 5
+        sent: dict[int, list[str]] = {0: [], 1: []}
+        gate = threading.Barrier(2)
+
+        def race(index: int) -> None:
+            gate.wait()
+            for k in range(per_process):
+                message = f"{SCRIPT[k % len(SCRIPT)]} (process {index}, message {k})"
+                key = uuid.uuid4().hex
+                for _ in range(20):  # conversation.busy: retry the same key, as a client should
+                    reply = _turn(servers[index].url, cid, visitor, message, key)
+                    if reply.status_code != 409:
+                        break
+                assert reply.status_code == 200, reply.text
+                sent[index].append(message)
+
+        threads = [threading.Thread(target=race, args=(i,)) for i in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(300)
+        headers = {"Authorization": f"Bearer {token}"}
+        with httpx.Client(base_url=servers[1].url, timeout=60, headers=headers) as client:
+            status = client.get(f"/v1/operator/conversations/{cid}/audit/verify").json()
+            state = client.get(f"/v1/operator/conversations/{cid}").json()["state"]
+            records = client.get(f"/v1/operator/conversations/{cid}/audit").json()["records"]
+    finally:
+        for server in servers:
+            server.stop()
+        drop_schema(POSTGRES_URL, schema)
+
+    total = 2 * per_process
+    assert status["ok"] and status["records"] == total, json.dumps(status)
+    assert state["turn"] == total
+    assert [r["seq"] for r in records] == list(range(total))
+    assert [r["turn"] for r in records] == list(range(1, total + 1))
+    visitor_lines = [(m["turn"], m["text"]) for m in state["messages"] if m["role"] == "visitor"]
+    assert [t for t, _ in visitor_lines] == list(range(1, total + 1))  # one visitor message per turn, in order
+    texts = [text for _, text in visitor_lines]
+    assert sorted(texts) == sorted(sent[0] + sent[1])  # every acknowledged turn exactly once
+    for index in (0, 1):  # each process's turns in the order its client sent them
+        assert [t for t in texts if f"(process {index}," in t] == sent[index]
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:  # field 4 of /proc/PID/stat: the parent pid
+            found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
+def test_supervisor_replaces_a_dead_worker_and_stops_cleanly(tmp_path: Path) -> None:
+    schema = f"grace_sup_{uuid.uuid4().hex[:12]}"
+    url = schema_url(POSTGRES_URL, schema)
+    server = Server(url, tmp_path / "data", bench_env(tmp_path, secrets.token_urlsafe(24)), tmp_path / "s.log", 2)
+    try:
+        assert _children(server.proc.pid) == set(server.pids)
+        os.kill(server.pids[0], signal.SIGKILL)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            now = _children(server.proc.pid)
+            if len(now) == 2 and server.pids[0] not in now:
+                break
+            time.sleep(0.2)
+        assert len(now) == 2 and server.pids[0] not in now and server.pids[1] in now
+        while time.monotonic() < deadline:  # the new worker warms up, then serves the shared port again
+            if all(httpx.get(f"{server.url}/ready", timeout=10).status_code == 200 for _ in range(4)):
+                break
+            time.sleep(0.5)
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            cid, visitor = _start(client)
+        assert _turn(server.url, cid, visitor, SCRIPT[1]).status_code == 200
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(timeout=60) == 0
+        assert not _children(server.proc.pid)
+    finally:
+        server.stop()
+        drop_schema(POSTGRES_URL, schema)
