@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.turn_limits import remaining_ms
+from engine import turn_limits
 from llm_adapters.config import LLMSettings
 from llm_adapters.errors import LLMDeadlineError
 
@@ -19,12 +19,13 @@ Remaining = Callable[[], float | None]
 class CallWindow:
     """Seconds left for LLM work in this turn; ``None`` everywhere when no turn deadline is open."""
 
-    def __init__(self, settings: LLMSettings, remaining: Remaining = remaining_ms) -> None:
+    def __init__(self, settings: LLMSettings, remaining: Remaining | None = None) -> None:
+        """``remaining``: milliseconds left in the turn (default: the turn runtime's deadline)."""
         self._settings = settings
         self._remaining = remaining
 
     def left_s(self) -> float | None:
-        left = self._remaining()
+        left = self._remaining() if self._remaining is not None else turn_limits.remaining_ms()
         return None if left is None else (left - self._settings.reserve_ms) / 1000.0
 
     def open(self, adapter: str, **context: object) -> float | None:

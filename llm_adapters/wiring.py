@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from engine.retrieval.answerer import GroundedAnswerer
@@ -10,6 +11,7 @@ from engine.turn import TurnRuntime
 from engine.turn_limits import record_call
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.config import LLMSettings, load_llm_settings, load_modulation_rules
+from llm_adapters.errors import LLMConfigError
 from llm_adapters.factory import adapter_from_settings
 from llm_adapters.modulator import make_modulator
 from llm_adapters.runtime_roles import FallbackProposer, LLMTurnRater
@@ -45,3 +47,30 @@ def use_llm(runtime: TurnRuntime, provider: str, **overrides: Any) -> TurnRuntim
     """The LLM roles of ``provider`` (rules/llm.json). The API key comes from the environment variable the
     provider's settings name; it is never logged."""
     return attach_adapter(runtime, adapter_from_settings(llm_settings(runtime, provider, **overrides)))
+
+
+def evaluation_roles(bundle: Any, provider: str, **overrides: Any) -> tuple[Callable[[TurnRuntime], object], str]:
+    """For an evaluation run: one adapter (one HTTP client) shared by every conversation's runtime, and a label
+    naming the provider and model. Settings come from ``bundle``'s llm.json."""
+    settings = load_llm_settings(bundle.file("llm"), provider=provider)
+    present = {k: v for k, v in overrides.items() if v is not None}
+    if present:
+        settings = settings.with_overrides(**present)
+    check_reachable(settings)
+    adapter = adapter_from_settings(settings)
+    return (lambda runtime: attach_adapter(runtime, adapter)), f"{provider}:{settings.provider.model}"
+
+
+def check_reachable(settings: LLMSettings) -> None:
+    """A self-hosted server that does not answer would turn a whole evaluation into offline fallbacks: say so
+    before the run instead (one GET of the models list)."""
+    base = settings.provider.base_url
+    if settings.provider.kind != "openai_compat" or not base:
+        return
+    import httpx2
+
+    try:
+        httpx2.get(base.rstrip("/") + "/models", timeout=settings.connect_timeout_s).raise_for_status()
+    except httpx2.HTTPError as exc:
+        raise LLMConfigError(f"provider {settings.provider_name}: no server answers at {base} "
+                             f"({type(exc).__name__}); start it first", code="llm.server_unreachable") from None
