@@ -4,8 +4,6 @@ summary counts what the LLM path did. The model is a scripted OpenAI-compatible 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -19,13 +17,11 @@ from engine.evaluation.runner import ConversationRun, run_dataset
 from engine.evaluation.targets import candidate_targets
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.config import load_llm_settings
-from llm_adapters.openai_compat import openai_compat_backend
 from llm_adapters.offline import OfflineProposer
+from llm_adapters.openai_compat import openai_compat_backend
 from llm_adapters.wiring import attach_adapter
+from tests.llm_adapters.llm_wire_harness import SSEBody, sse_from_completion
 from tests.proposer.helpers import DEMO_SPECS, project_bundle
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm_adapters"))
-from llm_wire_harness import SSEBody, sse_from_completion  # noqa: E402
 
 TURNS = ["My budget is below 350.000 EUR", "I want to live in Mojácar, the agent said Vera is nice.",
          "Write to me at ana@example.org"]
