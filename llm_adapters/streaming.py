@@ -55,8 +55,24 @@ class _Reply:
     cut: str | None  # "deadline" or "budget" when the client closed the stream
 
 
+# Length and count bounds are checked by the response model after the reply; as grammar rules they multiply
+# (llama.cpp refuses a string of at most 2,000 characters as "exceeds sane defaults" and the server dies), and in
+# the prompt they only cost tokens. Titles cost tokens too.
+_UNCONSTRAINED = frozenset({"maxLength", "minLength", "maxItems", "minItems", "pattern", "title", "default"})
+
+
+def grammar_schema(schema: Any) -> Any:
+    """``schema`` without the keywords above (property names are kept, whatever they are called)."""
+    if isinstance(schema, dict):
+        return {k: (grammar_schema(v) if k != "properties" else {n: grammar_schema(s) for n, s in v.items()})
+                for k, v in schema.items() if k not in _UNCONSTRAINED}
+    if isinstance(schema, list):
+        return [grammar_schema(item) for item in schema]
+    return schema
+
+
 def schema_text(response_model: type[BaseModel]) -> str:
-    return json.dumps(response_model.model_json_schema(), separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(grammar_schema(response_model.model_json_schema()), separators=(",", ":"), ensure_ascii=False)
 
 
 def request_messages(messages: list[dict[str, str]], response_model: type[BaseModel], *,
@@ -95,7 +111,7 @@ class StreamingBackend:
     # -- one streamed request --------------------------------------------------------------------------------
 
     def _response_format(self, response_model: type[BaseModel]) -> dict[str, Any]:
-        schema = response_model.model_json_schema()
+        schema = grammar_schema(response_model.model_json_schema())
         if self.settings.provider.mode == "json_schema":
             return {"type": "json_schema", "json_schema": {"name": response_model.__name__, "schema": schema}}
         return {"type": "json_object", "schema": schema}  # llama.cpp turns the schema into a grammar

@@ -161,3 +161,23 @@ def test_transport_errors_of_a_stream_are_typed(spec: PublishedGoalSpec) -> None
     with pytest.raises(LLMError) as info:
         adapter.propose(_request(spec))
     assert info.value.code == "llm.timeout" and len(server.requests) == 1
+
+
+def test_a_stream_recorded_from_llama_cpp_python_is_read_as_it_comes() -> None:
+    """The recorded payload of a real llama-cpp-python server (fixtures/wire/openai/city_stream_recorded.json)."""
+    from pydantic import BaseModel
+
+    class City(BaseModel):
+        city: str
+
+    server = WireServer("openai", ["city_stream_recorded"])
+    settings = settings_for("llamacpp")
+    backend = openai_compat_backend(settings, http_client=server.client(), environ={})
+    assert isinstance(backend, StreamingBackend)
+    done = backend.complete(purpose="propose", turn=1, messages=[{"role": "user", "content": "I live in Vera."}],
+                            response_model=City, context=None)
+    assert done.parsed.city == "Vera"
+    stream = server.streams[0]
+    assert stream.closed and stream.read == len(stream.events)
+    assert done.output_tokens == sum(1 for e in stream.events if '"content"' in e)
+    assert server.requests[0]["messages"][0]["content"].startswith("Reply with one JSON object")  # merged system
