@@ -181,3 +181,13 @@ def test_a_stream_recorded_from_llama_cpp_python_is_read_as_it_comes() -> None:
     assert stream.closed and stream.read == len(stream.events)
     assert done.output_tokens == sum(1 for e in stream.events if '"content"' in e)
     assert server.requests[0]["messages"][0]["content"].startswith("Reply with one JSON object")  # merged system
+
+
+def test_the_grammar_schema_keeps_structure_and_drops_bounds() -> None:
+    from llm_adapters.streaming import grammar_schema
+
+    schema = {"title": "X", "type": "object", "required": ["title"], "properties": {
+        "title": {"type": "string", "maxLength": 2000, "title": "Title"},
+        "items": {"type": "array", "maxItems": 32, "items": {"enum": [0, 0.5, 1]}}}}
+    assert grammar_schema(schema) == {"type": "object", "required": ["title"], "properties": {
+        "title": {"type": "string"}, "items": {"type": "array", "items": {"enum": [0, 0.5, 1]}}}}

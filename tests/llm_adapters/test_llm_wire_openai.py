@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -44,7 +45,9 @@ def test_json_mode_for_llamacpp(make_adapter: MakeAdapter, spec: PublishedGoalSp
     # streamed, with the response model's schema for grammar-constrained decoding (llama.cpp)
     assert body["stream"] is True
     assert body["response_format"]["type"] == "json_object"
-    assert body["response_format"]["schema"]["title"] == "EvidenceProposal"
+    schema = body["response_format"]["schema"]
+    assert list(schema["properties"]) == ["commands"]
+    assert "maxLength" not in json.dumps(schema)  # bounds stay with the response model, not in the grammar
     assert [m["role"] for m in body["messages"]] == ["user"]  # Gemma's template has no system role
     assert body["messages"][0]["content"].startswith("You are the evidence proposer")
     assert server.streams[0].closed
