@@ -8,6 +8,7 @@ it is not started at all with less than ``min_call_ms`` left beyond the reserve.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine import turn_limits
 from llm_adapters.config import LLMSettings
@@ -28,7 +29,7 @@ class CallWindow:
         left = self._remaining() if self._remaining is not None else turn_limits.remaining_ms()
         return None if left is None else (left - self._settings.reserve_ms) / 1000.0
 
-    def open(self, adapter: str, **context: object) -> float | None:
+    def open(self, adapter: str, **context: Any) -> float | None:
         """Seconds a new request may take; raises when too little is left to start one."""
         left = self.left_s()
         if left is not None and left * 1000.0 < max(self._settings.min_call_ms, 1):

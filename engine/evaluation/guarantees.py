@@ -22,7 +22,7 @@ def _witness_ok(witness: Any, visitor: Mapping[int, str], turn: int) -> bool:
     if not isinstance(witness, Mapping):
         return False
     at, start, end = witness.get("turn"), witness.get("start"), witness.get("end")
-    if not all(isinstance(v, int) for v in (at, start, end)) or at > turn:
+    if not (isinstance(at, int) and isinstance(start, int) and isinstance(end, int)) or at > turn:
         return False
     text = visitor.get(at)
     return text is not None and 0 <= start < end <= len(text)
