@@ -54,8 +54,8 @@ class WeakModel:
         if "input" in body:
             return httpx2.Response(200, json={"count": len(body["input"].split())})
         self.requests += 1
-        title = body["response_format"]["schema"].get("title")
-        commands = self.proposals.pop(0) if title == "EvidenceProposal" and self.proposals else None
+        proposing = "commands" in body["response_format"]["schema"].get("properties", {})  # EvidenceProposal
+        commands = self.proposals.pop(0) if proposing and self.proposals else None
         content = json.dumps({"commands": commands}) if commands is not None else "{\"nothing\": true}"
         completion = {"id": "x", "model": "weak", "choices": [{"finish_reason": "stop",
                                                                "message": {"role": "assistant", "content": content}}]}
