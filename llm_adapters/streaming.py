@@ -214,6 +214,11 @@ class StreamingBackend:
             except Exception as exc:
                 error = classify_failure(exc, adapter=self.adapter, attempts=attempts)
                 error.context.update(tally())
+                if isinstance(error, LLMTimeoutError) and self._window.passed():
+                    # The read timeout was the turn's deadline share (no token came in time, e.g. the server was
+                    # still reading a long prompt): the same cut as between chunks, and never retried.
+                    raise LLMDeadlineError(f"{self.adapter}: the turn's deadline passed before the model "
+                                           "answered; request closed", **tally()) from None
                 if not isinstance(error, _RETRYABLE) or retry >= self.settings.transport_retries:
                     raise error from None  # the cause may carry provider bodies; the typed error is enough
                 after = error.context.get("retry_after_s")

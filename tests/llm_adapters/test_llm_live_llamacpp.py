@@ -111,8 +111,7 @@ def test_a_handful_of_turns_keep_every_guarantee(server: Server) -> None:
             {"id": "budget"}, {"id": "location"}, {"id": "requirements"}, {"id": "contact"}]}},
         "conversations": [{"id": "live-1", "config": "real_estate", "turns": [
             {"turn": 1, "visitor": TURNS[0], "reference": "1000"},
-            {"turn": 2, "visitor": TURNS[1], "reference": "1100"},
-            {"turn": 3, "visitor": TURNS[2], "reference": "1110"}]}]})
+            {"turn": 2, "visitor": TURNS[1], "reference": "1100"}]}]})
     proposer = OfflineProposer.from_bundle(bundle)
     adapter = adapter_from_settings(_settings(server))
     offline = summarize("offline", run_dataset(dataset, demos, bundle=bundle, proposer=proposer))

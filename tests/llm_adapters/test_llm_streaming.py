@@ -191,3 +191,12 @@ def test_the_grammar_schema_keeps_structure_and_drops_bounds() -> None:
         "items": {"type": "array", "maxItems": 32, "items": {"enum": [0, 0.5, 1]}}}}
     assert grammar_schema(schema) == {"type": "object", "required": ["title"], "properties": {
         "title": {"type": "string"}, "items": {"type": "array", "items": {"enum": [0, 0.5, 1]}}}}
+
+
+def test_a_read_timeout_at_the_deadline_is_a_deadline(spec: PublishedGoalSpec) -> None:
+    # the server sends nothing before the window closes (still reading the prompt): httpx times out the read
+    settings = settings_for("llamacpp")
+    adapter, server, _ = _adapter(["timeout"], remaining=_remaining([30_000.0], then=float(settings.reserve_ms)))
+    with pytest.raises(LLMDeadlineError):
+        adapter.propose(_request(spec))
+    assert len(server.requests) == 1  # not retried
