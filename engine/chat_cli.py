@@ -23,6 +23,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     chat.add_argument("--llm", metavar="PROVIDER",
                       help="use an LLM provider from rules/llm.json (mistral, vllm, ollama, llamacpp) for proposing, "
                            "rating and modulating, with the offline roles as fallback")
+    chat.add_argument("--llm-base-url", help="override the provider's base_url (e.g. http://127.0.0.1:8080/v1)")
+    chat.add_argument("--llm-model", help="override the provider's model name")
     chat.set_defaults(handler=_chat)
 
 
@@ -80,5 +82,5 @@ def _chat(args: argparse.Namespace) -> int:
     if args.llm:
         from llm_adapters.wiring import use_llm
 
-        use_llm(runtime, args.llm)
+        use_llm(runtime, args.llm, base_url=args.llm_base_url, model=args.llm_model)
     return run_chat(runtime, args.language, sys.stdin, sys.stdout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -34,7 +34,7 @@ from engine.ports import (
 )
 from engine.rules_bundle import RuleBundle
 from engine.storage.codec import stored_form
-from engine.turn_limits import check_deadline, run_decision, turn_deadline
+from engine.turn_limits import TurnLedger, check_deadline, run_decision, turn_deadline, turn_ledger
 from engine.turn_record import build_record, seal_for_store
 
 log = structlog.get_logger("grace.turn")
@@ -162,7 +162,7 @@ class TurnRuntime:
         closed: tuple[str, str] | None = None
         decision: Decision | None = None
         reply = Reply()
-        with turn_deadline(self._deadline_ms):
+        with turn_deadline(self._deadline_ms), turn_ledger() as ledger:
             t0 = time.perf_counter()
             try:
                 answer = self._answer(normalized, state.language,
@@ -194,6 +194,7 @@ class TurnRuntime:
                 except Exception as exc:
                     reply, closed = Reply(), _closed("question", exc)
         fail_closed = closed
+        proposal, reply = _with_ledger(proposal, reply, ledger)
         ran = decision is not None and (fail_closed is None or decision.fail_closed is not None)
         if not ran:
             # Nothing is applied; only the visitor message is kept, and the record shows no candidate.
@@ -368,6 +369,15 @@ def _closed(stage: str, exc: Exception) -> tuple[str, str]:
         return code, f"{exc.code}: {exc.message}" if isinstance(exc, DeadlineError) else f"{stage} failed: {exc.code}"
     log.error(f"turn.{stage}.crashed", error=type(exc).__name__)
     return f"{stage}.crashed", f"{stage} raised {type(exc).__name__}"
+
+
+def _with_ledger(proposal: Proposal, reply: Reply, ledger: TurnLedger) -> tuple[Proposal, Reply]:
+    """Calls and fallback notes of the stages outside the proposer (synthesis, modulation) join the record."""
+    if ledger.calls:
+        proposal = proposal.model_copy(update={"calls": [*proposal.calls, *ledger.calls]})
+    if ledger.notes:
+        reply = replace(reply, notes=(*reply.notes, *ledger.notes))
+    return proposal, reply
 
 
 def _empty(proposal: Proposal) -> Proposal:

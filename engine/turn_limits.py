@@ -4,6 +4,10 @@ The deadline is cooperative: a Python thread cannot be interrupted, so long stag
 between units of work (the offline proposer between objectives). ``TurnRuntime`` opens the deadline from the
 pinned bundle's ``runtime.json`` and turns a ``DeadlineError`` into a closed turn.
 
+``remaining_ms`` lets a stage that can stop early (a streamed LLM call) stop in time: all LLM roles of a turn
+share its one deadline. ``turn_ledger`` collects what such stages did outside the proposal (calls made, fallback
+decisions) so the turn's audit record can show them.
+
 ``decide_on`` lets the HTTP service run answering and proposing on a bounded worker pool while every decision
 still runs on the one engine thread (the decision layer is not thread-safe; see engine/service/engine_thread).
 """
@@ -14,7 +18,8 @@ import contextvars
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from engine.errors import DeadlineError
 
@@ -35,6 +40,46 @@ def turn_deadline(budget_ms: float | None) -> Iterator[None]:
         yield
     finally:
         _deadline.reset(token)
+
+
+def remaining_ms() -> float | None:
+    """Milliseconds left before the current turn's deadline (negative once past; None: no deadline)."""
+    end = _deadline.get()
+    return None if end is None else (end - time.monotonic()) * 1000.0
+
+
+@dataclass
+class TurnLedger:
+    """What stages outside the proposer did during one turn: model calls (audit ``llm_calls``) and notes."""
+
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+_ledger: contextvars.ContextVar[TurnLedger | None] = contextvars.ContextVar("grace_turn_ledger", default=None)
+
+
+@contextmanager
+def turn_ledger() -> Iterator[TurnLedger]:
+    ledger = TurnLedger()
+    token = _ledger.set(ledger)
+    try:
+        yield ledger
+    finally:
+        _ledger.reset(token)
+
+
+def record_call(call: dict[str, Any]) -> None:
+    """Add a model call to the current turn's record (no-op outside a turn, e.g. a compile run)."""
+    ledger = _ledger.get()
+    if ledger is not None:
+        ledger.calls.append(dict(call))
+
+
+def record_note(note: str) -> None:
+    ledger = _ledger.get()
+    if ledger is not None:
+        ledger.notes.append(note)
 
 
 def check_deadline(stage: str) -> None:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import structlog
 from pydantic import BaseModel
 
+from engine.conversation import Message
 from engine.goals.company_data import time_zone
 from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
 from llm_adapters.backend import LLMBackend
@@ -59,6 +60,13 @@ class LLMAdapter:
 
     # -- one structured call, with its audit metadata -------------------------------------------------------
 
+    def _recent(self, history: list[Message]) -> list[Message]:
+        """The latest messages only (prompt.max_history_messages), so prompts fit a small local context."""
+        keep = self.settings.max_history_messages
+        if keep is None:
+            return history
+        return history[-keep:] if keep > 0 else []
+
     def _prompt_language(self, language: str) -> str:
         return language if language in self.settings.prompt_languages else self.settings.fallback_language
 
@@ -77,7 +85,7 @@ class LLMAdapter:
                 "provider": self.settings.provider_name,
                 "mode": self.settings.provider.mode,
                 "temperature": self.settings.temperature,
-                "max_tokens": self.settings.max_tokens,
+                "max_tokens": self.settings.budget(purpose),
                 "language": template.language,
             },
         }
@@ -89,7 +97,9 @@ class LLMAdapter:
             latency = round((self._clock() - started) * 1000, 3)
             attempts = exc.context.get("attempts")
             failed = CallRecord(**base, latency_ms=latency, status=exc.code, error_code=exc.code,
-                                attempt=attempts if isinstance(attempts, int) and attempts > 0 else 1)
+                                attempt=attempts if isinstance(attempts, int) and attempts > 0 else 1,
+                                input_tokens=_count(exc.context.get("input_tokens")),
+                                output_tokens=_count(exc.context.get("output_tokens")))
             exc.call = failed.to_record()
             log.warning("llm.call.failed", purpose=purpose, adapter=self.name, model=self.backend.model,
                         code=exc.code, attempts=failed.attempt, latency_ms=latency)
@@ -121,7 +131,7 @@ class LLMAdapter:
             "last_asked": request.last_asked or NONE_TEXT,
             "refused": listing(request.refused),
             "stopped": "yes" if request.stopped else "no",
-            "history": history_block(request.history),
+            "history": history_block(self._recent(request.history)),
             "turn": str(request.turn),
             "message": request.message.text,
         }
@@ -145,7 +155,7 @@ class LLMAdapter:
         variables = {
             "candidates": "\n".join(lines),
             "stopped": "yes" if request.stopped else "no",
-            "history": history_block(request.history),
+            "history": history_block(self._recent(request.history)),
             "message": request.message.text,
             "answer": answer_text(request.answer),
         }
@@ -165,7 +175,7 @@ class LLMAdapter:
             "canonical_question": objective.question(request.language, spec.default_language),
             "answer": answer_text(request.answer),
             "message": request.message.text if request.message else NONE_TEXT,
-            "history": history_block(request.history),
+            "history": history_block(self._recent(request.history)),
         }
         parsed, call = self.call("modulate", request.language, variables, ModulatedQuestion,
                                  context={"objective": objective.id}, turn=request.turn)
@@ -200,6 +210,10 @@ class LLMAdapter:
                    "max_objectives": request.max_objectives}
         parsed, call = self.call("compile", request.language, variables, CompiledGoals, context=context)
         return RoleResult(parsed, call)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _today(request: ProposerInput) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from llm_adapters.config import LLMSettings
+from llm_adapters.deadline import CallWindow
 from llm_adapters.errors import (
     LLMAuthError,
     LLMError,
@@ -176,12 +177,13 @@ class InstructorBackend:
     """Any Instructor client (Mistral, OpenAI-compatible) behind ``LLMBackend``."""
 
     def __init__(self, client: Any, *, adapter: str, settings: LLMSettings,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, window: CallWindow | None = None) -> None:
         self.client = client
         self.adapter = adapter
         self.model = settings.provider.model
         self.settings = settings
         self._sleep = sleep
+        self._window = window or CallWindow(settings)
 
     def complete(
         self,
@@ -199,6 +201,10 @@ class InstructorBackend:
         retry = 0  # transport retries used
         usage = _CallStats()  # token usage summed over every round
         while True:
+            # No new request once the turn's deadline share is spent (this path cannot cancel a running one:
+            # providers without streaming are bounded by their request timeout).
+            self._window.open(self.adapter, attempts=max(attempts, 1), input_tokens=usage.input_tokens,
+                              output_tokens=usage.output_tokens)
             stats = _CallStats()
             hooks = Hooks()
             hooks.on(HookName.COMPLETION_KWARGS, stats.on_request)
@@ -212,13 +218,14 @@ class InstructorBackend:
                     hooks=hooks,
                     model=self.model,
                     temperature=self.settings.temperature,
-                    max_tokens=self.settings.max_tokens,
+                    max_tokens=self.settings.budget(purpose),
                 )
             except Exception as exc:
                 usage.add_tokens(stats)
                 attempts += max(stats.requests, 1)
                 answered += stats.responses
                 error = classify_failure(exc, adapter=self.adapter, attempts=attempts)
+                error.context.update(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
                 if error.code == LLMOutputError.default_code and answered <= self.settings.max_reasks:
                     # Instructor gave up early (e.g. it cannot build a re-ask for a reply without a tool
                     # call): ask again from scratch, still within the same bound.
@@ -226,7 +233,11 @@ class InstructorBackend:
                 if not isinstance(error, _RETRYABLE) or retry >= self.settings.transport_retries:
                     raise error from None  # the cause may carry provider bodies; the typed error is enough
                 after = error.context.get("retry_after_s")
-                self._sleep(backoff_seconds(retry, self.settings, after if isinstance(after, float) else None))
+                pause = backoff_seconds(retry, self.settings, after if isinstance(after, float) else None)
+                left = self._window.left_s()
+                if left is not None and pause >= left:
+                    raise error from None  # waiting would spend the turn's deadline
+                self._sleep(pause)
                 retry += 1
                 continue
             if not isinstance(parsed, response_model):

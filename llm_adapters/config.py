@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import jsonschema
-from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from llm_adapters.errors import LLMConfigError
 
@@ -29,6 +29,9 @@ class ProviderSettings(_Frozen):
     api_key_env: str | None
     api_key_required: bool
     mode: Mode
+    stream: bool = False  # server-sent events with cancellation (json modes of OpenAI-compatible servers)
+    system_role: bool = True  # False: the chat template has no system role (Gemma); merged into the user turn
+    token_count_path: str | None = None  # server path counting prompt tokens when a stream reports no usage
 
 
 class ModulationRules(_Frozen):
@@ -46,7 +49,11 @@ class LLMSettings(_Frozen):
     provider_name: str
     provider: ProviderSettings
     temperature: float
-    max_tokens: int
+    max_tokens: int  # the ceiling of every role's budget
+    role_max_tokens: dict[str, int] = Field(default_factory=dict)  # role -> output budget (<= max_tokens)
+    reserve_ms: int = 0  # turn time kept for fallbacks and the decision: LLM calls stop when only this remains
+    min_call_ms: int = 0  # a call is not started with less than this beyond the reserve
+    max_history_messages: int | None = None  # None: the whole conversation goes into prompts
     max_reasks: int
     transport_retries: int
     backoff_initial_ms: int
@@ -56,6 +63,10 @@ class LLMSettings(_Frozen):
     prompt_languages: list[str]
     fallback_language: str
     modulation: ModulationRules
+
+    def budget(self, role: str) -> int:
+        """The output-token budget of ``role``: its own, never above the ceiling."""
+        return min(self.role_max_tokens.get(role, self.max_tokens), self.max_tokens)
 
     def with_overrides(self, **changes: Any) -> LLMSettings:
         """A copy with top-level or provider fields replaced (``model``, ``base_url``, ``mode`` go to the provider)."""
@@ -95,12 +106,16 @@ def load_llm_settings(source: Path | Mapping[str, Any] | None = None, *, provide
         raise LLMConfigError(f"unknown LLM provider {name!r} (configured: {', '.join(sorted(data['providers']))})",
                              code="llm.provider_unknown")
     try:
-        return LLMSettings(
+        settings = LLMSettings(
             rules_version=data["version"],
             provider_name=name,
             provider=ProviderSettings.model_validate(data["providers"][name]),
             temperature=data["generation"]["temperature"],
             max_tokens=data["generation"]["max_tokens"],
+            role_max_tokens={role: entry["max_tokens"] for role, entry in data["roles"].items()},
+            reserve_ms=data["deadline"]["reserve_ms"],
+            min_call_ms=data["deadline"]["min_call_ms"],
+            max_history_messages=data["prompt"]["max_history_messages"],
             max_reasks=data["retries"]["max_reasks"],
             transport_retries=data["retries"]["transport_retries"],
             backoff_initial_ms=data["retries"]["backoff_initial_ms"],
@@ -113,6 +128,14 @@ def load_llm_settings(source: Path | Mapping[str, Any] | None = None, *, provide
         )
     except (KeyError, ValidationError) as exc:
         raise LLMConfigError(f"llm.json is incomplete or ill-typed ({type(exc).__name__})") from exc
+    over = sorted(role for role, budget in settings.role_max_tokens.items() if budget > settings.max_tokens)
+    if over:
+        raise LLMConfigError(f"llm.json: roles {', '.join(over)} exceed generation.max_tokens "
+                             f"({settings.max_tokens})", code="llm.budget_invalid")
+    if settings.provider.stream and settings.provider.mode not in ("json", "json_schema"):
+        raise LLMConfigError(f"provider {name}: stream needs mode json or json_schema (not {settings.provider.mode})",
+                             code="llm.stream_unsupported")
+    return settings
 
 
 def load_modulation_rules(source: Path | Mapping[str, Any] | None = None) -> ModulationRules:

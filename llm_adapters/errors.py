@@ -3,6 +3,8 @@
     engine.errors.DecisionError
     └── LLMError                 llm.failed          a model call could not produce a usable result
         ├── LLMOutputError       llm.output_invalid  output still malformed / schema-violating after bounded re-asks
+        │                        (llm.output_truncated: the role's output budget ran out first)
+        ├── LLMDeadlineError     llm.deadline_exceeded  the turn's shared deadline left no time (stream closed)
         ├── LLMTransportError    llm.transport       the request did not complete (connection, protocol)
         │   ├── LLMTimeoutError      llm.timeout
         │   ├── LLMRateLimitError    llm.rate_limited    HTTP 429
@@ -35,6 +37,12 @@ class LLMError(DecisionError):
 
 class LLMOutputError(LLMError):
     default_code = "llm.output_invalid"
+
+
+class LLMDeadlineError(LLMError):
+    """Not retried: the time is the turn's, and it is gone. The offline fallback runs in the reserve."""
+
+    default_code = "llm.deadline_exceeded"
 
 
 class LLMTransportError(LLMError):

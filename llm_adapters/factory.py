@@ -7,8 +7,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from llm_adapters.adapter import LLMAdapter
-from llm_adapters.backend import InstructorBackend
+from llm_adapters.backend import LLMBackend
 from llm_adapters.config import LLMSettings
+from llm_adapters.sdk_logging import route_sdk_logging
 from llm_adapters.templates import PromptLibrary
 
 
@@ -18,7 +19,8 @@ def backend_from_settings(
     http_client: Any | None = None,
     environ: Mapping[str, str] | None = None,
     sleep: Callable[[float], None] = time.sleep,
-) -> InstructorBackend:
+) -> LLMBackend:
+    route_sdk_logging()  # SDK and HTTP-library messages go through structlog, never raw to the terminal
     if settings.provider.kind == "mistral":
         from llm_adapters.mistral import mistral_backend
 

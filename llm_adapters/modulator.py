@@ -14,6 +14,7 @@ import structlog
 
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import GroundedAnswer
+from engine.turn_limits import record_note
 from llm_adapters.config import ModulationRules
 from llm_adapters.errors import LLMError
 from llm_adapters.modulation import check_modulation
@@ -45,6 +46,7 @@ def make_modulator(
             if on_call is not None and exc.call is not None:
                 on_call(exc.call)
             log.warning("modulation.failed", objective=objective_id, code=exc.code)
+            record_note(f"modulation.fallback_canonical: {exc.code}")
             return None
         if on_call is not None:
             on_call(result.call.to_record())
@@ -52,6 +54,7 @@ def make_modulator(
         check = check_modulation(objective, result.output.question, language, rules=rules, others=others)
         if not check.accepted:
             log.info("modulation.rejected", objective=objective_id, code=check.code)
+            record_note(f"modulation.fallback_canonical: {check.code}")
             return None
         return check.question
 

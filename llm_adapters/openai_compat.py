@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
-from llm_adapters.backend import InstructorBackend
+from llm_adapters.backend import InstructorBackend, LLMBackend
 from llm_adapters.config import LLMSettings, resolve_api_key
 from llm_adapters.errors import LLMConfigError
 from llm_adapters.redaction import protect
@@ -34,8 +34,9 @@ def openai_compat_backend(
     http_client: Any | None = None,
     environ: Mapping[str, str] | None = None,
     sleep: Callable[[float], None] = time.sleep,
-) -> InstructorBackend:
-    """``http_client``: an ``httpx2.Client`` (tests pass one with a ``MockTransport``)."""
+) -> LLMBackend:
+    """``http_client``: an ``httpx2.Client`` (tests pass one with a ``MockTransport``). Providers with
+    ``stream`` get the streaming backend (cancellable at the turn's deadline); the others Instructor's."""
     import httpx2
     import instructor
     import openai
@@ -55,5 +56,9 @@ def openai_compat_backend(
         max_retries=0,  # transport retries are counted by InstructorBackend
         http_client=http_client,
     )
+    if settings.provider.stream:
+        from llm_adapters.streaming import StreamingBackend
+
+        return StreamingBackend(client, adapter=ADAPTER_NAME, settings=settings, sleep=sleep)
     patched = instructor.from_openai(client, mode=instructor_mode(settings.provider.mode))
     return InstructorBackend(patched, adapter=ADAPTER_NAME, settings=settings, sleep=sleep)

@@ -17,6 +17,7 @@ from engine.retrieval.analysis import split_sentences
 from engine.retrieval.grounding import Claim
 from engine.retrieval.models import ScoredPassage
 from engine.retrieval.synthesis import Synthesizer
+from engine.turn_limits import record_call, record_note
 from llm_adapters.errors import LLMError
 from llm_adapters.protocol import LLMRoles, Passage, SynthesisRequest
 
@@ -40,7 +41,11 @@ class LLMSynthesizer:
             result = self.adapter.synthesize(SynthesisRequest(message=message, language=language, passages=passages))
         except LLMError as exc:
             log.warning("llm.synthesize.fallback_extractive", code=exc.code)
+            if exc.call:
+                record_call(exc.call)
+            record_note(f"synthesis.fallback_extractive: {exc.code}")
             return self.fallback.synthesize(message, evidence, language)
+        record_call(result.call.to_record())
         answer = result.output
         if not answer.supported or not answer.text.strip():
             return []

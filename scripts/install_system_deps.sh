@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Install the Debian packages the service/storage/browser tests need. Idempotent and non-interactive:
+# Install the Debian packages the service/storage/browser tests need, and the build tools llama-cpp-python
+# (the [llm-local] extra: live tests against a real local model) compiles llama.cpp with. Idempotent and non-interactive:
 # packages already present are not re-fetched, and `apt-get update` runs at most once per invocation
 # (and only when something is missing).
 set -euo pipefail
 
-PACKAGES=(postgresql chromium chromium-driver)
+PACKAGES=(postgresql chromium chromium-driver cmake build-essential)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

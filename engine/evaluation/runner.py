@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 
+from engine.conversation import Role
 from engine.evaluation.dataset import Dataset, DatasetConfig, DatasetConversation
 from engine.evaluation.errors import EvaluationError
+from engine.evaluation.guarantees import turn_violations
 from engine.evaluation.metrics import ConversationOutcome, TurnOutcome
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Answerer, Proposer
 from engine.progress import progress
 from engine.rules_bundle import RuleBundle
 from engine.store_memory import InMemoryStore
+
+if TYPE_CHECKING:
+    from engine.turn import TurnRuntime
 
 log = structlog.get_logger("grace.eval")
 
@@ -41,6 +46,11 @@ class TurnRow:
     question: str | None
     fail_closed: str | None
     rejected: tuple[str, ...] = ()  # "objective:reason" of rejected candidates, for the mismatch diff
+    reason_codes: tuple[str, ...] = ()  # reason code of each rejected candidate (validator code if any)
+    notes: tuple[str, ...] = ()  # the record's notes (fallback decisions among them)
+    llm_calls: tuple[dict[str, Any], ...] = ()  # purpose, status, latency and token counts of each model call
+    latency_ms: float = 0.0  # the whole turn, as the record's timings give it
+    violations: tuple[str, ...] = ()  # broken guarantees (engine.evaluation.guarantees)
 
 
 @dataclass(frozen=True)
@@ -91,9 +101,19 @@ def _rejection(candidate: Mapping[str, Any]) -> str:
     return f"{command.get('type')}({command.get('objective')}): {reason}"
 
 
+_CALL_FIELDS = ("purpose", "status", "latency_ms", "input_tokens", "output_tokens", "attempt")
+Configure = Callable[["TurnRuntime"], object]  # e.g. put LLM roles into each conversation's runtime
+
+
+def _reason(candidate: Mapping[str, Any]) -> str:
+    reason = str(candidate.get("reason_code"))
+    detail = candidate.get("validator_code")
+    return f"{reason}/{detail}" if detail else reason
+
+
 def run_conversation(
     conversation: DatasetConversation, config: DatasetConfig, target: DemoTarget, *,
-    bundle: RuleBundle, proposer: Proposer, audit_key: bytes,
+    bundle: RuleBundle, proposer: Proposer, audit_key: bytes, configure: Configure | None = None,
 ) -> ConversationRun:
     from engine.turn import TurnRuntime
 
@@ -104,6 +124,8 @@ def run_conversation(
                               code="eval.objective_unmapped")
     runtime = TurnRuntime(spec=target.spec, bundle=bundle, proposer=proposer, answerer=target.answerer,
                           store=InMemoryStore(), audit_key=audit_key)
+    if configure is not None:
+        configure(runtime)
     language = conversation.language or config.language
     if language not in target.spec.spec.languages:
         language = target.spec.spec.default_language
@@ -112,11 +134,18 @@ def run_conversation(
     rows = []
     for turn in conversation.turns:
         result = runtime.handle(state.conversation_id, turn.visitor)
-        rejected = tuple(_rejection(c) for c in result.record.get("candidates", []) if not c.get("accepted"))
+        record = result.record
+        refused = [c for c in record.get("candidates", []) if not c.get("accepted")]
+        stored = runtime.store.load(state.conversation_id)
+        visitor = {m.turn: m.text for m in stored.messages if m.role is Role.VISITOR}
         rows.append(TurnRow(
             turn=turn.turn, visitor=turn.visitor, state=_reorder(result.state, spec_ids, config.ids),
             reference=turn.reference, scored=turn.scored, action=result.action, question=result.question,
-            fail_closed=result.fail_closed, rejected=rejected,
+            fail_closed=result.fail_closed, rejected=tuple(_rejection(c) for c in refused),
+            reason_codes=tuple(_reason(c) for c in refused), notes=tuple(record.get("notes") or ()),
+            llm_calls=tuple({k: c.get(k) for k in _CALL_FIELDS} for c in record.get("llm_calls") or ()),
+            latency_ms=float((record.get("timings_ms") or {}).get("total_ms") or 0.0),
+            violations=tuple(turn_violations(record, spec_ids, visitor)),
         ))
     log.info("eval.conversation.done", conversation=conversation.id, demo=target.name, turns=len(rows))
     return ConversationRun(conversation.id, conversation.config, target.name, initial, tuple(rows))
@@ -125,13 +154,15 @@ def run_conversation(
 def run_dataset(
     dataset: Dataset, demos: Mapping[str, DemoTarget], *, bundle: RuleBundle, proposer: Proposer,
     demo: str = "auto", audit_key: bytes | None = None, show_progress: bool = False,
+    configure: Configure | None = None, label: str | None = None,
 ) -> list[ConversationRun]:
     key = audit_key or secrets.token_bytes(32)  # records are sealed in memory only; nothing outlives the run
     runs = []
     conversations = dataset.conversations
-    for conversation in progress(conversations, f"eval {dataset.name}") if show_progress else conversations:
+    title = f"eval {dataset.name}" + (f" ({label})" if label else "")
+    for conversation in progress(conversations, title) if show_progress else conversations:
         config = dataset.configs[conversation.config]
         target = pick_demo(conversation.config, config, demos, demo)
         runs.append(run_conversation(conversation, config, target, bundle=bundle, proposer=proposer,
-                                     audit_key=key))
+                                     audit_key=key, configure=configure))
     return runs

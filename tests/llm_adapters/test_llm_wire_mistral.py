@@ -11,6 +11,7 @@ from engine.commands import Complete
 from engine.conversation import Message, Role
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import ProposerInput
+from llm_adapters.config import read_llm_rules
 from llm_adapters.errors import (
     LLMError,
     LLMOutputError,
@@ -58,7 +59,10 @@ def test_request_carries_the_paper_configuration(make_adapter: MakeAdapter, spec
     adapter.propose(_request(spec))
 
     body = server.requests[0]
-    assert (body["model"], body["temperature"], body["max_tokens"]) == ("mistral-small-2603", 0.2, 4096)
+    rules = read_llm_rules()
+    assert (body["model"], body["temperature"]) == ("mistral-small-2603", 0.2)
+    # the role's own budget (rules/llm.json roles.propose), below the paper's 4096-token ceiling
+    assert body["max_tokens"] == rules["roles"]["propose"]["max_tokens"] < rules["generation"]["max_tokens"] == 4096
     assert body["tool_choice"] == "any"
     assert body["tools"][0]["function"]["name"] == "EvidenceProposal"
     assert MESSAGE in body["messages"][-1]["content"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from engine.conversation import Message, Role
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import ProposerInput
+from llm_adapters.config import read_llm_rules
 from llm_adapters.errors import LLMError, LLMOutputError, LLMRateLimitError, LLMServerError, LLMTimeoutError
 from llm_adapters.protocol import Passage, SynthesisRequest, UtilityRequest
 
@@ -29,7 +31,8 @@ def test_tools_mode_for_vllm(make_adapter: MakeAdapter, spec: PublishedGoalSpec)
     assert [c.span.quote for c in proposal.commands] == ["450.000 EUR", "three bedrooms"]
     body = server.requests[0]
     assert body["tools"][0]["function"]["name"] == "EvidenceProposal"
-    assert (body["temperature"], body["max_tokens"]) == (0.2, 4096)
+    assert (body["temperature"], body["max_tokens"]) == (0.2, read_llm_rules()["roles"]["propose"]["max_tokens"])
+    assert "stream" not in body  # tools mode: one JSON response through Instructor
     assert proposal.adapter == "instructor-openai"
 
 
@@ -39,7 +42,15 @@ def test_json_mode_for_llamacpp(make_adapter: MakeAdapter, spec: PublishedGoalSp
 
     assert len(proposal.commands) == 2
     body = server.requests[0]
-    assert body["response_format"] == {"type": "json_object"}
+    # streamed, with the response model's schema for grammar-constrained decoding (llama.cpp)
+    assert body["stream"] is True
+    assert body["response_format"]["type"] == "json_object"
+    schema = body["response_format"]["schema"]
+    assert list(schema["properties"]) == ["commands"]
+    assert "maxLength" not in json.dumps(schema)  # bounds stay with the response model, not in the grammar
+    assert [m["role"] for m in body["messages"]] == ["user"]  # Gemma's template has no system role
+    assert body["messages"][0]["content"].startswith("You are the evidence proposer")
+    assert server.streams[0].closed
     assert body["model"] == "gemma-3-270m"
     assert "tools" not in body
     assert proposal.calls[0]["model"] == "gemma-3-270m"

@@ -1,6 +1,7 @@
 """``grace bench sgd``: GRACE on the SGD dev split per service and per criterion kind, beside two baselines.
 
     grace bench sgd [--sgd DIR] [--services A,B] [--limit-per-service N] [--out FILE] [--unpublished-rules]
+                    [--llm PROVIDER [--llm-base-url URL] [--llm-model NAME]]
 
 The default run takes every single-service dialogue of every benchmarked service (594 dialogues, ~4,500 turns,
 about 30 s); ``--limit-per-service N`` takes the first N per service for a quicker look. The first dialogues of a
@@ -13,6 +14,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from engine.evaluation.cli import add_llm_arguments
 from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR, PROJECT_ROOT
 from engine.output_files import write_json_atomic
 from engine.rules_bundle import DEFAULT_RULES_DIR
@@ -36,6 +38,7 @@ def register_bench(bsub: Any) -> None:
                         help="folder with specs/<service>.json and mappings/<service>.json")
     parser.add_argument("--failures", type=int, default=10, help="missed-evidence kinds to print per service")
     parser.add_argument("--per-objective", action="store_true", help="also print GRACE's scores per objective")
+    add_llm_arguments(parser)
     parser.set_defaults(handler=run_sgd_bench)
 
 
@@ -76,7 +79,27 @@ def run_sgd_bench(args: argparse.Namespace) -> int:
     if args.failures > 0:
         print()
         print(failure_report(result, args.failures))
+    payload = results_json(result)
+    status = 0
+    if args.llm:
+        status, payload["comparison"] = _llm_side_by_side(args, prepared, bundle, proposer, result)
     if args.out is not None:
-        write_json_atomic(args.out, results_json(result), indent=1)  # never leave a half-written results file
+        write_json_atomic(args.out, payload, indent=1)  # never leave a half-written results file
         print(f"\nresults written to {args.out}")
-    return 0
+    return status
+
+
+def _llm_side_by_side(args: argparse.Namespace, prepared: Any, bundle: Any, proposer: Any,
+                      offline: Any) -> tuple[int, dict[str, Any]]:
+    """The same dialogues again with the LLM roles (offline fallbacks), beside the offline run."""
+    from engine.evaluation.cli import print_comparison
+    from engine.evaluation.sgd.bench import run_benchmark
+    from llm_adapters.wiring import evaluation_roles
+
+    configure, label = evaluation_roles(bundle, args.llm, base_url=args.llm_base_url, model=args.llm_model)
+    with_llm = run_benchmark(prepared, args.limit_per_service or None, bundle=bundle, proposer=proposer,
+                             proposer_label=label, configure=configure)
+    print(f"\nthe same dialogues with {label} (offline fallbacks), all services combined:")
+    comparison = print_comparison([r for s in offline.services for r in s.runs],
+                                  [r for s in with_llm.services for r in s.runs], label)
+    return (0 if all(g["held"] for g in comparison["guarantees"]) else 1), comparison
