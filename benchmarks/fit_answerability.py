@@ -39,7 +39,6 @@ from engine.retrieval.labelled_set import LabelledSet, load_labelled_set
 from engine.retrieval.rules import RetrievalRules, rules_from_bundle
 
 RULES_FILE = ROOT / "rules" / "retrieval.json"
-_VETOES = ("answerability.unknown_name", "answerability.no_", "answerability.other_amount")
 _STEPS, _RATE = 3000, 0.5
 _SHOWN = ("correct_citation", "fact_recall", "abstention_silent", "abstention_near_miss", "non_questions", "padding")
 
@@ -118,7 +117,7 @@ def collect(answerer: GroundedAnswerer, labelled: LabelledSet, name: str, featur
                 cross=support.cross_lingual,
             )
             for support in trace.support
-            if support.features and not support.reason.startswith(_VETOES)
+            if support.logit is not None  # the vetoed ones never reach the model
         ]
         out.append(Question(name, item.kind, candidates))
     return out

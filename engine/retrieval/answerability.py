@@ -72,6 +72,7 @@ class AskedTerm:
     stated_in: frozenset[str] = frozenset()  # ids of the passages that state it (stem, concept or typo match)
     # ids of passages in another language than the question's whose words the embedding matches (lexicon.py)
     translated_in: frozenset[str] = frozenset()
+    titled_in: frozenset[str] = frozenset()  # ids of the passages whose own title (heading) states it
     checked: bool = False  # looked up across languages through the embedding (found or not: it is checkable)
     translations: tuple[str, ...] = ()  # the corpus words the embedding matched
     spelled_out: str = ""  # an acronym's words as the corpus writes them ("single sign on" for "sso")
@@ -141,6 +142,10 @@ class AnswerabilityJudge:
         # A section also states what its document and headings say it is about ("Shop › Where are you?").
         labels = {p.id: frozenset(analyzers.for_language(p.language).terms(p.label)) for p in passages if p.label}
         self.passage_terms = {pid: terms | labels.get(pid, frozenset()) for pid, terms in passage_terms.items()}
+        # A heading is what the section answers (FAQ headings are questions): asked words stated there weigh more.
+        self.title_terms = {
+            p.id: frozenset(analyzers.for_language(p.language).terms(p.title)) for p in passages if p.title
+        }
         self.vocabulary = vocabulary
         self.calibration = calibration
         decision = rules.grounding.decision
@@ -256,6 +261,7 @@ class AnswerabilityJudge:
             expanded = self.concepts.expand(word)
             forms = self._forms(expanded.variants)
             stated = frozenset(pid for pid, terms in self.passage_terms.items() if forms & terms)
+            titled = frozenset(pid for pid, terms in self.title_terms.items() if forms & terms)
             spelled = self._initials.get(word.surface, {}) if word.surface in acronyms else {}
             if len(spelled) > _MAX_SPELLINGS:  # many word runs share these initials: chance, not a spelling
                 spelled = {}
@@ -270,6 +276,7 @@ class AnswerabilityJudge:
                     word=expanded,
                     translatable=expanded is not word,
                     stated_in=stated,
+                    titled_in=titled,
                     spelled_out=" ".join(sorted(spelled)),
                     weight=weight,
                     name=word.surface in names,
@@ -361,11 +368,13 @@ class AnswerabilityJudge:
         kind: str = "",
         amounts: Sequence[Quantity] = (),
         leads: bool | None = None,
+        top_lexical: float = 0.0,
     ) -> Support:
         """``rival``: the best standing among the other retrieved passages (a clear winner stands out);
         ``kind``: what the question asks for (``asked_kind``), which the passage must visibly state;
         ``amounts``: the asked quantities (``asked_amounts``), which the passage must not state otherwise;
-        ``leads``: no better-ranked passage could answer (default: ranked first)."""
+        ``leads``: no better-ranked passage could answer (default: ranked first); ``top_lexical``: the best
+        keyword (BM25) score among the retrieved passages."""
         settings = self.settings
         passage = hit.passage
         cross = passage.language != language
@@ -437,10 +446,13 @@ class AnswerabilityJudge:
             support.reason = f"answerability.no_{kind}"
         elif other := other_amounts(list(amounts), self._counted.get(passage.id, {})):
             support.reason, support.amounts = "answerability.other_amount", [q.text for q in other]
-        asked_weight = sum(t.weight for t in terms) or 1.0
-        outweighed = any(t.name for t in specific_elsewhere) or (
+        elif any(t.name for t in specific_elsewhere) or (
             top_matched > 0 and any(t.weight >= top_matched for t in specific_elsewhere)
-        )
+        ):
+            # An asked name, or an asked word weighing more than anything stated here, is the topic of a few
+            # other sections: this one is a sibling ("gluten-free bread" beside gluten-free muffins).
+            support.reason = "answerability.asked_elsewhere"
+        asked_weight = sum(t.weight for t in terms) or 1.0
         support.features = {
             "semantic_z": clip(semantic),
             "body_z": clip(body_z),
@@ -454,12 +466,14 @@ class AnswerabilityJudge:
             "reciprocal_rank": 1.0 / hit.rank,
             "only_here": float(any(self._only_here(t, passage) for t in terms if not t.verb)),
             "translated": float(translated),
+            "title_coverage": sum(t.weight for t in terms if passage.id in t.titled_in) / asked_weight,
+            "lexical": hit.lexical_score / top_lexical if top_lexical > 0 else 0.0,
+            "kind_stated": float(bool(kind) and self.states_kind(passage.id, kind)),
             "elsewhere": sum(t.weight for t in specific_elsewhere) / asked_weight,
             "unknown": sum(t.weight for t in specific_unknown) / asked_weight,
-            "outweighed": float(outweighed),
         }
         if support.reason:
             return support
         support.logit = self.model.logit(support.features)
-        support.reason = "answerability.asked_elsewhere" if outweighed else "answerability.not_supported"
+        support.reason = "answerability.not_supported"
         return support

@@ -139,6 +139,7 @@ class GroundedAnswerer:
         amounts = self.judge.asked_amounts(asked, trace.language)
         # A section that cannot state what is asked (no clock time for "what time …") neither leads nor rivals.
         able = [self.judge.states_kind(h.passage.id, kind) for h in trace.hits]
+        top_lexical = max((h.lexical_score for h in trace.hits), default=0.0)
         trace.support = [
             self.judge.judge(
                 hit,
@@ -148,6 +149,7 @@ class GroundedAnswerer:
                 kind,
                 amounts,
                 leads=not any(able[:i]),
+                top_lexical=top_lexical,
             )
             for i, hit in enumerate(trace.hits)
         ]

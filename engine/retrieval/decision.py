@@ -5,10 +5,11 @@ retrieved passage is described by a handful of features that mean the same in an
 z-scores against the corpus's own calibration, standings against the corpus for this very question, shares of
 the asked words the passage states); a linear score per passage, compared across the question's candidates and
 a "none of them" option (a conditional logit), gives the probability that the passage answers the question.
-The coefficients, the feature scaling and the decision threshold live in
-``grounding.decision`` of rules/retrieval.json; ``benchmarks/fit_answerability.py`` fits them on the labelled
-company sets (and reports leave-one-company-out estimates). Precise vetoes (an unknown name, a kind or an amount
-the passage cannot state) stay rules: they name what is missing in the near-miss message.
+The coefficients, the feature scaling and the decision threshold live in ``grounding.decision`` of
+rules/retrieval.json; ``benchmarks/fit_answerability.py`` fits them on the labelled company sets (and reports
+leave-one-company-out estimates). Precise vetoes (an unknown name, a kind or an amount the passage cannot state,
+an asked word outweighing every stated one that a few other sections state) stay rules: they name what is missing
+in the near-miss message.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ FEATURES: tuple[str, ...] = (
     "only_here",  # an asked noun is stated in this passage and no other of its language
     "translated",  # an asked word is stated here only through the embedding's cross-lingual word match
     "elsewhere",  # weight share of asked words stated only in a few other passages (the asked thing is there)
+    "title_coverage",  # weight share of the asked words the section's own heading states
+    "lexical",  # keyword (BM25) score relative to the best retrieved passage's
+    "kind_stated",  # the question asks a kind (price, clock time, date) and the passage states one
     "unknown",  # weight share of checkable asked words the corpus never states (a paraphrase, or not covered)
-    "outweighed",  # an asked word stated only elsewhere outweighs every word stated here
 )
 _CLIP = 8.0  # z-scores beyond this carry no more evidence (and must not swamp the other features)
 

@@ -91,6 +91,8 @@ class QuestionCues(_Frozen):
     informal_blocked: tuple[str, ...]
     # Auxiliaries that open a question whatever follows ("is", "are": "are dogs allowed").
     question_openers: tuple[str, ...]
+    # Interrogatives that mark a question anywhere in a sentence, matched as written (an accent marks them).
+    anywhere_wh_words: tuple[str, ...] = ()
 
 
 class LanguageRules(_Frozen):
