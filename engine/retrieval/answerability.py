@@ -12,14 +12,14 @@ is looked up in the passage:
 Across languages the terms cannot be compared word by word, so the multilingual embedding decides: the
 question's similarity to the passage body and title, as a z-score against the corpus's own calibration
 (``calibration.py``); and an asked word no concept group covers is compared with the other language's corpus
-words through the same embedding (``lexicon.py``: a calibrated outlier counts as stated there). A passage
-supports an answer when no asked term is stated only elsewhere, no proper name is unknown, and either enough of
-the asked terms are matched or the passage is semantically far above what an unrelated section of this corpus
-scores. Besides its words, what a question asks for must fit what the passage states: an asked kind (a price,
-a clock time, a date), an asked amount (``quantities.py``: "10 sessions" where the passage states only "5
-sessions" is a near miss), an acronym (stated where the corpus spells it out), a part of the day or year (stated by
-any passage stating times, weekdays or months). All thresholds and word lists are rule data (``grounding`` and
-the language sections of rules/retrieval.json).
+words through the same embedding (``lexicon.py``: a calibrated outlier counts as stated there). Besides its
+words, what a question asks for must fit what the passage states: an asked kind (a price, a clock time, a date),
+an asked amount (``quantities.py``: "10 sessions" where the passage states only "5 sessions" is a near miss), a
+proper name or an acronym (stated where the corpus spells it out); these precise checks veto. Whether the rest
+adds up to an answer is decided by a small logistic model over corpus-normalised features of the passage
+(``decision.py``: z-scores, standing and margin, shares of the asked words stated here, stated only elsewhere or
+nowhere), fitted on labelled companies. Coefficients, thresholds and word lists are rule data (``grounding``
+and the language sections of rules/retrieval.json).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from rapidfuzz import fuzz, process
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, is_number, tokens
 from engine.retrieval.calibration import Calibration
 from engine.retrieval.concepts import Concepts
+from engine.retrieval.decision import AnswerModel, clip
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.names import calendar_names, initials_index, is_acronym, is_ordinary, ordinary_names
@@ -71,6 +72,7 @@ class AskedTerm:
     stated_in: frozenset[str] = frozenset()  # ids of the passages that state it (stem, concept or typo match)
     # ids of passages in another language than the question's whose words the embedding matches (lexicon.py)
     translated_in: frozenset[str] = frozenset()
+    titled_in: frozenset[str] = frozenset()  # ids of the passages whose own title (heading) states it
     checked: bool = False  # looked up across languages through the embedding (found or not: it is checkable)
     translations: tuple[str, ...] = ()  # the corpus words the embedding matched
     spelled_out: str = ""  # an acronym's words as the corpus writes them ("single sign on" for "sso")
@@ -91,6 +93,9 @@ class Support:
     answerable: bool = False
     reason: str = ""
     amounts: list[str] = field(default_factory=list)  # asked amounts the passage states only with other numbers
+    features: dict[str, float] = field(default_factory=dict)  # what the answer model reads (decision.py)
+    logit: float | None = None  # the model's score (None: a veto decided)
+    probability: float = 0.0  # the model's probability that this passage is the answer (decide())
 
 
 def function_words(rules: RetrievalRules) -> dict[str, frozenset[str]]:
@@ -137,8 +142,16 @@ class AnswerabilityJudge:
         # A section also states what its document and headings say it is about ("Shop › Where are you?").
         labels = {p.id: frozenset(analyzers.for_language(p.language).terms(p.label)) for p in passages if p.label}
         self.passage_terms = {pid: terms | labels.get(pid, frozenset()) for pid, terms in passage_terms.items()}
+        # A heading is what the section answers (FAQ headings are questions): asked words stated there weigh more.
+        self.title_terms = {
+            p.id: frozenset(analyzers.for_language(p.language).terms(p.title)) for p in passages if p.title
+        }
         self.vocabulary = vocabulary
         self.calibration = calibration
+        decision = rules.grounding.decision
+        self.model = AnswerModel(
+            decision.features, decision.weights, decision.mean, decision.scale, decision.bias, decision.threshold
+        )
         self._frame = frozenset(fold(w) for lang in rules.languages.values() for w in lang.frame_words)
         self._stop = frozenset().union(*(a.stopwords for a in analyzers.by_language.values()))
         self._ordinary = ordinary_names(tuple(sorted(rules.languages)))
@@ -167,7 +180,6 @@ class AnswerabilityJudge:
         self._counted = {p.id: counted(p.indexed_text(), analyzers.for_language(p.language)) for p in passages}
         # Acronyms the corpus spells out ("SSO" in a passage on single sign-on): initials → passage ids.
         self._initials = initials_index(((p.id, tokens(p.indexed_text())) for p in passages), self._stop)
-        self._few = len(passage_terms) < self.settings.min_standing_passages
         self._corpus_terms = frozenset().union(*self.passage_terms.values()) if passage_terms else frozenset()
         self._by_initial: dict[str, list[str]] = {}
         for term in sorted(self._corpus_terms):
@@ -177,6 +189,17 @@ class AnswerabilityJudge:
         self._verb_markers = frozenset(fold(w) for lang in rules.languages.values() for w in lang.verb_markers)
         self._auxiliaries = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.auxiliaries)
         self._subjects = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.subject_words)
+
+    def decide(self, supports: Sequence[Support]) -> None:
+        """One question's candidates against each other (decision.py): those the model finds probable enough
+        support an answer; the others keep the reason ``judge`` gave them."""
+        scored = [s for s in supports if s.logit is not None]
+        for support, probability in zip(
+            scored, self.model.probabilities([s.logit or 0.0 for s in scored]), strict=True
+        ):
+            support.probability = round(probability, 4)
+            if probability >= self.model.threshold:
+                support.answerable, support.reason = True, "answerability.model"
 
     def asked_terms(self, asked: str, language: str = "") -> list[AskedTerm]:
         """The question's content terms; with ``language`` (the question's) and a lexicon, words no stem or
@@ -238,6 +261,7 @@ class AnswerabilityJudge:
             expanded = self.concepts.expand(word)
             forms = self._forms(expanded.variants)
             stated = frozenset(pid for pid, terms in self.passage_terms.items() if forms & terms)
+            titled = frozenset(pid for pid, terms in self.title_terms.items() if forms & terms)
             spelled = self._initials.get(word.surface, {}) if word.surface in acronyms else {}
             if len(spelled) > _MAX_SPELLINGS:  # many word runs share these initials: chance, not a spelling
                 spelled = {}
@@ -252,6 +276,7 @@ class AnswerabilityJudge:
                     word=expanded,
                     translatable=expanded is not word,
                     stated_in=stated,
+                    titled_in=titled,
                     spelled_out=" ".join(sorted(spelled)),
                     weight=weight,
                     name=word.surface in names,
@@ -343,18 +368,19 @@ class AnswerabilityJudge:
         kind: str = "",
         amounts: Sequence[Quantity] = (),
         leads: bool | None = None,
+        top_lexical: float = 0.0,
     ) -> Support:
         """``rival``: the best standing among the other retrieved passages (a clear winner stands out);
         ``kind``: what the question asks for (``asked_kind``), which the passage must visibly state;
         ``amounts``: the asked quantities (``asked_amounts``), which the passage must not state otherwise;
-        ``leads``: no better-ranked passage could answer (default: ranked first)."""
+        ``leads``: no better-ranked passage could answer (default: ranked first); ``top_lexical``: the best
+        keyword (BM25) score among the retrieved passages."""
         settings = self.settings
         passage = hit.passage
         cross = passage.language != language
-        semantic = max(
-            self.calibration.body_z(hit.dense_score),
-            self.calibration.title_z(hit.title_score) if hit.title_score else float("-inf"),
-        )
+        body_z = self.calibration.body_z(hit.dense_score)
+        title_z = self.calibration.title_z(hit.title_score) if hit.title_score else body_z
+        semantic = max(body_z, title_z)
         standing = max(hit.dense_standing, hit.title_standing)
         support = Support(
             passage_id=passage.id,
@@ -413,64 +439,41 @@ class AnswerabilityJudge:
             passage.id in t.stated_in and not t.verb for t in terms if t.word.surface not in unknown_acronyms
         ):
             unknown_names.extend(unknown_acronyms)
-        clear_winner = standing - rival
-        # Calibrated z-scores assume the corpus's language; across languages only the standing is comparable.
-        # Too few sections to tell what "unrelated" looks like: standings cannot vouch for anything, nor veto.
-        stands = self._few or standing >= settings.lexical_min_standing
-        semantic_ok = stands and (cross or semantic >= settings.lexical_min_z)
-        clear = (
-            not self._few and standing >= settings.paraphrase_min_standing and clear_winner >= settings.min_standing_gap
-        )
+        # Precise vetoes name what is missing (the near-miss message); everything else is the fitted model's call.
         if unknown_names and settings.reject_unknown_names:
             support.reason = "answerability.unknown_name"
         elif not self.states_kind(passage.id, kind):
             support.reason = f"answerability.no_{kind}"
         elif other := other_amounts(list(amounts), self._counted.get(passage.id, {})):
             support.reason, support.amounts = "answerability.other_amount", [q.text for q in other]
-        elif clear and support.coverage >= settings.strong_coverage:
-            # Most of what is asked is stated and no other section comes close: the rest is worded differently.
-            support.answerable, support.reason = True, "answerability.mostly_stated"
         elif any(t.name for t in specific_elsewhere) or (
             top_matched > 0 and any(t.weight >= top_matched for t in specific_elsewhere)
         ):
+            # An asked name, or an asked word weighing more than anything stated here, is the topic of a few
+            # other sections: this one is a sibling ("gluten-free bread" beside gluten-free muffins).
             support.reason = "answerability.asked_elsewhere"
-        elif matched > 0 and not specific_unknown and support.coverage >= settings.min_coverage and semantic_ok:
-            support.answerable, support.reason = True, "answerability.terms"
-        elif not cross and semantic >= settings.semantic_min_z and (self._few or standing >= settings.min_standing):
-            support.answerable, support.reason = True, "answerability.semantic"
-        elif (
-            not cross
-            and support.coverage >= 1.0
-            and not support.elsewhere
-            and all(t.acronym for t in terms if t.word.surface in support.unknown)
-            and any(self._only_here(t, passage) for t in terms if not t.verb)
-            and standing >= settings.only_here_min_standing
-        ):
-            # Everything asked is stated here (an unstated action too: "do you *sell* …" is not a paraphrase
-            # here), one asked word in no other section ("which street …" and the one section giving a street):
-            # the words decide even where the embedding hardly notices. An unknown acronym beside them is taken
-            # as another name for what they state ("are the XYZ fees included?").
-            support.answerable, support.reason = True, "answerability.only_here"
-        elif clear and verbatim == 0 and not support.elsewhere:
-            support.answerable, support.reason = True, "answerability.paraphrase"
-        elif (
-            cross
-            and translated
-            and (hit.rank == 1 if leads is None else leads)
-            and not specific_unknown
-            and not support.elsewhere
-            and support.coverage >= settings.strong_coverage
-        ):
-            # The asked words, matched across languages, are stated here and nowhere else, and the section leads
-            # retrieval: the multilingual embedding of a whole passage is too weak a witness across languages.
-            support.answerable, support.reason = True, "answerability.translated"
-        elif (
-            cross
-            and not specific_unknown
-            and semantic >= settings.cross_lingual_min_z
-            and standing >= settings.min_standing
-        ):
-            support.answerable, support.reason = True, "answerability.semantic"
-        else:
-            support.reason = "answerability.not_supported"
+        asked_weight = sum(t.weight for t in terms) or 1.0
+        support.features = {
+            "semantic_z": clip(semantic),
+            "body_z": clip(body_z),
+            "title_z": clip(title_z),
+            "standing": clip(standing),
+            "gap": clip(standing - rival),
+            "coverage": support.coverage,
+            "verbatim": round(verbatim / total, 4) if total > 0 else 0.0,
+            "cross": float(cross),
+            "leads": float(hit.rank == 1 if leads is None else leads),
+            "reciprocal_rank": 1.0 / hit.rank,
+            "only_here": float(any(self._only_here(t, passage) for t in terms if not t.verb)),
+            "translated": float(translated),
+            "title_coverage": sum(t.weight for t in terms if passage.id in t.titled_in) / asked_weight,
+            "lexical": hit.lexical_score / top_lexical if top_lexical > 0 else 0.0,
+            "kind_stated": float(bool(kind) and self.states_kind(passage.id, kind)),
+            "elsewhere": sum(t.weight for t in specific_elsewhere) / asked_weight,
+            "unknown": sum(t.weight for t in specific_unknown) / asked_weight,
+        }
+        if support.reason:
+            return support
+        support.logit = self.model.logit(support.features)
+        support.reason = "answerability.not_supported"
         return support

@@ -127,7 +127,7 @@ class GroundedAnswerer:
         if (
             support.reason not in _NEAR_MISS_REASONS
             or support.coverage < settings.near_miss_min_coverage
-            or support.standing < settings.lexical_min_standing
+            or support.standing < settings.near_miss_min_standing
             or not missing
         ):
             return None
@@ -139,6 +139,7 @@ class GroundedAnswerer:
         amounts = self.judge.asked_amounts(asked, trace.language)
         # A section that cannot state what is asked (no clock time for "what time …") neither leads nor rivals.
         able = [self.judge.states_kind(h.passage.id, kind) for h in trace.hits]
+        top_lexical = max((h.lexical_score for h in trace.hits), default=0.0)
         trace.support = [
             self.judge.judge(
                 hit,
@@ -148,16 +149,17 @@ class GroundedAnswerer:
                 kind,
                 amounts,
                 leads=not any(able[:i]),
+                top_lexical=top_lexical,
             )
             for i, hit in enumerate(trace.hits)
         ]
+        self.judge.decide(trace.support)
         passing = [(support, hit) for support, hit in zip(trace.support, trace.hits, strict=True) if support.answerable]
         same_language = [pair for pair in passing if not pair[0].cross_lingual]
         if same_language or not self.rules.grounding.cross_language_fallback:
             passing = same_language
-        # Among supporting passages: the one stating most of the question and standing out most for it wins.
-        weight = self.rules.grounding.standing_weight
-        passing.sort(key=lambda pair: (-(pair[0].coverage + weight * pair[0].standing), pair[1].rank))
+        # Among supporting passages the model's most probable answer wins.
+        passing.sort(key=lambda pair: (-pair[0].probability, pair[1].rank))
         return [hit for _, hit in passing][: self.rules.grounding.max_passages]
 
     def answer_with_trace(self, message: str, language: str) -> tuple[GroundedAnswer, AnswerTrace]:

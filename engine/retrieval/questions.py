@@ -10,7 +10,8 @@ with an accent, so "qué"/"cómo" are matched accent-sensitively while "como" is
 accents and the question marks ("cuanto cuesta", "a q hora abris", "dnd estais"): ``informal_wh_words`` open a
 question at sentence start unless the next word is in ``informal_blocked`` ("que te vaya bien"); conjunction-like
 words ("como", "cuando") are deliberately not informal cues. ``question_openers`` ("is", "are") make any sentence
-they start a question ("are dogs allowed").
+they start a question ("are dogs allowed"); ``anywhere_wh_words`` (Spanish accented interrogatives, matched as
+written) make any sentence without "¡" a question ("si suspendo, cuánto cuesta volver a presentarme").
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ def _cue(sentence: str, cues: QuestionCues) -> bool:
     if len(words) >= 2 and words[0] in aux and words[1] in set(cues.subject_words):
         return True
     if len(words) >= 3 and words[0] in set(cues.question_openers):
+        return True
+    if "¡" not in sentence and set(words) & set(cues.anywhere_wh_words):  # "¡qué bien!" exclaims
         return True
     start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
     if words[start] in set(cues.informal_wh_words):

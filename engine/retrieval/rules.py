@@ -18,6 +18,7 @@ import jsonschema
 import Stemmer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from engine.retrieval.decision import AnswerModel
 from engine.retrieval.errors import RetrievalRulesError
 from engine.rules_bundle import RuleBundle
 
@@ -40,24 +41,23 @@ class RetrievalSettings(_Frozen):
     bm25_b: float
 
 
+class DecisionSettings(_Frozen):
+    """The answer decision's logistic model (decision.py), fitted by benchmarks/fit_answerability.py."""
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    bias: float
+    threshold: float  # a passage answers when the model's probability is at least this
+
+
 class GroundingSettings(_Frozen):
     # Answerability by support (answerability.py). z-scores are against the corpus's own calibration.
-    min_coverage: float  # same language: IDF-weighted share of asked terms the passage states
-    lexical_min_z: float  # ... together with at least this semantic z-score
-    semantic_min_z: float  # same language, fewer terms stated (a paraphrase): this semantic z-score
-    lexical_min_standing: float  # ... or at least this standing (z among the corpus for this very question)
-    min_standing: float  # with semantic_min_z: the passage stands this far above the corpus for this question
-    paraphrase_min_standing: float  # nothing asked is stated verbatim: standing above the corpus ...
-    strong_coverage: float  # ... or at least this share is stated (the rest worded differently)
-    min_standing_gap: float  # ... and this far above the next retrieved passage (a clear winner)
-    cross_lingual_min_z: float  # across languages, nothing unknown asked: this calibrated z with min_standing
     elsewhere_max_share: float  # an asked term stated only in other passages, at most this share of the corpus
-    min_standing_passages: int  # a corpus with fewer passages is judged without standings
-    standing_weight: float  # choosing among supporting passages: coverage + standing_weight * standing
     near_miss_min_coverage: float  # the near-miss message needs this share of the question stated in the section
+    near_miss_min_standing: float  # ... and the section to stand this far above the corpus for the question
     unverifiable_weight: float  # across languages: weight of an asked word nothing can check (no concept group)
-    # same language, every asked word stated here and one of them nowhere else: this standing suffices
-    only_here_min_standing: float = 0.5
     price_pattern: str  # regex on folded passage text: a currency mark (with a digit: a price is stated)
     clock_pattern: str  # regex on folded passage text: a clock time
     free_pattern: str  # regex on folded passage text: something is free
@@ -73,6 +73,7 @@ class GroundingSettings(_Frozen):
     word_match: bool
     word_match_min_z: float
     word_match_min_gap: float
+    decision: DecisionSettings
 
 
 class QuestionCues(_Frozen):
@@ -90,6 +91,8 @@ class QuestionCues(_Frozen):
     informal_blocked: tuple[str, ...]
     # Auxiliaries that open a question whatever follows ("is", "are": "are dogs allowed").
     question_openers: tuple[str, ...]
+    # Interrogatives that mark a question anywhere in a sentence, matched as written (an accent marks them).
+    anywhere_wh_words: tuple[str, ...] = ()
 
 
 class LanguageRules(_Frozen):
@@ -166,6 +169,8 @@ def parse_rules(data: dict[str, Any], schema: dict[str, Any] | None = None) -> R
             raise RetrievalRulesError(
                 f"language {code!r}: standalone_wh_words must be a subset of wh_words", code="retrieval.rules.question"
             )
+    decision = rules.grounding.decision
+    AnswerModel(decision.features, decision.weights, decision.mean, decision.scale, decision.bias, decision.threshold)
     for name in ("price_pattern", "free_pattern", "clock_pattern"):
         try:
             re.compile(getattr(rules.grounding, name))

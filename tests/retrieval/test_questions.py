@@ -32,6 +32,9 @@ QUESTIONS = [
     "are pets allowed in the flat",
     "where's the nearest branch",
     "whats the fee for a second visit",
+    # an accented interrogative anywhere in the sentence
+    "si se me rompe la cadena cuánto me cobráis por cambiarla",
+    "y para el garaje, dónde aparco",
 ]
 STATEMENTS = [
     "We need four bedrooms and a big garden.",
