@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import math
 import os
@@ -37,8 +38,10 @@ import threading
 import time
 import uuid
 from collections import deque
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from benchmarks.load_client import Pool
@@ -348,6 +351,18 @@ async def _drive(server: Server, args: argparse.Namespace, token: str, run: Run,
         pool.close()
 
 
+def _run_async(coroutine: Coroutine[Any, Any, None]) -> None:
+    """Run the client's event loop; in a thread of its own when the caller's thread already runs one (a test
+    runner or a notebook), since asyncio allows one running loop per thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(coroutine)
+        return
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
+
+
 def run_config(backend: str, workers: int, url: str, args: argparse.Namespace, deadline: float) -> Run:
     token = secrets.token_urlsafe(24)
     run = Run(backend, workers, args.conversations)
@@ -356,7 +371,7 @@ def run_config(backend: str, workers: int, url: str, args: argparse.Namespace, d
         server = Server(url, args.data_dir, env, args.data_dir / f"server-{backend}-{workers}.log", workers)
         try:
             run.rss_start_mb = [rss_mb(pid) for pid in server.pids]
-            asyncio.run(_drive(server, args, token, run, deadline))
+            _run_async(_drive(server, args, token, run, deadline))
             run.rss_end_mb = [rss_mb(pid) for pid in server.pids]
         finally:
             server.stop()
