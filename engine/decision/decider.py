@@ -83,11 +83,11 @@ def _apply_rater(rater: RubricRater, open_ids: list[str], ids: list[str],
         rubric = rated.get(oid)
         if oid not in open_ids or rubric is None:
             if oid in open_ids:
-                notes.append(f"rubric.fallback_offline: {oid} not rated")
+                notes.append(f"rubric.fallback_offline: rubric.not_rated {oid}")
             continue
         levels = (rubric.relevance, rubric.burden, rubric.repetition, rubric.privacy)
         if any(level not in _LEVELS for level in levels):
-            notes.append(f"rubric.fallback_offline: {oid} level outside {{0, 0.5, 1}}")
+            notes.append(f"rubric.fallback_offline: rubric.level_invalid {oid}")
             continue
         merged[index] = rubric
     return merged, notes

@@ -35,13 +35,13 @@ def percentile(values: Sequence[float], q: float) -> float | None:
 
 
 def _fallbacks(row: TurnRow) -> dict[str, str]:
-    """role -> the first reason its fallback was taken in this turn."""
+    """role -> the code of the first reason its fallback was taken in this turn (notes read "<prefix>: <code> …")."""
     found: dict[str, str] = {}
     for note in row.notes:
         prefix, _, reason = note.partition(":")
         role = FALLBACK_NOTES.get(prefix.strip())
         if role is not None and role not in found:
-            found[role] = reason.strip() or "unspecified"
+            found[role] = (reason.split() or ["unspecified"])[0]
     return found
 
 

@@ -8,6 +8,7 @@ proposer, which is the point: whatever it writes, the rules decide, and the guar
 from __future__ import annotations
 
 import importlib.util
+import re
 import socket
 import subprocess
 import sys
@@ -127,7 +128,10 @@ def test_a_handful_of_turns_keep_every_guarantee(server: Server) -> None:
     assert all(code.startswith("llm.") for code in live.failed_calls)
     assert not {"llm.transport", "llm.timeout", "llm.server_error"} & set(live.failed_calls), live.failed_calls
     assert server.process.poll() is None
-    assert all(code.startswith("llm.") for role in live.fell_back.values() for code in role)
+    # every fallback names a stable dotted reason code: a failed call (llm.*), a rating the rules could not use
+    # (rubric.*) or a reworded question the checks refused (modulation.*); never free text
+    reasons = [code for role in live.fell_back.values() for code in role]
+    assert all(re.fullmatch(r"[a-z_]+(\.[a-z_]+)+", code) for code in reasons), live.fell_back
 
 
 def test_a_cancelled_stream_stops_the_server(server: Server, spec: PublishedGoalSpec) -> None:

@@ -78,3 +78,14 @@ def test_llm_rubric_drives_the_choice_and_invalid_ratings_fall_back() -> None:
     result = failing.handle(cid, "My budget is below 350.000 EUR")
     assert result.action == "ASK(location)"  # offline rubric
     assert "rubric.fallback_offline: llm.output_invalid" in result.record["notes"]
+
+
+def test_an_objective_the_llm_did_not_rate_falls_back_with_a_typed_reason() -> None:
+    # the model rates location only; requirements and contact keep the offline rubric and the note names the code
+    runtime = _runtime(_Adapter({"location": (1.0, 0.0, 0.0, 0.0)}), rate=True)
+    cid = runtime.start().conversation_id
+    result = runtime.handle(cid, "My budget is below 350.000 EUR")
+    notes = result.record["notes"]
+    assert "rubric.fallback_offline: rubric.not_rated requirements" in notes
+    assert "rubric.fallback_offline: rubric.not_rated contact" in notes
+    assert not any("not_rated location" in note for note in notes)
