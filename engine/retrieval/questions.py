@@ -12,6 +12,11 @@ question at sentence start unless the next word is in ``informal_blocked`` ("que
 words ("como", "cuando") are deliberately not informal cues. ``question_openers`` ("is", "are") make any sentence
 they start a question ("are dogs allowed"); ``anywhere_wh_words`` (Spanish accented interrogatives, matched as
 written) make any sentence without "¡" a question ("si suspendo, cuánto cuesta volver a presentarme").
+A later clause of a sentence (after a comma, semicolon or colon) asks when it opens with an auxiliary and a subject
+("my radiators are cold, can you flush them") or with a ``clause_wh_word`` ("I need the gas cert, how much is
+it"); relative-clause openers ("which", "who", "que") are deliberately not clause cues. A request written as a
+noun phrase ("price of a new boiler", "horario sábado") opens with a ``fragment_opener``. A sentence that ends
+in "!" without "?" exclaims ("What a lovely place!"): wh-words do not make it a question.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from engine.text import fold, normalize
 
 _SENTENCES = re.compile(r"[^.!?¿¡\n]+[.!?]*|[¿¡][^?!\n]*[?!]?")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_CLAUSES = re.compile(r"[,;:()\u2013\u2014]+|\s-\s")
 
 
 def _words(text: str) -> list[str]:
@@ -33,20 +39,55 @@ def _contains_phrase(folded_sentence: str, phrase: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(fold(phrase))}(?!\w)", folded_sentence) is not None
 
 
-def _cue(sentence: str, cues: QuestionCues) -> bool:
-    folded = fold(sentence)
-    if any(_contains_phrase(folded, phrase) for phrase in cues.request_phrases):
-        return True
-    words = _words(sentence)
-    if not words:
+def _fragment(folded_sentence: str, words: list[str], cues: QuestionCues) -> bool:
+    """A request written as a noun phrase: "price of a new boiler", "opening hours saturday", "drum lessons how
+    much"."""
+    folded_words = [fold(w) for w in words]
+    verbless = not set(folded_words) & {fold(a) for a in cues.auxiliaries}
+    for opener in cues.fragment_openers:
+        head = fold(opener)
+        if not re.match(rf"{re.escape(head)}(?!\w)", folded_sentence):
+            continue
+        rest = folded_words[len(head.split()) :]
+        if rest and rest[0] in {fold(w) for w in cues.fragment_links}:
+            return True
+        if len(words) <= cues.fragment_max_words and verbless:
+            return True
+    if not 1 < len(words) <= cues.fragment_max_words + 2:
         return False
+    auxiliaries = {fold(a) for a in cues.auxiliaries}
+    for closer in (fold(c).split() for c in cues.fragment_closers):
+        head = folded_words[: -len(closer)]
+        if head and folded_words[-len(closer) :] == closer and not set(head) & auxiliaries:
+            return True
+    return False
+
+
+def _later_clause(words: list[str], cues: QuestionCues) -> bool:
+    """A clause after a comma or semicolon asks: "…, can you flush them", "…, how much is it"."""
+    if len(words) >= 2 and words[0] in set(cues.auxiliaries) and words[1] in set(cues.subject_words):
+        return True
+    start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
+    if words[start] not in set(cues.clause_wh_words):
+        return False
+    following = words[start + 1 : start + 2]
+    return bool(following) and following[0] not in set(cues.blocked_after_wh)
+
+
+def _opening(words: list[str], cues: QuestionCues, exclaims: bool) -> bool:
+    """The sentence's own start asks (auxiliary + subject, an opener, a wh-word)."""
     aux = set(cues.auxiliaries)
     if len(words) >= 2 and words[0] in aux and words[1] in set(cues.subject_words):
         return True
-    if len(words) >= 3 and words[0] in set(cues.question_openers):
+    for opener in cues.question_openers:
+        size = len(opener.split())
+        if len(words) >= size + 2 and " ".join(words[:size]) == opener:
+            return True
+    first = words[0]
+    if any(first.endswith(e) and len(first) >= len(e) + 3 for e in cues.addressed_verb_endings) and len(words) >= 2:
         return True
-    if "¡" not in sentence and set(words) & set(cues.anywhere_wh_words):  # "¡qué bien!" exclaims
-        return True
+    if exclaims:
+        return False
     start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
     if words[start] in set(cues.informal_wh_words):
         window = {fold(w) for w in words[start + 1 : start + 3]}
@@ -60,6 +101,27 @@ def _cue(sentence: str, cues: QuestionCues) -> bool:
     if words[start] in set(cues.standalone_wh_words):
         return True
     return any(word in aux for word in following[: cues.aux_window])
+
+
+def _cue(sentence: str, cues: QuestionCues) -> bool:
+    folded = fold(sentence)
+    if any(_contains_phrase(folded, phrase) for phrase in cues.request_phrases):
+        return True
+    words = _words(sentence)
+    if not words:
+        return False
+    exclaims = sentence.rstrip().endswith("!")
+    if "¡" not in sentence and not exclaims and set(words) & set(cues.anywhere_wh_words):  # "¡qué bien!"
+        return True
+    if _fragment(folded.strip(" ¿¡"), words, cues):
+        return True
+    clauses = [_words(c) for c in _CLAUSES.split(sentence)]
+    clauses = [c for c in clauses if c]
+    if not clauses:
+        return False
+    if _opening(clauses[0], cues, exclaims):
+        return True
+    return not exclaims and any(_later_clause(c, cues) for c in clauses[1:])
 
 
 def question_sentences(message: str, languages: dict[str, LanguageRules]) -> list[str]:

@@ -89,10 +89,25 @@ class QuestionCues(_Frozen):
     # question at sentence start (optionally after a wh-preposition) unless the next word is in informal_blocked.
     informal_wh_words: tuple[str, ...]
     informal_blocked: tuple[str, ...]
-    # Auxiliaries that open a question whatever follows ("is", "are": "are dogs allowed").
+    # Auxiliaries or phrases that open a question whatever follows ("is", "are": "are dogs allowed"; "se puede").
     question_openers: tuple[str, ...]
     # Interrogatives that mark a question anywhere in a sentence, matched as written (an accent marks them).
     anywhere_wh_words: tuple[str, ...] = ()
+    # A request written as a bare noun phrase ("price of a new boiler", "horario sábado"): a sentence opening with
+    # one of these nouns asks for it when a link word follows ("of", "de") or the sentence is at most
+    # fragment_max_words long and has no auxiliary ("price is not important" states).
+    fragment_openers: tuple[str, ...] = ()
+    fragment_links: tuple[str, ...] = ()
+    fragment_max_words: int = 0
+    # Interrogatives that open a question in a later clause of a sentence ("I need the gas cert, how much is it");
+    # words that also open relative clauses ("which", "who", unaccented "que") are left out.
+    clause_wh_words: tuple[str, ...] = ()
+    # ... or closes a short one ("drum lessons how much", "summer camp cost"): at most fragment_max_words + 2
+    # words and no auxiliary.
+    fragment_closers: tuple[str, ...] = ()
+    # Endings of a verb addressed to the company ("tenéis", "aceptais"): a sentence it opens asks ("tenéis
+    # parking"); the word must be at least three letters longer than the ending ("seis" is a number).
+    addressed_verb_endings: tuple[str, ...] = ()
 
 
 class LanguageRules(_Frozen):

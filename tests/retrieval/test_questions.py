@@ -35,6 +35,19 @@ QUESTIONS = [
     # an accented interrogative anywhere in the sentence
     "si se me rompe la cadena cuánto me cobráis por cambiarla",
     "y para el garaje, dónde aparco",
+    # a question in a later clause, after a greeting or a statement
+    "hello, what are your opening times",
+    "my gutters overflow every winter, can you clear them",
+    "I rent a room out and need the certificate, how much is that",
+    "what happens to my deposit if the trip is cancelled",
+    # noun-phrase requests and verbs addressed to the company
+    "price of a window clean for a terrace",
+    "opening hours sunday",
+    "garden maintenance how much",
+    "precio de una limpieza de sofá",
+    "horario de verano",
+    "aceptais tarjeta",
+    "se puede aparcar en la puerta",
 ]
 STATEMENTS = [
     "We need four bedrooms and a big garden.",
@@ -49,6 +62,16 @@ STATEMENTS = [
     "Que tengas un buen día.",
     "que te vaya bien",
     "Cuando llegue te llamo.",
+    # exclamations, relative clauses, suggestions and counts are not questions
+    "What a lovely flat!",
+    "I have two dogs, which are both small.",
+    "We have a budget, what we can afford is 200k.",
+    "How about the one near the beach.",
+    "Price is not the main thing for us.",
+    "Tengo un perro, que es pequeño.",
+    "Cuanto antes mejor.",
+    "Seis personas y un perro.",
+    "Necesito el piso cuanto antes.",
     "",
     "   ",
 ]
