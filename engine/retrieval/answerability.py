@@ -446,8 +446,9 @@ class AnswerabilityJudge:
             support.reason = f"answerability.no_{kind}"
         elif other := other_amounts(list(amounts), self._counted.get(passage.id, {})):
             support.reason, support.amounts = "answerability.other_amount", [q.text for q in other]
-        elif any(t.name for t in specific_elsewhere) or (
-            top_matched > 0 and any(t.weight >= top_matched for t in specific_elsewhere)
+        elif settings.veto_asked_elsewhere and (
+            any(t.name for t in specific_elsewhere)
+            or (top_matched > 0 and any(t.weight >= top_matched for t in specific_elsewhere))
         ):
             # An asked name, or an asked word weighing more than anything stated here, is the topic of a few
             # other sections: this one is a sibling ("gluten-free bread" beside gluten-free muffins).

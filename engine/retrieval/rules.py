@@ -63,6 +63,9 @@ class GroundingSettings(_Frozen):
     free_pattern: str  # regex on folded passage text: something is free
     fuzzy_min_ratio: float  # stems this similar (rapidfuzz ratio, 0-100) count as the same word (typos)
     reject_unknown_names: bool  # a question naming something the corpus never mentions is unanswerable
+    # An asked word outweighing everything a passage states, stated in a few other sections, vetoes the passage
+    # (a sibling near miss); off: the "elsewhere" feature of the answer model weighs it instead.
+    veto_asked_elsewhere: bool = True
     max_passages: int
     max_sentences_per_passage: int
     min_claim_support: float
