@@ -311,12 +311,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="write the model fitted on all sets to the rule file")
     parser.add_argument("--failures", action="store_true", help="list the held-out misses")
     parser.add_argument("--no-demos", action="store_true", help="leave the demo sets out of the fit")
+    parser.add_argument("--sibling-veto", choices=("on", "off"), help="override grounding.veto_asked_elsewhere")
     parser.add_argument("--dump", type=Path, help="save the collected candidate features (JSON) for --from")
     parser.add_argument("--from", dest="source", type=Path, help="only the simulated LOCO, from a --dump file")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     features = tuple(f.strip() for f in args.features.split(",") if f.strip())
     rules = rules_from_bundle(_verified_bundle())
+    if args.sibling_veto is not None:
+        grounding = rules.grounding.model_copy(update={"veto_asked_elsewhere": args.sibling_veto == "on"})
+        rules = rules.model_copy(update={"grounding": grounding})
     fallback = rules.grounding.cross_language_fallback
     if args.source is not None:
         simulated_loco(load(args.source, features), features, args, fallback)

@@ -123,7 +123,7 @@ class GroundedAnswerer:
         missing = {
             "answerability.asked_elsewhere": support.elsewhere,
             "answerability.other_amount": support.amounts,
-        }.get(support.reason, support.unknown)
+        }.get(support.reason, support.unknown or support.elsewhere)
         if (
             support.reason not in _NEAR_MISS_REASONS
             or support.coverage < settings.near_miss_min_coverage
