@@ -323,7 +323,12 @@ def main(argv: list[str] | None = None) -> int:
         rules = rules.model_copy(update={"grounding": grounding})
     fallback = rules.grounding.cross_language_fallback
     if args.source is not None:
-        simulated_loco(load(args.source, features), features, args, fallback)
+        saved = load(args.source, features)
+        simulated_loco(saved, features, args, fallback)
+        if args.write:  # the model fitted on every saved question (the full answerer never ran here)
+            final = fit([q for qs in saved.values() for q in qs], features, args.l2, args.abstain_cost, fallback)
+            write_model(final.model())
+            print(f"fitted on all saved sets: bias={final.bias} threshold={final.threshold}; written to {RULES_FILE}")
         return 0
     loaded: dict[str, tuple[GroundedAnswerer, LabelledSet]] = {}
     questions: dict[str, list[Question]] = {}

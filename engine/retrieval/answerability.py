@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise
@@ -190,13 +190,17 @@ class AnswerabilityJudge:
         self._auxiliaries = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.auxiliaries)
         self._subjects = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.subject_words)
 
-    def decide(self, supports: Sequence[Support]) -> None:
+    def decide(self, supports: Sequence[Support], twins: Mapping[str, str] | None = None) -> None:
         """One question's candidates against each other (decision.py): those the model finds probable enough
-        support an answer; the others keep the reason ``judge`` gave them."""
+        support an answer; the others keep the reason ``judge`` gave them. ``twins`` (twins.py): a passage's
+        translation, whose probability is the same content's and is pooled with its own."""
         scored = [s for s in supports if s.logit is not None]
-        for support, probability in zip(
-            scored, self.model.probabilities([s.logit or 0.0 for s in scored]), strict=True
-        ):
+        own = dict(
+            zip((s.passage_id for s in scored), self.model.probabilities([s.logit or 0.0 for s in scored]), strict=True)
+        )
+        for support in scored:
+            twin = (twins or {}).get(support.passage_id)
+            probability = own[support.passage_id] + (own.get(twin, 0.0) if twin else 0.0)
             support.probability = round(probability, 4)
             if probability >= self.model.threshold:
                 support.answerable, support.reason = True, "answerability.model"

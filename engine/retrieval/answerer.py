@@ -35,6 +35,7 @@ from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.questions import is_question, question_sentences
 from engine.retrieval.rules import RetrievalRules
 from engine.retrieval.synthesis import Synthesizer, render
+from engine.retrieval.twins import translation_twins
 from engine.text import normalize
 
 log = structlog.get_logger("grace.retrieval")
@@ -90,6 +91,8 @@ class GroundedAnswerer:
             retriever.corpus.passages,
             lexicon,
         )
+        min_z = rules.grounding.twin_min_z
+        self.twins = translation_twins(retriever.corpus.passages, retriever.vectors, min_z) if min_z > 0 else {}
 
     def _expand_abbreviations(self, text: str) -> str:
         """Chat abbreviations of every rule language spelled out ("dnd estais" → "dónde estais") for retrieval."""
@@ -153,7 +156,7 @@ class GroundedAnswerer:
             )
             for i, hit in enumerate(trace.hits)
         ]
-        self.judge.decide(trace.support)
+        self.judge.decide(trace.support, self.twins)
         passing = [(support, hit) for support, hit in zip(trace.support, trace.hits, strict=True) if support.answerable]
         same_language = [pair for pair in passing if not pair[0].cross_lingual]
         if same_language or not self.rules.grounding.cross_language_fallback:

@@ -51,8 +51,9 @@ def query_cache_entries() -> int:
     if not raw:
         return QUERY_CACHE_ENTRIES
     if not raw.isdigit():
-        raise RetrievalConfigError(f"{QUERY_CACHE_ENV} must be a whole number, got {raw!r}",
-                                   code="retrieval.config.query_cache")
+        raise RetrievalConfigError(
+            f"{QUERY_CACHE_ENV} must be a whole number, got {raw!r}", code="retrieval.config.query_cache"
+        )
     return int(raw)
 
 

@@ -56,9 +56,9 @@ def _fragment(folded_sentence: str, words: list[str], cues: QuestionCues) -> boo
     if not 1 < len(words) <= cues.fragment_max_words + 2:
         return False
     auxiliaries = {fold(a) for a in cues.auxiliaries}
-    for closer in (fold(c).split() for c in cues.fragment_closers):
-        head = folded_words[: -len(closer)]
-        if head and folded_words[-len(closer) :] == closer and not set(head) & auxiliaries:
+    for closer_words in (fold(c).split() for c in cues.fragment_closers):
+        before = folded_words[: -len(closer_words)]
+        if before and folded_words[-len(closer_words) :] == closer_words and not set(before) & auxiliaries:
             return True
     return False
 

@@ -66,6 +66,9 @@ class GroundingSettings(_Frozen):
     # An asked word outweighing everything a passage states, stated in a few other sections, vetoes the passage
     # (a sibling near miss); off: the "elsewhere" feature of the answer model weighs it instead.
     veto_asked_elsewhere: bool = True
+    # Passages of two languages that are mutual nearest neighbours with a body cosine this many corpus sds above
+    # unrelated pairs are one section translated (twins.py); the decision pools their probabilities. 0: off.
+    twin_min_z: float = 0.0
     max_passages: int
     max_sentences_per_passage: int
     min_claim_support: float
