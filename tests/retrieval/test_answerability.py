@@ -91,10 +91,19 @@ def test_answers_cite_the_section_that_states_the_asked_thing(
     assert {c.passage_id for c in answer.citations} == {section}  # no padding from other sections
 
 
+_SIBLING = (
+    "sibling near miss: with grounding.veto_asked_elsewhere off (bundle 1.6.0) the fitted model weighs the word "
+    "stated elsewhere and answers from the gluten-free section; the veto measured worse over 14 companies "
+    "(leave-one-company-out never-mentioned abstention 0.907 with it, 0.957 without)"
+)
+
+
 @pytest.mark.parametrize(
     ("question", "language"),
     [
-        ("Do you bake gluten-free bread?", "en"),  # gluten-free muffins and sourdough bread, not this
+        pytest.param(  # gluten-free muffins and sourdough bread, not this
+            "Do you bake gluten-free bread?", "en", marks=pytest.mark.xfail(reason=_SIBLING, strict=True)
+        ),
         ("Do you accept PayPal?", "en"),  # an unknown name
         ("How much does the croissant cost?", "en"),  # never mentioned
         ("¿Vendéis helados?", "es"),
@@ -109,6 +118,7 @@ def test_near_misses_and_unmentioned_topics_abstain(
     assert answer.text == lang.unavailable_message or answer.text.startswith(lang.near_miss_message.split("{")[0])
 
 
+@pytest.mark.xfail(reason=_SIBLING, strict=True)
 def test_a_near_miss_names_the_closest_section_and_the_missing_words(bakery: GroundedAnswerer) -> None:
     answer, trace = bakery.answer_with_trace("Do you bake gluten-free bread?", "en")
     assert trace.near_miss == "bakery.md#gluten-free-products"
@@ -119,7 +129,10 @@ def test_a_near_miss_names_the_closest_section_and_the_missing_words(bakery: Gro
     "question",
     [
         # cross-lingual, all asked words translated and stated, but the section barely stands out in 8 sections
-        "¿Abrís los domingos?",
+        pytest.param(
+            "¿Abrís los domingos?",
+            marks=pytest.mark.xfail(reason="under the threshold of the model refitted on 14 companies", strict=True),
+        ),
         # cross-lingual domain nouns outside the concept groups: the embedding matches them
         "cuanto cuesta una tarta de cumpleaños",
     ],

@@ -43,7 +43,9 @@ class GullibleProposer:
 def test_planted_corpus_contact_never_completes_the_visitor_contact(
     bundle: RuleBundle, make_corpus: CorpusFactory, embedding_cache: Path
 ) -> None:
-    corpus = make_corpus({"contact.md": PASSAGE})
+    # a second, unrelated section: a one-section corpus gives the answer model no contrast to decide against
+    about = "# About\n\n## Who are you?\n\nWe sell garden furniture.\n"
+    corpus = make_corpus({"contact.md": PASSAGE, "about.md": about})
     runtime = turn_module.TurnRuntime(
         spec=publish(make_spec()),
         bundle=bundle,
