@@ -49,7 +49,7 @@ def _fragment(folded_sentence: str, words: list[str], cues: QuestionCues) -> boo
         if not re.match(rf"{re.escape(head)}(?!\w)", folded_sentence):
             continue
         rest = folded_words[len(head.split()) :]
-        if rest and rest[0] in {fold(w) for w in cues.fragment_links}:
+        if verbless and set(rest[:2]) & {fold(w) for w in cues.fragment_links}:  # "algún descuento para …"
             return True
         if len(words) <= cues.fragment_max_words and verbless:
             return True
@@ -61,6 +61,19 @@ def _fragment(folded_sentence: str, words: list[str], cues: QuestionCues) -> boo
         if before and folded_words[-len(closer_words) :] == closer_words and not set(before) & auxiliaries:
             return True
     return False
+
+
+def _addressed(words: list[str], cues: QuestionCues) -> bool:
+    """A verb addressed to the company in a short sentence: "tenéis parking", "el sábado abrís"."""
+    if not 2 <= len(words) <= cues.addressed_verb_max_words:
+        return False
+    return any(
+        word.endswith(ending)
+        and len(word) >= len(ending) + 3
+        and not any(word.endswith(x) for x in cues.addressed_verb_excluded_endings)
+        for word in words
+        for ending in cues.addressed_verb_endings
+    )
 
 
 def _later_clause(words: list[str], cues: QuestionCues) -> bool:
@@ -83,9 +96,6 @@ def _opening(words: list[str], cues: QuestionCues, exclaims: bool) -> bool:
         size = len(opener.split())
         if len(words) >= size + 2 and " ".join(words[:size]) == opener:
             return True
-    first = words[0]
-    if any(first.endswith(e) and len(first) >= len(e) + 3 for e in cues.addressed_verb_endings) and len(words) >= 2:
-        return True
     if exclaims:
         return False
     start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
@@ -113,7 +123,7 @@ def _cue(sentence: str, cues: QuestionCues) -> bool:
     exclaims = sentence.rstrip().endswith("!")
     if "¡" not in sentence and not exclaims and set(words) & set(cues.anywhere_wh_words):  # "¡qué bien!"
         return True
-    if _fragment(folded.strip(" ¿¡"), words, cues):
+    if _fragment(folded.strip(" ¿¡"), words, cues) or (not exclaims and _addressed(words, cues)):
         return True
     clauses = [_words(c) for c in _CLAUSES.split(sentence)]
     clauses = [c for c in clauses if c]

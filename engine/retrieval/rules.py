@@ -111,9 +111,13 @@ class QuestionCues(_Frozen):
     # ... or closes a short one ("drum lessons how much", "summer camp cost"): at most fragment_max_words + 2
     # words and no auxiliary.
     fragment_closers: tuple[str, ...] = ()
-    # Endings of a verb addressed to the company ("tenéis", "aceptais"): a sentence it opens asks ("tenéis
-    # parking"); the word must be at least three letters longer than the ending ("seis" is a number).
+    # Endings of a verb addressed to the company ("tenéis", "aceptais"): a short sentence holding one asks
+    # ("tenéis parking", "el sábado abrís"); the word must be at least three letters longer than the ending
+    # ("seis" is a number); addressed_verb_excluded_endings tell past or conditional statements ("nos
+    # dijisteis", "os gustaríais").
     addressed_verb_endings: tuple[str, ...] = ()
+    addressed_verb_excluded_endings: tuple[str, ...] = ()
+    addressed_verb_max_words: int = 8
 
 
 class LanguageRules(_Frozen):

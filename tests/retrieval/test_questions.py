@@ -48,6 +48,13 @@ QUESTIONS = [
     "horario de verano",
     "aceptais tarjeta",
     "se puede aparcar en la puerta",
+    "r u open on bank holidays",
+    "wondering if you sell gift vouchers",
+    "any discounts for pensioners",
+    "hace falta pedir cita",
+    "el sábado abrís",
+    "algún descuento para familias numerosas",
+    "quería saber si hacéis envíos a Canarias",
 ]
 STATEMENTS = [
     "We need four bedrooms and a big garden.",
@@ -72,6 +79,9 @@ STATEMENTS = [
     "Cuanto antes mejor.",
     "Seis personas y un perro.",
     "Necesito el piso cuanto antes.",
+    "Ya me enviasteis el presupuesto.",
+    "Hay un problema con la factura.",
+    "Any day next week suits me.",
     "",
     "   ",
 ]
