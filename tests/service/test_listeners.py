@@ -78,3 +78,36 @@ def test_a_port_in_use_is_refused() -> None:
                 listeners.reserve("127.0.0.1", taken.getsockname()[1])
     finally:
         taken.close()
+
+
+def test_accepted_connections_have_nagle_off() -> None:
+    # uvicorn writes a response's head and body separately; with Nagle on, the body waited for the client's
+    # delayed ACK (40 ms) on kept-alive connections.
+    import asyncio
+
+    async def accepted_nodelay(sock: socket.socket) -> int:
+        seen: list[int] = []
+
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            seen.append(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(handle, sock=sock)
+        _, writer = await asyncio.open_connection("127.0.0.1", sock.getsockname()[1])
+        for _ in range(100):
+            if seen:
+                break
+            await asyncio.sleep(0.01)
+        writer.close()
+        server.close()
+        await server.wait_closed()
+        return seen[0]
+
+    assert asyncio.run(accepted_nodelay(listeners.listen("127.0.0.1", 0))) != 0
+    if listeners.reuse_port_balances():
+        reserved = listeners.reserve("127.0.0.1", 0)
+        try:
+            shared = listeners.listen_shared_port("127.0.0.1", reserved.getsockname()[1])
+            assert asyncio.run(accepted_nodelay(shared)) != 0
+        finally:
+            reserved.close()
