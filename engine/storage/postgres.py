@@ -273,6 +273,14 @@ class PostgresStore:
             raise errors.erased(conversation_id)
         return self.keys.open(conversation_id, wrapped)
 
+    def load_with_cipher(self, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
+        """``cipher`` and ``load`` in one statement (a turn needs both): ``store.erased`` once erased."""
+        body, wrapped, erased = self._keyed_row(conversation_id, "c.state_json")
+        if erased:
+            raise errors.erased(conversation_id)
+        cipher = self.keys.open(conversation_id, wrapped)
+        return codec.load_state(body, cipher, erased=False), cipher
+
     def stored_state(self, conversation_id: str) -> dict[str, Any]:
         with self._tx() as conn:
             row = conn.execute(
