@@ -45,6 +45,7 @@ from typing import Any
 from urllib.parse import quote
 
 from benchmarks.load_client import Pool
+from engine.service.native_threads import limit_native_threads
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS = ROOT / "engine" / "service" / "limits.json"
@@ -210,10 +211,8 @@ def bench_env(tmp: Path, token: str, query_cache: int | None = None) -> dict[str
     env.update({"GRACE_SERVICE_LIMITS": str(limits_path), "GRACE_OPERATOR_TOKEN": token, "PYTHONPATH": path})
     if query_cache is not None:
         env["GRACE_QUERY_CACHE_ENTRIES"] = str(query_cache)
-    # One BLAS thread per engine process: several processes each spinning a BLAS pool per core on a small
-    # machine produced multi-second stalls (the engine runs one turn at a time anyway).
-    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        env.setdefault(name, "1")
+    # One native thread per engine process, as ``grace serve`` sets by default (engine/service/native_threads).
+    limit_native_threads(env)
     return env
 
 
@@ -591,6 +590,9 @@ def main(argv: list[str] | None = None) -> int:
     if len(configs) < len(args.configs):
         print("postgres: skipped (set GRACE_TEST_POSTGRES_URL or --postgres-url)", file=sys.stderr)
 
+    # The in-process reference runs with the servers' native-thread setting, or the ratios would compare two
+    # configurations (before any native library loads in this process).
+    limit_native_threads(os.environ)
     cache = "default" if args.query_cache is None else str(args.query_cache)
     print(f"load average at start {load_average()}; {args.conversations} conversations, steps {args.steps} "
           f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s, query cache {cache}", flush=True)

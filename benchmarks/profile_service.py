@@ -3,7 +3,8 @@ turns arrive over HTTP, written as a short text artefact (top functions by own t
 
     python -m benchmarks.profile_service --turns 400 --out benchmarks/profiles/turn_service_after.txt
 
-It starts ``grace serve --demo`` (SQLite, one worker) on loopback, attaches ``py-spy record`` to it, runs
+It starts ``grace serve --demo`` (one worker; SQLite, or PostgreSQL in a throw-away schema with ``--postgres``)
+on loopback, attaches ``py-spy record`` to it, runs
 ``--conversations`` scripted conversations concurrently (closed loop) for ``--turns`` turns in all, stops the
 profiler and folds its raw stacks. py-spy samples every thread that is on the CPU; "own" counts the samples
 whose innermost frame is the function, "inclusive" the samples with the function anywhere on the stack.
@@ -25,7 +26,7 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
-from benchmarks.load_bench import ROOT, SCRIPTS, Server, bench_env, load_average, pct
+from benchmarks.load_bench import ROOT, SCRIPTS, Database, Server, bench_env, load_average, pct
 from benchmarks.load_client import Pool
 
 
@@ -114,16 +115,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "profiles" / "turn_service.txt")
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench")
     parser.add_argument("--raw", type=Path, default=None, help="also keep py-spy's raw folded stacks here")
+    parser.add_argument("--postgres", action="store_true",
+                        help="profile on PostgreSQL (GRACE_TEST_POSTGRES_URL, a throw-away schema) instead of SQLite")
     args = parser.parse_args(argv)
     if not 1 <= args.turns <= 5000 or not 1 <= args.conversations <= 64:
         parser.error("--turns must be 1..5000 and --conversations 1..64")
     args.data_dir = args.data_dir.resolve()
     args.data_dir.mkdir(parents=True, exist_ok=True)
     pyspy = _pyspy()
-    with tempfile.TemporaryDirectory(prefix="grace-profile-") as tmp_name:
+    postgres_url = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
+    if args.postgres and not postgres_url:
+        raise SystemExit("--postgres needs GRACE_TEST_POSTGRES_URL")
+    backend = "postgres" if args.postgres else "sqlite"
+    with tempfile.TemporaryDirectory(prefix="grace-profile-") as tmp_name, Database(backend, postgres_url) as url:
         tmp = Path(tmp_name)
         env = bench_env(tmp, secrets.token_urlsafe(24))
-        server = Server(f"sqlite:///{tmp / 'profile.db'}", args.data_dir, env, tmp / "server.log", 1)
+        server = Server(url, args.data_dir, env, tmp / "server.log", 1)
         raw_path = tmp / "raw.txt"
         try:
             asyncio.run(_drive(server.port, 2, 8))  # first requests (connection setup) are not profiled
@@ -144,9 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.raw is not None:
         args.raw.write_text(raw, encoding="utf-8")
     lines = [
-        f"# py-spy profile of one `grace serve --demo` worker (SQLite) under {args.conversations} concurrent"
-        f" conversations, closed loop",
-        f"# command: python -m benchmarks.profile_service --turns {args.turns} --conversations {args.conversations}",
+        f"# py-spy profile of one `grace serve --demo` worker ({'PostgreSQL' if args.postgres else 'SQLite'}) under"
+        f" {args.conversations} concurrent conversations, closed loop",
+        f"# command: python -m benchmarks.profile_service --turns {args.turns} --conversations {args.conversations}"
+        + (" --postgres" if args.postgres else ""),
         f"# turns {len(latencies)} in {wall:.1f} s = {len(latencies) / wall:.1f} turns/s; latency p50 "
         f"{pct(latencies, 50):.1f} ms p99 {pct(latencies, 99):.1f} ms; load average {load_before}-{load_average()}"
         f" on {os.cpu_count()} CPUs",

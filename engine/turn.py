@@ -146,8 +146,7 @@ class TurnRuntime:
         started = time.perf_counter()
         received_at = received_at or datetime.now(UTC)
         normalized = check_visitor_text(text, self._limits)
-        cipher = _cipher(self.store, conversation_id)
-        state = self.store.load(conversation_id)
+        state, cipher = _open(self.store, conversation_id)
         self._check_seal(state, cipher)
         if state.goal_hash != self.spec.content_hash or state.bundle_hash != self.bundle.content_hash:
             # INVARIANT (I-12): a conversation stays on the versions it was pinned to.
@@ -394,6 +393,16 @@ def _closed_decision(working: ConversationState) -> Decision:
 
 def _join(*parts: str | None) -> str:
     return "\n\n".join(part for part in parts if part)
+
+
+def _open(store: ConversationStore, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
+    """The conversation's state and cipher: in one read where the store offers it (a durable store would
+    otherwise make two round trips per turn), else the cipher first (it refuses an erased conversation)."""
+    opener = getattr(store, "load_with_cipher", None)
+    if opener is not None:
+        return cast("tuple[ConversationState, FieldCipher | None]", opener(conversation_id))
+    cipher = _cipher(store, conversation_id)
+    return store.load(conversation_id), cipher
 
 
 def _cipher(store: ConversationStore, conversation_id: str) -> FieldCipher | None:

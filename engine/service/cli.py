@@ -11,8 +11,11 @@ import argparse
 import signal
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from engine.service import listeners
 
 DEFAULT_DATA_DIR = Path(".grace")  # gitignored
 
@@ -72,32 +75,29 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=serve)
 
 
-def _listen(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(128)
-    sock.set_inheritable(True)
-    return sock
-
-
 def serve(args: argparse.Namespace) -> int:
+    import os
+
+    from engine.service.native_threads import limit_native_threads
     from engine.service.runner import storage_location
     from engine.service.workers import check_workers
 
+    limit_native_threads(os.environ)  # before any native library loads; the workers inherit it
+
     _, url = storage_location(args)
     check_workers(args.workers, url)  # before anything slow is loaded
-    sock = _listen(args.host, args.port)
+    # Bound before anything slow is loaded, so a port in use is reported at once.
+    per_worker = args.workers > 1 and listeners.reuse_port_balances()
+    sock = listeners.reserve(args.host, args.port) if per_worker else listeners.listen(args.host, args.port)
     try:
         if args.workers == 1:
-            return run_server(args, sock, index=0, print_banner=True)
-        return _supervise(args, sock)
+            return run_server(args, lambda: sock, index=0, print_banner=True)
+        return _supervise(args, sock, per_worker=per_worker)
     finally:
         sock.close()
 
 
-def _supervise(args: argparse.Namespace, sock: socket.socket) -> int:
+def _supervise(args: argparse.Namespace, sock: socket.socket, *, per_worker: bool) -> int:
     """Several workers: one operator token and one audit key for all of them, made here once."""
     import os
 
@@ -112,16 +112,24 @@ def _supervise(args: argparse.Namespace, sock: socket.socket) -> int:
         print(f"  operator token (generated for this run; set GRACE_OPERATOR_TOKEN to fix it): {token}", flush=True)
     data_dir, _ = storage_location(args)
     demo.audit_key(data_dir)  # the key file, if one is used, exists before the workers race to make it
-    return supervise(args, sock, env)
+    return supervise(args, sock, env, per_worker=per_worker)
 
 
-def run_server(args: argparse.Namespace, sock: socket.socket, *, index: int, print_banner: bool) -> int:
-    """Build the service and serve ``sock`` until SIGTERM/SIGINT, finishing in-flight requests first."""
+def run_server(
+    args: argparse.Namespace, listener: Callable[[], socket.socket], *, index: int, print_banner: bool
+) -> int:
+    """Build the service, then serve the socket ``listener`` gives until SIGTERM/SIGINT, finishing in-flight
+    requests first."""
     from engine.service.runner import build_from_args
     from engine.service.server import GracefulServer, uvicorn_config
     from engine.service.workers import worker_banner
 
     built = build_from_args(args)
+    try:
+        sock = listener()  # a worker joins the port only once warm
+    except OSError:
+        built.close()
+        raise
     port = sock.getsockname()[1]
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     if print_banner:

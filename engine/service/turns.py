@@ -71,6 +71,9 @@ class CommitHook:
     def cipher(self, conversation_id: str) -> FieldCipher | None:
         return self.inner.cipher(conversation_id)
 
+    def load_with_cipher(self, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
+        return self.inner.load_with_cipher(conversation_id)
+
     def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int) -> None:
         pending = _pending.get()
         if pending is None:  # a turn run outside the HTTP service (CLI, tests)

@@ -1,9 +1,10 @@
-"""``grace serve --workers N``: N engine processes accepting on one listening socket, sharing PostgreSQL.
+"""``grace serve --workers N``: N engine processes serving one port, sharing PostgreSQL.
 
 Why processes: Z3 and durable-rules are process-wide and not thread-safe, so each process runs its decisions
 on one engine thread (``engine_thread``); throughput comes from more processes. The supervisor (this module's
-``supervise``) binds the socket once, starts each worker as a fresh interpreter that inherits the socket's
-file descriptor, and
+``supervise``) reserves the port once and starts each worker as a fresh interpreter; on Linux each worker, once
+warm, listens on a ``SO_REUSEPORT`` socket of its own on that port so the kernel spreads connections over the
+workers (elsewhere they inherit one shared listening socket; see ``listeners``). The supervisor
 
 * forwards SIGTERM/SIGINT to every worker, each of which stops accepting, finishes its in-flight turns
   (uvicorn's graceful shutdown) and exits; the supervisor exits when all have;
@@ -36,7 +37,8 @@ log = structlog.get_logger("engine.service.workers")
 
 MAX_WORKERS = 64
 ENV_ARGS = "GRACE_WORKER_ARGS"  # the parsed ``grace serve`` arguments, pickled (parent -> its own children)
-ENV_FD = "GRACE_WORKER_FD"
+ENV_FD = "GRACE_WORKER_FD"  # the shared listening socket (fallback where SO_REUSEPORT does not balance)
+ENV_PORT = "GRACE_WORKER_PORT"  # the reserved port each worker listens on with a socket of its own
 ENV_INDEX = "GRACE_WORKER_INDEX"
 RESTARTS_PER_MINUTE = 5
 POLL_S = 0.2
@@ -63,9 +65,12 @@ def worker_banner(index: int, workers: int) -> str:
 
 
 class Supervisor:
-    def __init__(self, args: argparse.Namespace, sock: socket.socket, env: dict[str, str]) -> None:
+    def __init__(
+        self, args: argparse.Namespace, sock: socket.socket, env: dict[str, str], *, per_worker: bool
+    ) -> None:
         self.args = args
         self.sock = sock
+        self.per_worker = per_worker
         self.env = env
         self.procs: dict[int, subprocess.Popen[bytes]] = {}
         self.stopping = False
@@ -74,12 +79,17 @@ class Supervisor:
     def _spawn(self, index: int) -> None:
         env = dict(self.env)
         env[ENV_ARGS] = base64.b64encode(pickle.dumps(self.args)).decode()
-        env[ENV_FD] = str(self.sock.fileno())
         env[ENV_INDEX] = str(index)
+        env.pop(ENV_FD, None)
+        env.pop(ENV_PORT, None)
+        if self.per_worker:
+            env[ENV_PORT] = str(self.sock.getsockname()[1])
+        else:
+            env[ENV_FD] = str(self.sock.fileno())
         # A session of its own: a terminal's Ctrl-C reaches the supervisor only, which forwards one SIGTERM.
         self.procs[index] = subprocess.Popen(
             [sys.executable, "-c", "from engine.service.workers import worker_main; raise SystemExit(worker_main())"],
-            env=env, pass_fds=(self.sock.fileno(),), start_new_session=True,
+            env=env, pass_fds=() if self.per_worker else (self.sock.fileno(),), start_new_session=True,
         )
         log.info("service.worker.started", index=index, pid=self.procs[index].pid)
 
@@ -132,23 +142,31 @@ class Supervisor:
         return len(self.restarts) <= RESTARTS_PER_MINUTE
 
 
-def supervise(args: argparse.Namespace, sock: socket.socket, env: dict[str, str]) -> int:
-    return Supervisor(args, sock, env).run()
+def supervise(args: argparse.Namespace, sock: socket.socket, env: dict[str, str], *, per_worker: bool) -> int:
+    """Run ``args.workers`` workers; ``sock`` is the reserved port (``per_worker``) or the shared listening
+    socket."""
+    return Supervisor(args, sock, env, per_worker=per_worker).run()
 
 
 def worker_main() -> int:
     """Entry point of one worker process: rebuild the service from the supervisor's arguments, serve the
-    inherited socket until SIGTERM."""
+    port until SIGTERM."""
     from engine.cli import _configure_logging
     from engine.errors import GraceError
+    from engine.service import listeners
     from engine.service.cli import run_server
 
     _configure_logging()
     args = pickle.loads(base64.b64decode(os.environ[ENV_ARGS]))  # written by our own supervisor, never input
-    sock = socket.socket(fileno=int(os.environ[ENV_FD]))
     index = int(os.environ[ENV_INDEX])
+
+    def listener() -> socket.socket:
+        if ENV_PORT in os.environ:
+            return listeners.listen_shared_port(args.host, int(os.environ[ENV_PORT]))
+        return socket.socket(fileno=int(os.environ[ENV_FD]))
+
     try:
-        return run_server(args, sock, index=index, print_banner=index == 0)
+        return run_server(args, listener, index=index, print_banner=index == 0)
     except GraceError as exc:
         print(f"error {exc.code}: {exc.message}", file=sys.stderr)
         return 2

@@ -153,8 +153,15 @@ class PostgresStore:
 
     @contextmanager
     def _tx(self) -> Iterator[psycopg.Connection[Any]]:
+        with self._conn() as conn, conn.transaction():
+            yield conn
+
+    @contextmanager
+    def _conn(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection in autocommit: a single statement is its own transaction and one round trip
+        (no BEGIN/COMMIT). Several statements that must agree go through ``_tx``."""
         try:
-            with self._pool.connection() as conn, conn.transaction():
+            with self._pool.connection() as conn:
                 yield conn
         except PoolTimeout as exc:
             raise errors.StoreError(f"no database connection available: {exc}", code=errors.BUSY) from exc
@@ -226,15 +233,27 @@ class PostgresStore:
             raise
         log.info("storage.conversation.created", backend=self.backend, conversation_id=state.conversation_id)
 
-    def load(self, conversation_id: str) -> ConversationState:
-        with self._tx() as conn:
+    # The conversation's row, its wrapped key and whether it was erased, read by one statement (one snapshot,
+    # one round trip): every turn reads them twice before deciding (turn submission, then the runtime).
+    _KEYED_ROW = (
+        "SELECT {columns}, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
+        " WHERE a.conversation_id = c.id AND a.action = %s)"
+        " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
+        " WHERE c.id = %s"
+    )
+
+    def _keyed_row(self, conversation_id: str, columns: str) -> tuple[Any, bytes | None, bool]:
+        with self._conn() as conn:
             row = conn.execute(
-                "SELECT state_json FROM grace_conversations WHERE id = %s", (conversation_id,)
+                self._KEYED_ROW.format(columns=columns).encode(), (ERASE_ACTION, conversation_id)
             ).fetchone()
-            if row is None:
-                raise errors.not_found(conversation_id)
-            wrapped, erased = self._key_row(conn, conversation_id)
-        return codec.load_state(row[0], self.keys.open(conversation_id, wrapped), erased=erased)
+        if row is None:
+            raise errors.not_found(conversation_id)
+        return row[0], (bytes(row[1]) if row[1] is not None else None), bool(row[2])
+
+    def load(self, conversation_id: str) -> ConversationState:
+        body, wrapped, erased = self._keyed_row(conversation_id, "c.state_json")
+        return codec.load_state(body, self.keys.open(conversation_id, wrapped), erased=erased)
 
     @staticmethod
     def _key_row(conn: psycopg.Connection[Any], conversation_id: str) -> tuple[bytes | None, bool]:
@@ -249,13 +268,18 @@ class PostgresStore:
 
     def cipher(self, conversation_id: str) -> FieldCipher | None:
         """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
-        with self._tx() as conn:
-            if conn.execute("SELECT 1 FROM grace_conversations WHERE id = %s", (conversation_id,)).fetchone() is None:
-                raise errors.not_found(conversation_id)
-            wrapped, erased = self._key_row(conn, conversation_id)
+        _, wrapped, erased = self._keyed_row(conversation_id, "1")
         if erased:
             raise errors.erased(conversation_id)
         return self.keys.open(conversation_id, wrapped)
+
+    def load_with_cipher(self, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
+        """``cipher`` and ``load`` in one statement (a turn needs both): ``store.erased`` once erased."""
+        body, wrapped, erased = self._keyed_row(conversation_id, "c.state_json")
+        if erased:
+            raise errors.erased(conversation_id)
+        cipher = self.keys.open(conversation_id, wrapped)
+        return codec.load_state(body, cipher, erased=False), cipher
 
     def stored_state(self, conversation_id: str) -> dict[str, Any]:
         with self._tx() as conn:
@@ -324,15 +348,24 @@ class PostgresStore:
         cp_text = codec.dump_record(state.audit_head) if state.audit_head is not None else None
         try:
             # One transaction: the row lock first (it orders this commit against every other turn and erasure of
-            # the conversation, in any process), then the key, then the writes.
-            with self._tx() as conn:
-                row = conn.execute(
+            # the conversation, in any process), then the key, then the writes. Pipelined: the lock and the chain
+            # heads travel in one round trip (the heads statement runs after the lock is held, on a fresh
+            # snapshot), and the writes with the COMMIT in a second one, instead of one round trip per statement.
+            with self._conn() as conn, conn.pipeline(), conn.transaction():
+                locked = conn.execute(
                     "SELECT c.turn, c.state_json, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
                     " WHERE a.conversation_id = c.id AND a.action = %s)"
                     " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
                     " WHERE c.id = %s FOR UPDATE OF c",
                     (ERASE_ACTION, cid),
-                ).fetchone()
+                )
+                heads_cursor = conn.execute(
+                    "SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s),"
+                    " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s)",
+                    (cid, cid),
+                )
+                row = locked.fetchone()
+                heads = heads_cursor.fetchone()
                 if row is None:
                     raise errors.not_found(cid)
                 if row[3]:
@@ -350,11 +383,6 @@ class PostgresStore:
                 cipher = self.keys.open(cid, bytes(row[2]) if row[2] is not None else None)
                 body = codec.dump_state(state, cipher)
                 response_text = codec.dump_response(idempotency.response, cipher) if idempotency else None
-                heads = conn.execute(
-                    "SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s),"
-                    " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s)",
-                    (cid, cid),
-                ).fetchone()
                 seq = int(heads[0]) if heads else 1
                 if state.audit_head is not None:
                     check_counter(cid, state.audit_head, int(heads[1]) if heads else 0, record, seq)
@@ -422,13 +450,17 @@ class PostgresStore:
                                     int(r[7]), int(r[8])) for r in rows]
 
     def idempotent(self, conversation_id: str, key: str) -> IdempotencyEntry | None:
-        with self._tx() as conn:
+        with self._conn() as conn:
             row = conn.execute(
-                "SELECT fingerprint, turn, response_json FROM grace_idempotency"
-                " WHERE conversation_id = %s AND key = %s",
-                (conversation_id, key),
+                "SELECT i.fingerprint, i.turn, i.response_json, k.wrapped_key, EXISTS (SELECT 1 FROM"
+                " grace_operator_actions a WHERE a.conversation_id = i.conversation_id AND a.action = %s)"
+                " FROM grace_idempotency i LEFT JOIN grace_conversation_keys k"
+                " ON k.conversation_id = i.conversation_id WHERE i.conversation_id = %s AND i.key = %s",
+                (ERASE_ACTION, conversation_id, key),
             ).fetchone()
         if row is None:
             return None
-        response = codec.load_response(row[2], self.cipher(conversation_id))
-        return IdempotencyEntry(conversation_id, key, row[0], row[1], response)
+        if row[4]:
+            raise errors.erased(conversation_id)
+        cipher = self.keys.open(conversation_id, bytes(row[3]) if row[3] is not None else None)
+        return IdempotencyEntry(conversation_id, key, row[0], row[1], codec.load_response(row[2], cipher))

@@ -265,6 +265,20 @@ class SQLiteStore:
             raise errors.erased(conversation_id)
         return self.keys.open(conversation_id, wrapped)
 
+    def load_with_cipher(self, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
+        """``cipher`` and ``load`` in one read transaction (a turn needs both): ``store.erased`` once erased."""
+        with self._tx(write=False) as tx:
+            row = tx.execute(
+                "SELECT state_json FROM grace_conversations WHERE id = ?", (conversation_id,)
+            ).fetchone()
+            if row is None:
+                raise errors.not_found(conversation_id)
+            wrapped, erased = self._key_row(tx, conversation_id)
+        if erased:
+            raise errors.erased(conversation_id)
+        cipher = self.keys.open(conversation_id, wrapped)
+        return codec.load_state(row[0], cipher, erased=False), cipher
+
     def stored_state(self, conversation_id: str) -> dict[str, Any]:
         row = (
             self._conn()

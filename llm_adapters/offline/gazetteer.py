@@ -77,6 +77,7 @@ def is_known_place(name: str) -> bool:
 def warm() -> None:
     """Load the names ahead of the first turn (about a second), e.g. at service start."""
     _names()
+    _big_cities()
 
 
 _BIG_CITIES = "cities15000.json"

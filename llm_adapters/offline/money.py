@@ -58,6 +58,11 @@ def _currency_patterns(rules: OfflineRules) -> list[tuple[str, re.Pattern[str], 
     return memo(rules, "currency_patterns", build)
 
 
+def warm_money(rules: OfflineRules) -> None:
+    """Compile the currency patterns of ``rules`` now rather than on the first amount a visitor writes."""
+    _currency_patterns(rules)
+
+
 def currency_at(analysis: Analysis, start: int, end: int) -> tuple[str | None, int]:
     """ISO code written right after (or right before) the number at [start, end), and the end of the amount
     expression."""

@@ -14,6 +14,8 @@ from engine.service.readiness import warm_up
 from engine.service.server import GracefulServer, uvicorn_config
 from tests.service.helpers import Service
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def test_health_is_liveness_only(service: Service) -> None:
     response = service.client.get("/health")
@@ -73,3 +75,36 @@ def test_several_workers_need_postgres(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["serve", "--demo", "--workers", "0", "--data-dir", str(tmp_path), "--port", "0"]) == 2
     assert "service.workers_invalid" in capsys.readouterr().err
     assert not (tmp_path / "g.db").exists()  # refused before anything was opened
+
+
+
+
+def test_warm_up_asks_the_proposer_to_build_its_first_use_resources(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr(service.proposer, "warm_up", lambda spec: asked.append(spec.spec.id), raising=False)
+    warm_up(service.catalog)
+    assert asked == [g.published.spec.id for g in service.catalog.goals]
+
+
+def test_offline_proposer_warm_up_builds_the_gazetteer_and_each_languages_patterns() -> None:
+    # A fresh worker's first turns were the load benchmark's tail: the gazetteer and each language's currency
+    # patterns were built while a visitor waited (engine/service/readiness.py).
+    from engine.goals.models import CriterionKind
+    from engine.goals.publication import load_published
+    from llm_adapters.offline import gazetteer
+    from llm_adapters.offline.proposer import OfflineProposer
+
+    spec = load_published(max(ROOT.glob("demos/real_estate/published/real-estate/v*.json"),
+                               key=lambda p: int(p.stem[1:])))
+    assert any(o.criterion.kind is CriterionKind.PLACE for o in spec.spec.objectives)
+    gazetteer._names.cache_clear()
+    gazetteer._big_cities.cache_clear()
+    proposer = OfflineProposer.from_rules_dir()  # the shipped rules: the spec's vocabularies live there
+    proposer.warm_up(spec)
+    assert gazetteer._names.cache_info().currsize == 1
+    assert gazetteer._big_cities.cache_info().currsize == 1
+    for language in spec.spec.languages:
+        scoped = proposer._scoped_rules(frozenset({language}))
+        assert "currency_patterns" in scoped.__dict__.get("_grace_memo", {}), language

@@ -50,8 +50,19 @@ def test_create_twice_is_refused(store: DurableStore, make_state: MakeState) -> 
     assert info.value.code == "store.exists"
 
 
+def test_load_with_cipher_is_load_and_cipher_in_one_read(store: DurableStore, make_state: MakeState) -> None:
+    state = make_state(values={"budget": [ValueRecord(turn=1, kind="complete", value="1", span_start=0, span_end=1)]})
+    store.create(state)
+    loaded, cipher = store.load_with_cipher(state.conversation_id)
+    assert loaded == store.load(state.conversation_id) == state
+    expected = store.cipher(state.conversation_id)
+    assert (cipher is None) == (expected is None)
+    if cipher is not None and expected is not None:  # the same key: each opens what the other sealed
+        assert expected.open(cipher.seal("x")) == "x"
+
+
 def test_unknown_conversation_is_not_found(store: DurableStore) -> None:
-    for call in (lambda: store.load("nope"), lambda: store.records("nope")):
+    for call in (lambda: store.load("nope"), lambda: store.records("nope"), lambda: store.load_with_cipher("nope")):
         with pytest.raises(StoreError) as info:
             call()
         assert info.value.code == "store.not_found"
