@@ -49,6 +49,14 @@ def canonical_bytes(value: Any) -> bytes:
         raise CanonicalError("string is not valid Unicode (lone surrogate)", code="audit.canonical.bad_string") from exc
 
 
+def canonical_bytes_of_plain(value: JsonValue) -> bytes:
+    """``canonical_bytes`` for data that is already plain JSON as ``json.loads`` returns it (str keys, finite
+    numbers, no other types): the same bytes without the preparing walk. Anything else must go through
+    ``canonical_bytes``."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return text.encode("utf-8")
+
+
 def canonical_text(value: Any) -> str:
     return canonical_bytes(value).decode("utf-8")
 

@@ -27,7 +27,7 @@ from typing import Any
 import structlog
 from pydantic import ValidationError
 
-from audit.canonical import canonical_bytes, sha256_of
+from audit.canonical import canonical_bytes, canonical_bytes_of_plain, sha256_hex, sha256_of
 from audit.errors import AuditKeyError, CanonicalError, ChainIntegrityError, RecordError
 from audit.keys import check_key
 from audit.record import TransitionRecord
@@ -169,7 +169,9 @@ def seal(record: Mapping[str, Any], prev: SealedHead | None, *, validate: bool =
     sealed: dict[str, Any] = json.loads(canonical_bytes(body))
     sealed["seq"] = seq
     sealed["prev_hash"] = prev_hash
-    sealed["hash"] = record_hash(sealed)
+    # ``sealed`` is plain JSON read back from canonical bytes: hashed without a second preparing walk (the bytes
+    # equal ``record_hash``'s, which verification recomputes).
+    sealed["hash"] = sha256_hex(canonical_bytes_of_plain(sealed))
     log.debug("audit.record.sealed", conversation_id=cid, seq=seq, hash=sealed["hash"])
     return sealed
 

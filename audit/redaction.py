@@ -185,6 +185,10 @@ class Redactor:
         if text.isascii():  # NFKC and the invisible-character strip are identities on ASCII
             if not (_ASCII_TRIGGER if phones else _ASCII_AT).search(text):
                 return text
+            # A phone number needs at least min_digits digits and an address an "@": most ids ("ASK(o1)",
+            # "money/1") have neither and skip the finders.
+            if "@" not in text and (not phones or sum(c.isdigit() for c in text) < self.policy.phone.min_digits):
+                return text
             return self._replace(text, phones)
         out = self._replace(text, phones)
         normalized = normalize(out)
@@ -296,6 +300,15 @@ class Redactor:
     def _walk(self, value: Any, strict: bool, phones: bool, depth: int) -> Any:
         if depth > 64:
             raise RedactionError("value nested too deeply to redact", code="audit.redaction.too_deep")
+        # Exact-type fast paths for the common record shapes (a record walks ~200 values); subclasses (StrEnum,
+        # IntEnum, bool) fall through to the ordered checks below.
+        kind = type(value)
+        if kind is str:
+            return self.redact_text(value, phones=phones)
+        if kind is dict:
+            return self._walk_mapping(value, strict, phones, depth)
+        if kind is list:
+            return [self._walk(item, strict, phones, depth + 1) for item in value]
         if value is None or isinstance(value, bool):
             return value
         if isinstance(value, str):
@@ -309,13 +322,7 @@ class Redactor:
         if isinstance(value, BaseModel):
             return self._walk(value.model_dump(mode="python"), strict, phones, depth + 1)
         if isinstance(value, Mapping):
-            out: dict[Any, Any] = {}
-            for key, item in value.items():
-                new_key = self._walk_key(key, strict)
-                if new_key in out:
-                    raise RedactionError("two keys redact to the same token", code="audit.redaction.key_collision")
-                out[new_key] = self._walk(item, strict, phones=key not in self._exempt, depth=depth + 1)
-            return out
+            return self._walk_mapping(value, strict, phones, depth)
         if isinstance(value, list | tuple):
             return [self._walk(item, strict, phones, depth + 1) for item in value]
         if strict:
@@ -324,6 +331,15 @@ class Redactor:
                 code="audit.redaction.unsupported_type",
             )
         return self.redact_text(repr(value), phones=phones)
+
+    def _walk_mapping(self, value: Mapping[Any, Any], strict: bool, phones: bool, depth: int) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            new_key = self._walk_key(key, strict)
+            if new_key in out:
+                raise RedactionError("two keys redact to the same token", code="audit.redaction.key_collision")
+            out[new_key] = self._walk(item, strict, phones=key not in self._exempt, depth=depth + 1)
+        return out
 
     def _walk_key(self, key: Any, strict: bool) -> Any:
         if isinstance(key, str):
