@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import socket
 import sys
 import time
@@ -103,7 +104,10 @@ def test_accepted_connections_have_nagle_off() -> None:
         await server.wait_closed()
         return seen[0]
 
-    assert asyncio.run(accepted_nodelay(listeners.listen("127.0.0.1", 0))) != 0
+    # its own thread: another test in this worker (Playwright's sync API) may leave an event loop running here
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        nodelay = pool.submit(asyncio.run, accepted_nodelay(listeners.listen("127.0.0.1", 0))).result(timeout=30)
+    assert nodelay != 0
     if listeners.reuse_port_balances():
         reserved = listeners.reserve("127.0.0.1", 0)
         try:

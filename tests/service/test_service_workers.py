@@ -42,14 +42,27 @@ def test_sigterm_finishes_in_flight_turns(tmp_path: Path) -> None:
     server = Server(f"sqlite:///{tmp_path / 'grace.db'}", tmp_path / "data", env, tmp_path / "server.log", 1)
     try:
         with httpx.Client(base_url=server.url, timeout=60) as client:
-            conversations = [_start(client) for _ in range(10)]
+            # enough turns that most are still queued behind the one engine thread when the signal comes
+            conversations = [_start(client) for _ in range(40)]
         replies: list[tuple[float, int]] = []
         first = threading.Event()
+        sent = threading.Semaphore(0)
+        together = threading.Barrier(len(conversations))  # every turn is sent at once, after every connect
 
         def post(cid: str, visitor: str) -> None:
+            # The connection is accepted (a health check on it) before the turn is sent on it, and the signal
+            # waits until every turn has been sent: a request that never reached the server before it stopped
+            # accepting is not "in flight", and a fast first reply must not race the other threads' connects.
+            headers = {"Idempotency-Key": uuid.uuid4().hex, "X-Visitor-Token": visitor}
             try:
-                status = _turn(server.url, cid, visitor, SCRIPT[0]).status_code
-            except httpx.HTTPError:
+                with httpx.Client(base_url=server.url, timeout=120) as client:
+                    client.get("/health").raise_for_status()
+                    request = client.build_request("POST", f"/v1/conversations/{cid}/turns",
+                                                   json={"message": SCRIPT[0]}, headers=headers)
+                    together.wait(120)
+                    sent.release()
+                    status = client.send(request).status_code
+            except (httpx.HTTPError, threading.BrokenBarrierError):
                 status = -1  # the connection was dropped: what a graceful shutdown must never do
             replies.append((time.monotonic(), status))
             first.set()
@@ -57,7 +70,10 @@ def test_sigterm_finishes_in_flight_turns(tmp_path: Path) -> None:
         threads = [threading.Thread(target=post, args=c) for c in conversations]
         for thread in threads:
             thread.start()
+        for _ in threads:
+            assert sent.acquire(timeout=120)
         assert first.wait(120)
+        time.sleep(0.05)  # the last request's bytes leave the client (released just before send)
         signalled = time.monotonic()
         server.proc.send_signal(signal.SIGTERM)  # turns are queued behind the one engine thread right now
         for thread in threads:
