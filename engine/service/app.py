@@ -147,7 +147,7 @@ def create_app(
         else RateLimiter(limits.rate_limits, max_clients=limits.rate_limit_max_clients)
     )
     submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts, engine=engine,
-                              workers=limits.turn_workers)
+                              workers=limits.turn_workers, notifier=notifier)
     operators = config.operators()
 
     app = FastAPI(

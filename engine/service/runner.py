@@ -106,7 +106,6 @@ def build_from_args(args: argparse.Namespace) -> Built:
     notifier = _notifier(getattr(args, "webhooks", None), data_dir)
     catalog = build_catalog(
         store=store, bundle=bundle, proposer=demo.offline_proposer(bundle), goals=sources, audit_key=key,
-        notifier=notifier,
     )
     app = create_app(config=config, store=store, catalog=catalog, audit_key=key, notifier=notifier)
     built = Built(app, store, catalog, config.operator_token, generated, label)

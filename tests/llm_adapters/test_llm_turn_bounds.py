@@ -13,7 +13,8 @@ import structlog
 from llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 from engine.assembly import demo_runtime
-from engine.turn import TurnResult, TurnRuntime
+from engine.turn import TurnRuntime
+from engine.turn_outcome import TurnOutcome
 from llm_adapters import deadline as deadline_module
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.openai_compat import openai_compat_backend
@@ -32,7 +33,7 @@ def _runtime(server: WireServer, **overrides: object) -> TurnRuntime:
     return attach_adapter(runtime, LLMAdapter(backend, settings))
 
 
-def _turn(runtime: TurnRuntime) -> TurnResult:
+def _turn(runtime: TurnRuntime) -> TurnOutcome:
     state = runtime.start(language="en")
     return runtime.handle(state.conversation_id, MESSAGE)
 

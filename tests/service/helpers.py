@@ -158,7 +158,6 @@ def make_service(
         proposer=proposer,
         goals=[GoalSource(spec, FixedAnswerer(), aliases=("test",))],
         audit_key=AUDIT_KEY,
-        notifier=notifier,
     )
     clock = FakeClock()
     config = config or ServiceConfig(operator_token=TOKEN, limits=limits or generous_limits(), cors_origins=cors)
