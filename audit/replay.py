@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.conversation import Role
-from engine.decision.company import demo_company_texts
-from engine.demos import DEMOS_DIR
+from engine.demos import DEMOS_DIR, demo_company_texts
 from engine.errors import InputError
 from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import list_published

@@ -40,22 +40,3 @@ def company_contacts(spec: PublishedGoalSpec, bundle: RuleBundle, answerer: Any,
         if answerer is None:
             break
     return ContactIndex.from_texts(sources, company_region(spec, bundle))
-
-
-def demo_company_texts(spec: PublishedGoalSpec) -> list[str]:
-    """The texts of the demo company serving ``spec`` (its corpus passages), for re-deciding its conversations
-    offline (replay) with the same D-10 facts as the service had. Other companies: nothing (replay then only
-    knows what the recorded assistant messages showed)."""
-    from engine.demos import demo_names, load_demo
-    from engine.errors import GraceError
-    from engine.retrieval.corpus import load_corpus
-
-    for name in demo_names():
-        demo = load_demo(name)
-        if demo.spec.spec.id != spec.spec.id or demo.answerer.kind != "corpus":
-            continue
-        try:
-            return [f"{p.title}\n{p.text}" for p in load_corpus(demo.corpus_dir).passages]
-        except GraceError:
-            return []
-    return []
