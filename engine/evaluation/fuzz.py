@@ -34,6 +34,7 @@ from engine.commands import COMMAND_ADAPTER, COMMAND_TYPES, Command, Complete, C
 from engine.conversation import ConversationState, Role
 from engine.decision.decider import Decider, fork_state
 from engine.decision.provenance import ContactIndex, ProvenanceContext
+from engine.evaluation.differential import Case, reference_decision
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Proposal, ProposerInput
 from engine.rules_bundle import RuleBundle
@@ -41,7 +42,6 @@ from engine.store_memory import InMemoryStore
 from engine.text import normalize
 from engine.turn import TurnRuntime
 from engine.validators import validate_value
-from spec.generators import Case, reference_decision
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASETS = (ROOT / "tests/golden/golden_conversations.json", ROOT / "benchmarks/companies/conversations.json")

@@ -20,8 +20,8 @@ from engine.decision import invariants
 from engine.decision.acceptance import compile_acceptance
 from engine.decision.decider import Decider
 from engine.decision.invariants import InvariantChecker
+from engine.evaluation.differential import random_case
 from engine.rules_bundle import RuleBundle
-from spec.generators import random_case
 from spec.z3_encodings import TransitionFacts
 
 
