@@ -7,7 +7,7 @@ future turns), values outside their span, duplicated and contradicting commands,
 Unicode tricks and the company's own contacts. What does not parse into a command is discarded (as the LLM
 adapters do); everything else is decided by the engine and judged by two independent oracles:
 
-* the spec/ reference model (``spec.generators.reference_decision``): same reasons, same state;
+* the spec/ reference model (``engine.evaluation.differential.reference_decision``): same reasons, same state;
 * direct invariant checks: the state only grows, and every coordinate that went 0 → 1 has an accepted
   Complete/Correct whose span is the exact stored text of a visitor message at or before this turn, whose value
   the validator accepts inside that span, and whose contact value has visitor provenance (D-10).
