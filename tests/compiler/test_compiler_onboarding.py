@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from engine.assembly import offline_runtime
-from engine.chat_cli import run_chat
 from engine.cli import main
+from engine.cli.chat import run_chat
 from engine.errors import GraceError
 from engine.goals.publication import load_published, spec_hash
 from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle

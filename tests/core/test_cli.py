@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.chat_cli import run_chat
 from engine.cli import main
+from engine.cli.chat import run_chat
 from engine.rules_bundle import RuleBundle
 from engine.store_memory import InMemoryStore
 from engine.turn import TurnRuntime

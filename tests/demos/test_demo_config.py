@@ -10,7 +10,7 @@ import pytest
 
 from engine import demos
 from engine.assembly import demo_answerer, demo_runtime
-from engine.chat_cli import run_chat
+from engine.cli.chat import run_chat
 from engine.demos import PROJECT_ROOT, AnswererConfig, load_demo, read_config
 from engine.directory.answer import DirectoryAnswerer
 from engine.errors import InputError
