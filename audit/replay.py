@@ -14,7 +14,7 @@ from engine.errors import InputError
 from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import list_published
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer
 from llm_adapters.replay import Change, ReplayAdapter, replay_decisions

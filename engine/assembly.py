@@ -12,7 +12,7 @@ from engine.errors import InputError
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Answerer, ConversationStore
 from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import RoleChoice, TurnRoles, TurnRuntime
 from engine.verified_bundle import load_verified_bundle
 

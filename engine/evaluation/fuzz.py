@@ -38,7 +38,7 @@ from engine.evaluation.differential import Case, reference_decision
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Proposal, ProposerInput
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.text import normalize
 from engine.turn import TurnRuntime
 from engine.validators import validate_value

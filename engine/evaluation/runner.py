@@ -18,7 +18,7 @@ from engine.goals.models import PublishedGoalSpec
 from engine.ports import Answerer, Proposer
 from engine.progress import progress
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import RoleChoice, TurnRoles, TurnRuntime
 
 log = structlog.get_logger("grace.eval")

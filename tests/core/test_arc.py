@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.goals.publication import load_published
 from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, load_bundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from engine.turn_outcome import TurnOutcome
 from llm_adapters.offline import OfflineProposer

@@ -25,7 +25,7 @@ from engine.decision.provenance import (
 )
 from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
 from engine.rules_bundle import RuleBundle, load_bundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish
 from tests.core.scripted import ScriptedProposer

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import llm_adapters.config
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from llm_adapters.wiring import use_llm
 from tests.core.scripted import ScriptedProposer

@@ -13,7 +13,7 @@ import pytest
 from engine.directory.answer import DirectoryAnswerer
 from engine.goals.models import PublishedGoalSpec
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from engine.turn_outcome import TurnOutcome
 from llm_adapters.offline import OfflineProposer

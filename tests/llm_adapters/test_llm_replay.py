@@ -162,7 +162,7 @@ def _turn_runtime(spec: PublishedGoalSpec, rules: Path) -> Callable[[Any], Any]:
     """Build the real runtime, or skip when the rule bundle in this checkout cannot load yet."""
     try:
         from engine.rules_bundle import load_bundle
-        from engine.store_memory import InMemoryStore
+        from engine.storage.memory import InMemoryStore
         from engine.turn import TurnRuntime
 
         bundle = load_bundle(rules, require_published=False)
