@@ -1,6 +1,6 @@
 """LLM roles for a runtime about to be built: LLM roles first, offline fallbacks per role.
 
-``llm_roles(adapter)`` is a ``RoleChoice``: builders (``engine.assembly.offline_runtime``, the evaluation
+``llm_roles(adapter)`` is a ``RoleChoice``: builders (``engine.runtimes.offline_runtime``, the evaluation
 runner) apply it before they construct the ``TurnRuntime``, so a runtime never changes roles once built.
 """
 

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.assembly import demo_runtime, embedded_answerer, offline_runtime
 from engine.goals.publication import load_published
+from engine.runtimes import demo_runtime, embedded_answerer, offline_runtime
 from engine.turn import TurnRuntime
 from engine.turn_outcome import TurnOutcome
 

@@ -228,8 +228,8 @@ def load_companies(bundle: RuleBundle, *, directories: bool = True) -> list[Comp
 
 
 def _directory(demo: Demo, bundle: RuleBundle) -> Any:
-    from engine.assembly import demo_answerer
     from engine.errors import GraceError
+    from engine.runtimes import demo_answerer
 
     try:
         return demo_answerer(demo, bundle)

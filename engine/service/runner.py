@@ -14,8 +14,8 @@ from engine.errors import InputError
 from engine.leads.notifier import LeadNotifier
 from engine.service import demo
 from engine.service.app import create_app
-from engine.service.assembly import GoalSource, build_catalog
 from engine.service.catalog import Catalog
+from engine.service.catalog_build import GoalSource, build_catalog
 from engine.service.config import config_from_env
 from engine.service.readiness import warm_up
 from engine.storage import open_store

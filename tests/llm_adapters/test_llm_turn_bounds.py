@@ -12,7 +12,7 @@ import pytest
 import structlog
 from llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
-from engine.assembly import demo_runtime
+from engine.runtimes import demo_runtime
 from engine.turn import TurnRuntime
 from engine.turn_outcome import TurnOutcome
 from llm_adapters import deadline as deadline_module
