@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 from engine.conversation import Message, Role
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
@@ -21,6 +20,7 @@ from llm_adapters.errors import LLMError, LLMOutputError, ReplayError
 from llm_adapters.factory import adapter_from_settings
 from llm_adapters.protocol import UtilityRequest
 from llm_adapters.replay import Change, ReplayAdapter, replay_decisions
+from tests.llm_adapters.llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 MESSAGE = "I want a house in Vera with three bedrooms; my budget is 450.000 EUR."
 RULES = Path(__file__).resolve().parents[2] / "rules"

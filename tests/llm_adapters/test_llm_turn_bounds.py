@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 
 import pytest
 import structlog
-from llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 from engine.runtimes import demo_runtime
 from engine.turn import TurnRuntime
@@ -21,6 +20,7 @@ from llm_adapters.openai_compat import openai_compat_backend
 from llm_adapters.redaction import protect
 from llm_adapters.sdk_logging import route_sdk_logging
 from llm_adapters.wiring import attach_adapter
+from tests.llm_adapters.llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 MESSAGE = "Hello, I am looking for a flat with two bedrooms."
 
