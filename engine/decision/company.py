@@ -31,7 +31,7 @@ def company_contacts(spec: PublishedGoalSpec, bundle: RuleBundle, answerer: Any,
     # the spec's own words are company text too (the manager's intent may name the company's channels)
     sources += [spec.spec.title, spec.spec.manager_intent,
                 *(q for o in spec.spec.objectives for q in o.questions.values())]
-    for _ in range(8):  # wrappers (recording, fallback) keep the answerer they wrap in ``inner``
+    for _ in range(8):  # wrappers keep the answerer they wrap in ``inner``
         company_texts = getattr(answerer, "company_texts", None)
         if callable(company_texts):
             sources.extend(company_texts())
