@@ -23,10 +23,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check engine llm_adapters audit spec tests benchmarks
 	$(BIN)/mypy engine llm_adapters audit spec
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile
 
 # The edit loop: no slow sweeps, no browser, smaller differential sample.
 test-fast: $(STAMP)
+	$(BIN)/lint-imports --no-cache
 	GRACE_DIFFERENTIAL_CASES=500 $(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile -m "not slow and not browser"
 
 bench: $(STAMP)

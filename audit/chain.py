@@ -31,6 +31,7 @@ from audit.canonical import canonical_bytes, canonical_bytes_of_plain, sha256_he
 from audit.errors import AuditKeyError, CanonicalError, ChainIntegrityError, RecordError
 from audit.keys import check_key
 from audit.record import TransitionRecord
+from audit.stateseal import project_snapshot
 
 log = structlog.get_logger("audit")
 
@@ -437,8 +438,6 @@ def _check_log(
 def _check_state(
     records: list[Mapping[str, Any]], cp: Mapping[str, Any] | None, stored: Mapping[str, Any], key: bytes | None
 ) -> tuple[str, str] | None:
-    from audit.stateseal import project_snapshot  # local: avoids an import cycle through redaction
-
     if cp is None:
         return None
     if not hmac.compare_digest(state_hash(stored), cp["state_hash"]):

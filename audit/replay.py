@@ -9,13 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.conversation import Role
-from engine.decision.company import demo_company_texts
-from engine.demos import DEMOS_DIR
+from engine.demos import DEMOS_DIR, demo_company_texts
 from engine.errors import InputError
 from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import list_published
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer
 from llm_adapters.replay import Change, ReplayAdapter, replay_decisions

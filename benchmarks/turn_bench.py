@@ -25,7 +25,7 @@ from engine.evaluation.targets import candidate_targets, working_tree_bundle
 from engine.ports import ConversationStore
 from engine.progress import progress
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer
 

@@ -14,9 +14,10 @@ from typing import Any
 
 import jsonschema
 
-from engine.errors import InputError
+from engine.errors import GraceError, InputError
 from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import list_published
+from engine.retrieval.corpus import load_corpus
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEMOS_DIR = PROJECT_ROOT / "demos"
@@ -93,3 +94,18 @@ def load_demo(name: str) -> Demo:
     answerer, version = read_config(folder)
     return Demo(name=name, spec=spec, corpus_dir=folder / "corpus", language=spec.spec.default_language,
                 answerer=answerer, config_version=version)
+
+
+def demo_company_texts(spec: PublishedGoalSpec) -> list[str]:
+    """The texts of the demo company serving ``spec`` (its corpus passages), for re-deciding its conversations
+    offline (replay) with the same D-10 facts as the service had. Other companies: nothing (replay then only
+    knows what the recorded assistant messages showed)."""
+    for name in demo_names():
+        demo = load_demo(name)
+        if demo.spec.spec.id != spec.spec.id or demo.answerer.kind != "corpus":
+            continue
+        try:
+            return [f"{p.title}\n{p.text}" for p in load_corpus(demo.corpus_dir).passages]
+        except GraceError:
+            return []
+    return []

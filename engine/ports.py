@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
@@ -100,15 +101,36 @@ class TurnRater(Protocol):
     ) -> Callable[[list[str]], dict[str, Any]]: ...
 
 
+@dataclass(frozen=True)
+class IdempotencyKey:
+    """A client-supplied idempotency key and the fingerprint of the request it came with."""
+
+    key: str
+    fingerprint: str  # hash of the request body: same key + other body is a client error
+
+
+@dataclass(frozen=True)
+class IdempotencyEntry:
+    """A client-supplied idempotency key bound to the turn it produced and the response it returned."""
+
+    conversation_id: str
+    key: str
+    fingerprint: str  # hash of the request body: same key + other body is a client error
+    turn: int
+    response: dict[str, Any]
+
+
 class ConversationStore(Protocol):
     def create(self, state: ConversationState) -> None: ...
 
     def load(self, conversation_id: str) -> ConversationState: ...
 
-    def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int) -> None:
-        """Persist the new state and the sealed audit record atomically.
+    def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int, *,
+                    idempotency: IdempotencyEntry | None = None) -> None:
+        """Persist the new state, the sealed audit record and the idempotency entry (if any) atomically.
 
-        Raises ``StoreError`` (code ``store.conflict``) if the stored turn is no longer ``expected_turn``.
+        Raises ``StoreError`` (code ``store.conflict``) if the stored turn is no longer ``expected_turn`` or
+        the idempotency key is already taken.
         """
         ...
 
@@ -125,6 +147,8 @@ __all__ = [
     "ConversationState",
     "ConversationStore",
     "GroundedAnswer",
+    "IdempotencyEntry",
+    "IdempotencyKey",
     "Proposal",
     "Proposer",
     "ProposerInput",

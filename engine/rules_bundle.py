@@ -21,7 +21,7 @@ from typing import Any
 import jsonschema
 import structlog
 
-from engine.errors import IntegrityError, PublicationError, RuleBundleError
+from engine.errors import GraceError, IntegrityError, PublicationError, RuleBundleError
 
 log = structlog.get_logger("grace.rules")
 
@@ -98,14 +98,26 @@ def _schema_for(rel: str, patterns: dict[str, str]) -> str | None:
     return None
 
 
-def _read_json(path: Path) -> dict[str, Any]:
+def read_json_object(path: Path, *, error: type[GraceError] = RuleBundleError,
+                     code: str = "rules.json_invalid") -> dict[str, Any]:
+    """The one reader of rule files (and their schemas): a JSON object, or ``error`` with ``code``."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RuleBundleError(f"{path.name}: not readable JSON ({exc})", code="rules.json_invalid") from exc
+        raise error(f"{path.name}: not readable JSON ({exc})", code=code) from exc
     if not isinstance(data, dict):
-        raise RuleBundleError(f"{path.name}: top level must be an object", code="rules.json_invalid")
+        raise error(f"{path.name}: top level must be an object", code=code)
     return data
+
+
+def check_schema(data: Mapping[str, Any], schema: Mapping[str, Any], where: str, *,
+                 error: type[GraceError] = RuleBundleError, code: str = "rules.schema_violation") -> None:
+    """``data`` against its JSON Schema; the first violation becomes ``error`` naming ``where`` and the path."""
+    try:
+        jsonschema.validate(data, schema)
+    except jsonschema.ValidationError as exc:
+        at = "/".join(str(p) for p in exc.absolute_path) or "(top)"
+        raise error(f"{where}: at {at}: {exc.message}", code=code) from exc
 
 
 def validate_files(
@@ -116,7 +128,7 @@ def validate_files(
     manifest_path = root / "bundle.json"
     if not manifest_path.exists():
         raise RuleBundleError(f"no bundle.json in {root}", code="rules.manifest_missing")
-    manifest = _read_json(manifest_path)
+    manifest = read_json_object(manifest_path)
     patterns = manifest.get("schemas")
     if not isinstance(patterns, dict):
         raise RuleBundleError("bundle.json: 'schemas' must map file patterns to schemas", code="rules.manifest_invalid")
@@ -125,7 +137,7 @@ def validate_files(
         rel = path.relative_to(root).as_posix()
         if path.suffix != ".json" or rel.startswith("schemas/"):
             continue
-        data = _read_json(path)
+        data = read_json_object(path)
         schema_rel = _schema_for(rel, patterns)
         if schema_rel is None:
             raise RuleBundleError(f"{rel}: no schema pattern in bundle.json matches this file", code="rules.no_schema")
@@ -135,14 +147,10 @@ def validate_files(
         for required in ("version", "description"):
             if required not in data:
                 raise RuleBundleError(f"{rel}: missing required field '{required}'", code="rules.field_missing")
-        schema = _read_json(schema_path)
+        schema = read_json_object(schema_path)
         if schemas is not None:
             schemas[schema_rel] = schema
-        try:
-            jsonschema.validate(data, schema)
-        except jsonschema.ValidationError as exc:
-            where = "/".join(str(p) for p in exc.absolute_path) or "(top)"
-            raise RuleBundleError(f"{rel}: at {where}: {exc.message}", code="rules.schema_violation") from exc
+        check_schema(data, schema, rel)
         files[rel[: -len(".json")]] = data
     return manifest, files
 
@@ -180,7 +188,7 @@ def load_bundle(root: Path = DEFAULT_RULES_DIR, *, require_published: bool = Tru
     published: dict[str, Any] | None = None
     publication = root / "published" / f"{version}.json"
     if publication.exists():
-        published = _read_json(publication)
+        published = read_json_object(publication)
         if published.get("content_hash") != content_hash:
             changed = sorted(
                 k for k in set(file_hashes) | set(published.get("files", {}))
@@ -222,7 +230,7 @@ def approve_bundle(root: Path, approved_by: str, *, now: datetime | None = None,
     version = str(manifest["version"])
     target = root / "published" / f"{version}.json"
     if target.exists():
-        existing = _read_json(target)
+        existing = read_json_object(target)
         if existing.get("content_hash") == content_hash:
             return existing
         raise PublicationError(

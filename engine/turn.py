@@ -27,6 +27,8 @@ from engine.ports import (
     Answerer,
     ConversationStore,
     GroundedAnswer,
+    IdempotencyEntry,
+    IdempotencyKey,
     Proposal,
     Proposer,
     ProposerInput,
@@ -35,7 +37,8 @@ from engine.ports import (
 from engine.rules_bundle import RuleBundle
 from engine.storage.codec import stored_form
 from engine.turn_limits import TurnLedger, check_deadline, run_decision, turn_deadline, turn_ledger
-from engine.turn_record import build_record, seal_for_store
+from engine.turn_outcome import TurnOutcome, join_reply
+from engine.turn_record import Sealed, build_record, seal_for_store
 
 log = structlog.get_logger("grace.turn")
 
@@ -44,25 +47,18 @@ Modulator = Callable[[str, str, GroundedAnswer, str], str | None]
 
 
 @dataclass(frozen=True)
-class TurnResult:
-    conversation_id: str
-    turn: int
-    answer: GroundedAnswer
-    question: str | None
-    action: str
-    state: str
-    record: dict[str, Any]
-    fail_closed: str | None
-    notice: str | None = None  # why the visitor's last answer was not recorded, when not asked again
-    closing: str | None = None  # the closing turn: summary of what was recorded and the company's next step
+class TurnRoles:
+    """Who proposes, answers, words the question and rates the visitor utility: chosen before a runtime is built
+    and fixed for its life."""
 
-    @property
-    def completed(self) -> bool:
-        return self.closing is not None
+    proposer: Proposer
+    answerer: Answerer | None = None
+    modulator: Modulator | None = None
+    rater: TurnRater | None = None
 
-    def response_text(self) -> str:
-        # INVARIANT (I-11): the grounded answer plus at most one question (the decided one, or none)
-        return _join(self.answer.text, self.notice, self.question, self.closing)
+
+# (published spec, pinned bundle, offline roles) -> the roles to serve, e.g. LLM roles with offline fallbacks
+RoleChoice = Callable[[PublishedGoalSpec, RuleBundle, TurnRoles], TurnRoles]
 
 
 @dataclass(frozen=True)
@@ -113,11 +109,27 @@ class TurnRuntime:
         self.audit_key = audit_key
         self.modulator = modulator
         self.rater = rater
+        self.company_texts = tuple(company_texts or ())
         # D-10: contact values of the company (corpus, directory, published details) never complete an objective.
-        self.decider = Decider(spec, bundle, company_contacts(spec, bundle, answerer, company_texts))
+        self.decider = Decider(spec, bundle, company_contacts(spec, bundle, answerer, self.company_texts))
         self._limits = bundle.file("runtime")
         deadline = self._limits.get("turn_deadline_ms")  # absent from bundles published before it existed
         self._deadline_ms: float | None = float(deadline) if deadline is not None else None
+
+    @classmethod
+    def with_roles(
+        cls, *, spec: PublishedGoalSpec, bundle: RuleBundle, roles: TurnRoles, store: ConversationStore,
+        audit_key: bytes, choose: RoleChoice | None = None, company_texts: Iterable[str] | None = None,
+    ) -> TurnRuntime:
+        """A runtime serving ``roles``, or what ``choose`` makes of them for this spec and bundle."""
+        chosen = choose(spec, bundle, roles) if choose is not None else roles
+        return cls(spec=spec, bundle=bundle, proposer=chosen.proposer, answerer=chosen.answerer,
+                   modulator=chosen.modulator, rater=chosen.rater, store=store, audit_key=audit_key,
+                   company_texts=company_texts)
+
+    @property
+    def roles(self) -> TurnRoles:
+        return TurnRoles(self.proposer, self.answerer, self.modulator, self.rater)
 
     def start(
         self, *, conversation_id: str | None = None, language: str | None = None, visitor_key: str | None = None
@@ -140,9 +152,11 @@ class TurnRuntime:
         return state
 
     def handle(self, conversation_id: str, text: str, *, received_at: datetime | None = None,
-               notes: Sequence[str] = ()) -> TurnResult:
+               notes: Sequence[str] = (), idempotency: IdempotencyKey | None = None) -> TurnOutcome:
         """``received_at`` (timezone-aware) defaults to now; replays and evaluations pass the recorded time.
-        ``notes``: facts of the request the turn's audit record must keep (e.g. the visitor's consent)."""
+        ``notes``: facts of the request the turn's audit record must keep (e.g. the visitor's consent).
+        ``idempotency``: the client's key; the store commits it with the turn and the visitor's view of the
+        outcome, so a retry gets the first response back."""
         started = time.perf_counter()
         received_at = received_at or datetime.now(UTC)
         normalized = check_visitor_text(text, self._limits)
@@ -211,43 +225,47 @@ class TurnRuntime:
             new_state, sealed = self._seal(state, decision, proposal, answer, reply, fail_closed, timings,
                                            received_at, False, cipher, notes)
         new_state.audit_head = sealed.checkpoint
-        self.store.commit_turn(new_state, sealed.record, expected_turn)
-        log.info("turn.committed", conversation_id=conversation_id, turn=turn, state=new_state.state_string(),
-                 action=sealed.record["chosen_action"], fail_closed=fail_closed and fail_closed[0])
-        if reply.closing_reason is not None:
-            log.info("conversation.completed", conversation_id=conversation_id, turn=turn, goal=self.spec.ref,
-                     reason=reply.closing_reason)
-        return TurnResult(
+        outcome = TurnOutcome(
             conversation_id=conversation_id,
             turn=turn,
             answer=answer,
             question=reply.question,
             action=sealed.record["chosen_action"],
-            state=new_state.state_string(),
+            new_state=new_state,
             record=sealed.record,
             fail_closed=fail_closed[0] if fail_closed else None,
             notice=reply.notice,
             closing=reply.closing,
         )
+        entry = None
+        if idempotency is not None:
+            entry = IdempotencyEntry(conversation_id, idempotency.key, idempotency.fingerprint, turn,
+                                     outcome.visitor_view())
+        self.store.commit_turn(new_state, sealed.record, expected_turn, idempotency=entry)
+        log.info("turn.committed", conversation_id=conversation_id, turn=turn, state=outcome.state,
+                 action=outcome.action, fail_closed=outcome.fail_closed)
+        if reply.closing_reason is not None:
+            log.info("conversation.completed", conversation_id=conversation_id, turn=turn, goal=self.spec.ref,
+                     reason=reply.closing_reason)
+        return outcome
 
     def _seal(
         self, state: ConversationState, decision: Decision, proposal: Proposal, answer: GroundedAnswer,
         reply: Reply, fail_closed: tuple[str, str] | None, timings: dict[str, float],
         received_at: datetime, ran: bool, cipher: FieldCipher | None, notes: Sequence[str] = (),
-    ) -> tuple[ConversationState, Any]:
+    ) -> tuple[ConversationState, Sealed]:
         new_state = decision.new_state.model_copy(deep=True)
         new_state.messages.append(
             Message(role=Role.ASSISTANT, turn=new_state.turn,
-                    text=_join(answer.text, reply.notice, reply.question, reply.closing),
+                    text=join_reply(answer.text, reply.notice, reply.question, reply.closing),
                     asked_objective=decision.chosen if reply.question else None)
         )
         record = build_record(
             spec=self.spec, bundle=self.bundle, state_before=state, state_after=new_state, proposal=proposal,
             decision=decision, answer=answer, question=reply.question, fail_closed=fail_closed, timings=timings,
             received_at=received_at, completed_at=datetime.now(UTC), extra_notes=[*reply.notes, *notes],
+            checked=ran,
         )
-        if not ran:
-            record["invariant_check"] = None  # no transition was checked
         return new_state, seal_for_store(record, state.audit_head, self.audit_key, cipher=cipher,
                                          stored_state=stored_form(new_state, cipher))
 
@@ -389,10 +407,6 @@ def _closed_decision(working: ConversationState) -> Decision:
     return Decision(candidates=[], malformed=[], bits_before=bits, z=[0] * len(bits), bits_after=bits, actions=[],
                     chosen=None, invariant=CheckOutcome(ok=False, status="unknown"),
                     new_state=working.model_copy(deep=True))
-
-
-def _join(*parts: str | None) -> str:
-    return "\n\n".join(part for part in parts if part)
 
 
 def _open(store: ConversationStore, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:

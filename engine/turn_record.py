@@ -1,4 +1,6 @@
-"""The per-turn transition record: what an auditor needs, redacted and sealed into the conversation's chain."""
+"""The per-turn transition record: what an auditor needs, built as an ``audit.record.TransitionRecord`` (so a
+malformed record fails where it is made) and serialised once, when it is redacted and sealed into the
+conversation's chain."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from audit.chain import SealedHead, checkpoint, seal, state_hash
+from audit.record import TransitionRecord
 from audit.redaction import redact_record
 from audit.stateseal import snapshot
 from audit.vault import FieldCipher, protect_record
@@ -67,10 +70,11 @@ def build_record(
     received_at: datetime,
     completed_at: datetime,
     extra_notes: list[str] | None = None,
-) -> dict[str, Any]:
-    """The record as ``audit.record.TransitionRecord`` defines it (validated again when sealed)."""
+    checked: bool = True,
+) -> TransitionRecord:
+    """The turn's record; ``checked`` is False for a turn that decided nothing (no invariant check ran)."""
     action = f"ASK({decision.chosen})" if question is not None and decision.chosen else "NONE"
-    return {
+    return TransitionRecord.model_validate({
         "conversation_id": state_before.conversation_id,
         "turn": state_after.turn,
         "timestamps": {"received_at": received_at.isoformat(), "completed_at": completed_at.isoformat()},
@@ -83,7 +87,7 @@ def build_record(
         "llm_calls": list(proposal.calls),
         "candidates": [_candidate(c) for c in decision.candidates] + [_malformed(m) for m in decision.malformed],
         "utilities": [_utility(a) for a in decision.actions],
-        "invariant_check": decision.invariant.status,
+        "invariant_check": decision.invariant.status if checked else None,
         "notes": list(decision.notes) + list(proposal.notes) + list(extra_notes or []),
         "chosen_action": action,
         "question": question,
@@ -99,7 +103,7 @@ def build_record(
         },
         "timings_ms": dict(timings),
         "fail_closed": None if fail_closed is None else {"code": fail_closed[0], "message": fail_closed[1]},
-    }
+    })
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,7 @@ class Sealed:
 
 
 def seal_for_store(
-    record: dict[str, Any],
+    record: TransitionRecord,
     head: dict[str, Any] | None,
     key: bytes,
     *,
@@ -118,9 +122,10 @@ def seal_for_store(
 ) -> Sealed:
     """Redact contact data (encrypt the personal parts when the conversation has a key), chain the record to
     the previous head, and key a new head checkpoint over it and the state as it will be stored."""
-    redacted = redact_record(record, key)
+    body = record.model_dump(mode="json")  # the one serialisation of the record
+    redacted = redact_record(body, key)
     if cipher is not None:
-        redacted = protect_record(record, redacted, cipher)
+        redacted = protect_record(body, redacted, cipher)
     prev = None if head is None else SealedHead(head["conversation_id"], int(head["seq"]), str(head["head_hash"]))
     sealed = seal(redacted, prev)
     counter = 1 if head is None else int(head["counter"]) + 1

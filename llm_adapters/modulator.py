@@ -17,7 +17,7 @@ from engine.ports import GroundedAnswer
 from engine.turn_limits import record_note
 from llm_adapters.config import ModulationRules
 from llm_adapters.errors import LLMError
-from llm_adapters.modulation import check_modulation
+from llm_adapters.modulation_check import check_modulation
 from llm_adapters.protocol import LLMRoles, ModulationRequest
 
 log = structlog.get_logger("llm_adapters")

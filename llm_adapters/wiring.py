@@ -1,13 +1,18 @@
-"""Put an LLM adapter into a running configuration: LLM roles first, offline fallbacks per role."""
+"""LLM roles for a runtime about to be built: LLM roles first, offline fallbacks per role.
+
+``llm_roles(adapter)`` is a ``RoleChoice``: builders (``engine.runtimes.offline_runtime``, the evaluation
+runner) apply it before they construct the ``TurnRuntime``, so a runtime never changes roles once built.
+"""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any
 
+from engine.goals.models import PublishedGoalSpec
 from engine.retrieval.answerer import GroundedAnswerer
-from engine.turn import TurnRuntime
+from engine.rules_bundle import RuleBundle
+from engine.turn import RoleChoice, TurnRoles, TurnRuntime
 from engine.turn_limits import record_call
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.config import LLMSettings, load_llm_settings, load_modulation_rules
@@ -18,47 +23,63 @@ from llm_adapters.runtime_roles import FallbackProposer, LLMTurnRater
 from llm_adapters.synthesis import LLMSynthesizer
 
 
-def llm_settings(runtime: TurnRuntime, provider: str, **overrides: Any) -> LLMSettings:
-    """Settings from the runtime's verified, pinned bundle (its llm.json), never from the rules/ folder on disk;
+def llm_settings(bundle: RuleBundle, provider: str, **overrides: Any) -> LLMSettings:
+    """Settings from the verified, pinned ``bundle`` (its llm.json), never from the rules/ folder on disk;
     ``overrides`` (e.g. ``base_url``, ``model``) replace single fields for a local run."""
-    settings = load_llm_settings(runtime.bundle.file("llm"), provider=provider)
+    settings = load_llm_settings(bundle.file("llm"), provider=provider)
     present = {k: v for k, v in overrides.items() if v is not None}
     return settings.with_overrides(**present) if present else settings
 
 
-def attach_adapter(runtime: TurnRuntime, adapter: LLMAdapter) -> TurnRuntime:
+def llm_roles(adapter: LLMAdapter) -> RoleChoice:
     """Proposer, rubric rater, question modulator and answer synthesis from ``adapter``; every role keeps its
     offline counterpart as the fallback, and every fallback is noted in the turn's audit record."""
-    llm_rules = runtime.bundle.file("llm")
-    runtime.proposer = FallbackProposer(adapter, runtime.proposer)
-    runtime.rater = LLMTurnRater(adapter)
-    runtime.modulator = make_modulator(adapter, runtime.spec, rules=load_modulation_rules(llm_rules),
-                                       on_call=record_call)
-    answerer = runtime.answerer
-    if isinstance(answerer, GroundedAnswerer):  # corpus answers: LLM synthesis, still claim-checked (eq. 8)
-        # A copy: answerers are shared between runtimes (an evaluation's offline baseline keeps its own).
-        own = copy.copy(answerer)
-        own.synthesizer = LLMSynthesizer(adapter, answerer.synthesizer)
-        runtime.answerer = own
-    return runtime
+
+    def choose(spec: PublishedGoalSpec, bundle: RuleBundle, offline: TurnRoles) -> TurnRoles:
+        answerer = offline.answerer
+        if isinstance(answerer, GroundedAnswerer):  # corpus answers: LLM synthesis, still claim-checked (eq. 8)
+            # A copy: answerers are shared between runtimes (an evaluation's offline baseline keeps its own).
+            own = copy.copy(answerer)
+            own.synthesizer = LLMSynthesizer(adapter, answerer.synthesizer)
+            answerer = own
+        modulator = make_modulator(adapter, spec, rules=load_modulation_rules(bundle.file("llm")),
+                                   on_call=record_call)
+        return TurnRoles(proposer=FallbackProposer(adapter, offline.proposer), answerer=answerer,
+                         modulator=modulator, rater=LLMTurnRater(adapter))
+
+    return choose
+
+
+def provider_roles(provider: str, **overrides: Any) -> RoleChoice:
+    """The LLM roles of ``provider`` (rules/llm.json of the bundle the runtime is built on). The API key comes
+    from the environment variable the provider's settings name; it is never logged."""
+
+    def choose(spec: PublishedGoalSpec, bundle: RuleBundle, offline: TurnRoles) -> TurnRoles:
+        adapter = adapter_from_settings(llm_settings(bundle, provider, **overrides))
+        return llm_roles(adapter)(spec, bundle, offline)
+
+    return choose
+
+
+def attach_adapter(runtime: TurnRuntime, adapter: LLMAdapter) -> TurnRuntime:
+    """A new runtime on ``runtime``'s spec, bundle and store with the LLM roles of ``adapter`` (``runtime``
+    itself is left as it was)."""
+    return TurnRuntime.with_roles(spec=runtime.spec, bundle=runtime.bundle, roles=runtime.roles,
+                                  store=runtime.store, audit_key=runtime.audit_key, choose=llm_roles(adapter),
+                                  company_texts=runtime.company_texts)
 
 
 def use_llm(runtime: TurnRuntime, provider: str, **overrides: Any) -> TurnRuntime:
-    """The LLM roles of ``provider`` (rules/llm.json). The API key comes from the environment variable the
-    provider's settings name; it is never logged."""
-    return attach_adapter(runtime, adapter_from_settings(llm_settings(runtime, provider, **overrides)))
+    """``attach_adapter`` with the adapter of ``provider`` configured by ``runtime``'s pinned bundle."""
+    return attach_adapter(runtime, adapter_from_settings(llm_settings(runtime.bundle, provider, **overrides)))
 
 
-def evaluation_roles(bundle: Any, provider: str, **overrides: Any) -> tuple[Callable[[TurnRuntime], object], str]:
+def evaluation_roles(bundle: RuleBundle, provider: str, **overrides: Any) -> tuple[RoleChoice, str]:
     """For an evaluation run: one adapter (one HTTP client) shared by every conversation's runtime, and a label
     naming the provider and model. Settings come from ``bundle``'s llm.json."""
-    settings = load_llm_settings(bundle.file("llm"), provider=provider)
-    present = {k: v for k, v in overrides.items() if v is not None}
-    if present:
-        settings = settings.with_overrides(**present)
+    settings = llm_settings(bundle, provider, **overrides)
     check_reachable(settings)
-    adapter = adapter_from_settings(settings)
-    return (lambda runtime: attach_adapter(runtime, adapter)), f"{provider}:{settings.provider.model}"
+    return llm_roles(adapter_from_settings(settings)), f"{provider}:{settings.provider.model}"
 
 
 def check_reachable(settings: LLMSettings) -> None:

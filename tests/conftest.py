@@ -29,6 +29,23 @@ def pytest_configure(config: pytest.Config) -> None:
     configure_logging(redaction_key=None, level="warning")
 
 
+# Modules that start servers or worker processes, or run a benchmark end to end (30-90 s each on 2 cores): they run
+# in `make test`, not in the edit loop (`make test-fast` deselects `slow`). One list, so the tier is visible here.
+PROCESS_TIER = frozenset({
+    "tests/retrieval/test_rag_bench.py",
+    "tests/service/test_load_bench.py",
+    "tests/service/test_service_workers.py",
+    "tests/storage/test_storage_concurrency.py",
+})
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.resolve().relative_to(_ROOT).as_posix() in PROCESS_TIER:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def _structlog_config_restored() -> Iterator[None]:
     """Whatever a test (or the CLI it runs) does to structlog's global configuration ends with the test, so no log

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-import jsonschema
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from engine.compiler.errors import CompilerRulesError
 from engine.compiler.matching import KeywordIndex, compile_patterns
 from engine.goals.models import CriterionKind
+from engine.rules_bundle import check_schema, read_json_object
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 
@@ -278,18 +277,9 @@ def read_rule_file(name: str, rules_dir: Path | None = None) -> dict[str, Any]:
     """Read rules/<name>.json and validate it against rules/schemas/<name>.schema.json."""
     root = rules_dir or DEFAULT_RULES_DIR
     path, schema_path = root / f"{name}.json", root / "schemas" / f"{name}.schema.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CompilerRulesError(f"{name}.json or its schema is not readable JSON ({exc})") from exc
-    try:
-        jsonschema.validate(data, schema)
-    except jsonschema.ValidationError as exc:
-        where = "/".join(str(p) for p in exc.absolute_path) or "(top)"
-        raise CompilerRulesError(f"{name}.json: at {where}: {exc.message}", code="rules.schema_violation") from exc
-    if not isinstance(data, dict):
-        raise CompilerRulesError(f"{name}.json: top level must be an object")
+    data = read_json_object(path, error=CompilerRulesError, code=CompilerRulesError.default_code)
+    schema = read_json_object(schema_path, error=CompilerRulesError, code=CompilerRulesError.default_code)
+    check_schema(data, schema, f"{name}.json", error=CompilerRulesError)
     return data
 
 

@@ -31,7 +31,7 @@ def company_contacts(spec: PublishedGoalSpec, bundle: RuleBundle, answerer: Any,
     # the spec's own words are company text too (the manager's intent may name the company's channels)
     sources += [spec.spec.title, spec.spec.manager_intent,
                 *(q for o in spec.spec.objectives for q in o.questions.values())]
-    for _ in range(8):  # wrappers (recording, fallback) keep the answerer they wrap in ``inner``
+    for _ in range(8):  # wrappers keep the answerer they wrap in ``inner``
         company_texts = getattr(answerer, "company_texts", None)
         if callable(company_texts):
             sources.extend(company_texts())
@@ -40,22 +40,3 @@ def company_contacts(spec: PublishedGoalSpec, bundle: RuleBundle, answerer: Any,
         if answerer is None:
             break
     return ContactIndex.from_texts(sources, company_region(spec, bundle))
-
-
-def demo_company_texts(spec: PublishedGoalSpec) -> list[str]:
-    """The texts of the demo company serving ``spec`` (its corpus passages), for re-deciding its conversations
-    offline (replay) with the same D-10 facts as the service had. Other companies: nothing (replay then only
-    knows what the recorded assistant messages showed)."""
-    from engine.demos import demo_names, load_demo
-    from engine.errors import GraceError
-    from engine.retrieval.corpus import load_corpus
-
-    for name in demo_names():
-        demo = load_demo(name)
-        if demo.spec.spec.id != spec.spec.id or demo.answerer.kind != "corpus":
-            continue
-        try:
-            return [f"{p.title}\n{p.text}" for p in load_corpus(demo.corpus_dir).passages]
-        except GraceError:
-            return []
-    return []

@@ -29,7 +29,7 @@ from engine.demos import Demo
 from engine.goals.models import CriterionKind, PublishedGoalSpec
 from engine.ports import Answerer, Citation, GroundedAnswer, Proposal, Proposer, ProposerInput
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -228,8 +228,8 @@ def load_companies(bundle: RuleBundle, *, directories: bool = True) -> list[Comp
 
 
 def _directory(demo: Demo, bundle: RuleBundle) -> Any:
-    from engine.assembly import demo_answerer
     from engine.errors import GraceError
+    from engine.runtimes import demo_answerer
 
     try:
         return demo_answerer(demo, bundle)

@@ -77,19 +77,19 @@ def run_eval(args: argparse.Namespace) -> int:
         raise EvaluationError("no published demo goal spec found (publish with `grace goals approve`)",
                               code="eval.no_demos")
     proposer = OfflineProposer.from_bundle(bundle)
-    configure = label = None
+    roles = label = None
     if args.llm:
         from llm_adapters.wiring import evaluation_roles
 
-        configure, label = evaluation_roles(bundle, args.llm, base_url=args.llm_base_url, model=args.llm_model)
+        roles, label = evaluation_roles(bundle, args.llm, base_url=args.llm_base_url, model=args.llm_model)
     runs = run_dataset(dataset, demos, bundle=bundle, proposer=proposer, demo=args.demo, show_progress=True,
                        label="offline" if args.llm else None)
     metrics = metrics_by_config(runs)
     payload = results_json(dataset.name, runs, metrics, dataset.paper_results)
     llm_runs: list[ConversationRun] = []
-    if configure is not None and label is not None:
+    if roles is not None and label is not None:
         llm_runs = run_dataset(dataset, demos, bundle=bundle, proposer=proposer, demo=args.demo,
-                               show_progress=True, configure=configure, label=label)
+                               show_progress=True, roles=roles, label=label)
         payload["llm"] = results_json(dataset.name, llm_runs, metrics_by_config(llm_runs), None)
     if llm_runs and label is not None:
         print(f"dataset {dataset.name}: {len(runs)} conversations, {sum(len(r.turns) for r in runs)} visitor turns; "

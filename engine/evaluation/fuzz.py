@@ -7,7 +7,7 @@ future turns), values outside their span, duplicated and contradicting commands,
 Unicode tricks and the company's own contacts. What does not parse into a command is discarded (as the LLM
 adapters do); everything else is decided by the engine and judged by two independent oracles:
 
-* the spec/ reference model (``spec.generators.reference_decision``): same reasons, same state;
+* the spec/ reference model (``engine.evaluation.differential.reference_decision``): same reasons, same state;
 * direct invariant checks: the state only grows, and every coordinate that went 0 → 1 has an accepted
   Complete/Correct whose span is the exact stored text of a visitor message at or before this turn, whose value
   the validator accepts inside that span, and whose contact value has visitor provenance (D-10).
@@ -34,14 +34,14 @@ from engine.commands import COMMAND_ADAPTER, COMMAND_TYPES, Command, Complete, C
 from engine.conversation import ConversationState, Role
 from engine.decision.decider import Decider, fork_state
 from engine.decision.provenance import ContactIndex, ProvenanceContext
+from engine.evaluation.differential import Case, reference_decision
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Proposal, ProposerInput
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.text import normalize
 from engine.turn import TurnRuntime
 from engine.validators import validate_value
-from spec.generators import Case, reference_decision
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASETS = (ROOT / "tests/golden/golden_conversations.json", ROOT / "benchmarks/companies/conversations.json")

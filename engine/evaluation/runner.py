@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
@@ -18,10 +18,8 @@ from engine.goals.models import PublishedGoalSpec
 from engine.ports import Answerer, Proposer
 from engine.progress import progress
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
-
-if TYPE_CHECKING:
-    from engine.turn import TurnRuntime
+from engine.storage.memory import InMemoryStore
+from engine.turn import RoleChoice, TurnRoles, TurnRuntime
 
 log = structlog.get_logger("grace.eval")
 
@@ -102,7 +100,6 @@ def _rejection(candidate: Mapping[str, Any]) -> str:
 
 
 _CALL_FIELDS = ("purpose", "status", "latency_ms", "input_tokens", "output_tokens", "attempt")
-Configure = Callable[["TurnRuntime"], object]  # e.g. put LLM roles into each conversation's runtime
 
 
 def _reason(candidate: Mapping[str, Any]) -> str:
@@ -113,19 +110,15 @@ def _reason(candidate: Mapping[str, Any]) -> str:
 
 def run_conversation(
     conversation: DatasetConversation, config: DatasetConfig, target: DemoTarget, *,
-    bundle: RuleBundle, proposer: Proposer, audit_key: bytes, configure: Configure | None = None,
+    bundle: RuleBundle, proposer: Proposer, audit_key: bytes, roles: RoleChoice | None = None,
 ) -> ConversationRun:
-    from engine.turn import TurnRuntime
-
     spec_ids = [o.id for o in target.spec.spec.ordered()]
     missing = [oid for oid in config.ids if oid not in spec_ids]
     if missing:
         raise EvaluationError(f"{conversation.id}: demo {target.name} has no objective {', '.join(missing)}",
                               code="eval.objective_unmapped")
-    runtime = TurnRuntime(spec=target.spec, bundle=bundle, proposer=proposer, answerer=target.answerer,
-                          store=InMemoryStore(), audit_key=audit_key)
-    if configure is not None:
-        configure(runtime)
+    runtime = TurnRuntime.with_roles(spec=target.spec, bundle=bundle, roles=TurnRoles(proposer, target.answerer),
+                                     choose=roles, store=InMemoryStore(), audit_key=audit_key)
     language = conversation.language or config.language
     if language not in target.spec.spec.languages:
         language = target.spec.spec.default_language
@@ -154,7 +147,7 @@ def run_conversation(
 def run_dataset(
     dataset: Dataset, demos: Mapping[str, DemoTarget], *, bundle: RuleBundle, proposer: Proposer,
     demo: str = "auto", audit_key: bytes | None = None, show_progress: bool = False,
-    configure: Configure | None = None, label: str | None = None,
+    roles: RoleChoice | None = None, label: str | None = None,
 ) -> list[ConversationRun]:
     key = audit_key or secrets.token_bytes(32)  # records are sealed in memory only; nothing outlives the run
     runs = []
@@ -164,5 +157,5 @@ def run_dataset(
         config = dataset.configs[conversation.config]
         target = pick_demo(conversation.config, config, demos, demo)
         runs.append(run_conversation(conversation, config, target, bundle=bundle, proposer=proposer,
-                                     audit_key=key, configure=configure))
+                                     audit_key=key, roles=roles))
     return runs

@@ -38,7 +38,7 @@ def _optional_answerer(make: Callable[[], Answerer], label: str) -> Answerer | N
 
 
 def _corpus_answerer(corpus_dir: Path) -> Answerer | None:
-    from engine.assembly import embedded_answerer
+    from engine.runtimes import embedded_answerer
 
     if not corpus_dir.is_dir():
         return None
@@ -46,7 +46,7 @@ def _corpus_answerer(corpus_dir: Path) -> Answerer | None:
 
 
 def _demo_answerer(demo: Demo) -> Answerer | None:
-    from engine.assembly import demo_answerer
+    from engine.runtimes import demo_answerer
 
     return _optional_answerer(lambda: demo_answerer(demo), demo.name)
 

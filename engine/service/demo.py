@@ -14,7 +14,7 @@ import structlog
 from engine.errors import InputError
 from engine.ports import Answerer, Proposer
 from engine.rules_bundle import RuleBundle
-from engine.service.assembly import GoalSource
+from engine.service.catalog_build import GoalSource
 
 log = structlog.get_logger("engine.service.demo")
 
@@ -40,9 +40,9 @@ def demo_sources(
     Without explicit ``names``: the two paper demos, plus every other published demo whose data is present
     (the pantry helpline reads the shared Kansas directory, which a deployment may not have).
     """
-    from engine.assembly import demo_answerer
     from engine.demos import demo_names, load_demo
     from engine.retrieval.factory import build_answerer
+    from engine.runtimes import demo_answerer
     from engine.verified_bundle import load_verified_bundle
 
     requested = names or tuple(dict.fromkeys([*DEMO_NAMES, *demo_names()]))

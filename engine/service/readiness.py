@@ -24,7 +24,7 @@ from engine.errors import GraceError
 from engine.service.catalog import Catalog, ServedGoal
 from engine.service.engine_thread import ENGINE, EngineThread
 from engine.storage.base import DurableStore
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn_limits import deciding_on
 
 log = structlog.get_logger("engine.service.readiness")

@@ -14,8 +14,8 @@ from engine.errors import InputError
 from engine.leads.notifier import LeadNotifier
 from engine.service import demo
 from engine.service.app import create_app
-from engine.service.assembly import GoalSource, build_catalog
 from engine.service.catalog import Catalog
+from engine.service.catalog_build import GoalSource, build_catalog
 from engine.service.config import config_from_env
 from engine.service.readiness import warm_up
 from engine.storage import open_store
@@ -106,7 +106,6 @@ def build_from_args(args: argparse.Namespace) -> Built:
     notifier = _notifier(getattr(args, "webhooks", None), data_dir)
     catalog = build_catalog(
         store=store, bundle=bundle, proposer=demo.offline_proposer(bundle), goals=sources, audit_key=key,
-        notifier=notifier,
     )
     app = create_app(config=config, store=store, catalog=catalog, audit_key=key, notifier=notifier)
     built = Built(app, store, catalog, config.operator_token, generated, label)

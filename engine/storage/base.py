@@ -13,20 +13,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from audit.vault import FieldCipher
 from engine.conversation import ConversationState
+from engine.ports import IdempotencyEntry as IdempotencyEntry  # defined with the port; re-exported
 from engine.storage import errors
 
 ERASE_ACTION = "conversation.erase"  # operator action: the conversation's data key was destroyed
-
-
-@dataclass(frozen=True)
-class IdempotencyEntry:
-    """A client-supplied idempotency key bound to the turn it produced and the response it returned."""
-
-    conversation_id: str
-    key: str
-    fingerprint: str  # hash of the request body: same key + other body is a client error
-    turn: int
-    response: dict[str, Any]
 
 
 @dataclass(frozen=True)

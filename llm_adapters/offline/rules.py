@@ -6,7 +6,6 @@ files (already validated by the bundle loader). Regexes are compiled once; a bad
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -15,8 +14,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
+from engine.rules_bundle import check_schema, read_json_object
 from engine.text import fold
 from llm_adapters.offline.errors import OfflineRulesError
 
@@ -125,21 +123,11 @@ class OfflineRules:
 
 
 def _validate(data: dict[str, Any], schema: dict[str, Any], where: str) -> None:
-    try:
-        jsonschema.validate(data, schema)
-    except jsonschema.ValidationError as exc:
-        path = "/".join(str(p) for p in exc.absolute_path) or "(top)"
-        raise OfflineRulesError(f"{where}: at {path}: {exc.message}", code="proposer.rules_schema") from exc
+    check_schema(data, schema, where, error=OfflineRulesError, code="proposer.rules_schema")
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise OfflineRulesError(f"{path.name}: not readable JSON ({exc})", code="proposer.rules_unreadable") from exc
-    if not isinstance(data, dict):
-        raise OfflineRulesError(f"{path.name}: top level must be an object", code="proposer.rules_unreadable")
-    return data
+    return read_json_object(path, error=OfflineRulesError, code="proposer.rules_unreadable")
 
 
 # rules/<family>/<language>.json, each validated by rules/schemas/<family>.schema.json

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from engine.goals.publication import load_published
 from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, load_bundle
-from engine.store_memory import InMemoryStore
-from engine.turn import TurnResult, TurnRuntime
+from engine.storage.memory import InMemoryStore
+from engine.turn import TurnRuntime
+from engine.turn_outcome import TurnOutcome
 from llm_adapters.offline import OfflineProposer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,12 +33,12 @@ def _runtime(bundle: RuleBundle) -> TurnRuntime:
                        answerer=None, store=InMemoryStore(), audit_key=KEY)
 
 
-def _talk(runtime: TurnRuntime, *messages: str, language: str | None = None) -> list[TurnResult]:
+def _talk(runtime: TurnRuntime, *messages: str, language: str | None = None) -> list[TurnOutcome]:
     state = runtime.start(language=language)
     return [runtime.handle(state.conversation_id, text) for text in messages]
 
 
-def _notes(result: TurnResult, prefix: str) -> list[str]:
+def _notes(result: TurnOutcome, prefix: str) -> list[str]:
     return [note for note in result.record["notes"] if note.startswith(prefix)]
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.chat_cli import run_chat
 from engine.cli import main
+from engine.cli.chat import run_chat
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish
 from tests.core.scripted import ScriptedProposer

@@ -1,7 +1,7 @@
 """The decision layer's memos are sound: a memoised answer always equals a fresh one for the same input.
 
 Z3 results are memoised by the exact formula checked, acceptance-rule results by the exact candidate fact.
-Hypothesis draws legal transitions (from the spec generators' random conversations) and illegal ones (the same
+Hypothesis draws legal transitions (from the differential generators' random conversations) and illegal ones (the same
 with one field flipped), so both ``unsat`` and ``sat`` answers are exercised, each asked fresh, then through
 the memo, then through the memo again after other formulas were memoised.
 """
@@ -20,8 +20,8 @@ from engine.decision import invariants
 from engine.decision.acceptance import compile_acceptance
 from engine.decision.decider import Decider
 from engine.decision.invariants import InvariantChecker
+from engine.evaluation.differential import random_case
 from engine.rules_bundle import RuleBundle
-from spec.generators import random_case
 from spec.z3_encodings import TransitionFacts
 
 

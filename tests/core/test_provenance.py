@@ -25,7 +25,7 @@ from engine.decision.provenance import (
 )
 from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
 from engine.rules_bundle import RuleBundle, load_bundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish
 from tests.core.scripted import ScriptedProposer
@@ -175,10 +175,8 @@ class _CorpusLike:
         return GroundedAnswer()
 
 
-def test_company_contacts_come_from_the_served_answerer_even_when_wrapped(bundle: RuleBundle) -> None:
-    from engine.service.turns import RecordingAnswerer
-
-    runtime = _runtime(bundle, _Forced("+34 950 000 100"), answerer=RecordingAnswerer(_CorpusLike()))
+def test_company_contacts_come_from_the_served_answerer(bundle: RuleBundle) -> None:
+    runtime = _runtime(bundle, _Forced("+34 950 000 100"), answerer=_CorpusLike())
     assert _contact_reason(runtime, "Here: 0034 950 000 100") == ("provenance.company_contact", 0)
 
 

@@ -6,8 +6,8 @@ import random
 from concurrent.futures import ThreadPoolExecutor
 
 from engine.decision.decider import Decider
+from engine.evaluation.differential import random_case
 from engine.rules_bundle import RuleBundle
-from spec.generators import random_case
 
 
 def test_parallel_decisions_match_sequential_ones(bundle: RuleBundle) -> None:

@@ -12,7 +12,7 @@ from engine.commands import Command, Refuse, Span, Stop
 from engine.errors import DecisionError, InputError, StoreError
 from engine.ports import GroundedAnswer, Proposal, ProposerInput
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish
 from tests.core.scripted import ScriptedProposer

@@ -13,7 +13,7 @@ from audit.chain import verify
 from engine.commands import Complete, Span
 from engine.ports import GroundedAnswer, Proposal, ProposerInput
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish
 from tests.core.scripted import ScriptedProposer

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import llm_adapters.config
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from llm_adapters.wiring import use_llm
 from tests.core.scripted import ScriptedProposer
@@ -28,7 +28,7 @@ def test_llm_wiring_uses_the_pinned_bundle_not_the_folder(monkeypatch: pytest.Mo
     monkeypatch.setattr(llm_adapters.config, "DEFAULT_RULES_DIR", tmp_path / "no-rules-here")
     runtime = TurnRuntime(spec=demo_spec("re"), bundle=pinned, proposer=ScriptedProposer(),  # type: ignore[arg-type]
                           answerer=None, store=InMemoryStore(), audit_key=b"k" * 32)
-    use_llm(runtime, "ollama")
+    runtime = use_llm(runtime, "ollama")
     adapter = runtime.proposer.primary  # type: ignore[attr-defined]
     assert adapter.settings.provider.model == "model-of-the-pinned-bundle"
     assert adapter.settings.modulation.max_chars == 77

@@ -13,8 +13,9 @@ import pytest
 from engine.directory.answer import DirectoryAnswerer
 from engine.goals.models import PublishedGoalSpec
 from engine.rules_bundle import RuleBundle
-from engine.store_memory import InMemoryStore
-from engine.turn import TurnResult, TurnRuntime
+from engine.storage.memory import InMemoryStore
+from engine.turn import TurnRuntime
+from engine.turn_outcome import TurnOutcome
 from llm_adapters.offline import OfflineProposer
 from tests.demos.pantry_directory import DIRECTORY_ID, PANTRIES, verbatim_texts
 
@@ -29,12 +30,12 @@ def runtime(pantry_spec: PublishedGoalSpec, project_bundle: RuleBundle,
                        answerer=small_answerer, store=InMemoryStore(), audit_key=b"k" * 32)
 
 
-def converse(runtime: TurnRuntime, messages: list[str], language: str | None = None) -> list[TurnResult]:
+def converse(runtime: TurnRuntime, messages: list[str], language: str | None = None) -> list[TurnOutcome]:
     state = runtime.start(language=language)
     return [runtime.handle(state.conversation_id, text) for text in messages]
 
 
-def accepted(result: TurnResult) -> dict[str, Any]:
+def accepted(result: TurnOutcome) -> dict[str, Any]:
     return {c["command"]["objective"]: c["command"].get("value")
             for c in result.record["candidates"] if c["accepted"] and c["command"].get("objective")}
 
@@ -45,7 +46,7 @@ def record_index(source: str) -> int:
     return int(match.group(1))
 
 
-def assert_cites_only_the_directory(result: TurnResult) -> None:
+def assert_cites_only_the_directory(result: TurnOutcome) -> None:
     texts = verbatim_texts()
     for citation in result.answer.citations:
         index = record_index(citation.source)

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from engine.decision.decider import Decider
 from engine.decision.provenance import ContactIndex, ProvenanceContext
+from engine.evaluation.differential import Case, case_from_json, case_to_json, random_case, reference_decision
 from engine.rules_bundle import RuleBundle
-from spec.generators import Case, case_from_json, case_to_json, random_case, reference_decision
 
 T = TypeVar("T")
 

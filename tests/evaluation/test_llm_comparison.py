@@ -19,7 +19,7 @@ from llm_adapters.adapter import LLMAdapter
 from llm_adapters.config import load_llm_settings
 from llm_adapters.offline import OfflineProposer
 from llm_adapters.openai_compat import openai_compat_backend
-from llm_adapters.wiring import attach_adapter
+from llm_adapters.wiring import llm_roles
 from tests.llm_adapters.llm_wire_harness import SSEBody, sse_from_completion
 from tests.proposer.helpers import DEMO_SPECS, project_bundle
 
@@ -74,7 +74,7 @@ def _run(proposals: list[list[dict[str, Any]]]) -> tuple[list[ConversationRun], 
     adapter = LLMAdapter(backend, llm_settings)
     offline = run_dataset(DATASET, demos, bundle=bundle, proposer=proposer)
     weak = run_dataset(DATASET, demos, bundle=bundle, proposer=proposer,
-                       configure=lambda runtime: attach_adapter(runtime, adapter))
+                       roles=llm_roles(adapter))
     return offline, weak
 
 

@@ -8,12 +8,12 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.factory import adapter_from_settings
+from tests.llm_adapters.llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 
 @pytest.fixture

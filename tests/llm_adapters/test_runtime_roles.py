@@ -7,7 +7,7 @@ from typing import Any
 from engine.demos import load_demo
 from engine.ports import Proposal, ProposerInput
 from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
-from engine.store_memory import InMemoryStore
+from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from llm_adapters.errors import LLMError
 from llm_adapters.offline import OfflineProposer

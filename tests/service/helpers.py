@@ -17,8 +17,8 @@ from engine.leads.notifier import LeadNotifier
 from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
 from engine.rules_bundle import RuleBundle
 from engine.service.app import create_app
-from engine.service.assembly import GoalSource, build_catalog
 from engine.service.catalog import Catalog
+from engine.service.catalog_build import GoalSource, build_catalog
 from engine.service.config import ServiceConfig
 from engine.service.engine_thread import ENGINE, EngineThread
 from engine.service.limits import ServiceLimits, load_limits
@@ -158,7 +158,6 @@ def make_service(
         proposer=proposer,
         goals=[GoalSource(spec, FixedAnswerer(), aliases=("test",))],
         audit_key=AUDIT_KEY,
-        notifier=notifier,
     )
     clock = FakeClock()
     config = config or ServiceConfig(operator_token=TOKEN, limits=limits or generous_limits(), cors_origins=cors)

@@ -18,7 +18,7 @@ from engine.goals.models import PublishedGoalSpec
 from engine.ports import ProposerInput
 from engine.rules_bundle import RuleBundle
 from engine.service.app import create_app
-from engine.service.assembly import GoalSource, build_catalog
+from engine.service.catalog_build import GoalSource, build_catalog
 from engine.service.config import ServiceConfig
 from engine.service.visitor_access import token_hash
 from engine.storage.sqlite import SQLiteStore

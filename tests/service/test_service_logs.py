@@ -20,7 +20,7 @@ from audit.logging import configure_logging
 from engine.commands import Complete, Span
 from engine.ports import Proposal, ProposerInput
 from engine.service.app import create_app
-from engine.service.assembly import GoalSource, build_catalog
+from engine.service.catalog_build import GoalSource, build_catalog
 from engine.service.config import ServiceConfig
 from engine.storage.sqlite import SQLiteStore
 from tests.browser.live import LiveServer

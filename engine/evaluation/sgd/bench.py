@@ -12,7 +12,7 @@ import structlog
 
 from engine.evaluation.dataset import Dataset
 from engine.evaluation.metrics import ConversationOutcome, Metrics, compute_metrics
-from engine.evaluation.runner import Configure, ConversationRun, DemoTarget, run_dataset
+from engine.evaluation.runner import ConversationRun, DemoTarget, run_dataset
 from engine.evaluation.sgd.baselines import keyword_outcomes, zeros_outcomes
 from engine.evaluation.sgd.convert import convert_service
 from engine.evaluation.sgd.corpus import SgdCorpus, load_corpus
@@ -23,6 +23,7 @@ from engine.evaluation.targets import candidate_targets
 from engine.ports import Proposer
 from engine.progress import progress
 from engine.rules_bundle import RuleBundle
+from engine.turn import RoleChoice
 
 log = structlog.get_logger("grace.eval.sgd")
 
@@ -76,11 +77,11 @@ def _score(outcomes: Sequence[ConversationOutcome], kinds: Sequence[str]) -> tup
 
 
 def run_service(corpus: SgdCorpus, bench: ServiceBench, targets: Mapping[str, DemoTarget], *, bundle: RuleBundle,
-                proposer: Proposer, limit: int | None, configure: Configure | None = None) -> ServiceResult:
+                proposer: Proposer, limit: int | None, roles: RoleChoice | None = None) -> ServiceResult:
     name = bench.service.service_name
     dataset = convert_service(corpus.single_service(name), bench, limit)
     started = time.perf_counter()
-    runs = run_dataset(dataset, targets, bundle=bundle, proposer=proposer, demo=bench.spec.id, configure=configure)
+    runs = run_dataset(dataset, targets, bundle=bundle, proposer=proposer, demo=bench.spec.id, roles=roles)
     seconds = time.perf_counter() - started
     kinds = [o.criterion.kind.value for o in bench.objectives]
     outcomes = {
@@ -113,12 +114,12 @@ def prepare(sgd_dir: Path, bench_dir: Path, services: Sequence[str] | None) -> P
 
 
 def run_benchmark(prepared: Prepared, limit: int | None, *, bundle: RuleBundle, proposer: Proposer,
-                  proposer_label: str, configure: Configure | None = None) -> BenchResult:
-    """``configure``: e.g. LLM roles put into every conversation's runtime (``grace bench sgd --llm``)."""
+                  proposer_label: str, roles: RoleChoice | None = None) -> BenchResult:
+    """``roles``: e.g. the LLM roles every conversation's runtime is built with (``grace bench sgd --llm``)."""
     # every spec is validated and published to a scratch folder before the first dialogue runs
     targets = [candidate_targets([b.spec_path], bundle, with_answerer=False) for b in prepared.benches]
     pairs = list(zip(prepared.benches, targets, strict=True))
     results = tuple(run_service(prepared.corpus, b, t, bundle=bundle, proposer=proposer, limit=limit,
-                                configure=configure)
+                                roles=roles)
                     for b, t in progress(pairs, "sgd services"))
     return BenchResult(sgd_dir=prepared.corpus.root, limit=limit, proposer=proposer_label, services=results)

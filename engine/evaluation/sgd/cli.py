@@ -96,9 +96,9 @@ def _llm_side_by_side(args: argparse.Namespace, prepared: Any, bundle: Any, prop
     from engine.evaluation.sgd.bench import run_benchmark
     from llm_adapters.wiring import evaluation_roles
 
-    configure, label = evaluation_roles(bundle, args.llm, base_url=args.llm_base_url, model=args.llm_model)
+    roles, label = evaluation_roles(bundle, args.llm, base_url=args.llm_base_url, model=args.llm_model)
     with_llm = run_benchmark(prepared, args.limit_per_service or None, bundle=bundle, proposer=proposer,
-                             proposer_label=label, configure=configure)
+                             proposer_label=label, roles=roles)
     print(f"\nthe same dialogues with {label} (offline fallbacks), all services combined:")
     comparison = print_comparison([r for s in offline.services for r in s.runs],
                                   [r for s in with_llm.services for r in s.runs], label)

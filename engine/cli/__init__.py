@@ -13,9 +13,9 @@ from engine.errors import GraceError
 # (module, function) pairs; each function adds its sub-commands to the parser it is given.
 _GROUPS: tuple[tuple[str, str], ...] = (
     ("engine.goals.cli", "register"),
-    ("engine.rules_cli", "register"),
-    ("engine.chat_cli", "register"),
-    ("engine.bench_cli", "register"),
+    ("engine.cli.rules", "register"),
+    ("engine.cli.chat", "register"),
+    ("engine.cli.bench", "register"),
     ("engine.evaluation.cli", "register"),
     ("engine.directory.cli", "register"),
     ("engine.compiler.cli", "register"),

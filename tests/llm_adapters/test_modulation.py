@@ -14,7 +14,7 @@ from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, P
 from engine.goals.publication import spec_hash
 from engine.ports import GroundedAnswer
 from llm_adapters.config import load_modulation_rules
-from llm_adapters.modulation import check_modulation
+from llm_adapters.modulation_check import check_modulation
 from llm_adapters.modulator import make_modulator
 
 RULES = load_modulation_rules()

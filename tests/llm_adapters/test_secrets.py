@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from llm_wire_harness import FAKE_KEY
 
 from engine.conversation import Message, Role
 from engine.goals.models import PublishedGoalSpec
@@ -15,6 +14,7 @@ from engine.ports import ProposerInput
 from llm_adapters.config import load_llm_settings, resolve_api_key
 from llm_adapters.errors import LLMAuthError, LLMConfigError
 from llm_adapters.redaction import REDACTED, protect
+from tests.llm_adapters.llm_wire_harness import FAKE_KEY
 
 MakeAdapter = Callable[..., Any]
 

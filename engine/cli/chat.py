@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.assembly import demo_runtime, embedded_answerer, offline_runtime
 from engine.goals.publication import load_published
-from engine.turn import TurnResult, TurnRuntime
+from engine.runtimes import demo_runtime, embedded_answerer, offline_runtime
+from engine.turn import TurnRuntime
+from engine.turn_outcome import TurnOutcome
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,7 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     chat.set_defaults(handler=_chat)
 
 
-def _witnesses(runtime: TurnRuntime, result: TurnResult, text: str) -> list[str]:
+def _witnesses(runtime: TurnRuntime, result: TurnOutcome, text: str) -> list[str]:
     lines = []
     for candidate in result.record["candidates"]:
         command: dict[str, Any] = candidate["command"]
@@ -73,14 +74,15 @@ def run_chat(runtime: TurnRuntime, language: str | None, stdin: TextIO, stdout: 
 
 
 def _chat(args: argparse.Namespace) -> int:
+    roles = None
+    if args.llm:
+        from llm_adapters.wiring import provider_roles
+
+        roles = provider_roles(args.llm, base_url=args.llm_base_url, model=args.llm_model)
     if args.demo:
-        _, runtime = demo_runtime(args.demo, with_answerer=not args.no_answers)
+        _, runtime = demo_runtime(args.demo, with_answerer=not args.no_answers, roles=roles)
     else:
         spec = load_published(args.spec)
         answerer = embedded_answerer(args.corpus) if args.corpus and not args.no_answers else None
-        runtime = offline_runtime(spec, answerer=answerer)
-    if args.llm:
-        from llm_adapters.wiring import use_llm
-
-        use_llm(runtime, args.llm, base_url=args.llm_base_url, model=args.llm_model)
+        runtime = offline_runtime(spec, answerer=answerer, roles=roles)
     return run_chat(runtime, args.language, sys.stdin, sys.stdout)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from compiler_checks import assert_valid_candidate
 
 from engine.compiler.coverage import intent_issues
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.model import CompileInput
 from engine.compiler.rules import CompilerRules, GovernanceRules
 from engine.goals.models import GoalSpec
+from tests.compiler.compiler_checks import assert_valid_candidate
 
 LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}
 

@@ -12,8 +12,8 @@ from engine.errors import InputError
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Answerer, ConversationStore
 from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle
-from engine.store_memory import InMemoryStore
-from engine.turn import TurnRuntime
+from engine.storage.memory import InMemoryStore
+from engine.turn import RoleChoice, TurnRoles, TurnRuntime
 from engine.verified_bundle import load_verified_bundle
 
 AUDIT_KEY_ENV = "GRACE_AUDIT_KEY"
@@ -73,15 +73,17 @@ def offline_runtime(
     answerer: Answerer | None = None,
     store: ConversationStore | None = None,
     audit_key: bytes | None = None,
+    roles: RoleChoice | None = None,
 ) -> TurnRuntime:
+    """The offline roles, or what ``roles`` (e.g. ``llm_adapters.wiring.provider_roles``) makes of them."""
     from llm_adapters.offline import OfflineProposer
 
     bundle = bundle or load_verified_bundle(DEFAULT_RULES_DIR)
-    return TurnRuntime(
+    return TurnRuntime.with_roles(
         spec=spec,
         bundle=bundle,
-        proposer=OfflineProposer.from_bundle(bundle),
-        answerer=answerer,
+        roles=TurnRoles(proposer=OfflineProposer.from_bundle(bundle), answerer=answerer),
+        choose=roles,
         store=store or InMemoryStore(),
         audit_key=audit_key or audit_key_from_env(),
     )
@@ -94,8 +96,10 @@ def demo_runtime(
     store: ConversationStore | None = None,
     with_answerer: bool = True,
     audit_key: bytes | None = None,
+    roles: RoleChoice | None = None,
 ) -> tuple[Demo, TurnRuntime]:
     demo = load_demo(name)
     bundle = bundle or load_verified_bundle(DEFAULT_RULES_DIR)
     answerer = demo_answerer(demo, bundle) if with_answerer else None
-    return demo, offline_runtime(demo.spec, bundle=bundle, answerer=answerer, store=store, audit_key=audit_key)
+    return demo, offline_runtime(demo.spec, bundle=bundle, answerer=answerer, store=store, audit_key=audit_key,
+                                 roles=roles)

@@ -10,16 +10,17 @@ from collections.abc import Callable, Iterator
 
 import pytest
 import structlog
-from llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
-from engine.assembly import demo_runtime
-from engine.turn import TurnResult, TurnRuntime
+from engine.runtimes import demo_runtime
+from engine.turn import TurnRuntime
+from engine.turn_outcome import TurnOutcome
 from llm_adapters import deadline as deadline_module
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.openai_compat import openai_compat_backend
 from llm_adapters.redaction import protect
 from llm_adapters.sdk_logging import route_sdk_logging
 from llm_adapters.wiring import attach_adapter
+from tests.llm_adapters.llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 MESSAGE = "Hello, I am looking for a flat with two bedrooms."
 
@@ -32,7 +33,7 @@ def _runtime(server: WireServer, **overrides: object) -> TurnRuntime:
     return attach_adapter(runtime, LLMAdapter(backend, settings))
 
 
-def _turn(runtime: TurnRuntime) -> TurnResult:
+def _turn(runtime: TurnRuntime) -> TurnOutcome:
     state = runtime.start(language="en")
     return runtime.handle(state.conversation_id, MESSAGE)
 

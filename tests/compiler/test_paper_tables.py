@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from compiler_checks import PAPER_WEIGHTS, assert_valid_candidate
 
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.model import CompileInput
 from engine.compiler.rules import GovernanceRules
 from engine.goals.models import CriterionKind
+from tests.compiler.compiler_checks import PAPER_WEIGHTS, assert_valid_candidate
 
 REAL_ESTATE = ("We want to know the client’s budget, area of interest, housing requirements, and contact details "
                "in order to arrange a joint viewing.")

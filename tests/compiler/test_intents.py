@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from compiler_checks import assert_valid_candidate
 
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.errors import CompileError
@@ -11,6 +10,7 @@ from engine.compiler.model import CompileInput
 from engine.compiler.rules import GovernanceRules
 from engine.errors import GoalSpecError, GraceError
 from engine.goals.models import CriterionKind
+from tests.compiler.compiler_checks import assert_valid_candidate
 
 LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}
 

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 from engine.conversation import Message, Role
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
@@ -21,6 +20,7 @@ from llm_adapters.errors import LLMError, LLMOutputError, ReplayError
 from llm_adapters.factory import adapter_from_settings
 from llm_adapters.protocol import UtilityRequest
 from llm_adapters.replay import Change, ReplayAdapter, replay_decisions
+from tests.llm_adapters.llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 MESSAGE = "I want a house in Vera with three bedrooms; my budget is 450.000 EUR."
 RULES = Path(__file__).resolve().parents[2] / "rules"
@@ -162,7 +162,7 @@ def _turn_runtime(spec: PublishedGoalSpec, rules: Path) -> Callable[[Any], Any]:
     """Build the real runtime, or skip when the rule bundle in this checkout cannot load yet."""
     try:
         from engine.rules_bundle import load_bundle
-        from engine.store_memory import InMemoryStore
+        from engine.storage.memory import InMemoryStore
         from engine.turn import TurnRuntime
 
         bundle = load_bundle(rules, require_published=False)

@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 from engine.conversation import Message, Role
 from engine.goals.models import PublishedGoalSpec
@@ -22,6 +21,7 @@ from llm_adapters.errors import LLMDeadlineError, LLMError, LLMOutputError
 from llm_adapters.openai_compat import openai_compat_backend
 from llm_adapters.runtime_roles import FallbackProposer
 from llm_adapters.streaming import StreamingBackend
+from tests.llm_adapters.llm_wire_harness import FAKE_KEY, WireServer, settings_for
 
 MESSAGE = "I want a house in Vera with three bedrooms; my budget is 450.000 EUR."
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.conversation import ConversationState
 from engine.errors import StoreError
+from engine.ports import IdempotencyEntry
 
 
 class InMemoryStore:
@@ -16,6 +17,7 @@ class InMemoryStore:
         self._states: dict[str, ConversationState] = {}
         self._records: dict[str, list[dict[str, Any]]] = {}
         self._checkpoints: dict[str, list[dict[str, Any]]] = {}  # the append-only checkpoint log
+        self._idempotent: dict[tuple[str, str], IdempotencyEntry] = {}
 
     def create(self, state: ConversationState) -> None:
         with self._lock:
@@ -31,13 +33,17 @@ class InMemoryStore:
             except KeyError:
                 raise StoreError(f"no conversation {conversation_id}", code="store.not_found") from None
 
-    def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int) -> None:
+    def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int, *,
+                    idempotency: IdempotencyEntry | None = None) -> None:
         with self._lock:
             current = self._states.get(state.conversation_id)
             if current is None:
                 raise StoreError(f"no conversation {state.conversation_id}", code="store.not_found")
             if current.turn != expected_turn:
                 raise StoreError("another turn was committed first", code="store.conflict")
+            slot = None if idempotency is None else (state.conversation_id, idempotency.key)
+            if slot is not None and slot in self._idempotent:
+                raise StoreError("idempotency key already used on this conversation", code="store.conflict")
             log = self._checkpoints.setdefault(state.conversation_id, [])
             if state.audit_head is not None:
                 if state.audit_head.get("counter") != len(log) + 1:
@@ -45,6 +51,12 @@ class InMemoryStore:
                 log.append(copy.deepcopy(state.audit_head))
             self._states[state.conversation_id] = copy.deepcopy(state)
             self._records[state.conversation_id].append(copy.deepcopy(record))
+            if slot is not None and idempotency is not None:
+                self._idempotent[slot] = copy.deepcopy(idempotency)
+
+    def idempotent(self, conversation_id: str, key: str) -> IdempotencyEntry | None:
+        with self._lock:
+            return copy.deepcopy(self._idempotent.get((conversation_id, key)))
 
     def records(self, conversation_id: str) -> list[dict[str, Any]]:
         with self._lock:

@@ -1,0 +1,5 @@
+"""``python -m engine.cli``: the ``grace`` command."""
+
+from engine.cli import main
+
+raise SystemExit(main())

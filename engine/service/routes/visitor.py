@@ -1,0 +1,115 @@
+"""Visitor endpoints: no login; rate-limited per client address and body-limited. Creating a conversation
+returns its secret visitor token; reading it and posting to it need that token (engine/service/visitor_access)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Query, Response
+from fastapi import Path as PathParam
+
+from engine.service import visitor_access
+from engine.service.context import ERRORS, ConversationId, ServiceContext, VisitorToken, check_text
+from engine.service.quick_replies import quick_replies
+from engine.service.schemas import (
+    GOAL_PATTERN,
+    ConversationCreated,
+    CreateConversation,
+    MessageOut,
+    TurnRequest,
+    TurnResponse,
+    VisitorConversation,
+    WidgetConfigOut,
+)
+from engine.service.turns import check_key
+from engine.service.widget_config import consent_notes, widget_config_of
+
+
+def visitor_router(ctx: ServiceContext) -> APIRouter:
+    router = APIRouter()
+    catalog, limits, submitter = ctx.catalog, ctx.limits, ctx.submitter
+
+    @router.post(
+        "/v1/conversations",
+        status_code=201,
+        response_model=ConversationCreated,
+        responses=ERRORS,
+        dependencies=[Depends(ctx.limited("visitor_create"))],
+        tags=["visitor"],
+        summary="Start a conversation for a published goal spec",
+    )
+    def create_conversation(body: CreateConversation) -> ConversationCreated:
+        goal = catalog.resolve(body.goal)
+        token, key = visitor_access.new_token()
+        state = goal.runtime.start(language=body.language, visitor_key=key)
+        return ConversationCreated(
+            conversation_id=state.conversation_id,
+            visitor_token=token,
+            goal_ref=state.goal_ref,
+            language=state.language,
+            turn=state.turn,
+            state=state.state_string(),
+            objectives=goal.objectives(),
+        )
+
+    @router.post(
+        "/v1/conversations/{conversation_id}/turns",
+        response_model=TurnResponse,
+        responses=ERRORS,
+        dependencies=[Depends(ctx.limited("visitor_turn"))],
+        tags=["visitor"],
+        summary="Post a visitor message; get the grounded answer, the follow-up question and the state",
+    )
+    def post_turn(
+        conversation_id: ConversationId,
+        body: TurnRequest,
+        response: Response,
+        idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
+        visitor_token: VisitorToken = None,
+    ) -> dict[str, Any]:
+        check_text(body.message, "message")
+        key = check_key(idempotency_key, limits.idempotency_key_max_chars)
+        state, goal = ctx.visitor_goal_of(conversation_id, visitor_token)
+        notes = consent_notes(goal.published.spec, state.turn, body.consent)
+        submitted = submitter.submit(goal.runtime, conversation_id, body.message, key, notes=notes)
+        if submitted.replayed:
+            response.headers["Idempotent-Replayed"] = "true"
+        # Derived from the stored response and the pinned spec, so a replay returns the same choices.
+        choices = quick_replies(goal.published.spec, submitted.response, state.language, goal.runtime.bundle)
+        return {**submitted.response, "choices": choices}
+
+    @router.get(
+        "/v1/conversations/{conversation_id}",
+        response_model=VisitorConversation,
+        responses=ERRORS,
+        dependencies=[Depends(ctx.limited("visitor_read"))],
+        tags=["visitor"],
+        summary="The visitor's view of a conversation (messages and state)",
+    )
+    def get_conversation(conversation_id: ConversationId, visitor_token: VisitorToken = None) -> VisitorConversation:
+        state, _ = ctx.visitor_goal_of(conversation_id, visitor_token)
+        return VisitorConversation(
+            conversation_id=state.conversation_id,
+            goal_ref=state.goal_ref,
+            language=state.language,
+            turn=state.turn,
+            state=state.state_string(),
+            stopped=state.stopped,
+            messages=[MessageOut(role=m.role.value, turn=m.turn, text=m.text) for m in state.messages],
+        )
+
+    @router.get(
+        "/v1/goals/{goal:path}/widget",
+        response_model=WidgetConfigOut,
+        responses=ERRORS,
+        dependencies=[Depends(ctx.limited("visitor_read"))],
+        tags=["visitor"],
+        summary="How the widget presents this goal's company: name, colours, welcome text, privacy and consent",
+    )
+    def widget_config(
+        goal: Annotated[str, PathParam(pattern=GOAL_PATTERN)],
+        lang: Annotated[str | None, Query(pattern=r"^[a-z]{2,3}$")] = None,
+    ) -> WidgetConfigOut:
+        return widget_config_of(catalog.resolve(goal).published, lang)
+
+    return router
