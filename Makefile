@@ -26,10 +26,12 @@ test: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile
 
-# The edit loop: no slow sweeps, no browser, smaller differential sample.
+# The edit loop of the kernel: decision layer, spec differential (small sample), audit chain, golden
+# conversations; no slow sweeps, no browser, no servers. Everything else runs in `make test`.
+FAST_TESTS = tests/core tests/differential tests/audit tests/golden
 test-fast: $(STAMP)
 	$(BIN)/lint-imports --no-cache
-	GRACE_DIFFERENTIAL_CASES=500 $(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile -m "not slow and not browser"
+	GRACE_DIFFERENTIAL_CASES=200 $(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile -m "not slow and not browser" $(FAST_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/grace bench decide
