@@ -104,14 +104,15 @@ def test_accepted_connections_have_nagle_off() -> None:
         await server.wait_closed()
         return seen[0]
 
-    # its own thread: another test in this worker (Playwright's sync API) may leave an event loop running here
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        nodelay = pool.submit(asyncio.run, accepted_nodelay(listeners.listen("127.0.0.1", 0))).result(timeout=30)
-    assert nodelay != 0
+    def nodelay_of(sock: socket.socket) -> int:
+        # its own thread: another test in this worker (Playwright's sync API) may leave an event loop running
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(asyncio.run, accepted_nodelay(sock)).result(timeout=30)
+
+    assert nodelay_of(listeners.listen("127.0.0.1", 0)) != 0
     if listeners.reuse_port_balances():
         reserved = listeners.reserve("127.0.0.1", 0)
         try:
-            shared = listeners.listen_shared_port("127.0.0.1", reserved.getsockname()[1])
-            assert asyncio.run(accepted_nodelay(shared)) != 0
+            assert nodelay_of(listeners.listen_shared_port("127.0.0.1", reserved.getsockname()[1])) != 0
         finally:
             reserved.close()
