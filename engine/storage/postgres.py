@@ -103,6 +103,9 @@ _MIGRATION_2 = [
         actor           TEXT NOT NULL,
         at              TIMESTAMPTZ NOT NULL DEFAULT now()
     )""",
+    # every state read checks this table for an erasure of the conversation: an index, not a scan
+    """CREATE INDEX IF NOT EXISTS grace_operator_actions_conversation
+        ON grace_operator_actions (conversation_id, action)""",
     "DROP TRIGGER IF EXISTS grace_operator_actions_append_only ON grace_operator_actions",
     """CREATE TRIGGER grace_operator_actions_append_only BEFORE UPDATE OR DELETE ON grace_operator_actions
         FOR EACH ROW EXECUTE FUNCTION grace_audit_append_only()""",

@@ -90,6 +90,7 @@ CREATE TABLE IF NOT EXISTS grace_operator_actions (
     actor           TEXT NOT NULL,
     at              TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS grace_operator_actions_conversation ON grace_operator_actions (conversation_id, action);
 CREATE TRIGGER IF NOT EXISTS grace_operator_actions_no_update BEFORE UPDATE ON grace_operator_actions
 BEGIN SELECT RAISE(ABORT, 'grace operator actions are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS grace_operator_actions_no_delete BEFORE DELETE ON grace_operator_actions

@@ -188,6 +188,15 @@ def test_audit_records_are_append_only_in_the_database(factory: StoreFactory, ma
     assert store.records(state.conversation_id) == [record_for(new)]
 
 
+def test_the_erasure_lookup_is_indexed(factory: StoreFactory) -> None:
+    # every state read asks whether the conversation was erased: an index on the operator actions serves it
+    factory.open()
+    with pytest.raises(Exception, match="already exists"):
+        factory.execute_raw(
+            "CREATE INDEX grace_operator_actions_conversation ON grace_operator_actions (conversation_id, action)"
+        )
+
+
 def test_summaries_are_paged_most_recent_first(store: DurableStore, make_state: MakeState) -> None:
     states = [make_state(f"c{index}") for index in range(3)]
     for state in states:
