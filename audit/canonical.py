@@ -41,10 +41,8 @@ def to_json_value(value: Any) -> JsonValue:
 
 def canonical_bytes(value: Any) -> bytes:
     """The canonical JSON encoding of ``value`` as UTF-8 bytes."""
-    prepared = _prepare(value, 0)
-    text = json.dumps(prepared, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     try:
-        return text.encode("utf-8")
+        return canonical_bytes_of_plain(_prepare(value, 0))
     except UnicodeEncodeError as exc:  # lone surrogates survive json.dumps but are not UTF-8
         raise CanonicalError("string is not valid Unicode (lone surrogate)", code="audit.canonical.bad_string") from exc
 

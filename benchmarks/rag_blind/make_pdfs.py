@@ -10,21 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.rag_sets.make_pdfs import parse_source, pdf_bytes
+from benchmarks.rag_sets.make_pdfs import regenerate
 
 HERE = Path(__file__).resolve().parent
-
-
-def regenerate(folder: Path) -> list[Path]:
-    """Write every ``<company>/corpus/<name>.pdf`` of ``folder`` from its ``<company>/<name>.txt`` source."""
-    written: list[Path] = []
-    for source in sorted(folder.glob("*/*.txt")):
-        title, pages = parse_source(source.read_text(encoding="utf-8"))
-        target = source.parent / "corpus" / f"{source.stem}.pdf"
-        target.write_bytes(pdf_bytes(pages, title))
-        written.append(target)
-        print(f"wrote {target.relative_to(folder)} ({len(pages)} pages)")
-    return written
 
 
 def main() -> int:

@@ -10,17 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.rag_sets.make_pdfs import parse_source, pdf_bytes
+from benchmarks.rag_sets.make_pdfs import regenerate
 
 HERE = Path(__file__).resolve().parent
 
 
 def main() -> int:
-    for source in sorted(HERE.glob("*/*.txt")):
-        title, pages = parse_source(source.read_text(encoding="utf-8"))
-        target = source.parent / "corpus" / f"{source.stem}.pdf"
-        target.write_bytes(pdf_bytes(pages, title))
-        print(f"wrote {target.relative_to(HERE)} ({len(pages)} pages)")
+    regenerate(HERE)
     return 0
 
 

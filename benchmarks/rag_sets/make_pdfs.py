@@ -99,12 +99,21 @@ def parse_source(text: str) -> tuple[str, list[list[Line]]]:
     return title, [page for page in pages if page]
 
 
-def main() -> int:
-    for source in sorted(HERE.glob("*/*.txt")):
+def regenerate(folder: Path) -> list[Path]:
+    """Write every ``<company>/corpus/<name>.pdf`` of ``folder`` from its ``<company>/<name>.txt`` source (the
+    labelled sets, the former held-out sets and the blind sets all keep their PDFs this way)."""
+    written: list[Path] = []
+    for source in sorted(folder.glob("*/*.txt")):
         title, pages = parse_source(source.read_text(encoding="utf-8"))
         target = source.parent / "corpus" / f"{source.stem}.pdf"
         target.write_bytes(pdf_bytes(pages, title))
-        print(f"wrote {target.relative_to(HERE)} ({len(pages)} pages)")
+        written.append(target)
+        print(f"wrote {target.relative_to(folder)} ({len(pages)} pages)")
+    return written
+
+
+def main() -> int:
+    regenerate(HERE)
     return 0
 
 

@@ -43,7 +43,8 @@ def _fragment(folded_sentence: str, words: list[str], cues: QuestionCues) -> boo
     """A request written as a noun phrase: "price of a new boiler", "opening hours saturday", "drum lessons how
     much"."""
     folded_words = [fold(w) for w in words]
-    verbless = not set(folded_words) & {fold(a) for a in cues.auxiliaries}
+    auxiliaries = {fold(a) for a in cues.auxiliaries}
+    verbless = not set(folded_words) & auxiliaries
     for opener in cues.fragment_openers:
         head = fold(opener)
         if not re.match(rf"{re.escape(head)}(?!\w)", folded_sentence):
@@ -55,7 +56,6 @@ def _fragment(folded_sentence: str, words: list[str], cues: QuestionCues) -> boo
             return True
     if not 1 < len(words) <= cues.fragment_max_words + 2:
         return False
-    auxiliaries = {fold(a) for a in cues.auxiliaries}
     for closer_words in (fold(c).split() for c in cues.fragment_closers):
         before = folded_words[: -len(closer_words)]
         if before and folded_words[-len(closer_words) :] == closer_words and not set(before) & auxiliaries:

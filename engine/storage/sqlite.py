@@ -236,7 +236,8 @@ class SQLiteStore:
                 )
         log.info("storage.conversation.created", backend=self.backend, conversation_id=state.conversation_id)
 
-    def load(self, conversation_id: str) -> ConversationState:
+    def _state_row(self, conversation_id: str) -> tuple[str, bytes | None, bool]:
+        """The stored state, the wrapped key and whether the conversation was erased, in one read transaction."""
         with self._tx(write=False) as tx:
             row = tx.execute(
                 "SELECT state_json FROM grace_conversations WHERE id = ?", (conversation_id,)
@@ -244,7 +245,11 @@ class SQLiteStore:
             if row is None:
                 raise errors.not_found(conversation_id)
             wrapped, erased = self._key_row(tx, conversation_id)
-        return codec.load_state(row[0], self.keys.open(conversation_id, wrapped), erased=erased)
+        return row[0], wrapped, erased
+
+    def load(self, conversation_id: str) -> ConversationState:
+        body, wrapped, erased = self._state_row(conversation_id)
+        return codec.load_state(body, self.keys.open(conversation_id, wrapped), erased=erased)
 
     def _key_row(self, conn: sqlite3.Connection, conversation_id: str) -> tuple[bytes | None, bool]:
         key = conn.execute(
@@ -268,17 +273,11 @@ class SQLiteStore:
 
     def load_with_cipher(self, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
         """``cipher`` and ``load`` in one read transaction (a turn needs both): ``store.erased`` once erased."""
-        with self._tx(write=False) as tx:
-            row = tx.execute(
-                "SELECT state_json FROM grace_conversations WHERE id = ?", (conversation_id,)
-            ).fetchone()
-            if row is None:
-                raise errors.not_found(conversation_id)
-            wrapped, erased = self._key_row(tx, conversation_id)
+        body, wrapped, erased = self._state_row(conversation_id)
         if erased:
             raise errors.erased(conversation_id)
         cipher = self.keys.open(conversation_id, wrapped)
-        return codec.load_state(row[0], cipher, erased=False), cipher
+        return codec.load_state(body, cipher, erased=False), cipher
 
     def stored_state(self, conversation_id: str) -> dict[str, Any]:
         row = (

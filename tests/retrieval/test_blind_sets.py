@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.rag_blind.check_sets import SHAPE, check_folder, check_shape
-from benchmarks.rag_blind.make_pdfs import regenerate
 from benchmarks.rag_heldout.check_sets import check
-from benchmarks.rag_sets.make_pdfs import parse_source, pdf_bytes
+from benchmarks.rag_sets.make_pdfs import parse_source, pdf_bytes, regenerate
 
 BLIND = Path(__file__).resolve().parents[2] / "benchmarks" / "rag_blind"
 SETS = sorted(BLIND.glob("*/set.json"))
