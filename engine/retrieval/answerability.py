@@ -162,8 +162,12 @@ class AnswerabilityJudge:
         clock = re.compile(self.settings.clock_pattern)
         calendar = _calendar_words(tuple(sorted(rules.languages)))
         self._states_clock = {p.id: bool(clock.search(fold(p.indexed_text()))) for p in passages}
+        duration = re.compile(self.settings.duration_pattern)
         self._states_date = {
-            p.id: self._states_clock[p.id] or bool(set(tokens(p.indexed_text())) & calendar) for p in passages
+            p.id: self._states_clock[p.id]
+            or bool(set(tokens(p.indexed_text())) & calendar)
+            or bool(duration.search(fold(p.indexed_text())))
+            for p in passages
         }
         price = re.compile(self.settings.price_pattern)
         free = re.compile(self.settings.free_pattern)

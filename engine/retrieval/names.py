@@ -51,7 +51,10 @@ def ordinary_names(languages: tuple[str, ...]) -> frozenset[str]:
 
 
 def is_acronym(word: str) -> bool:
-    """SSO, MS, IVA, SL: short all-capital words are abbreviations, not names of unknown things."""
+    """SSO, MS, IVA, SL: short all-capital words are abbreviations, not names of unknown things; so are their
+    plurals (DBs, APIs, PDFs)."""
+    if len(word) >= 3 and word.endswith("s") and word[:-1].isupper():
+        word = word[:-1]
     return 2 <= len(word) <= 5 and word.isupper()
 
 

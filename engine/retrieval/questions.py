@@ -63,17 +63,60 @@ def _fragment(folded_sentence: str, words: list[str], cues: QuestionCues) -> boo
     return False
 
 
-def _addressed(words: list[str], cues: QuestionCues) -> bool:
-    """A verb addressed to the company in a short sentence: "tenéis parking", "el sábado abrís"."""
-    if not 2 <= len(words) <= cues.addressed_verb_max_words:
-        return False
-    return any(
-        word.endswith(ending)
+def _addressed_verbs(words: list[str], cues: QuestionCues) -> list[int]:
+    """Positions of verbs addressed to the company that no blocker within two words before turns into a
+    subjunctive or subordinate statement ("esperando que me llaméis")."""
+    blockers = set(cues.addressed_verb_blockers)
+    return [
+        i
+        for i, word in enumerate(words)
+        for ending in cues.addressed_verb_endings
+        if word.endswith(ending)
         and len(word) >= len(ending) + 3
         and not any(word.endswith(x) for x in cues.addressed_verb_excluded_endings)
-        for word in words
-        for ending in cues.addressed_verb_endings
+        and not blockers & set(words[max(0, i - 2) : i])
+    ]
+
+
+def _addressed(words: list[str], cues: QuestionCues) -> bool:
+    """A verb addressed to the company in a short sentence or clause ("tenéis parking", "el sábado abrís"), or
+    beside a clitic or a subject pronoun at any length ("me podéis llevar el coche a la itv", "habláis vosotros
+    con la aseguradora")."""
+    found = _addressed_verbs(words, cues)
+    if found and 2 <= len(words) <= cues.addressed_verb_max_words:
+        return True
+    companions = set(cues.addressed_verb_companions)
+    return any(companions & set(words[max(0, i - 1) : i]) or companions & set(words[i + 1 : i + 2]) for i in found)
+
+
+def _hypothetical(words: list[str], cues: QuestionCues) -> bool:
+    """ "si cancelamos con un año de margen nos devolvéis la señal", "what if it rains on the day"."""
+    if not cues.hypothetical_openers or len(words) < cues.hypothetical_min_words:
+        return False
+    return any(words[: len(o.split())] == o.split() for o in cues.hypothetical_openers)
+
+
+def _existence(words: list[str], cues: QuestionCues) -> bool:
+    """ "hay parking", "el puente hay clase", "somos dos, hay algún descuento"; not "hay un problema", "no hay
+    prisa"."""
+    after, before = set(cues.existence_blocked_after), set(cues.existence_blocked_before)
+    return any(
+        word in cues.existence_words
+        and i + 1 < len(words)
+        and words[i + 1] not in after
+        and not (i > 0 and words[i - 1] in before)
+        for i, word in enumerate(words)
     )
+
+
+def _closing(words: list[str], cues: QuestionCues) -> bool:
+    """A sentence or clause closing with "cuánto es", "se puede", "how much"."""
+    folded = [fold(w) for w in words]
+    for phrase in cues.closing_phrases:
+        tail = fold(phrase).split()
+        if len(folded) > len(tail) and folded[-len(tail) :] == tail:
+            return True
+    return False
 
 
 def _later_clause(words: list[str], cues: QuestionCues) -> bool:
@@ -99,6 +142,8 @@ def _opening(words: list[str], cues: QuestionCues, exclaims: bool) -> bool:
     if exclaims:
         return False
     start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
+    if start and words[start] in set(cues.informal_wh_after_preposition):  # "hasta cuando …"
+        return True
     if words[start] in set(cues.informal_wh_words):
         window = {fold(w) for w in words[start + 1 : start + 3]}
         if window and not window & {fold(w) for w in cues.informal_blocked}:
@@ -123,7 +168,7 @@ def _cue(sentence: str, cues: QuestionCues) -> bool:
     exclaims = sentence.rstrip().endswith("!")
     if "¡" not in sentence and not exclaims and set(words) & set(cues.anywhere_wh_words):  # "¡qué bien!"
         return True
-    if _fragment(folded.strip(" ¿¡"), words, cues) or (not exclaims and _addressed(words, cues)):
+    if _fragment(folded.strip(" ¿¡"), words, cues):
         return True
     clauses = [_words(c) for c in _CLAUSES.split(sentence)]
     clauses = [c for c in clauses if c]
@@ -131,7 +176,13 @@ def _cue(sentence: str, cues: QuestionCues) -> bool:
         return False
     if _opening(clauses[0], cues, exclaims):
         return True
-    return not exclaims and any(_later_clause(c, cues) for c in clauses[1:])
+    if exclaims:
+        return False
+    if _hypothetical(words, cues) and len(clauses[0]) > 1:
+        return True
+    if _addressed(words, cues) or _existence(words, cues) or _closing(words, cues):
+        return True
+    return any(_later_clause(c, cues) or _addressed(c, cues) or _closing(c, cues) for c in clauses[1:])
 
 
 def question_sentences(message: str, languages: dict[str, LanguageRules]) -> list[str]:

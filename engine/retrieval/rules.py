@@ -60,6 +60,9 @@ class GroundingSettings(_Frozen):
     unverifiable_weight: float  # across languages: weight of an asked word nothing can check (no concept group)
     price_pattern: str  # regex on folded passage text: a currency mark (with a digit: a price is stated)
     clock_pattern: str  # regex on folded passage text: a clock time
+    # regex on folded passage text: a duration ("30 días", "two weeks"), which answers "when" asked relative to an
+    # event ("when must we confirm", "hasta cuándo vale el presupuesto")
+    duration_pattern: str = r"(?!)"
     free_pattern: str  # regex on folded passage text: something is free
     fuzzy_min_ratio: float  # stems this similar (rapidfuzz ratio, 0-100) count as the same word (typos)
     reject_unknown_names: bool  # a question naming something the corpus never mentions is unanswerable
@@ -118,6 +121,26 @@ class QuestionCues(_Frozen):
     addressed_verb_endings: tuple[str, ...] = ()
     addressed_verb_excluded_endings: tuple[str, ...] = ()
     addressed_verb_max_words: int = 8
+    # A clitic or subject pronoun beside an addressed verb ("me las montáis", "habláis vosotros") makes it a
+    # request to the company at any sentence length; a blocker within two words before it makes it a subjunctive or a
+    # subordinate statement ("esperando que me llaméis", "cuando lleguéis").
+    addressed_verb_companions: tuple[str, ...] = ()
+    addressed_verb_blockers: tuple[str, ...] = ()
+    # A sentence opening with a hypothetical ("si cancelamos …", "what if …") asks what happens then, when it
+    # has at least hypothetical_min_words words ("si, claro" is a yes).
+    hypothetical_openers: tuple[str, ...] = ()
+    hypothetical_min_words: int = 0
+    # An existential verb ("hay") followed by a bare noun or an indefinite ("hay parking", "hay algún
+    # descuento") asks whether the thing exists, unless the next word is in existence_blocked_after ("hay un
+    # problema") or the previous word in existence_blocked_before ("no hay prisa").
+    existence_words: tuple[str, ...] = ()
+    existence_blocked_after: tuple[str, ...] = ()
+    existence_blocked_before: tuple[str, ...] = ()
+    # Phrases that, closing a sentence or clause of any length, make it a question ("…, se puede",
+    # "y cambiar las ruedas cuánto es").
+    closing_phrases: tuple[str, ...] = ()
+    # Conjunction-like interrogatives that ask only after a preposition at sentence start ("hasta cuando …").
+    informal_wh_after_preposition: tuple[str, ...] = ()
 
 
 class LanguageRules(_Frozen):
@@ -196,7 +219,7 @@ def parse_rules(data: dict[str, Any], schema: dict[str, Any] | None = None) -> R
             )
     decision = rules.grounding.decision
     AnswerModel(decision.features, decision.weights, decision.mean, decision.scale, decision.bias, decision.threshold)
-    for name in ("price_pattern", "free_pattern", "clock_pattern"):
+    for name in ("price_pattern", "free_pattern", "clock_pattern", "duration_pattern"):
         try:
             re.compile(getattr(rules.grounding, name))
         except re.error as exc:

@@ -55,6 +55,17 @@ QUESTIONS = [
     "el sábado abrís",
     "algún descuento para familias numerosas",
     "quería saber si hacéis envíos a Canarias",
+    # colloquial Spanish without question marks: hypotheticals, existence, addressed verbs in long sentences or
+    # later clauses, closing interrogatives, "hasta cuando"
+    "si cancelo la reserva una semana antes me devolvéis algo",
+    "y si llego tarde a la primera clase que pasa",
+    "en verano hay horario reducido",
+    "somos tres, hay algun sitio para aparcar",
+    "he comprado el material en otra tienda, me lo instalais vosotros",
+    "os mando las fotos del salón por correo y nos hacéis un presupuesto sin compromiso",
+    "traigo yo la tarta de cumpleaños, se puede",
+    "y montar las cortinas del salón cuanto es",
+    "desde cuando esta abierta la inscripcion",
 ]
 STATEMENTS = [
     "We need four bedrooms and a big garden.",
@@ -82,6 +93,14 @@ STATEMENTS = [
     "Ya me enviasteis el presupuesto.",
     "Hay un problema con la factura.",
     "Any day next week suits me.",
+    # subjunctive and perfect addressed verbs, negated or quantified existence, "sí" as a yes
+    "llevo una semana esperando que me llaméis",
+    "cuando lleguéis a la obra llamad al timbre",
+    "no me habéis contestado todavía al correo del lunes",
+    "no hay prisa, lo dejamos para septiembre",
+    "hay mucho ruido en la calle por las obras",
+    "si, me interesa",
+    "si vale",
     "",
     "   ",
 ]
