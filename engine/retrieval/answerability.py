@@ -76,6 +76,7 @@ class AskedTerm:
     checked: bool = False  # looked up across languages through the embedding (found or not: it is checkable)
     translations: tuple[str, ...] = ()  # the corpus words the embedding matched
     spelled_out: str = ""  # an acronym's words as the corpus writes them ("single sign on" for "sso")
+    forms: tuple[str, ...] = ()  # the corpus index terms it matched (its concept group's words in every language)
 
 
 @dataclass
@@ -286,6 +287,7 @@ class AnswerabilityJudge:
                     stated_in=stated,
                     titled_in=titled,
                     spelled_out=" ".join(sorted(spelled)),
+                    forms=tuple(sorted(forms)) if expanded is not word else (),
                     weight=weight,
                     name=word.surface in names,
                     verb=word.surface in verbs or number,
@@ -321,6 +323,17 @@ class AnswerabilityJudge:
     def states_kind(self, passage_id: str, kind: str) -> bool:
         table = {"price": self._states_price, "clock": self._states_clock, "date": self._states_date}.get(kind)
         return True if table is None else table.get(passage_id, True)
+
+    def other_language_forms(self, terms: Sequence[AskedTerm], language: str) -> list[str]:
+        """Corpus terms a concept group matched in passages of another language than the question's ("parking"
+        → "aparcamiento"): searched on the keyword side too, or a bilingual corpus's same-language sections,
+        which share only common words with the question, outrank the one that states the asked thing."""
+        return [
+            form
+            for t in terms
+            if t.forms and any(self._language[pid] != language for pid in t.stated_in)
+            for form in t.forms
+        ]
 
     def _only_here(self, term: AskedTerm, passage: Passage) -> bool:
         same = {pid for pid in term.stated_in if self._language[pid] == passage.language}

@@ -179,7 +179,11 @@ class GroundedAnswerer:
         terms = self.judge.asked_terms(asked, trace.language)
         # Words matched across languages also search the keyword index (the same-language sections would
         # otherwise win retrieval in a bilingual corpus).
-        expansion = list(dict.fromkeys(w for t in terms for w in t.translations))
+        expansion = list(
+            dict.fromkeys(
+                [*(w for t in terms for w in t.translations), *self.judge.other_language_forms(terms, trace.language)]
+            )
+        )
         # An acronym the documents spell out is searched as they write it (both the keyword and the dense side).
         spelled = " ".join(t.spelled_out for t in terms if t.spelled_out)
         search = f"{query} ({spelled})" if spelled else query
