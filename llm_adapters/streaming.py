@@ -5,7 +5,9 @@ waiting, unless the client closes the stream: it checks for a disconnect after e
 
 * asks for the role's output budget (``max_tokens``) and also enforces it on the tokens it receives;
 * reads the reply chunk by chunk and closes the HTTP stream as soon as the turn's deadline share is spent
-  (``llm.deadline_exceeded``) or the budget is exceeded (``llm.output_truncated``);
+  (``llm.deadline_exceeded``) or the budget is exceeded (``llm.output_truncated``); a watchdog ends the read at
+  the deadline even when no chunk comes: servers send keep-alive comments (sse-starlette every 15 s) while a
+  queued request waits or a long prompt is read, and each one restarts the HTTP read timeout;
 * validates the finished JSON text against the role's response model with the request as validation context,
   the same check Instructor applies, and re-asks at most ``max_reasks`` times with the validation errors;
 * retries transport failures at most ``transport_retries`` times, never past the deadline share.
@@ -16,7 +18,10 @@ The request follows Instructor's JSON modes (the response model's JSON schema in
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,6 +60,19 @@ class _Reply:
     cut: str | None  # "deadline" or "budget" when the client closed the stream
 
 
+def _expire(stream: Any, expired: threading.Event) -> None:
+    """At the deadline: mark the stream expired and shut its socket down, which wakes a read blocked between
+    keep-alive comments (the reading thread then sees the error and closes the stream itself)."""
+    expired.set()
+    response = getattr(stream, "response", None)
+    extensions = getattr(response, "extensions", None) or {}
+    network = extensions.get("network_stream")
+    sock = network.get_extra_info("socket") if network is not None else None
+    if isinstance(sock, socket.socket):
+        with contextlib.suppress(OSError):  # already closed by the reader: nothing left to wake
+            sock.shutdown(socket.SHUT_RDWR)
+
+
 # Length and count bounds are checked by the response model after the reply; as grammar rules they multiply
 # (llama.cpp refuses a string of at most 2,000 characters as "exceeds sane defaults" and the server dies), and in
 # the prompt they only cost tokens. Titles cost tokens too.
@@ -64,8 +82,11 @@ _UNCONSTRAINED = frozenset({"maxLength", "minLength", "maxItems", "minItems", "p
 def grammar_schema(schema: Any) -> Any:
     """``schema`` without the keywords above (property names are kept, whatever they are called)."""
     if isinstance(schema, dict):
-        return {k: (grammar_schema(v) if k != "properties" else {n: grammar_schema(s) for n, s in v.items()})
-                for k, v in schema.items() if k not in _UNCONSTRAINED}
+        return {
+            k: (grammar_schema(v) if k != "properties" else {n: grammar_schema(s) for n, s in v.items()})
+            for k, v in schema.items()
+            if k not in _UNCONSTRAINED
+        }
     if isinstance(schema, list):
         return [grammar_schema(item) for item in schema]
     return schema
@@ -75,8 +96,9 @@ def schema_text(response_model: type[BaseModel]) -> str:
     return json.dumps(grammar_schema(response_model.model_json_schema()), separators=(",", ":"), ensure_ascii=False)
 
 
-def request_messages(messages: list[dict[str, str]], response_model: type[BaseModel], *,
-                     system_role: bool) -> list[dict[str, str]]:
+def request_messages(
+    messages: list[dict[str, str]], response_model: type[BaseModel], *, system_role: bool
+) -> list[dict[str, str]]:
     """The template's messages with the schema instruction; without a system role it opens the user turn."""
     instruction = SCHEMA_INSTRUCTION + schema_text(response_model)
     system = "\n\n".join([*(m["content"] for m in messages if m["role"] == "system"), instruction])
@@ -99,8 +121,15 @@ class StreamingBackend:
 
     ok_status = "ok"
 
-    def __init__(self, client: Any, *, adapter: str, settings: LLMSettings,
-                 sleep: Callable[[float], None] = time.sleep, window: CallWindow | None = None) -> None:
+    def __init__(
+        self,
+        client: Any,
+        *,
+        adapter: str,
+        settings: LLMSettings,
+        sleep: Callable[[float], None] = time.sleep,
+        window: CallWindow | None = None,
+    ) -> None:
         self.client = client
         self.adapter = adapter
         self.model = settings.provider.model
@@ -119,16 +148,25 @@ class StreamingBackend:
     def _timeout(self, window_s: float | None) -> Any:
         import httpx2
 
-        read = self.settings.request_timeout_s if window_s is None else min(self.settings.request_timeout_s,
-                                                                             max(window_s, 0.001))
+        read = (
+            self.settings.request_timeout_s
+            if window_s is None
+            else min(self.settings.request_timeout_s, max(window_s, 0.001))
+        )
         return httpx2.Timeout(read, connect=min(self.settings.connect_timeout_s, read))
 
-    def _stream(self, messages: list[dict[str, str]], response_model: type[BaseModel], budget: int,
-                window_s: float | None) -> _Reply:
+    def _stream(
+        self, messages: list[dict[str, str]], response_model: type[BaseModel], budget: int, window_s: float | None
+    ) -> _Reply:
         stream = self.client.chat.completions.create(
-            model=self.model, messages=messages, temperature=self.settings.temperature, max_tokens=budget,
-            stream=True, stream_options={"include_usage": True},
-            response_format=self._response_format(response_model), timeout=self._timeout(window_s),
+            model=self.model,
+            messages=messages,
+            temperature=self.settings.temperature,
+            max_tokens=budget,
+            stream=True,
+            stream_options={"include_usage": True},
+            response_format=self._response_format(response_model),
+            timeout=self._timeout(window_s),
         )
         parts: list[str] = []
         tokens = 0
@@ -136,6 +174,12 @@ class StreamingBackend:
         usage_in: int | None = None
         usage_out: int | None = None
         cut: str | None = None
+        expired = threading.Event()
+        watchdog = None
+        if window_s is not None:
+            watchdog = threading.Timer(max(window_s, 0.0), _expire, args=(stream, expired))
+            watchdog.daemon = True
+            watchdog.start()
         try:
             for chunk in stream:
                 usage = getattr(chunk, "usage", None)
@@ -153,10 +197,18 @@ class StreamingBackend:
                 if finish is None and tokens > budget:
                     cut = "budget"  # the server ignored max_tokens: stop it here
                     break
-                if finish is None and self._window.passed():
+                if finish is None and (expired.is_set() or self._window.passed()):
                     cut = "deadline"
                     break
+            if expired.is_set() and finish is None:
+                cut = "deadline"  # the shut-down socket read as the end of an unfinished body
+        except Exception:
+            if not expired.is_set():
+                raise
+            cut = "deadline"  # the watchdog shut the connection while a read waited
         finally:
+            if watchdog is not None:
+                watchdog.cancel()
             stream.close()  # releases the connection; the server sees the disconnect and stops generating
         output = usage_out if isinstance(usage_out, int) and cut is None else tokens
         return _Reply("".join(parts), finish, output, usage_in if isinstance(usage_in, int) else None, cut)
@@ -177,7 +229,8 @@ class StreamingBackend:
         text = "\n".join(m["content"] for m in messages)
         try:
             response = self.client.with_options(timeout=httpx2.Timeout(2.0)).post(
-                url, body={"input": text}, cast_to=httpx2.Response)
+                url, body={"input": text}, cast_to=httpx2.Response
+            )
             count = response.json().get("count")
         except Exception as exc:  # a count is a measurement, never a reason to fail the call
             log.debug("llm.prompt_tokens.unavailable", adapter=self.adapter, error=type(exc).__name__)
@@ -217,8 +270,10 @@ class StreamingBackend:
                 if isinstance(error, LLMTimeoutError) and self._window.passed():
                     # The read timeout was the turn's deadline share (no token came in time, e.g. the server was
                     # still reading a long prompt): the same cut as between chunks, and never retried.
-                    raise LLMDeadlineError(f"{self.adapter}: the turn's deadline passed before the model "
-                                           "answered; request closed", **tally()) from None
+                    raise LLMDeadlineError(
+                        f"{self.adapter}: the turn's deadline passed before the model answered; request closed",
+                        **tally(),
+                    ) from None
                 if not isinstance(error, _RETRYABLE) or retry >= self.settings.transport_retries:
                     raise error from None  # the cause may carry provider bodies; the typed error is enough
                 after = error.context.get("retry_after_s")
@@ -230,27 +285,44 @@ class StreamingBackend:
                 retry += 1
                 continue
             output_tokens += reply.output_tokens
-            counted = reply.input_tokens if reply.input_tokens is not None else self._count_prompt_tokens(sent)
+            # No count after a deadline cut: the count is one more request to a server that is already late.
+            counted = (
+                reply.input_tokens
+                if reply.input_tokens is not None or reply.cut == "deadline"
+                else self._count_prompt_tokens(sent)
+            )
             if counted is not None:
                 input_tokens = (input_tokens or 0) + counted
             if reply.cut == "deadline":
-                raise LLMDeadlineError(f"{self.adapter}: the turn's deadline passed while the model was writing "
-                                       f"({reply.output_tokens} tokens); stream closed", **tally())
+                raise LLMDeadlineError(
+                    f"{self.adapter}: the turn's deadline passed while the model was writing "
+                    f"({reply.output_tokens} tokens); stream closed",
+                    **tally(),
+                )
             if reply.cut == "budget" or reply.finish_reason == "length":
-                raise LLMOutputError(f"{self.adapter}: output truncated at the {purpose} budget of {budget} tokens",
-                                     code="llm.output_truncated", **tally())
+                raise LLMOutputError(
+                    f"{self.adapter}: output truncated at the {purpose} budget of {budget} tokens",
+                    code="llm.output_truncated",
+                    **tally(),
+                )
             try:
                 parsed = response_model.model_validate_json(reply.text, context=context)
             except ValidationError as exc:
                 answered += 1
                 if answered > self.settings.max_reasks:
                     issue = exc.errors()[0] if exc.errors() else None
-                    where = f" (last issue: {'.'.join(str(p) for p in issue['loc']) or '(top)'}: {issue['type']})" \
-                        if issue else ""
-                    raise LLMOutputError(f"{self.adapter}: output failed validation after {attempts} attempt(s)"
-                                         f"{where}", **tally()) from None
-                sent = [*sent, {"role": "assistant", "content": reply.text},
-                        {"role": "user", "content": REASK_INSTRUCTION + _validation_summary(exc)}]
+                    where = (
+                        f" (last issue: {'.'.join(str(p) for p in issue['loc']) or '(top)'}: {issue['type']})"
+                        if issue
+                        else ""
+                    )
+                    raise LLMOutputError(
+                        f"{self.adapter}: output failed validation after {attempts} attempt(s){where}", **tally()
+                    ) from None
+                sent = [
+                    *sent,
+                    {"role": "assistant", "content": reply.text},
+                    {"role": "user", "content": REASK_INSTRUCTION + _validation_summary(exc)},
+                ]
                 continue
-            return Completion(parsed=parsed, input_tokens=input_tokens, output_tokens=output_tokens,
-                              attempts=attempts)
+            return Completion(parsed=parsed, input_tokens=input_tokens, output_tokens=output_tokens, attempts=attempts)

@@ -27,8 +27,14 @@ MESSAGE = "I want a house in Vera with three bedrooms; my budget is 450.000 EUR.
 
 
 def _request(spec: PublishedGoalSpec) -> ProposerInput:
-    return ProposerInput(spec=spec, bits=[0, 0, 0, 0], language="en", turn=1,
-                         message=Message(role=Role.VISITOR, turn=1, text=MESSAGE), history=[])
+    return ProposerInput(
+        spec=spec,
+        bits=[0, 0, 0, 0],
+        language="en",
+        turn=1,
+        message=Message(role=Role.VISITOR, turn=1, text=MESSAGE),
+        history=[],
+    )
 
 
 def _remaining(values: list[float | None], then: float | None) -> Callable[[], float | None]:
@@ -37,12 +43,14 @@ def _remaining(values: list[float | None], then: float | None) -> Callable[[], f
     return lambda: next(source)
 
 
-def _adapter(names: list[str], *, remaining: Callable[[], float | None] | None = None,
-             **overrides: Any) -> tuple[LLMAdapter, WireServer, LLMSettings]:
+def _adapter(
+    names: list[str], *, remaining: Callable[[], float | None] | None = None, **overrides: Any
+) -> tuple[LLMAdapter, WireServer, LLMSettings]:
     server = WireServer("openai", names)
     settings = settings_for("llamacpp", **overrides)
-    backend = openai_compat_backend(settings, http_client=server.client(), environ={"GRACE_LLM_API_KEY": FAKE_KEY},
-                                    sleep=lambda _: None)
+    backend = openai_compat_backend(
+        settings, http_client=server.client(), environ={"GRACE_LLM_API_KEY": FAKE_KEY}, sleep=lambda _: None
+    )
     assert isinstance(backend, StreamingBackend)
     if remaining is not None:
         backend._window = CallWindow(settings, remaining)
@@ -123,8 +131,10 @@ def test_malformed_streams_are_re_asked_within_the_bound(spec: PublishedGoalSpec
 
 def test_budgets_come_from_the_role_and_never_exceed_the_ceiling() -> None:
     settings = settings_for("llamacpp")
-    assert all(settings.budget(role) <= settings.max_tokens for role in ("propose", "rate_utility", "modulate",
-                                                                           "synthesize", "compile"))
+    assert all(
+        settings.budget(role) <= settings.max_tokens
+        for role in ("propose", "rate_utility", "modulate", "synthesize", "compile")
+    )
     assert settings.budget("propose") < settings.max_tokens
     capped = settings.with_overrides(max_tokens=100, role_max_tokens={"propose": 384})
     assert capped.budget("propose") == 100
@@ -174,8 +184,13 @@ def test_a_stream_recorded_from_llama_cpp_python_is_read_as_it_comes() -> None:
     settings = settings_for("llamacpp")
     backend = openai_compat_backend(settings, http_client=server.client(), environ={})
     assert isinstance(backend, StreamingBackend)
-    done = backend.complete(purpose="propose", turn=1, messages=[{"role": "user", "content": "I live in Vera."}],
-                            response_model=City, context=None)
+    done = backend.complete(
+        purpose="propose",
+        turn=1,
+        messages=[{"role": "user", "content": "I live in Vera."}],
+        response_model=City,
+        context=None,
+    )
     assert done.parsed.city == "Vera"
     stream = server.streams[0]
     assert stream.closed and stream.read == len(stream.events)
@@ -186,11 +201,20 @@ def test_a_stream_recorded_from_llama_cpp_python_is_read_as_it_comes() -> None:
 def test_the_grammar_schema_keeps_structure_and_drops_bounds() -> None:
     from llm_adapters.streaming import grammar_schema
 
-    schema = {"title": "X", "type": "object", "required": ["title"], "properties": {
-        "title": {"type": "string", "maxLength": 2000, "title": "Title"},
-        "items": {"type": "array", "maxItems": 32, "items": {"enum": [0, 0.5, 1]}}}}
-    assert grammar_schema(schema) == {"type": "object", "required": ["title"], "properties": {
-        "title": {"type": "string"}, "items": {"type": "array", "items": {"enum": [0, 0.5, 1]}}}}
+    schema = {
+        "title": "X",
+        "type": "object",
+        "required": ["title"],
+        "properties": {
+            "title": {"type": "string", "maxLength": 2000, "title": "Title"},
+            "items": {"type": "array", "maxItems": 32, "items": {"enum": [0, 0.5, 1]}},
+        },
+    }
+    assert grammar_schema(schema) == {
+        "type": "object",
+        "required": ["title"],
+        "properties": {"title": {"type": "string"}, "items": {"type": "array", "items": {"enum": [0, 0.5, 1]}}},
+    }
 
 
 def test_a_read_timeout_at_the_deadline_is_a_deadline(spec: PublishedGoalSpec) -> None:
@@ -200,3 +224,69 @@ def test_a_read_timeout_at_the_deadline_is_a_deadline(spec: PublishedGoalSpec) -
     with pytest.raises(LLMDeadlineError):
         adapter.propose(_request(spec))
     assert len(server.requests) == 1  # not retried
+
+
+class _PingingServer:
+    """A loopback server that answers a chat completion with SSE headers and then only keep-alive comments (a
+    queued request, or a long prompt being read): every comment restarts the client's HTTP read timeout."""
+
+    def __init__(self, interval_s: float, lasts_s: float) -> None:
+        import http.server
+        import threading
+        import time
+
+        outer = self
+        self.disconnected_after_s: float | None = None
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length", 0)))
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.end_headers()
+                started = time.monotonic()
+                while time.monotonic() - started < lasts_s:
+                    try:
+                        self.wfile.write(b": ping\r\n\r\n")
+                        self.wfile.flush()
+                    except OSError:
+                        outer.disconnected_after_s = time.monotonic() - started
+                        return
+                    time.sleep(interval_s)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_keep_alive_comments_do_not_stretch_a_call_past_the_deadline(spec: PublishedGoalSpec) -> None:
+    # Measured with llama-cpp-python's server under load: a queued propose call ran 121 s against a 60 s turn
+    # deadline, the 15 s pings restarting the read timeout each time. The watchdog ends the read at the window.
+    import time
+
+    server = _PingingServer(interval_s=0.05, lasts_s=20.0)
+    try:
+        settings = settings_for("llamacpp", base_url=server.base_url, min_call_ms=100)
+        backend = openai_compat_backend(settings, environ={"GRACE_LLM_API_KEY": FAKE_KEY}, sleep=lambda _: None)
+        assert isinstance(backend, StreamingBackend)
+        window_ms = 400.0
+        backend._window = CallWindow(settings, lambda: float(settings.reserve_ms) + window_ms)
+        adapter = LLMAdapter(backend, settings)
+        started = time.monotonic()
+        with pytest.raises(LLMDeadlineError):
+            adapter.propose(_request(spec))
+        elapsed = time.monotonic() - started
+    finally:
+        server.close()
+    # The server would have pinged for 20 s; the call ended near its 0.4 s window (the bound is loose on purpose:
+    # this checks the deadline's semantics, not speed) and the server saw the disconnect.
+    assert elapsed < 10.0
+    assert server.disconnected_after_s is not None and server.disconnected_after_s < 10.0
