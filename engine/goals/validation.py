@@ -9,11 +9,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine.bundle_loader import RuleBundle
 from engine.errors import GoalSpecError
 from engine.goals.company_data import company_data_issues, resolve_vocabulary
 from engine.goals.models import CriterionKind, GoalSpec
 from engine.goals.widget import widget_issues
-from engine.rules_bundle import RuleBundle
 
 _VOCABULARY_KINDS = {CriterionKind.ENUMERATION, CriterionKind.FEATURES, CriterionKind.PLACE}
 _NEEDS_VOCABULARY = {CriterionKind.ENUMERATION, CriterionKind.FEATURES}

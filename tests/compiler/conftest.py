@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 
+from engine.bundle_loader import RuleBundle, load_bundle
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.rules import (
     DEFAULT_RULES_DIR,
@@ -14,7 +15,6 @@ from engine.compiler.rules import (
     load_compiler_rules,
     load_governance_rules,
 )
-from engine.rules_bundle import RuleBundle, load_bundle
 
 
 @pytest.fixture(scope="session")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.bundle_loader import RuleBundle, load_bundle
 from engine.decision.samples import ACCEPTED_BASE, rules_without_samples, run_samples
-from engine.rules_bundle import RuleBundle, load_bundle
 from tests.conftest import copy_core_rules
 
 

@@ -19,10 +19,10 @@ from typing import Any
 
 import structlog
 
+from engine.bundle_loader import DEFAULT_RULES_DIR
 from engine.directory.errors import DirectoryUsageError
 from engine.directory.mapping import load_mapping
 from engine.progress import progress
-from engine.rules_bundle import DEFAULT_RULES_DIR
 
 
 def _rss_kib() -> int:
@@ -75,10 +75,10 @@ def write_scaled(directory: Path, mapping_path: Path, size: int, out: Path) -> t
 def measure_one(directory: Path, mapping: Path, rules_root: Path, queries: int, seed: int) -> dict[str, Any]:
     """Runs in the child process: load, build, then time ``queries`` generated queries."""
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    from engine.bundle_proofs import load_verified_bundle
     from engine.directory.bench.generator import generate
     from engine.directory.retriever import TraceRetriever
     from engine.directory.rules import directory_rules
-    from engine.verified_bundle import load_verified_bundle
 
     rules = directory_rules(load_verified_bundle(rules_root, require_published=False))
     from engine.directory.geo import us_places
