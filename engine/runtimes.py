@@ -44,8 +44,8 @@ def directory_answerer(
 
     A missing directory or mapping file is a deployment problem, not a retrieval one: fail before serving."""
     from engine.directory.answer import DirectoryAnswerer
+    from engine.directory.directory_rules import directory_rules
     from engine.directory.retriever import TraceRetriever, parse_variant
-    from engine.directory.rules import directory_rules
 
     for what, path in (("directory", directory), ("mapping", mapping)):
         if not path.is_file():

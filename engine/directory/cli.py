@@ -20,9 +20,9 @@ from engine.directory.bench.metrics import write_queries
 from engine.directory.bench.runner import format_report, run_bench
 from engine.directory.bench.scale import format_scale, run_scale
 from engine.directory.bench.sets import format_set_report, load_set, score_set
+from engine.directory.directory_rules import DirectoryRules, directory_rules
 from engine.directory.errors import DirectoryUsageError, QueryFileError
 from engine.directory.retriever import Answer, TraceRetriever, Variant, as_reference, parse_variant
-from engine.directory.rules import DirectoryRules, directory_rules
 from engine.output_files import write_json_atomic
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

@@ -139,8 +139,8 @@ def _intent_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]:
     """Every phrase of the manager's intent must be collected by some objective (rules of compiler.json)."""
     if not bundle.has("compiler") or not spec.manager_intent.strip():
         return []
+    from engine.compiler.compiler_rules import load_compiler_rules
     from engine.compiler.coverage import intent_issues
-    from engine.compiler.rules import load_compiler_rules
 
     return intent_issues(spec, load_compiler_rules(bundle.file("compiler")))
 

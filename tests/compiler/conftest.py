@@ -7,14 +7,14 @@ import shutil
 import pytest
 
 from engine.bundle_loader import RuleBundle, load_bundle
-from engine.compiler.deterministic import DeterministicCompiler
-from engine.compiler.rules import (
+from engine.compiler.compiler_rules import (
     DEFAULT_RULES_DIR,
     CompilerRules,
     GovernanceRules,
     load_compiler_rules,
     load_governance_rules,
 )
+from engine.compiler.deterministic import DeterministicCompiler
 
 
 @pytest.fixture(scope="session")

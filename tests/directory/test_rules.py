@@ -8,8 +8,8 @@ import jsonschema
 import pytest
 
 from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
+from engine.directory.directory_rules import RULE_FILES, directory_rules, load_rules
 from engine.directory.errors import DirectoryRulesError
-from engine.directory.rules import RULE_FILES, directory_rules, load_rules
 from engine.errors import RuleBundleError
 
 

@@ -77,8 +77,8 @@ def measure_one(directory: Path, mapping: Path, rules_root: Path, queries: int, 
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     from engine.bundle_proofs import load_verified_bundle
     from engine.directory.bench.generator import generate
+    from engine.directory.directory_rules import directory_rules
     from engine.directory.retriever import TraceRetriever
-    from engine.directory.rules import directory_rules
 
     rules = directory_rules(load_verified_bundle(rules_root, require_published=False))
     from engine.directory.geo import us_places
