@@ -46,6 +46,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(scope="session")
+def shared_embeddings(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's embedding cache, shared by workers and server processes (see tests/support/embeddings.py)."""
+    from tests.support.embeddings import shared_cache
+
+    return shared_cache(tmp_path_factory)
+
+
 @pytest.fixture(autouse=True)
 def _structlog_config_restored() -> Iterator[None]:
     """Whatever a test (or the CLI it runs) does to structlog's global configuration ends with the test, so no log
