@@ -20,12 +20,11 @@ import structlog
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from audit.vault import FieldCipher
 from engine.conversation import ConversationState
-from engine.storage import codec, errors, protocol
+from engine.storage import codec, errors
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
-from engine.storage.protocol import CommitRows, KeyedRow, LockedHead
+from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
 
 log = structlog.get_logger("engine.storage.postgres")
 
@@ -105,7 +104,7 @@ _MIGRATION_2 = [
 ]
 
 
-class PostgresStore:
+class PostgresStore(ProtocolStore):
     """Durable ``ConversationStore`` on PostgreSQL, optionally inside its own schema (one per tenant/test)."""
 
     backend = "postgres"
@@ -235,17 +234,6 @@ class PostgresStore:
         with self._conn() as conn:
             return _keyed_row(conn, conversation_id, with_state=with_state, lock=False)
 
-    def load(self, conversation_id: str) -> ConversationState:
-        return protocol.load(self, conversation_id)
-
-    def cipher(self, conversation_id: str) -> FieldCipher | None:
-        """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
-        return protocol.cipher(self, conversation_id)
-
-    def load_with_cipher(self, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
-        """``cipher`` and ``load`` in one statement (a turn needs both): ``store.erased`` once erased."""
-        return protocol.load_with_cipher(self, conversation_id)
-
     def stored_state(self, conversation_id: str) -> dict[str, Any]:
         with self._tx() as conn:
             row = conn.execute(
@@ -272,10 +260,6 @@ class PostgresStore:
             ).fetchone()
         return None if row is None else Erasure(conversation_id, row[0], row[1].isoformat())
 
-    def erase(self, conversation_id: str, *, actor: str) -> Erasure:
-        """Destroy the conversation's data key (crypto-shredding) and log the operator action."""
-        return protocol.erase(self, conversation_id, actor=actor)
-
     @contextmanager
     def erase_tx(self) -> Iterator[_PostgresTx]:
         with self._tx() as conn:
@@ -287,16 +271,6 @@ class PostgresStore:
                 conn.execute("VACUUM grace_conversation_keys")
         except psycopg.Error as exc:
             log.warning("storage.erase.vacuum_failed", backend=self.backend, error=type(exc).__name__)
-
-    def commit_turn(
-        self,
-        state: ConversationState,
-        record: dict[str, Any],
-        expected_turn: int,
-        *,
-        idempotency: IdempotencyEntry | None = None,
-    ) -> None:
-        protocol.commit_turn(self, state, record, expected_turn, idempotency)
 
     @contextmanager
     def commit_tx(self) -> Iterator[_PostgresTx]:

@@ -108,6 +108,35 @@ class SQLPort(Protocol):
         ...
 
 
+class ProtocolStore:
+    """The ``ConversationStore`` methods both SQL stores take from this module: the store is its own port."""
+
+    def load(self: SQLPort, conversation_id: str) -> ConversationState:
+        return load(self, conversation_id)
+
+    def cipher(self: SQLPort, conversation_id: str) -> FieldCipher | None:
+        """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
+        return cipher(self, conversation_id)
+
+    def load_with_cipher(self: SQLPort, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
+        """``cipher`` and ``load`` in one read (a turn needs both): ``store.erased`` once erased."""
+        return load_with_cipher(self, conversation_id)
+
+    def commit_turn(
+        self: SQLPort,
+        state: ConversationState,
+        record: dict[str, Any],
+        expected_turn: int,
+        *,
+        idempotency: IdempotencyEntry | None = None,
+    ) -> None:
+        commit_turn(self, state, record, expected_turn, idempotency)
+
+    def erase(self: SQLPort, conversation_id: str, *, actor: str) -> Erasure:
+        """Destroy the conversation's data key (crypto-shredding) and log the operator action."""
+        return erase(self, conversation_id, actor=actor)
+
+
 # -- reads ---------------------------------------------------------------------------------------------
 
 

@@ -21,12 +21,11 @@ from typing import Any
 
 import structlog
 
-from audit.vault import FieldCipher
 from engine.conversation import ConversationState
-from engine.storage import codec, errors, protocol
+from engine.storage import codec, errors
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
-from engine.storage.protocol import CommitRows, KeyedRow, LockedHead
+from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
 
 log = structlog.get_logger("engine.storage.sqlite")
 
@@ -104,7 +103,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-class SQLiteStore:
+class SQLiteStore(ProtocolStore):
     """Durable ``ConversationStore`` on one SQLite file."""
 
     backend = "sqlite"
@@ -241,17 +240,6 @@ class SQLiteStore:
         with self._tx(write=False) as tx:
             return _keyed_row(tx, conversation_id, with_state=with_state)
 
-    def load(self, conversation_id: str) -> ConversationState:
-        return protocol.load(self, conversation_id)
-
-    def cipher(self, conversation_id: str) -> FieldCipher | None:
-        """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
-        return protocol.cipher(self, conversation_id)
-
-    def load_with_cipher(self, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
-        """``cipher`` and ``load`` in one read transaction (a turn needs both): ``store.erased`` once erased."""
-        return protocol.load_with_cipher(self, conversation_id)
-
     def stored_state(self, conversation_id: str) -> dict[str, Any]:
         row = (
             self._conn()
@@ -284,10 +272,6 @@ class SQLiteStore:
         )
         return None if row is None else Erasure(conversation_id, row[0], row[1])
 
-    def erase(self, conversation_id: str, *, actor: str) -> Erasure:
-        """Destroy the conversation's data key (crypto-shredding) and log the operator action."""
-        return protocol.erase(self, conversation_id, actor=actor)
-
     def erase_tx(self) -> AbstractContextManager[_SQLiteTx]:
         return self._port_tx()
 
@@ -296,16 +280,6 @@ class SQLiteStore:
         busy = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
         if busy:  # a reader held the WAL: the next checkpoint (automatic or at close) overwrites it
             log.warning("storage.erase.wal_busy", backend=self.backend, conversation_id=conversation_id)
-
-    def commit_turn(
-        self,
-        state: ConversationState,
-        record: dict[str, Any],
-        expected_turn: int,
-        *,
-        idempotency: IdempotencyEntry | None = None,
-    ) -> None:
-        protocol.commit_turn(self, state, record, expected_turn, idempotency)
 
     def commit_tx(self) -> AbstractContextManager[_SQLiteTx]:
         # BEGIN IMMEDIATE takes the database write lock before the turn is read: the lock orders the commit.
