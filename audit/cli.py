@@ -29,7 +29,7 @@ from audit.keys import DEFAULT_KEY_ENV, key_from_env, key_from_file
 from audit.logging import configure_logging
 
 if TYPE_CHECKING:
-    from engine.rules_bundle import RuleBundle
+    from engine.bundle_loader import RuleBundle
     from llm_adapters.replay import Change
 
 EXIT_OK = 0
@@ -178,13 +178,13 @@ def _verify_stored(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from audit.replay import replay_stored_conversation
-    from engine.rules_bundle import DEFAULT_RULES_DIR
-    from engine.verified_bundle import load_verified_bundle
+    from engine.bundle_loader import DEFAULT_RULES_DIR
+    from engine.bundle_proofs import load_verified_bundle
 
     key = _key(args) if args.key_env is not None or args.key_file is not None else _optional_key()
     if args.bundle_version is not None:
         from engine.bundle_archive import published_bundle
-        from engine.verified_bundle import check_proofs
+        from engine.bundle_proofs import check_proofs
 
         with published_bundle(args.bundle_version, args.rules or DEFAULT_RULES_DIR) as bundle:
             check_proofs(bundle)

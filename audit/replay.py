@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.bundle_loader import RuleBundle
 from engine.conversation import Role
 from engine.demos import DEMOS_DIR, demo_company_texts
 from engine.errors import InputError
 from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import list_published
-from engine.rules_bundle import RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from audit.redaction import _default_redactor
+from audit.redaction import default_redactor
 
 
 def snapshot(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -38,4 +38,4 @@ def snapshot(state: Mapping[str, Any]) -> dict[str, Any]:
 
 def project_snapshot(stored_state: Mapping[str, Any], key: bytes) -> Any:
     """``snapshot`` of the stored state, redacted under ``key`` exactly as records are."""
-    return _default_redactor(key).redact(snapshot(stored_state), strict=True)
+    return default_redactor(key).redact(snapshot(stored_state), strict=True)

@@ -11,11 +11,11 @@ import statistics
 import time
 from datetime import UTC, datetime
 
+from engine.bundle_loader import RuleBundle
 from engine.decision.decider import Decider
 from engine.evaluation.differential import random_case, reference_decision
 from engine.ports import GroundedAnswer, Proposal
 from engine.progress import progress
-from engine.rules_bundle import RuleBundle
 from engine.storage.codec import stored_form
 from engine.turn_record import build_record, seal_for_store
 

@@ -31,13 +31,13 @@ from typing import Any
 
 import structlog
 
+from engine.bundle_loader import RuleBundle
+from engine.bundle_proofs import load_verified_bundle
 from engine.errors import GraceError
 from engine.progress import progress
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.labelled_set import LabelledItem, LabelledSet, load_labelled_set
-from engine.rules_bundle import RuleBundle
 from engine.text import fold
-from engine.verified_bundle import load_verified_bundle
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMOS = ("real_estate", "cleaning")

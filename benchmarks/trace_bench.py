@@ -20,10 +20,10 @@ import structlog
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
 
-from engine.directory.bench.data import shared_directories  # noqa: E402
-from engine.directory.bench.runner import format_report, run_bench  # noqa: E402
+from benchmarks.directory.data import shared_directories  # noqa: E402
+from benchmarks.directory.runner import format_report, run_bench  # noqa: E402
+from engine.directory.directory_rules import load_rules  # noqa: E402
 from engine.directory.retriever import TraceRetriever, Variant  # noqa: E402
-from engine.directory.rules import load_rules  # noqa: E402
 
 MAPPINGS = PROJECT / "demos" / "directories" / "mappings"
 DIRECTORIES = [

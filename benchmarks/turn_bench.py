@@ -19,12 +19,12 @@ from pathlib import Path
 
 import structlog
 
+from engine.bundle_loader import RuleBundle
 from engine.evaluation.dataset import Dataset, load_dataset
 from engine.evaluation.runner import DemoTarget, pick_demo
 from engine.evaluation.targets import candidate_targets, working_tree_bundle
 from engine.ports import ConversationStore
 from engine.progress import progress
-from engine.rules_bundle import RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer

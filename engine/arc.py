@@ -17,11 +17,11 @@ from typing import Any
 from babel.numbers import get_currency_name
 
 from engine.arc_values import display_value, option_label
+from engine.bundle_loader import RuleBundle
 from engine.conversation import ConversationState
 from engine.decision.decider import Decision
 from engine.goals.company_data import criterion_vocabulary, locale_value
 from engine.goals.models import GoalSpec, Objective
-from engine.rules_bundle import RuleBundle
 
 REJECTED = "validator.rejected"
 CLOSING_NOTE = "arc.closing:"  # audit-record note of the closing turn: "arc.closing:<reason>"

@@ -8,9 +8,9 @@ from decimal import Decimal, InvalidOperation
 
 from babel.numbers import format_currency
 
+from engine.bundle_loader import RuleBundle, Vocabulary
 from engine.goals.company_data import criterion_vocabulary
 from engine.goals.models import GoalSpec, Objective
-from engine.rules_bundle import RuleBundle, Vocabulary
 
 # The money validator's normalised grammar (engine/validators/money.py): [rel]A[-B] CUR
 _MONEY = re.compile(r"^(?P<rel><=|>=|<|>|~)?(?P<a>\d+(?:\.\d+)?)(?:-(?P<b>\d+(?:\.\d+)?))?\s*(?P<cur>[A-Z]{3})?$")

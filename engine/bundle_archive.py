@@ -20,8 +20,8 @@ from typing import Any
 
 import structlog
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, compute_hashes, load_bundle
 from engine.errors import IntegrityError, PublicationError
-from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, compute_hashes, load_bundle
 
 log = structlog.get_logger("grace.rules.archive")
 

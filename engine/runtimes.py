@@ -7,14 +7,14 @@ import os
 import secrets
 from pathlib import Path
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle
+from engine.bundle_proofs import load_verified_bundle
 from engine.demos import DEFAULT_VARIANT, Demo, load_demo
 from engine.errors import InputError
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Answerer, ConversationStore
-from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import RoleChoice, TurnRoles, TurnRuntime
-from engine.verified_bundle import load_verified_bundle
 
 AUDIT_KEY_ENV = "GRACE_AUDIT_KEY"
 
@@ -44,8 +44,8 @@ def directory_answerer(
 
     A missing directory or mapping file is a deployment problem, not a retrieval one: fail before serving."""
     from engine.directory.answer import DirectoryAnswerer
+    from engine.directory.directory_rules import directory_rules
     from engine.directory.retriever import TraceRetriever, parse_variant
-    from engine.directory.rules import directory_rules
 
     for what, path in (("directory", directory), ("mapping", mapping)):
         if not path.is_file():

@@ -14,6 +14,7 @@ import structlog
 from audit.chain import CHECKPOINT_MISSING, STATE_MISMATCH, checkpoint_problem, state_hash
 from audit.vault import FieldCipher
 from engine.arc import ArcWording
+from engine.bundle_loader import RuleBundle
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.company import company_contacts
 from engine.decision.decider import Decider, Decision
@@ -34,7 +35,6 @@ from engine.ports import (
     ProposerInput,
     TurnRater,
 )
-from engine.rules_bundle import RuleBundle
 from engine.storage.codec import stored_form
 from engine.turn_limits import TurnLedger, check_deadline, run_decision, turn_deadline, turn_ledger
 from engine.turn_outcome import TurnOutcome, join_reply

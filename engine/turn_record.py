@@ -13,12 +13,12 @@ from audit.record import TransitionRecord
 from audit.redaction import redact_record
 from audit.stateseal import snapshot
 from audit.vault import FieldCipher, protect_record
+from engine.bundle_loader import RuleBundle
 from engine.conversation import ConversationState
 from engine.decision.decider import CandidateDecision, Decision
 from engine.goals.models import PublishedGoalSpec
 from engine.policy import ActionUtility
 from engine.ports import GroundedAnswer, Proposal
-from engine.rules_bundle import RuleBundle
 
 
 def _snapshot(state: ConversationState) -> dict[str, Any]:

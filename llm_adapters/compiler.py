@@ -16,6 +16,7 @@ import structlog
 from rapidfuzz import fuzz
 
 from engine.compiler.assemble import Built, from_phrases
+from engine.compiler.compiler_rules import CompilerRules, GovernanceRules
 from engine.compiler.deterministic import (
     DeterministicCompiler,
     Group,
@@ -26,7 +27,6 @@ from engine.compiler.deterministic import (
 )
 from engine.compiler.governance import check_governance
 from engine.compiler.model import CompileInput, CompileOutcome
-from engine.compiler.rules import CompilerRules, GovernanceRules
 from engine.errors import GoalSpecError
 from engine.goals.models import Criterion, GoalSpec, Objective
 from engine.text import fold

@@ -9,9 +9,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from engine.bundle_loader import RuleBundle
 from engine.goals.models import PublishedGoalSpec
 from engine.retrieval.answerer import GroundedAnswerer
-from engine.rules_bundle import RuleBundle
 from engine.turn import RoleChoice, TurnRoles, TurnRuntime
 from engine.turn_limits import record_call
 from llm_adapters.adapter import LLMAdapter

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.goals.models import Criterion, GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 
 # Deterministic property tests (the same examples on every run and machine) with no per-example wall-clock deadline:
 # a loaded CI machine or a second xdist worker must not turn a slow example into a failure.
@@ -44,6 +44,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.resolve().relative_to(_ROOT).as_posix() in PROCESS_TIER:
             item.add_marker(pytest.mark.slow)
+    # Modules with slow or browser tests (servers, sweeps, benchmarks, Chromium) run first: xdist hands out whole
+    # modules in this order, so the long ones start at once and the short ones fill the tail instead of one worker
+    # idling at the end.
+    long_modules = {item.path for item in items if any(item.get_closest_marker(m) for m in ("slow", "browser"))}
+    items.sort(key=lambda item: item.path not in long_modules)  # stable: order inside a module is kept
+
+
+@pytest.fixture(scope="session")
+def shared_embeddings(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's embedding cache, shared by workers and server processes (see tests/support/embeddings.py)."""
+    from tests.support.embeddings import shared_cache
+
+    return shared_cache(tmp_path_factory)
 
 
 @pytest.fixture(autouse=True)

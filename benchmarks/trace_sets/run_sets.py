@@ -17,10 +17,10 @@ import structlog
 PROJECT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(PROJECT))
 
-from engine.directory.bench.data import shared_directories  # noqa: E402
-from engine.directory.bench.sets import format_set_report, load_set, score_set  # noqa: E402
+from benchmarks.directory.data import shared_directories  # noqa: E402
+from benchmarks.directory.sets import format_set_report, load_set, score_set  # noqa: E402
+from engine.directory.directory_rules import load_rules  # noqa: E402
 from engine.directory.retriever import TraceRetriever  # noqa: E402
-from engine.directory.rules import load_rules  # noqa: E402
 
 SETS = ["kansas", "sv", "ny", "dc"]
 

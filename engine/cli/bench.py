@@ -7,9 +7,9 @@ import importlib
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.bundle_loader import DEFAULT_RULES_DIR
+from engine.bundle_proofs import load_verified_bundle
 from engine.evaluation.sgd.cli import register_bench as register_sgd
-from engine.rules_bundle import DEFAULT_RULES_DIR
-from engine.verified_bundle import load_verified_bundle
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -6,9 +6,9 @@ import argparse
 from pathlib import Path
 
 from engine.bundle_archive import materialize, missing_blobs, publication, published_versions, store_blobs
+from engine.bundle_loader import DEFAULT_RULES_DIR, approve_bundle, load_bundle
 from engine.decision.invariants import prove_bundle
 from engine.decision.samples import rules_without_samples, run_samples
-from engine.rules_bundle import DEFAULT_RULES_DIR, approve_bundle, load_bundle
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.compiler import phrasing
+from engine.compiler.compiler_rules import CompilerRules, ObjectiveKindRule
 from engine.compiler.errors import CompileError
 from engine.compiler.intent import Phrase
 from engine.compiler.model import Draft, DraftObjective
-from engine.compiler.rules import CompilerRules, ObjectiveKindRule
 from engine.compiler.weights import rank_weights
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Locale, Objective
 from engine.text import fold

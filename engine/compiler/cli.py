@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine.compiler.compiler_rules import DEFAULT_RULES_DIR, load_compiler_rules, load_governance_rules
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.errors import CompileError
 from engine.compiler.model import CompileInput, CompileOutcome, GoalCompiler
-from engine.compiler.rules import DEFAULT_RULES_DIR, load_compiler_rules, load_governance_rules
 from engine.output_files import write_json_atomic
 
 

@@ -13,9 +13,9 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from engine.compiler.compiler_rules import CorpusRules, MoneyRules
 from engine.compiler.errors import CompileError
 from engine.compiler.matching import keyword_regex
-from engine.compiler.rules import CorpusRules, MoneyRules
 from engine.text import fold, normalize
 
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)

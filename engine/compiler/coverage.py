@@ -9,8 +9,8 @@ params is checked by kind: every phrase needs an objective whose criterion kind 
 from __future__ import annotations
 
 from engine.compiler.assemble import INTENT_PHRASES
+from engine.compiler.compiler_rules import CompilerRules
 from engine.compiler.intent import Phrase, read_intent
-from engine.compiler.rules import CompilerRules
 from engine.goals.models import CriterionKind, GoalSpec, Objective
 
 UNACCOUNTED = "goalspec.intent_phrase_unaccounted"

@@ -9,6 +9,7 @@ from typing import Any
 import structlog
 
 from engine.compiler.assemble import Built, KindContext, build_spec, default_spec_id, default_title, from_phrases
+from engine.compiler.compiler_rules import CompilerRules, GovernanceRules, ObjectiveKindRule
 from engine.compiler.corpus import CorpusDocument, derive_options, derive_places, load_corpus, min_amount
 from engine.compiler.coverage import intent_issues
 from engine.compiler.errors import PROHIBITED_CATEGORY, CompileError
@@ -16,7 +17,6 @@ from engine.compiler.governance import category_label, check_governance, find_pr
 from engine.compiler.intent import IntentReading, Phrase, read_intent
 from engine.compiler.locale import Needs, resolve_locale
 from engine.compiler.model import CompileInput, CompileOutcome, Draft
-from engine.compiler.rules import CompilerRules, GovernanceRules, ObjectiveKindRule
 from engine.errors import GoalSpecError
 from engine.goals.models import CriterionKind, GoalSpec
 

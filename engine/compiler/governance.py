@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from engine.compiler.compiler_rules import GovernanceRules, load_governance_rules
 from engine.compiler.errors import PROHIBITED_CATEGORY
 from engine.compiler.matching import Match
-from engine.compiler.rules import GovernanceRules, load_governance_rules
 from engine.goals.models import GoalSpec
 from engine.text import fold
 

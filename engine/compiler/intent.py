@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from engine.compiler.compiler_rules import CompilerRules
 from engine.compiler.matching import Match, compile_patterns, select_non_overlapping
-from engine.compiler.rules import CompilerRules
 from engine.compiler.textmap import FoldedText, fold_map
 from engine.text import fold as fold_word
 

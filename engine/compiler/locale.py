@@ -19,8 +19,8 @@ import babel.core
 import babel.numbers
 import phonenumbers
 
+from engine.compiler.compiler_rules import LocaleRules
 from engine.compiler.errors import CompileError
-from engine.compiler.rules import LocaleRules
 from engine.compiler.textmap import fold_map
 from engine.goals.models import Locale
 from engine.text import fold

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from engine.compiler.compiler_rules import CompilerRules, PhrasingRules
 from engine.compiler.matching import compile_patterns
-from engine.compiler.rules import CompilerRules, PhrasingRules
 from engine.compiler.textmap import rewrite
 from engine.text import fold
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal
 
+from engine.compiler.compiler_rules import WeightRule
 from engine.compiler.errors import CompileError
-from engine.compiler.rules import WeightRule
 
 
 def rank_weights(count: int, rule: WeightRule) -> list[Decimal]:

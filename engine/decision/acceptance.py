@@ -14,8 +14,8 @@ from typing import Any
 
 from durable.lang import assert_fact, m, retract_fact, ruleset, when_all
 
+from engine.bundle_loader import RuleBundle
 from engine.errors import DecisionError
-from engine.rules_bundle import RuleBundle
 
 # durable-rules keeps one process-wide host: serialise access and never define a ruleset twice.
 _HOST_LOCK = threading.Lock()

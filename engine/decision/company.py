@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from engine.bundle_loader import RuleBundle
 from engine.decision.provenance import ContactIndex
 from engine.goals.company_data import locale_value
 from engine.goals.models import CriterionKind, PublishedGoalSpec
-from engine.rules_bundle import RuleBundle
 
 
 def company_region(spec: PublishedGoalSpec, bundle: RuleBundle) -> str:

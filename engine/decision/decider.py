@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from engine.bundle_loader import RuleBundle
 from engine.commands import Command, Complete, Correct, Refuse, Resume, Stop, Uncertain
 from engine.conversation import ConversationState, Role, ValueRecord
 from engine.decision.acceptance import compile_acceptance
@@ -26,7 +27,6 @@ from engine.policy import (
     evaluate_actions,
 )
 from engine.ports import Citation
-from engine.rules_bundle import RuleBundle
 from engine.validators import ValidationResult, validate_value
 from spec.z3_encodings import TransitionFacts
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import z3
 
-from engine.rules_bundle import RuleBundle
+from engine.bundle_loader import RuleBundle
 from spec.z3_encodings import (
     PolicyNumbers,
     TransitionEncoding,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import phonenumbers
 from confusable_homoglyphs import confusables
 
-from engine.rules_bundle import RuleBundle
+from engine.bundle_loader import RuleBundle
 from engine.text import normalize
 from spec.z3_encodings import CONTACT_FACTS
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.bundle_loader import RuleBundle
 from engine.decision.acceptance import compile_acceptance
 from engine.decision.provenance import CLEAN
-from engine.rules_bundle import RuleBundle
 
 # An accepted Complete of an open objective whose span is exact visitor text; every sample lists what differs.
 ACCEPTED_BASE: dict[str, Any] = {

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.directory.directory_rules import AddressVocabulary
 from engine.directory.normalize import clean, display_case, place_key
-from engine.directory.rules import AddressVocabulary
 from engine.text import fold
 
 _ZIP_AFTER = re.compile(r"^[\s,.]*(?:zip(?:\s*code)?:?\s*)?(\d{5,})(?:-(\d{4}))?(?!\d)", re.IGNORECASE)

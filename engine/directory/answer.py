@@ -12,8 +12,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine.directory.constraints import Constraints, HoursConstraint
+from engine.directory.directory_rules import DirectoryRules
 from engine.directory.retriever import Answer, TraceRetriever
-from engine.directory.rules import DirectoryRules
 from engine.ports import Citation, GroundedAnswer
 
 

@@ -12,18 +12,18 @@ from typing import Any
 
 import structlog
 
+from benchmarks.directory.generator import generate
+from benchmarks.directory.metrics import write_queries
+from benchmarks.directory.runner import format_report, run_bench
+from benchmarks.directory.scale import format_scale, run_scale
+from benchmarks.directory.sets import format_set_report, load_set, score_set
+from engine.bundle_loader import DEFAULT_RULES_DIR
+from engine.bundle_proofs import load_verified_bundle
 from engine.directory.answer import citations, render
-from engine.directory.bench.generator import generate
-from engine.directory.bench.metrics import write_queries
-from engine.directory.bench.runner import format_report, run_bench
-from engine.directory.bench.scale import format_scale, run_scale
-from engine.directory.bench.sets import format_set_report, load_set, score_set
+from engine.directory.directory_rules import DirectoryRules, directory_rules
 from engine.directory.errors import DirectoryUsageError, QueryFileError
 from engine.directory.retriever import Answer, TraceRetriever, Variant, as_reference, parse_variant
-from engine.directory.rules import DirectoryRules, directory_rules
 from engine.output_files import write_json_atomic
-from engine.rules_bundle import DEFAULT_RULES_DIR
-from engine.verified_bundle import load_verified_bundle
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DIRECTORY = PROJECT_ROOT.parent / "shared" / "data" / "directories" / "kansas" / "pantry_data.json"

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.directory.constraints import Constraints
+from engine.directory.directory_rules import NaturalVocabulary
 from engine.directory.query import ParsedQuery
-from engine.directory.rules import NaturalVocabulary
 from engine.ports import CarriedKind
 
 

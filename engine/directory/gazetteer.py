@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.directory.directory_rules import DirectoryRules
 from engine.directory.graph import KnowledgeGraph
 from engine.directory.normalize import key_tokens
-from engine.directory.rules import DirectoryRules
 
 
 @dataclass(frozen=True)

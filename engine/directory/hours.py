@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from engine.directory.directory_rules import TimeVocabulary
 from engine.directory.models import ALL_WEEKS, Schedule, Slot
 from engine.directory.normalize import clean, fold_same_length
-from engine.directory.rules import TimeVocabulary
 
 DAY_MINUTES = 24 * 60
 

@@ -15,12 +15,12 @@ import structlog
 from rapidfuzz import fuzz
 
 from engine.directory.address import AddressParser, County
+from engine.directory.directory_rules import DirectoryRules
 from engine.directory.errors import DirectoryFileError, DirectoryRulesError, MappingError
 from engine.directory.hours import HoursParser
 from engine.directory.mapping import Mapping, get_path, load_mapping, values
 from engine.directory.models import Evidence, Record
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
-from engine.directory.rules import DirectoryRules
 from engine.directory.semantic import ConceptMatcher, split_passages
 from engine.text import fold
 

@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.directory.directory_rules import DirectoryRules
 from engine.directory.ingest import Directory
 from engine.directory.normalize import key_tokens
-from engine.directory.rules import DirectoryRules
 
 _PARTS = re.compile(r"\s+[-=/|:]\s+|/|\(|\)|:|,")
 _ARTICLES = frozenset({"the", "a", "an", "of", "and", "el", "la", "los", "las", "de"})

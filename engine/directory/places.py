@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from engine.directory.directory_rules import DirectoryRules
 from engine.directory.gazetteer import Gazetteer, Place
 from engine.directory.geo import EARTH_MILES, Point, UsPlaces, miles, us_places
 from engine.directory.ingest import Directory
 from engine.directory.normalize import key_tokens
-from engine.directory.rules import DirectoryRules
 
 Key = tuple[str, ...]
 

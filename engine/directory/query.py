@@ -14,12 +14,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from engine.directory.constraints import AmbiguousPlace, Constraints, NameConstraint, PlaceConstraint, Proximity
+from engine.directory.directory_rules import DirectoryRules
 from engine.directory.gazetteer import Gazetteer, Place
 from engine.directory.names import NameIndex, NameMatch
 from engine.directory.normalize import clean, fold_same_length, key_tokens, tokens_with_spans
 from engine.directory.places import PlaceResolver, Resolution
 from engine.directory.query_time import QueryTimeParser
-from engine.directory.rules import DirectoryRules
 from engine.directory.semantic import ConceptMatcher
 from engine.ports import CarriedKind
 

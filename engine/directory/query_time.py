@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from engine.directory.constraints import HoursConstraint, TimeCondition
-from engine.directory.rules import TimeVocabulary
+from engine.directory.directory_rules import TimeVocabulary
 
 
 def _alt(words: list[str] | tuple[str, ...]) -> str:

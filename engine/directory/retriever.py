@@ -25,6 +25,7 @@ import numpy as np
 import structlog
 
 from engine.directory.constraints import Constraints, check, contains_run
+from engine.directory.directory_rules import DirectoryRules
 from engine.directory.errors import DirectoryRulesError, DirectoryUsageError
 from engine.directory.followup import merge_followup
 from engine.directory.gazetteer import build_gazetteer
@@ -35,7 +36,6 @@ from engine.directory.names import NameIndex
 from engine.directory.normalize import key_tokens
 from engine.directory.places import PlaceResolver
 from engine.directory.query import ParsedQuery, QueryParser
-from engine.directory.rules import DirectoryRules
 from engine.directory.textindex import TextIndex
 from engine.directory.vocab_words import reserved_words
 

@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.directory.directory_rules import SemanticVocabulary
 from engine.directory.models import Evidence
 from engine.directory.normalize import clean
-from engine.directory.rules import SemanticVocabulary
 from engine.text import fold
 
 # Passage boundaries: sentence ends, pipes, semicolons and line breaks (literal "\n" too, as scraped).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.directory.rules import DirectoryRules
+from engine.directory.directory_rules import DirectoryRules
 
 _CACHE: dict[str, frozenset[str]] = {}
 

@@ -23,12 +23,12 @@ from typing import Any
 
 import phonenumbers
 
+from engine.bundle_loader import RuleBundle
 from engine.commands import Complete, Span
 from engine.decision.provenance import ContactIndex
 from engine.demos import Demo
 from engine.goals.models import CriterionKind, PublishedGoalSpec
 from engine.ports import Answerer, Citation, GroundedAnswer, Proposal, Proposer, ProposerInput
-from engine.rules_bundle import RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine.bundle_loader import RuleBundle
 from engine.commands import COMMAND_ADAPTER, COMMAND_TYPES, Command, Complete, Correct
 from engine.conversation import ConversationState, Role
 from engine.decision.decider import Decider, fork_state
@@ -37,7 +38,6 @@ from engine.decision.provenance import ContactIndex, ProvenanceContext
 from engine.evaluation.differential import Case, reference_decision
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Proposal, ProposerInput
-from engine.rules_bundle import RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.text import normalize
 from engine.turn import TurnRuntime

@@ -9,6 +9,7 @@ from typing import Any
 
 import structlog
 
+from engine.bundle_loader import RuleBundle
 from engine.conversation import Role
 from engine.evaluation.dataset import Dataset, DatasetConfig, DatasetConversation
 from engine.evaluation.errors import EvaluationError
@@ -17,7 +18,6 @@ from engine.evaluation.metrics import ConversationOutcome, TurnOutcome
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Answerer, Proposer
 from engine.progress import progress
-from engine.rules_bundle import RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import RoleChoice, TurnRoles, TurnRuntime
 

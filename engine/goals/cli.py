@@ -6,11 +6,11 @@ import argparse
 import json
 from pathlib import Path
 
+from engine.bundle_loader import DEFAULT_RULES_DIR
+from engine.bundle_proofs import load_verified_bundle
 from engine.errors import GoalSpecError, PublicationError
 from engine.goals.publication import approve, list_published
 from engine.goals.validation import read_spec_file, semantic_issues
-from engine.rules_bundle import DEFAULT_RULES_DIR
-from engine.verified_bundle import load_verified_bundle
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

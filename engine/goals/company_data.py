@@ -16,8 +16,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jsonschema
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, Vocabulary, vocabulary_from_json
 from engine.goals.models import Criterion, GoalSpec
-from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, Vocabulary, vocabulary_from_json
 
 _VOCABULARY_SCHEMA = "vocabulary.schema.json"
 

@@ -9,11 +9,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine.bundle_loader import RuleBundle
 from engine.errors import GoalSpecError
 from engine.goals.company_data import company_data_issues, resolve_vocabulary
 from engine.goals.models import CriterionKind, GoalSpec
 from engine.goals.widget import widget_issues
-from engine.rules_bundle import RuleBundle
 
 _VOCABULARY_KINDS = {CriterionKind.ENUMERATION, CriterionKind.FEATURES, CriterionKind.PLACE}
 _NEEDS_VOCABULARY = {CriterionKind.ENUMERATION, CriterionKind.FEATURES}
@@ -139,8 +139,8 @@ def _intent_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]:
     """Every phrase of the manager's intent must be collected by some objective (rules of compiler.json)."""
     if not bundle.has("compiler") or not spec.manager_intent.strip():
         return []
+    from engine.compiler.compiler_rules import load_compiler_rules
     from engine.compiler.coverage import intent_issues
-    from engine.compiler.rules import load_compiler_rules
 
     return intent_issues(spec, load_compiler_rules(bundle.file("compiler")))
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.bundle_loader import RuleBundle
 from engine.retrieval.analysis import AnalyzerSet
 from engine.retrieval.answerer import GroundedAnswerer
 from engine.retrieval.cache import EmbeddingCache
@@ -18,7 +19,6 @@ from engine.retrieval.index import EmbeddedIndex, Retriever
 from engine.retrieval.lexicon import build_lexicon
 from engine.retrieval.rules import RetrievalRules, rules_from_bundle
 from engine.retrieval.synthesis import ExtractiveSynthesizer, Synthesizer
-from engine.rules_bundle import RuleBundle
 
 BACKENDS = ("embedded", "weaviate")
 _COMMON_KEYS = {"embedder", "rules", "bundle", "cache_dir", "use_cache", "filters", "synthesizer"}

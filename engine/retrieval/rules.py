@@ -18,9 +18,9 @@ import jsonschema
 import Stemmer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from engine.bundle_loader import RuleBundle
 from engine.retrieval.decision import AnswerModel
 from engine.retrieval.errors import RetrievalRulesError
-from engine.rules_bundle import RuleBundle
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parents[2] / "rules" / "retrieval.json"
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "rules" / "schemas" / "retrieval.schema.json"

@@ -6,9 +6,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from engine.bundle_loader import RuleBundle
 from engine.conversation import ConversationState
 from engine.goals.models import PublishedGoalSpec
-from engine.rules_bundle import RuleBundle
 from engine.service.errors import ConflictError, NotFoundError
 from engine.service.schemas import ObjectiveOut
 

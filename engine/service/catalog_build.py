@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.bundle_loader import RuleBundle
 from engine.goals.models import PublishedGoalSpec
 from engine.ports import Answerer, Proposer
-from engine.rules_bundle import RuleBundle
 from engine.service.catalog import Catalog, ServedGoal
 from engine.storage.base import DurableStore
 from engine.turn import TurnRuntime

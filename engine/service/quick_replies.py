@@ -6,9 +6,9 @@ import re
 from typing import Any
 
 from engine.arc_values import option_label
+from engine.bundle_loader import RuleBundle
 from engine.goals.company_data import criterion_vocabulary
 from engine.goals.models import GoalSpec
-from engine.rules_bundle import RuleBundle
 
 _ASK = re.compile(r"^ASK\((.+)\)$")
 _KINDS = ("enumeration", "features")

@@ -74,9 +74,9 @@ def storage_location(args: argparse.Namespace) -> tuple[Path, str]:
 
 
 def build_from_args(args: argparse.Namespace) -> Built:
+    from engine.bundle_proofs import load_verified_bundle
     from engine.goals.publication import list_published
     from engine.retrieval.factory import build_answerer
-    from engine.verified_bundle import load_verified_bundle
 
     corpora = _corpus_map(args.corpus)  # argument errors first, before anything slow is loaded
     if not args.demo and not args.goals:

@@ -7,14 +7,12 @@ conversation summaries for the operator console.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.ports import IdempotencyEntry as IdempotencyEntry  # defined with the port; re-exported
-from engine.storage import errors
 
 ERASE_ACTION = "conversation.erase"  # operator action: the conversation's data key was destroyed
 
@@ -84,41 +82,3 @@ class DurableStore(Protocol):
 
     def close(self) -> None: ...
 
-
-def check_pins(old: Mapping[str, Any], new: ConversationState) -> None:
-    """INVARIANT: a conversation stays pinned to one goal-spec version and one rule-bundle version."""
-    for field in ("conversation_id", "goal_ref", "goal_hash", "bundle_hash"):
-        if old.get(field) != getattr(new, field):
-            raise errors.StoreError(
-                f"commit would change the pinned {field} of conversation {new.conversation_id!r}",
-                code=errors.PIN_MISMATCH,
-            )
-
-
-def check_commit_args(state: ConversationState, expected_turn: int, idempotency: IdempotencyEntry | None) -> None:
-    if state.turn <= expected_turn:
-        raise errors.StoreError(
-            f"new state turn {state.turn} does not advance past {expected_turn}",
-            code=errors.TURN_NOT_ADVANCED,
-        )
-    if idempotency is not None and idempotency.conversation_id != state.conversation_id:
-        raise errors.StoreError("idempotency entry belongs to another conversation", code=errors.PIN_MISMATCH)
-
-
-def check_counter(
-    conversation_id: str, checkpoint: Mapping[str, Any], newest: int, record: Mapping[str, Any], seq: int
-) -> None:
-    """INVARIANT: checkpoint counters go 1, 2, 3, ... per conversation (anything else is a rollback), and the
-    new checkpoint anchors the record committed with it (``seq`` is the 1-based row number)."""
-    counter = checkpoint.get("counter")
-    if counter != newest + 1:
-        raise errors.StoreError(
-            f"checkpoint counter {counter!r} of conversation {conversation_id!r} does not follow the logged"
-            f" counter {newest} (stored checkpoint rolled back?)",
-            code=errors.CHECKPOINT_ROLLBACK,
-        )
-    if checkpoint.get("seq") != seq - 1 or checkpoint.get("head_hash") != record.get("hash"):
-        raise errors.StoreError(
-            f"checkpoint of conversation {conversation_id!r} does not anchor the record committed with it",
-            code=errors.CHECKPOINT_ROLLBACK,
-        )

@@ -20,19 +20,11 @@ import structlog
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.storage import codec, errors
-from engine.storage.base import (
-    ERASE_ACTION,
-    ConversationSummary,
-    Erasure,
-    IdempotencyEntry,
-    check_commit_args,
-    check_counter,
-    check_pins,
-)
+from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
+from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
 
 log = structlog.get_logger("engine.storage.postgres")
 
@@ -112,7 +104,7 @@ _MIGRATION_2 = [
 ]
 
 
-class PostgresStore:
+class PostgresStore(ProtocolStore):
     """Durable ``ConversationStore`` on PostgreSQL, optionally inside its own schema (one per tenant/test)."""
 
     backend = "postgres"
@@ -236,53 +228,11 @@ class PostgresStore:
             raise
         log.info("storage.conversation.created", backend=self.backend, conversation_id=state.conversation_id)
 
-    # The conversation's row, its wrapped key and whether it was erased, read by one statement (one snapshot,
-    # one round trip): every turn reads them twice before deciding (turn submission, then the runtime).
-    _KEYED_ROW = (
-        "SELECT {columns}, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
-        " WHERE a.conversation_id = c.id AND a.action = %s)"
-        " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
-        " WHERE c.id = %s"
-    )
-
-    def _keyed_row(self, conversation_id: str, columns: str) -> tuple[Any, bytes | None, bool]:
+    def keyed_row(self, conversation_id: str, *, with_state: bool) -> KeyedRow | None:
+        # One statement (one snapshot, one round trip): every turn reads it twice before deciding (turn
+        # submission, then the runtime).
         with self._conn() as conn:
-            row = conn.execute(
-                self._KEYED_ROW.format(columns=columns).encode(), (ERASE_ACTION, conversation_id)
-            ).fetchone()
-        if row is None:
-            raise errors.not_found(conversation_id)
-        return row[0], (bytes(row[1]) if row[1] is not None else None), bool(row[2])
-
-    def load(self, conversation_id: str) -> ConversationState:
-        body, wrapped, erased = self._keyed_row(conversation_id, "c.state_json")
-        return codec.load_state(body, self.keys.open(conversation_id, wrapped), erased=erased)
-
-    @staticmethod
-    def _key_row(conn: psycopg.Connection[Any], conversation_id: str) -> tuple[bytes | None, bool]:
-        key = conn.execute(
-            "SELECT wrapped_key FROM grace_conversation_keys WHERE conversation_id = %s", (conversation_id,)
-        ).fetchone()
-        erased = conn.execute(
-            "SELECT 1 FROM grace_operator_actions WHERE conversation_id = %s AND action = %s",
-            (conversation_id, ERASE_ACTION),
-        ).fetchone()
-        return (bytes(key[0]) if key else None), erased is not None
-
-    def cipher(self, conversation_id: str) -> FieldCipher | None:
-        """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
-        _, wrapped, erased = self._keyed_row(conversation_id, "1")
-        if erased:
-            raise errors.erased(conversation_id)
-        return self.keys.open(conversation_id, wrapped)
-
-    def load_with_cipher(self, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
-        """``cipher`` and ``load`` in one statement (a turn needs both): ``store.erased`` once erased."""
-        body, wrapped, erased = self._keyed_row(conversation_id, "c.state_json")
-        if erased:
-            raise errors.erased(conversation_id)
-        cipher = self.keys.open(conversation_id, wrapped)
-        return codec.load_state(body, cipher, erased=False), cipher
+            return _keyed_row(conn, conversation_id, with_state=with_state, lock=False)
 
     def stored_state(self, conversation_id: str) -> dict[str, Any]:
         with self._tx() as conn:
@@ -310,112 +260,28 @@ class PostgresStore:
             ).fetchone()
         return None if row is None else Erasure(conversation_id, row[0], row[1].isoformat())
 
-    def erase(self, conversation_id: str, *, actor: str) -> Erasure:
-        """Destroy the conversation's data key (crypto-shredding) and log the operator action."""
+    @contextmanager
+    def erase_tx(self) -> Iterator[_PostgresTx]:
         with self._tx() as conn:
-            if conn.execute(
-                "SELECT 1 FROM grace_conversations WHERE id = %s FOR UPDATE", (conversation_id,)
-            ).fetchone() is None:
-                raise errors.not_found(conversation_id)
-            wrapped, erased = self._key_row(conn, conversation_id)
-            if not erased:
-                if wrapped is None:
-                    raise errors.not_erasable(conversation_id)
-                conn.execute("DELETE FROM grace_conversation_keys WHERE conversation_id = %s", (conversation_id,))
-                conn.execute("DELETE FROM grace_idempotency WHERE conversation_id = %s", (conversation_id,))
-                conn.execute(
-                    "INSERT INTO grace_operator_actions (conversation_id, action, actor) VALUES (%s, %s, %s)",
-                    (conversation_id, ERASE_ACTION, actor),
-                )
+            yield _PostgresTx(conn)
+
+    def scrub(self, conversation_id: str) -> None:
         try:  # dead tuples keep the deleted key until vacuumed (autocommit: VACUUM cannot run in a transaction)
             with self._pool.connection() as conn:
                 conn.execute("VACUUM grace_conversation_keys")
         except psycopg.Error as exc:
             log.warning("storage.erase.vacuum_failed", backend=self.backend, error=type(exc).__name__)
-        done = self.erasure(conversation_id)
-        assert done is not None
-        log.info("storage.conversation.erased", backend=self.backend, conversation_id=conversation_id, actor=actor)
-        return done
 
-    def commit_turn(
-        self,
-        state: ConversationState,
-        record: dict[str, Any],
-        expected_turn: int,
-        *,
-        idempotency: IdempotencyEntry | None = None,
-    ) -> None:
-        check_commit_args(state, expected_turn, idempotency)
-        cid = state.conversation_id
-        record_text = codec.dump_record(record)
-        cp_text = codec.dump_record(state.audit_head) if state.audit_head is not None else None
-        try:
-            # One transaction: the row lock first (it orders this commit against every other turn and erasure of
-            # the conversation, in any process), then the key, then the writes. Pipelined: the lock and the chain
-            # heads travel in one round trip (the heads statement runs after the lock is held, on a fresh
-            # snapshot), and the writes with the COMMIT in a second one, instead of one round trip per statement.
-            with self._conn() as conn, conn.pipeline(), conn.transaction():
-                locked = conn.execute(
-                    "SELECT c.turn, c.state_json, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
-                    " WHERE a.conversation_id = c.id AND a.action = %s)"
-                    " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
-                    " WHERE c.id = %s FOR UPDATE OF c",
-                    (ERASE_ACTION, cid),
-                )
-                heads_cursor = conn.execute(
-                    "SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s),"
-                    " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s)",
-                    (cid, cid),
-                )
-                row = locked.fetchone()
-                heads = heads_cursor.fetchone()
-                if row is None:
-                    raise errors.not_found(cid)
-                if row[3]:
-                    raise errors.erased(cid)
-                if row[0] != expected_turn:
-                    log.info(
-                        "storage.turn.conflict",
-                        backend=self.backend,
-                        conversation_id=cid,
-                        expected=expected_turn,
-                        found=row[0],
-                    )
-                    raise errors.conflict(cid, expected_turn, row[0])
-                check_pins(codec.load_stored(row[1]), state)
-                cipher = self.keys.open(cid, bytes(row[2]) if row[2] is not None else None)
-                body = codec.dump_state(state, cipher)
-                response_text = codec.dump_response(idempotency.response, cipher) if idempotency else None
-                seq = int(heads[0]) if heads else 1
-                if state.audit_head is not None:
-                    check_counter(cid, state.audit_head, int(heads[1]) if heads else 0, record, seq)
-                    conn.execute(
-                        "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json)"
-                        " VALUES (%s, %s, %s, %s)",
-                        (cid, state.audit_head["counter"], state.audit_head["seq"], cp_text),
-                    )
-                conn.execute(
-                    "UPDATE grace_conversations SET turn = %s, state_bits = %s, state_json = %s,"
-                    " updated_at = now() WHERE id = %s",
-                    (state.turn, state.state_string(), body, cid),
-                )
-                conn.execute(
-                    "INSERT INTO grace_audit_records (conversation_id, seq, turn, record_json) VALUES (%s, %s, %s, %s)",
-                    (cid, seq, state.turn, record_text),
-                )
-                if idempotency is not None:
-                    conn.execute(
-                        "INSERT INTO grace_idempotency"
-                        " (conversation_id, key, fingerprint, turn, response_json)"
-                        " VALUES (%s, %s, %s, %s, %s)",
-                        (cid, idempotency.key, idempotency.fingerprint, state.turn, response_text),
-                    )
-        except errors.StoreError as exc:
-            if isinstance(exc.__cause__, pg_errors.UniqueViolation):
-                # Another request with this key (or this seq) committed first: caller re-reads and retries.
-                raise errors.StoreError(f"concurrent commit on conversation {cid!r}", code=errors.CONFLICT) from exc
-            raise
-        log.info("storage.turn.committed", backend=self.backend, conversation_id=cid, turn=state.turn, seq=seq)
+    @contextmanager
+    def commit_tx(self) -> Iterator[_PostgresTx]:
+        # Pipelined: the row lock and the chain heads travel in one round trip, the writes with the COMMIT in a
+        # second one, instead of one round trip per statement.
+        with self._conn() as conn, conn.pipeline(), conn.transaction():
+            yield _PostgresTx(conn)
+
+    @staticmethod
+    def is_duplicate(exc: BaseException) -> bool:
+        return isinstance(exc, errors.StoreError) and isinstance(exc.__cause__, pg_errors.UniqueViolation)
 
     def records(self, conversation_id: str) -> list[dict[str, Any]]:
         with self._tx() as conn:
@@ -467,3 +333,85 @@ class PostgresStore:
             raise errors.erased(conversation_id)
         cipher = self.keys.open(conversation_id, bytes(row[3]) if row[3] is not None else None)
         return IdempotencyEntry(conversation_id, key, row[0], row[1], codec.load_response(row[2], cipher))
+
+
+def _keyed_row(conn: psycopg.Connection[Any], conversation_id: str, *, with_state: bool, lock: bool) -> KeyedRow | None:
+    row = conn.execute(
+        (
+            "SELECT {columns}, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
+            " WHERE a.conversation_id = c.id AND a.action = %s)"
+            " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
+            " WHERE c.id = %s{lock}"
+        ).format(columns="c.state_json" if with_state else "''", lock=" FOR UPDATE OF c" if lock else "").encode(),
+        (ERASE_ACTION, conversation_id),
+    ).fetchone()
+    if row is None:
+        return None
+    return KeyedRow(row[0], bytes(row[1]) if row[1] is not None else None, bool(row[2]))
+
+
+class _PostgresTx:
+    """The statements of the shared protocol inside one transaction on one pooled connection."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self._conn = conn
+
+    def lock_head(self, conversation_id: str) -> LockedHead | None:
+        # The row lock orders this commit against every other turn and erasure of the conversation, in any
+        # process; the heads statement runs after the lock is held, on a fresh snapshot. Both are sent before
+        # either is read: one round trip.
+        locked = self._conn.execute(
+            "SELECT c.turn, c.state_json, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
+            " WHERE a.conversation_id = c.id AND a.action = %s)"
+            " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
+            " WHERE c.id = %s FOR UPDATE OF c",
+            (ERASE_ACTION, conversation_id),
+        )
+        heads_cursor = self._conn.execute(
+            "SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s),"
+            " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s)",
+            (conversation_id, conversation_id),
+        )
+        row = locked.fetchone()
+        heads = heads_cursor.fetchone()
+        if row is None:
+            return None
+        wrapped = bytes(row[2]) if row[2] is not None else None
+        next_seq, newest = (int(heads[0]), int(heads[1])) if heads else (1, 0)
+        return LockedHead(row[1], wrapped, bool(row[3]), turn=row[0], next_seq=next_seq, newest_counter=newest)
+
+    def write(self, rows: CommitRows) -> None:
+        # Sent without waiting for an answer: the pipeline flushes them with the COMMIT.
+        cid = rows.conversation_id
+        if rows.checkpoint is not None:
+            self._conn.execute(
+                "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json)"
+                " VALUES (%s, %s, %s, %s)",
+                (cid, rows.checkpoint.counter, rows.checkpoint.seq, rows.checkpoint.checkpoint_json),
+            )
+        self._conn.execute(
+            "UPDATE grace_conversations SET turn = %s, state_bits = %s, state_json = %s, updated_at = now()"
+            " WHERE id = %s",
+            (rows.turn, rows.state_bits, rows.state_json, cid),
+        )
+        self._conn.execute(
+            "INSERT INTO grace_audit_records (conversation_id, seq, turn, record_json) VALUES (%s, %s, %s, %s)",
+            (cid, rows.seq, rows.turn, rows.record_json),
+        )
+        if rows.idempotency is not None:
+            self._conn.execute(
+                "INSERT INTO grace_idempotency (conversation_id, key, fingerprint, turn, response_json)"
+                " VALUES (%s, %s, %s, %s, %s)",
+                (cid, rows.idempotency.key, rows.idempotency.fingerprint, rows.turn, rows.idempotency.response_json),
+            )
+
+    def lock_keys(self, conversation_id: str) -> KeyedRow | None:
+        return _keyed_row(self._conn, conversation_id, with_state=False, lock=True)
+
+    def shred(self, conversation_id: str, actor: str) -> None:
+        self._conn.execute("DELETE FROM grace_conversation_keys WHERE conversation_id = %s", (conversation_id,))
+        self._conn.execute("DELETE FROM grace_idempotency WHERE conversation_id = %s", (conversation_id,))
+        self._conn.execute(
+            "INSERT INTO grace_operator_actions (conversation_id, action, actor) VALUES (%s, %s, %s)",
+            (conversation_id, ERASE_ACTION, actor),
+        )

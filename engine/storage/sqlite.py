@@ -14,26 +14,18 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import structlog
 
-from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.storage import codec, errors
-from engine.storage.base import (
-    ERASE_ACTION,
-    ConversationSummary,
-    Erasure,
-    IdempotencyEntry,
-    check_commit_args,
-    check_counter,
-    check_pins,
-)
+from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
+from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
 
 log = structlog.get_logger("engine.storage.sqlite")
 
@@ -111,7 +103,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-class SQLiteStore:
+class SQLiteStore(ProtocolStore):
     """Durable ``ConversationStore`` on one SQLite file."""
 
     backend = "sqlite"
@@ -236,48 +228,17 @@ class SQLiteStore:
                 )
         log.info("storage.conversation.created", backend=self.backend, conversation_id=state.conversation_id)
 
-    def _state_row(self, conversation_id: str) -> tuple[str, bytes | None, bool]:
-        """The stored state, the wrapped key and whether the conversation was erased, in one read transaction."""
+    # The conversation's state, its wrapped key and whether it was erased: one statement, one snapshot.
+    _KEYED_ROW = (
+        "SELECT {columns}, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
+        " WHERE a.conversation_id = c.id AND a.action = ?)"
+        " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
+        " WHERE c.id = ?"
+    )
+
+    def keyed_row(self, conversation_id: str, *, with_state: bool) -> KeyedRow | None:
         with self._tx(write=False) as tx:
-            row = tx.execute(
-                "SELECT state_json FROM grace_conversations WHERE id = ?", (conversation_id,)
-            ).fetchone()
-            if row is None:
-                raise errors.not_found(conversation_id)
-            wrapped, erased = self._key_row(tx, conversation_id)
-        return row[0], wrapped, erased
-
-    def load(self, conversation_id: str) -> ConversationState:
-        body, wrapped, erased = self._state_row(conversation_id)
-        return codec.load_state(body, self.keys.open(conversation_id, wrapped), erased=erased)
-
-    def _key_row(self, conn: sqlite3.Connection, conversation_id: str) -> tuple[bytes | None, bool]:
-        key = conn.execute(
-            "SELECT wrapped_key FROM grace_conversation_keys WHERE conversation_id = ?", (conversation_id,)
-        ).fetchone()
-        erased = conn.execute(
-            "SELECT 1 FROM grace_operator_actions WHERE conversation_id = ? AND action = ?",
-            (conversation_id, ERASE_ACTION),
-        ).fetchone()
-        return (bytes(key[0]) if key else None), erased is not None
-
-    def cipher(self, conversation_id: str) -> FieldCipher | None:
-        """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
-        with self._tx(write=False) as tx:
-            if tx.execute("SELECT 1 FROM grace_conversations WHERE id = ?", (conversation_id,)).fetchone() is None:
-                raise errors.not_found(conversation_id)
-            wrapped, erased = self._key_row(tx, conversation_id)
-        if erased:
-            raise errors.erased(conversation_id)
-        return self.keys.open(conversation_id, wrapped)
-
-    def load_with_cipher(self, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
-        """``cipher`` and ``load`` in one read transaction (a turn needs both): ``store.erased`` once erased."""
-        body, wrapped, erased = self._state_row(conversation_id)
-        if erased:
-            raise errors.erased(conversation_id)
-        cipher = self.keys.open(conversation_id, wrapped)
-        return codec.load_state(body, cipher, erased=False), cipher
+            return _keyed_row(tx, conversation_id, with_state=with_state)
 
     def stored_state(self, conversation_id: str) -> dict[str, Any]:
         row = (
@@ -311,100 +272,27 @@ class SQLiteStore:
         )
         return None if row is None else Erasure(conversation_id, row[0], row[1])
 
-    def erase(self, conversation_id: str, *, actor: str) -> Erasure:
-        """Destroy the conversation's data key (crypto-shredding) and log the operator action."""
-        now = _now()
-        with self._tx(write=True) as tx:
-            if tx.execute("SELECT 1 FROM grace_conversations WHERE id = ?", (conversation_id,)).fetchone() is None:
-                raise errors.not_found(conversation_id)
-            wrapped, erased = self._key_row(tx, conversation_id)
-            if not erased:
-                if wrapped is None:
-                    raise errors.not_erasable(conversation_id)
-                tx.execute("DELETE FROM grace_conversation_keys WHERE conversation_id = ?", (conversation_id,))
-                tx.execute("DELETE FROM grace_idempotency WHERE conversation_id = ?", (conversation_id,))
-                tx.execute(
-                    "INSERT INTO grace_operator_actions (conversation_id, action, actor, at) VALUES (?, ?, ?, ?)",
-                    (conversation_id, ERASE_ACTION, actor, now),
-                )
+    def erase_tx(self) -> AbstractContextManager[_SQLiteTx]:
+        return self._port_tx()
+
+    def scrub(self, conversation_id: str) -> None:
         # Old page images of the key live on in the WAL until it is checkpointed and truncated.
         busy = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
         if busy:  # a reader held the WAL: the next checkpoint (automatic or at close) overwrites it
             log.warning("storage.erase.wal_busy", backend=self.backend, conversation_id=conversation_id)
-        done = self.erasure(conversation_id)
-        assert done is not None
-        log.info("storage.conversation.erased", backend=self.backend, conversation_id=conversation_id, actor=actor)
-        return done
 
-    def commit_turn(
-        self,
-        state: ConversationState,
-        record: dict[str, Any],
-        expected_turn: int,
-        *,
-        idempotency: IdempotencyEntry | None = None,
-    ) -> None:
-        check_commit_args(state, expected_turn, idempotency)
-        cid = state.conversation_id
-        cipher = self.cipher(cid)
-        # Serialise before the transaction: an unserialisable input writes nothing.
-        body = codec.dump_state(state, cipher)
-        record_text = codec.dump_record(record)
-        response_text = codec.dump_response(idempotency.response, cipher) if idempotency else None
-        cp_text = codec.dump_record(state.audit_head) if state.audit_head is not None else None
-        now = _now()
-        with self._tx(write=True) as tx:
-            row = tx.execute("SELECT turn, state_json FROM grace_conversations WHERE id = ?", (cid,)).fetchone()
-            if row is None:
-                raise errors.not_found(cid)
-            if cipher is not None and self._key_row(tx, cid)[1]:
-                raise errors.erased(cid)
-            if row[0] != expected_turn:
-                log.info(
-                    "storage.turn.conflict",
-                    backend=self.backend,
-                    conversation_id=cid,
-                    expected=expected_turn,
-                    found=row[0],
-                )
-                raise errors.conflict(cid, expected_turn, row[0])
-            check_pins(codec.load_stored(row[1]), state)
-            seq = tx.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = ?", (cid,)
-            ).fetchone()[0]
-            if state.audit_head is not None:
-                newest = tx.execute(
-                    "SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = ?", (cid,)
-                ).fetchone()[0]
-                check_counter(cid, state.audit_head, newest, record, seq)
-                tx.execute(
-                    "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json, committed_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (cid, state.audit_head["counter"], state.audit_head["seq"], cp_text, now),
-                )
-            tx.execute(
-                "UPDATE grace_conversations SET turn = ?, state_bits = ?, state_json = ?, updated_at = ? WHERE id = ?",
-                (state.turn, state.state_string(), body, now, cid),
-            )
-            tx.execute(
-                "INSERT INTO grace_audit_records (conversation_id, seq, turn, record_json, committed_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (cid, seq, state.turn, record_text, now),
-            )
-            if idempotency is not None:
-                try:
-                    tx.execute(
-                        "INSERT INTO grace_idempotency"
-                        " (conversation_id, key, fingerprint, turn, response_json, created_at)"
-                        " VALUES (?, ?, ?, ?, ?, ?)",
-                        (cid, idempotency.key, idempotency.fingerprint, state.turn, response_text, now),
-                    )
-                except sqlite3.IntegrityError as exc:
-                    # Another request with this key committed first: the caller re-reads the entry.
-                    raise errors.StoreError(
-                        f"idempotency key already used on conversation {cid!r}", code=errors.CONFLICT
-                    ) from exc
-        log.info("storage.turn.committed", backend=self.backend, conversation_id=cid, turn=state.turn, seq=seq)
+    def commit_tx(self) -> AbstractContextManager[_SQLiteTx]:
+        # BEGIN IMMEDIATE takes the database write lock before the turn is read: the lock orders the commit.
+        return self._port_tx()
+
+    @contextmanager
+    def _port_tx(self) -> Iterator[_SQLiteTx]:
+        with self._tx(write=True) as conn:
+            yield _SQLiteTx(conn)
+
+    @staticmethod
+    def is_duplicate(exc: BaseException) -> bool:
+        return isinstance(exc, sqlite3.IntegrityError) and "UNIQUE" in str(exc)
 
     def records(self, conversation_id: str) -> list[dict[str, Any]]:
         conn = self._conn()
@@ -455,6 +343,73 @@ class SQLiteStore:
             return None
         response = codec.load_response(row[2], self.cipher(conversation_id))
         return IdempotencyEntry(conversation_id, key, row[0], row[1], response)
+
+
+def _keyed_row(conn: sqlite3.Connection, conversation_id: str, *, with_state: bool) -> KeyedRow | None:
+    row = conn.execute(
+        SQLiteStore._KEYED_ROW.format(columns="c.state_json" if with_state else "''"), (ERASE_ACTION, conversation_id)
+    ).fetchone()
+    if row is None:
+        return None
+    return KeyedRow(row[0], bytes(row[1]) if row[1] is not None else None, bool(row[2]))
+
+
+class _SQLiteTx:
+    """The statements of the shared protocol inside one ``BEGIN IMMEDIATE`` transaction."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def lock_head(self, conversation_id: str) -> LockedHead | None:
+        row = self._conn.execute(
+            "SELECT c.turn, c.state_json, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
+            " WHERE a.conversation_id = c.id AND a.action = ?),"
+            " (SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = c.id),"
+            " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = c.id)"
+            " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
+            " WHERE c.id = ?",
+            (ERASE_ACTION, conversation_id),
+        ).fetchone()
+        if row is None:
+            return None
+        wrapped = bytes(row[2]) if row[2] is not None else None
+        return LockedHead(row[1], wrapped, bool(row[3]), turn=row[0], next_seq=row[4], newest_counter=row[5])
+
+    def write(self, rows: CommitRows) -> None:
+        cid, now = rows.conversation_id, _now()
+        if rows.checkpoint is not None:
+            self._conn.execute(
+                "INSERT INTO grace_checkpoints (conversation_id, counter, seq, checkpoint_json, committed_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (cid, rows.checkpoint.counter, rows.checkpoint.seq, rows.checkpoint.checkpoint_json, now),
+            )
+        self._conn.execute(
+            "UPDATE grace_conversations SET turn = ?, state_bits = ?, state_json = ?, updated_at = ? WHERE id = ?",
+            (rows.turn, rows.state_bits, rows.state_json, now, cid),
+        )
+        self._conn.execute(
+            "INSERT INTO grace_audit_records (conversation_id, seq, turn, record_json, committed_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (cid, rows.seq, rows.turn, rows.record_json, now),
+        )
+        if rows.idempotency is not None:
+            self._conn.execute(
+                "INSERT INTO grace_idempotency (conversation_id, key, fingerprint, turn, response_json, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (cid, rows.idempotency.key, rows.idempotency.fingerprint, rows.turn, rows.idempotency.response_json,
+                 now),
+            )
+
+    def lock_keys(self, conversation_id: str) -> KeyedRow | None:
+        return _keyed_row(self._conn, conversation_id, with_state=False)
+
+    def shred(self, conversation_id: str, actor: str) -> None:
+        self._conn.execute("DELETE FROM grace_conversation_keys WHERE conversation_id = ?", (conversation_id,))
+        self._conn.execute("DELETE FROM grace_idempotency WHERE conversation_id = ?", (conversation_id,))
+        self._conn.execute(
+            "INSERT INTO grace_operator_actions (conversation_id, action, actor, at) VALUES (?, ?, ?, ?)",
+            (conversation_id, ERASE_ACTION, actor, _now()),
+        )
 
 
 def _split(script: str) -> list[str]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from engine.bundle_loader import RuleBundle
 from engine.goals.company_data import criterion_vocabulary, locale_value
 from engine.goals.models import Criterion, CriterionKind, GoalSpec
-from engine.rules_bundle import RuleBundle
 from engine.validators.contact import validate_contact
 from engine.validators.money import validate_money
 from engine.validators.result import ValidationResult

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from engine.rules_bundle import Vocabulary
+from engine.bundle_loader import Vocabulary
 from engine.text import fold
 from engine.validators.result import ValidationResult
 

@@ -1,6 +1,6 @@
 """Deterministic offline proposer: rule-driven evidence extraction, no model and no network."""
 
+from llm_adapters.offline.offline_rules import OfflineRules, build_rules, load_offline_rules
 from llm_adapters.offline.proposer import OfflineProposer
-from llm_adapters.offline.rules import OfflineRules, build_rules, load_offline_rules
 
 __all__ = ["OfflineProposer", "OfflineRules", "build_rules", "load_offline_rules"]

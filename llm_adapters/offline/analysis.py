@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from engine.text import fold
-from llm_adapters.offline.rules import OfflineRules
+from llm_adapters.offline.offline_rules import OfflineRules
 
 _SENTENCE_END = re.compile(r"[.!?;]+(?=\s|$)|\n+")
 _INVERTED = re.compile(r"[¿¡]")

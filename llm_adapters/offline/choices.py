@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.numbers import count_before
-from llm_adapters.offline.rules import VocabularyData
+from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.terms import TermMatch, find_terms, is_modifier, negated, replaced
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.goals.models import GoalSpec, Objective
 from llm_adapters.offline.analysis import Analysis
-from llm_adapters.offline.rules import VocabularyData
+from llm_adapters.offline.offline_rules import VocabularyData
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,8 @@ from llm_adapters.offline.cues import names_objective, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.memo import memo
+from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import NEVER, alternation
-from llm_adapters.offline.rules import OfflineRules
 from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
 
 _FLAGS = re.IGNORECASE | re.UNICODE

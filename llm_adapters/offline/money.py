@@ -24,8 +24,8 @@ from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import NumberMention, find_numbers
+from llm_adapters.offline.offline_rules import OfflineRules, VocabularyData
 from llm_adapters.offline.quantity_data import alternation, unit_terms
-from llm_adapters.offline.rules import OfflineRules, VocabularyData
 from llm_adapters.offline.terms import replaced, term_pattern
 from llm_adapters.offline.text_index import TextIndex, text_index
 

@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.memo import memo
-from llm_adapters.offline.rules import NumberWords, OfflineRules
+from llm_adapters.offline.offline_rules import NumberWords, OfflineRules
 
 _THOUSANDS = re.compile(r"\d{1,3}(?:[., \u00a0\u202f]\d{3})+")
 _NON_DIGIT = re.compile(r"\D")

@@ -15,8 +15,8 @@ from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.gazetteer import is_big_city_folded, is_known_place
+from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers, place_markers
-from llm_adapters.offline.rules import VocabularyData
 from llm_adapters.offline.terms import find_terms, negated, replaced
 
 

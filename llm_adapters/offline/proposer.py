@@ -26,9 +26,7 @@ from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.free_text import extract_free_text
 from llm_adapters.offline.language import detect_languages
 from llm_adapters.offline.money import extract_money, warm_money
-from llm_adapters.offline.places import extract_place
-from llm_adapters.offline.quantity import extract_quantity
-from llm_adapters.offline.rules import (
+from llm_adapters.offline.offline_rules import (
     DEFAULT_RULES_DIR,
     PROPOSER_FOLDERS,
     OfflineRules,
@@ -36,6 +34,8 @@ from llm_adapters.offline.rules import (
     build_rules,
     read_rule_files,
 )
+from llm_adapters.offline.places import extract_place
+from llm_adapters.offline.quantity import extract_quantity
 from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 
 log = structlog.get_logger("grace.proposer.offline")

@@ -22,8 +22,8 @@ from llm_adapters.offline.excluded import Spans, excluded_spans
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.money import currency_at
 from llm_adapters.offline.numbers import digit_mentions
+from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import QuantityWords, alternation, quantity_words, unit_terms
-from llm_adapters.offline.rules import OfflineRules
 from llm_adapters.offline.spelled import SpelledNumber, spelled_numbers
 from llm_adapters.offline.terms import replaced
 from llm_adapters.offline.text_index import TextIndex, text_index

@@ -12,7 +12,7 @@ from typing import Any
 from engine.goals.models import Objective
 from engine.text import fold
 from llm_adapters.offline.memo import memo
-from llm_adapters.offline.rules import OfflineRules
+from llm_adapters.offline.offline_rules import OfflineRules
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 NEVER = re.compile(r"(?!x)x")  # matches nothing: a language without this kind of word

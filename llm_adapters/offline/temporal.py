@@ -26,7 +26,7 @@ from engine.validators.temporal import COMPLETES, TemporalError, TemporalValue, 
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.memo import memo
-from llm_adapters.offline.rules import OfflineRules
+from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.temporal_parse import Reading, read_sentence
 from llm_adapters.offline.temporal_rules import TemporalGrammar, bounded, grammar
 from llm_adapters.offline.terms import replaced

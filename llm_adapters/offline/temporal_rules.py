@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.text import fold
 from llm_adapters.offline.memo import memo
-from llm_adapters.offline.rules import OfflineRules
+from llm_adapters.offline.offline_rules import OfflineRules
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _KEY = re.compile(r"[\W_]+")

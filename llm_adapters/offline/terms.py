@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.memo import memo
-from llm_adapters.offline.rules import VocabularyData
+from llm_adapters.offline.offline_rules import VocabularyData
 
 
 @dataclass(frozen=True)

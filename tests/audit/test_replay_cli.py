@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.cli import main
 from engine.demos import load_demo
-from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
 from engine.storage import open_store
 from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer

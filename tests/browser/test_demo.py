@@ -13,6 +13,7 @@ import pytest
 from engine.service.runner import Built, build_from_args
 from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer
+from tests.support.embeddings import link_embeddings
 
 TIMEOUT_MS = 30_000
 OBJECTIVES = {"budget", "location", "requirements", "contact"}
@@ -34,10 +35,10 @@ SPANISH = [
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Built, str]]:
+def demo(tmp_path_factory: pytest.TempPathFactory, shared_embeddings: Path) -> Iterator[tuple[Built, str]]:
     args = argparse.Namespace(
         demo=True,
-        data_dir=tmp_path_factory.mktemp("demo-data"),
+        data_dir=link_embeddings(tmp_path_factory.mktemp("demo-data"), shared_embeddings),
         database_url=None,
         goals=[],
         corpus=[],

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from engine.compiler.compiler_rules import GovernanceRules
 from engine.compiler.governance import check_governance
-from engine.compiler.rules import GovernanceRules
 from engine.goals.models import CriterionKind, GoalSpec
 
 PAPER_WEIGHTS = [Decimal("0.35"), Decimal("0.25"), Decimal("0.20"), Decimal("0.20")]

@@ -6,15 +6,15 @@ import shutil
 
 import pytest
 
-from engine.compiler.deterministic import DeterministicCompiler
-from engine.compiler.rules import (
+from engine.bundle_loader import RuleBundle, load_bundle
+from engine.compiler.compiler_rules import (
     DEFAULT_RULES_DIR,
     CompilerRules,
     GovernanceRules,
     load_compiler_rules,
     load_governance_rules,
 )
-from engine.rules_bundle import RuleBundle, load_bundle
+from engine.compiler.deterministic import DeterministicCompiler
 
 
 @pytest.fixture(scope="session")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.compiler.compiler_rules import CompilerRules
 from engine.compiler.corpus import derive_options, derive_places, load_corpus
 from engine.compiler.errors import CompileError
-from engine.compiler.rules import CompilerRules
 
 
 def test_documents_languages_and_json_strings(compiler_rules: CompilerRules, tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from engine.compiler.compiler_rules import GovernanceRules, load_governance_rules
 from engine.compiler.governance import check_governance
-from engine.compiler.rules import GovernanceRules, load_governance_rules
 from engine.errors import RuleBundleError
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective
 

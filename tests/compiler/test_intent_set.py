@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from engine.compiler.compiler_rules import CompilerRules, GovernanceRules
 from engine.compiler.coverage import intent_issues
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.model import CompileInput
-from engine.compiler.rules import CompilerRules, GovernanceRules
 from engine.goals.models import GoalSpec
 from tests.compiler.compiler_checks import assert_valid_candidate
 

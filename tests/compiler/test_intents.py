@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.compiler.compiler_rules import GovernanceRules
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.errors import CompileError
 from engine.compiler.model import CompileInput
-from engine.compiler.rules import GovernanceRules
 from engine.errors import GoalSpecError, GraceError
 from engine.goals.models import CriterionKind
 from tests.compiler.compiler_checks import assert_valid_candidate

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.compiler.compiler_rules import CompilerRules, GovernanceRules
 from engine.compiler.coverage import intent_issues
 from engine.compiler.model import CompileInput
-from engine.compiler.rules import CompilerRules, GovernanceRules
 from engine.goals.models import CriterionKind
 from llm_adapters.compiler import LLMGoalCompiler
 from llm_adapters.protocol import CallRecord, CompileRequest, RoleResult

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.compiler.compiler_rules import GovernanceRules
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.model import CompileInput
-from engine.compiler.rules import GovernanceRules
 from engine.goals.models import CriterionKind
 from tests.compiler.compiler_checks import PAPER_WEIGHTS, assert_valid_candidate
 

@@ -10,9 +10,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from engine.compiler.compiler_rules import DEFAULT_RULES_DIR, load_compiler_rules, load_governance_rules
 from engine.compiler.errors import CompilerRulesError
 from engine.compiler.intent import read_intent
-from engine.compiler.rules import DEFAULT_RULES_DIR, load_compiler_rules, load_governance_rules
 from engine.goals.models import CriterionKind
 
 

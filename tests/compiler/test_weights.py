@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.compiler.compiler_rules import CompilerRules, WeightRule
 from engine.compiler.errors import CompileError
-from engine.compiler.rules import CompilerRules, WeightRule
 from engine.compiler.weights import rank_weights
 
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from engine.bundle_loader import RuleBundle, load_bundle
+from engine.cli import main
 from engine.decision.samples import ACCEPTED_BASE, rules_without_samples, run_samples
-from engine.rules_bundle import RuleBundle, load_bundle
 from tests.conftest import copy_core_rules
 
 
@@ -50,16 +49,16 @@ def test_a_rule_that_drifts_from_its_samples_is_caught(tmp_path: Path, rule_id: 
     assert failed and {r.rule_id for r in failed} >= {rule_id}
 
 
-def test_rules_test_and_approve_commands(tmp_path: Path) -> None:
+def test_rules_test_and_approve_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # In process through the ``grace`` entry point (engine.cli.main): the same parser, handlers, output and exit
+    # codes, without three interpreter start-ups.
     root = copy_core_rules(tmp_path / "ok")
-    ok = subprocess.run([sys.executable, "-m", "engine.cli", "rules", "test", "--rules", str(root)],
-                        capture_output=True, text=True, check=False)
-    assert ok.returncode == 0 and "samples hold" in ok.stdout and "FAIL" not in ok.stdout
+    assert main(["rules", "test", "--rules", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "samples hold" in out and "FAIL" not in out
     drifted = _mutated(tmp_path / "bad", "A06", {"bit_before": 1}).root
-    bad = subprocess.run([sys.executable, "-m", "engine.cli", "rules", "test", "--rules", str(drifted)],
-                         capture_output=True, text=True, check=False)
-    assert bad.returncode == 1 and "FAIL A06 accepts[0]" in bad.stdout
-    refused = subprocess.run([sys.executable, "-m", "engine.cli", "rules", "approve", "--rules", str(drifted),
-                              "--by", "tester"], capture_output=True, text=True, check=False)
-    assert refused.returncode == 1 and "acceptance samples fail" in refused.stdout
+    assert main(["rules", "test", "--rules", str(drifted)]) == 1
+    assert "FAIL A06 accepts[0]" in capsys.readouterr().out
+    assert main(["rules", "approve", "--rules", str(drifted), "--by", "tester"]) == 1
+    assert "acceptance samples fail" in capsys.readouterr().out
     assert not (drifted / "published").exists() or not any((drifted / "published").iterdir())

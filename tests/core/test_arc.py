@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.goals.publication import load_published
-from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from engine.turn_outcome import TurnOutcome

@@ -16,12 +16,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.bundle_loader import RuleBundle
 from engine.decision import invariants
 from engine.decision.acceptance import compile_acceptance
 from engine.decision.decider import Decider
 from engine.decision.invariants import InvariantChecker
 from engine.evaluation.differential import random_case
-from engine.rules_bundle import RuleBundle
 from spec.z3_encodings import TransitionFacts
 
 

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.bundle_loader import RuleBundle
 from engine.commands import Complete, Correct, Span
 from engine.conversation import Role
 from engine.decision.decider import Decider
 from engine.evaluation.differential import random_case
-from engine.rules_bundle import RuleBundle
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 _DECIDERS: dict[str, Decider] = {}

@@ -8,11 +8,11 @@ from fractions import Fraction
 import pytest
 import z3
 
+from engine.bundle_loader import RuleBundle
 from engine.commands import Complete, Span
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.decider import Decider
 from engine.decision.invariants import InvariantChecker
-from engine.rules_bundle import RuleBundle
 from spec.z3_encodings import TransitionFacts
 
 GOOD = TransitionFacts(

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.chain import verify
+from engine.bundle_loader import RuleBundle, load_bundle
 from engine.commands import Complete, Span
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.decider import Decider
@@ -24,7 +25,6 @@ from engine.decision.provenance import (
     email_key,
 )
 from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
-from engine.rules_bundle import RuleBundle, load_bundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish

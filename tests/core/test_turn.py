@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from audit.chain import verify
+from engine.bundle_loader import RuleBundle
 from engine.commands import Command, Refuse, Span, Stop
 from engine.errors import DecisionError, InputError, StoreError
 from engine.ports import GroundedAnswer, Proposal, ProposerInput
-from engine.rules_bundle import RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.chain import verify
+from engine.bundle_loader import RuleBundle
 from engine.commands import Complete, Span
 from engine.ports import GroundedAnswer, Proposal, ProposerInput
-from engine.rules_bundle import RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.bundle_loader import RuleBundle
 from engine.errors import StoreError
 from engine.ports import GroundedAnswer, IdempotencyKey, Proposal, ProposerInput
-from engine.rules_bundle import RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRoles, TurnRuntime
 from engine.turn_outcome import TurnOutcome

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.bundle_loader import RuleBundle
 from engine.goals.models import Criterion
-from engine.rules_bundle import RuleBundle
 from engine.validators import validate_value
 from engine.validators.scalar import validate_quantity
 

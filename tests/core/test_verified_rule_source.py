@@ -38,8 +38,8 @@ def test_spec_vocabularies_are_checked_against_the_bundles_own_schema(tmp_path: 
     """The vocabulary schema is read with the bundle and kept in memory: a later change on disk is not used."""
     import shutil
 
+    from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
     from engine.goals.company_data import company_data_issues
-    from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
 
     root = tmp_path / "rules"
     shutil.copytree(DEFAULT_RULES_DIR, root, ignore=shutil.ignore_patterns("published"))

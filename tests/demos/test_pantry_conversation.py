@@ -10,9 +10,9 @@ from typing import Any
 import phonenumbers
 import pytest
 
+from engine.bundle_loader import RuleBundle
 from engine.directory.answer import DirectoryAnswerer
 from engine.goals.models import PublishedGoalSpec
-from engine.rules_bundle import RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from engine.turn_outcome import TurnOutcome

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.cli import main
+from engine.compiler.compiler_rules import load_governance_rules
 from engine.compiler.governance import find_prohibited
-from engine.compiler.rules import load_governance_rules
 from engine.goals.models import CriterionKind, PublishedGoalSpec
 from engine.goals.publication import load_published, spec_hash
 from engine.goals.validation import read_spec_file, validate_spec
-from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle
 from engine.text import fold
 from tests.demos.conftest import SPEC_FILE
 
@@ -67,8 +67,8 @@ def test_household_terms_ask_for_no_prohibited_category(project_bundle: RuleBund
 
 @pytest.mark.skipif(not (SHARED_KANSAS / "pantry_data.json").exists(), reason="shared Kansas directory not present")
 def test_place_vocabulary_lists_no_town_or_county_of_the_directory(project_bundle: RuleBundle) -> None:
+    from engine.directory.directory_rules import load_rules
     from engine.directory.ingest import load_directory
-    from engine.directory.rules import load_rules
 
     mapping = DEFAULT_RULES_DIR.parent / "demos" / "directories" / "mappings" / "kansas.json"
     directory = load_directory(SHARED_KANSAS / "pantry_data.json", mapping, load_rules(DEFAULT_RULES_DIR))

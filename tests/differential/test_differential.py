@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.bundle_loader import RuleBundle
 from engine.decision.decider import Decider
 from engine.decision.provenance import ContactIndex, ProvenanceContext
 from engine.evaluation.differential import Case, case_from_json, case_to_json, random_case, reference_decision
-from engine.rules_bundle import RuleBundle
 
 T = TypeVar("T")
 

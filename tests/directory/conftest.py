@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import structlog
 
+from engine.directory.directory_rules import load_rules
 from engine.directory.retriever import TraceRetriever
-from engine.directory.rules import load_rules
 
 # Wednesday 4 March 2026, 10:00. March 2026 Saturdays: 7, 14, 21, 28.
 REFERENCE = datetime(2026, 3, 4, 10, 0)

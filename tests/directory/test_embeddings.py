@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from engine.directory.directory_rules import load_rules
 from engine.directory.retriever import TraceRetriever
-from engine.directory.rules import load_rules
 from engine.directory.textindex import Embedder
 
 

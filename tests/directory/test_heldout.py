@@ -31,8 +31,8 @@ pytestmark = pytest.mark.skipif(DATA_ROOT is None, reason="shared directory data
 
 
 def _run(directory: str, data: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    from engine.directory.directory_rules import load_rules
     from engine.directory.retriever import TraceRetriever
-    from engine.directory.rules import load_rules
 
     assert DATA_ROOT is not None
     spec = data["directories"][directory]

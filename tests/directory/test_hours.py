@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.directory.directory_rules import load_rules
 from engine.directory.hours import HoursParser
 from engine.directory.models import Slot
-from engine.directory.rules import load_rules
 
 PARSER = HoursParser(load_rules().time)
 MON, TUE, WED, THU, FRI, SAT, SUN = range(7)

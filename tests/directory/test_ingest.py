@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from engine.directory.address import AddressParser
+from engine.directory.directory_rules import load_rules
 from engine.directory.errors import DirectoryFileError, MappingError
 from engine.directory.ingest import load_directory
-from engine.directory.rules import load_rules
 
 from .conftest import NOTES, RECORDS, write_directory
 

@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.directory.bench.generator import FAMILY_MIX, BenchQuery, generate
-from engine.directory.bench.metrics import relevant_set, score, source_texts
+from benchmarks.directory.generator import FAMILY_MIX, BenchQuery, generate
+from benchmarks.directory.metrics import relevant_set, score, source_texts
 from engine.directory.constraints import Constraints, PlaceConstraint, check
+from engine.directory.directory_rules import load_rules
 from engine.directory.ingest import load_directory
 from engine.directory.retriever import TraceRetriever
-from engine.directory.rules import load_rules
 
 RIVERBEND = Constraints(places=(PlaceConstraint("city", "riverbend", "Riverbend"),))
 

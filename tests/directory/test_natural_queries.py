@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from engine.directory.answer import DirectoryAnswerer, render
 from engine.directory.constraints import check
+from engine.directory.directory_rules import load_rules
 from engine.directory.retriever import TraceRetriever
-from engine.directory.rules import load_rules
 
 from .conftest import REFERENCE, write_directory
 
@@ -206,8 +206,8 @@ def test_rule_data_drives_the_derived_aliases(tmp_path: Path) -> None:
     import json
     import shutil
 
-    from engine.directory.rules import directory_rules
-    from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
+    from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
+    from engine.directory.directory_rules import directory_rules
 
     root = tmp_path / "rules"
     shutil.copytree(DEFAULT_RULES_DIR, root, ignore=shutil.ignore_patterns("published"))

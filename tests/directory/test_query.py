@@ -4,8 +4,8 @@ from datetime import date, datetime
 
 import pytest
 
+from engine.directory.directory_rules import load_rules
 from engine.directory.retriever import TraceRetriever
-from engine.directory.rules import load_rules
 
 
 def places(retriever: TraceRetriever, text: str, reference: datetime) -> set[tuple[str, str]]:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.directory.bench.data import shared_directories
-from engine.directory.bench.runner import run_bench
+from benchmarks.directory.data import shared_directories
+from benchmarks.directory.runner import run_bench
+from engine.directory.directory_rules import load_rules
 from engine.directory.retriever import TraceRetriever, Variant
-from engine.directory.rules import load_rules
 
 PROJECT = Path(__file__).resolve().parents[2]
 SHARED = shared_directories() or PROJECT.parent / "shared" / "data" / "directories"

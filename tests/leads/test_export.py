@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.cli import main
 from engine.goals.publication import load_published
 from engine.leads.export import Lead, to_csv
-from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
 from engine.storage import SQLiteStore
 from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from engine.compiler.compiler_rules import load_compiler_rules, load_governance_rules
 from engine.compiler.model import CompileInput
-from engine.compiler.rules import load_compiler_rules, load_governance_rules
 from engine.errors import GoalSpecError
 from engine.goals.models import CriterionKind
 from llm_adapters.compiler import LLMGoalCompiler

@@ -161,7 +161,7 @@ def test_replay_decisions_needs_the_visitor_text(spec: PublishedGoalSpec) -> Non
 def _turn_runtime(spec: PublishedGoalSpec, rules: Path) -> Callable[[Any], Any]:
     """Build the real runtime, or skip when the rule bundle in this checkout cannot load yet."""
     try:
-        from engine.rules_bundle import load_bundle
+        from engine.bundle_loader import load_bundle
         from engine.storage.memory import InMemoryStore
         from engine.turn import TurnRuntime
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.demos import load_demo
 from engine.ports import Proposal, ProposerInput
-from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from llm_adapters.errors import LLMError

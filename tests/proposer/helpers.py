@@ -7,13 +7,13 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.commands import Command
 from engine.conversation import Message, Role
 from engine.evaluation.targets import working_tree_bundle
 from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
 from engine.ports import ProposerInput
-from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle
 from engine.validators import validate_value
 from llm_adapters.offline import OfflineProposer
 

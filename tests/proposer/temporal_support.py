@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.goals.models import GoalSpec
 from llm_adapters.offline.analysis import Analysis, analyze
-from llm_adapters.offline.rules import OfflineRules
+from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.temporal import TemporalMention, temporal_mentions
 from tests.proposer.helpers import proposer
 

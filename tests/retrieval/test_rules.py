@@ -9,6 +9,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.retrieval import build_answerer
 from engine.retrieval.errors import RetrievalConfigError, RetrievalRulesError
 from engine.retrieval.rules import (
@@ -19,7 +20,6 @@ from engine.retrieval.rules import (
     parse_rules,
     rules_from_bundle,
 )
-from engine.rules_bundle import DEFAULT_RULES_DIR, load_bundle
 
 
 def _raw() -> dict[str, Any]:

@@ -10,10 +10,10 @@ import pytest
 
 turn_module = pytest.importorskip("engine.turn")
 
+from engine.bundle_loader import RuleBundle  # noqa: E402
 from engine.commands import Command, Complete, Span  # noqa: E402
 from engine.ports import Proposal, ProposerInput  # noqa: E402
 from engine.retrieval import build_answerer  # noqa: E402
-from engine.rules_bundle import RuleBundle  # noqa: E402
 from engine.storage.memory import InMemoryStore  # noqa: E402
 from tests.conftest import make_spec, publish  # noqa: E402
 from tests.retrieval.project_rules import project_rules  # noqa: E402

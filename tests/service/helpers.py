@@ -11,11 +11,11 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from engine.bundle_loader import RuleBundle
 from engine.commands import Command, Complete, Span
 from engine.goals.models import PublishedGoalSpec
 from engine.leads.notifier import LeadNotifier
 from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
-from engine.rules_bundle import RuleBundle
 from engine.service.app import create_app
 from engine.service.catalog import Catalog
 from engine.service.catalog_build import GoalSource, build_catalog

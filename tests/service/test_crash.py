@@ -15,13 +15,15 @@ import httpx
 import pytest
 
 from benchmarks.crash_bench import Outcome, check, crash_run
+from tests.support.embeddings import link_embeddings
 
 KILLS = int(os.environ.get("GRACE_CRASH_KILLS", "3"))
 POSTGRES_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
 pytestmark = pytest.mark.slow  # real server processes killed at random points: seconds per kill
 
 
-def test_sqlite_survives_kill_9(tmp_path: Path) -> None:
+def test_sqlite_survives_kill_9(tmp_path: Path, shared_embeddings: Path) -> None:
+    link_embeddings(tmp_path, shared_embeddings)  # restarts already reuse it; the first start too
     outcome = crash_run("sqlite", f"sqlite:///{tmp_path / 'grace.db'}", tmp_path, kills=KILLS, clients=4,
                         seed=20261201, min_gap=1.0, max_gap=3.0)
     print(outcome.render())
@@ -31,7 +33,8 @@ def test_sqlite_survives_kill_9(tmp_path: Path) -> None:
 
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
-def test_postgres_survives_kill_9(tmp_path: Path) -> None:
+def test_postgres_survives_kill_9(tmp_path: Path, shared_embeddings: Path) -> None:
+    link_embeddings(tmp_path, shared_embeddings)
     from benchmarks.load_bench import _drop_schema, _postgres_schema_url
 
     schema = f"grace_crash_{uuid.uuid4().hex[:12]}"

@@ -10,12 +10,15 @@ from pathlib import Path
 import pytest
 
 from benchmarks.load_bench import main, pct
+from tests.support.embeddings import link_embeddings
 
 POSTGRES_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
 
 
-def _run(tmp_path: Path, configs: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, dict[str, object]]:
+def _run(tmp_path: Path, configs: str, capsys: pytest.CaptureFixture[str],
+         embeddings: Path) -> tuple[str, dict[str, object]]:
     out = tmp_path / "load.json"
+    link_embeddings(tmp_path / "data", embeddings)  # the run's warm embedding cache
     code = main(["--conversations", "6", "--steps", "3,6", "--step-seconds", "1.5", "--think-s", "0.1",
                  "--configs", configs, "--in-process-turns", "6", "--max-seconds", "300",
                  "--data-dir", str(tmp_path / "data"), "--json", str(out)])
@@ -24,8 +27,8 @@ def _run(tmp_path: Path, configs: str, capsys: pytest.CaptureFixture[str]) -> tu
     return text, json.loads(out.read_text(encoding="utf-8"))
 
 
-def test_load_bench_smoke_sqlite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text, result = _run(tmp_path, "sqlite:1", capsys)
+def test_load_bench_smoke_sqlite(tmp_path: Path, capsys: pytest.CaptureFixture[str], shared_embeddings: Path) -> None:
+    text, result = _run(tmp_path, "sqlite:1", capsys, shared_embeddings)
     assert "offered/s" in text and "saturation" in text and "in-process sqlite" in text
     (run,) = result["runs"]  # type: ignore[misc]
     assert run["verified"] == 6 and run["chain_failures"] == 0 and run["mismatched"] == 0
@@ -36,8 +39,10 @@ def test_load_bench_smoke_sqlite(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
-def test_load_bench_smoke_postgres_two_workers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _, result = _run(tmp_path, "postgres:2", capsys)
+def test_load_bench_smoke_postgres_two_workers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], shared_embeddings: Path
+) -> None:
+    _, result = _run(tmp_path, "postgres:2", capsys, shared_embeddings)
     (run,) = result["runs"]  # type: ignore[misc]
     assert run["workers"] == 2 and len(run["rss_start_mb"]) == 2
     assert run["verified"] == 6 and run["chain_failures"] == 0 and run["mismatched"] == 0

@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from benchmarks.load_bench import Server, bench_env, drop_schema, schema_url
+from tests.support.embeddings import link_embeddings
 
 POSTGRES_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
 SCRIPT = ["Hello! Do you help foreign buyers with the paperwork?", "My budget is around 350,000 euros.",
@@ -36,10 +37,11 @@ def _turn(base: str, cid: str, token: str, message: str, key: str | None = None)
         return client.post(f"/v1/conversations/{cid}/turns", json={"message": message}, headers=headers)
 
 
-def test_sigterm_finishes_in_flight_turns(tmp_path: Path) -> None:
+def test_sigterm_finishes_in_flight_turns(tmp_path: Path, shared_embeddings: Path) -> None:
+    data = link_embeddings(tmp_path / "data", shared_embeddings)  # the run's warm embedding cache
     token = secrets.token_urlsafe(24)
     env = bench_env(tmp_path, token)
-    server = Server(f"sqlite:///{tmp_path / 'grace.db'}", tmp_path / "data", env, tmp_path / "server.log", 1)
+    server = Server(f"sqlite:///{tmp_path / 'grace.db'}", data, env, tmp_path / "server.log", 1)
     try:
         with httpx.Client(base_url=server.url, timeout=60) as client:
             # enough turns that most are still queued behind the one engine thread when the signal comes
@@ -89,7 +91,7 @@ def test_sigterm_finishes_in_flight_turns(tmp_path: Path) -> None:
     from engine.service.demo import audit_key
     from engine.storage.sqlite import SQLiteStore
 
-    key = audit_key(tmp_path / "data")
+    key = audit_key(data)
     store = SQLiteStore(tmp_path / "grace.db", audit_key=key)
     try:
         for cid, _ in conversations:
@@ -101,14 +103,15 @@ def test_sigterm_finishes_in_flight_turns(tmp_path: Path) -> None:
 
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
-def test_two_processes_racing_one_conversation_keep_it_ordered(tmp_path: Path) -> None:
+def test_two_processes_racing_one_conversation_keep_it_ordered(tmp_path: Path, shared_embeddings: Path) -> None:
+    data = link_embeddings(tmp_path / "data", shared_embeddings)  # the run's warm embedding cache
     schema = f"grace_race_{uuid.uuid4().hex[:12]}"
     url = schema_url(POSTGRES_URL, schema)
     token = secrets.token_urlsafe(24)
     env = bench_env(tmp_path, token)
     servers: list[Server] = []
     try:
-        servers = [Server(url, tmp_path / "data", env, tmp_path / f"server-{i}.log", 1) for i in range(2)]
+        servers = [Server(url, data, env, tmp_path / f"server-{i}.log", 1) for i in range(2)]
         with httpx.Client(base_url=servers[0].url, timeout=60) as client:
             cid, visitor = _start(client)
         per_process = 5
@@ -169,10 +172,11 @@ def _children(pid: int) -> set[int]:
 
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
-def test_supervisor_replaces_a_dead_worker_and_stops_cleanly(tmp_path: Path) -> None:
+def test_supervisor_replaces_a_dead_worker_and_stops_cleanly(tmp_path: Path, shared_embeddings: Path) -> None:
+    data = link_embeddings(tmp_path / "data", shared_embeddings)  # the run's warm embedding cache
     schema = f"grace_sup_{uuid.uuid4().hex[:12]}"
     url = schema_url(POSTGRES_URL, schema)
-    server = Server(url, tmp_path / "data", bench_env(tmp_path, secrets.token_urlsafe(24)), tmp_path / "s.log", 2)
+    server = Server(url, data, bench_env(tmp_path, secrets.token_urlsafe(24)), tmp_path / "s.log", 2)
     try:
         assert _children(server.proc.pid) == set(server.pids)
         os.kill(server.pids[0], signal.SIGKILL)
@@ -224,13 +228,14 @@ def _established_per_process(pids: list[int], port: int) -> dict[int, int]:
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SO_REUSEPORT balancing and /proc are Linux's")
-def test_every_worker_takes_connections_on_the_port(tmp_path: Path) -> None:
+def test_every_worker_takes_connections_on_the_port(tmp_path: Path, shared_embeddings: Path) -> None:
+    data = link_embeddings(tmp_path / "data", shared_embeddings)  # the run's warm embedding cache
     # Each worker listens on a SO_REUSEPORT socket of its own and the kernel spreads connections over them
     # (with one shared socket the load benchmark saw 301 of 304 turns on one worker; that outcome depends on
     # wake-up timing, so this test checks the spread the kernel guarantees, not the old failure).
     schema = f"grace_spread_{uuid.uuid4().hex[:12]}"
     url = schema_url(POSTGRES_URL, schema)
-    server = Server(url, tmp_path / "data", bench_env(tmp_path, secrets.token_urlsafe(24)), tmp_path / "s.log", 2)
+    server = Server(url, data, bench_env(tmp_path, secrets.token_urlsafe(24)), tmp_path / "s.log", 2)
     burst = 64
     conns: list[socket.socket] = []
     try:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import structlog
 
+from engine.bundle_loader import RuleBundle
 from engine.evaluation.dataset import Dataset
 from engine.evaluation.metrics import ConversationOutcome, Metrics, compute_metrics
 from engine.evaluation.runner import ConversationRun, DemoTarget, run_dataset
@@ -22,7 +23,6 @@ from engine.evaluation.sgd.scoring import add_metrics, merge_kind_metrics, metri
 from engine.evaluation.targets import candidate_targets
 from engine.ports import Proposer
 from engine.progress import progress
-from engine.rules_bundle import RuleBundle
 from engine.turn import RoleChoice
 
 log = structlog.get_logger("grace.eval.sgd")

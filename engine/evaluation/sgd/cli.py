@@ -14,10 +14,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from engine.bundle_loader import DEFAULT_RULES_DIR
 from engine.evaluation.cli import add_llm_arguments
 from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR, PROJECT_ROOT
 from engine.output_files import write_json_atomic
-from engine.rules_bundle import DEFAULT_RULES_DIR
 
 DEFAULT_SGD_DIR = PROJECT_ROOT.parent / "shared" / "data" / "sgd"
 DEFAULT_LIMIT = 0  # all
@@ -43,6 +43,7 @@ def register_bench(bsub: Any) -> None:
 
 
 def run_sgd_bench(args: argparse.Namespace) -> int:
+    from engine.bundle_loader import load_bundle
     from engine.evaluation.sgd.bench import prepare, run_benchmark
     from engine.evaluation.sgd.errors import SgdError
     from engine.evaluation.sgd.report import (
@@ -54,7 +55,6 @@ def run_sgd_bench(args: argparse.Namespace) -> int:
         speed_line,
     )
     from engine.evaluation.targets import working_tree_bundle
-    from engine.rules_bundle import load_bundle
     from llm_adapters.offline import OfflineProposer
 
     if args.limit_per_service < 0:

@@ -10,10 +10,10 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
+from engine.bundle_loader import check_schema, read_json_object
 from engine.compiler.errors import CompilerRulesError
 from engine.compiler.matching import KeywordIndex, compile_patterns
 from engine.goals.models import CriterionKind
-from engine.rules_bundle import check_schema, read_json_object
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.directory.bench.generator import BenchQuery
+from benchmarks.directory.generator import BenchQuery
 from engine.directory.constraints import check
 from engine.directory.ingest import Directory
 from engine.directory.mapping import Mapping

@@ -7,8 +7,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from engine.directory.bench.generator import FAMILY_MIX, BenchQuery, generate
-from engine.directory.bench.metrics import Totals, relevant_set, score, source_texts
+from benchmarks.directory.generator import FAMILY_MIX, BenchQuery, generate
+from benchmarks.directory.metrics import Totals, relevant_set, score, source_texts
 from engine.directory.retriever import TraceRetriever, Variant
 from engine.progress import progress
 

@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from engine.directory.bench.metrics import source_texts
+from benchmarks.directory.metrics import source_texts
 from engine.directory.errors import DirectoryUsageError
 from engine.directory.retriever import Answer, TraceRetriever
 from engine.progress import progress

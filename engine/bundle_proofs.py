@@ -6,9 +6,9 @@ from pathlib import Path
 
 import structlog
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.decision.invariants import ProofResult, prove_bundle
 from engine.errors import RuleBundleError
-from engine.rules_bundle import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 
 log = structlog.get_logger("grace.rules")
 

@@ -21,10 +21,10 @@ from engine.directory.constraints import (
     PlaceConstraint,
     TimeCondition,
 )
+from engine.directory.directory_rules import DirectoryRules
 from engine.directory.ingest import Directory
 from engine.directory.models import Record, Slot
 from engine.directory.normalize import key_tokens
-from engine.directory.rules import DirectoryRules
 
 FAMILY_MIX: tuple[tuple[str, int], ...] = (
     ("location", 500), ("eligibility", 200), ("hours", 200), ("recall", 10), ("combined", 90))

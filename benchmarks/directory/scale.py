@@ -19,10 +19,10 @@ from typing import Any
 
 import structlog
 
+from engine.bundle_loader import DEFAULT_RULES_DIR
 from engine.directory.errors import DirectoryUsageError
 from engine.directory.mapping import load_mapping
 from engine.progress import progress
-from engine.rules_bundle import DEFAULT_RULES_DIR
 
 
 def _rss_kib() -> int:
@@ -75,10 +75,10 @@ def write_scaled(directory: Path, mapping_path: Path, size: int, out: Path) -> t
 def measure_one(directory: Path, mapping: Path, rules_root: Path, queries: int, seed: int) -> dict[str, Any]:
     """Runs in the child process: load, build, then time ``queries`` generated queries."""
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    from engine.directory.bench.generator import generate
+    from benchmarks.directory.generator import generate
+    from engine.bundle_proofs import load_verified_bundle
+    from engine.directory.directory_rules import directory_rules
     from engine.directory.retriever import TraceRetriever
-    from engine.directory.rules import directory_rules
-    from engine.verified_bundle import load_verified_bundle
 
     rules = directory_rules(load_verified_bundle(rules_root, require_published=False))
     from engine.directory.geo import us_places
@@ -109,7 +109,7 @@ def run_scale(directory: Path, mapping: Path, sizes: list[int], queries: int, se
     with tempfile.TemporaryDirectory(prefix="grace-trace-scale-") as tmp:
         for size in progress(sizes, "TRACE scale"):
             data, scaled_mapping = write_scaled(directory, mapping, size, Path(tmp) / str(size))
-            cmd = [sys.executable, "-m", "engine.directory.bench.scale", str(data), str(scaled_mapping),
+            cmd = [sys.executable, "-m", "benchmarks.directory.scale", str(data), str(scaled_mapping),
                    str(rules_root), str(queries), str(seed)]
             done = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if done.returncode != 0:

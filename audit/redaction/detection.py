@@ -1,0 +1,181 @@
+"""Where contact data stands in a string: e-mail addresses, and phone-like digit runs that are not dates,
+decimals, money amounts or pieces of an id or digest."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from audit.redaction.policy import RedactionPolicy
+from engine.text import normalize
+
+Kind = Literal["email", "phone"]
+
+_LOCAL_CHARS = r"\w.!#$%&'*+/=?^`{|}~-"
+# Starts only at the beginning of a run of local-part characters: keeps matching linear on long words.
+_EMAIL_RE = re.compile(rf"(?<![{_LOCAL_CHARS}])[{_LOCAL_CHARS}]+[@\uff20\ufe6b][\w-]+(?:\.[\w-]+)*")
+# "spec@v3", "free_text@1", "pkg@1.2.0": version references, not addresses (a real domain has a name part).
+_VERSION_DOMAIN_RE = re.compile(r"[vV]?\d+(?:\.\d+)*")
+# Calendar dates and ISO timestamps: protected from phone detection (validated below). A date-shaped
+# piece of a longer digit-group sequence ("00-2026-01-01") is not a date.
+_ISO_RE = re.compile(
+    r"(?<![\w./-])(\d{4})-(\d{2})-(\d{2})"
+    r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?!\d|[./-]\d)"
+)
+_DMY_RE = re.compile(r"(?<![\w./-])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?![\w]|[./-]\d)")
+_YMD_RE = re.compile(r"(?<![\w./-])(\d{4})([./])(\d{1,2})\2(\d{1,2})(?![\w]|[./-]\d)")
+_DECIMAL_RE = re.compile(r"\d+\.\d+")
+_AMOUNT_RE = re.compile(r"\d+(?:[.,]\d{1,2})?|\d{1,3}([.,' \u00a0])\d{3}(?:\1\d{3})*(?:[.,]\d{1,2})?")
+_DIGIT_RE = re.compile(r"\d")
+_DIGITS_RE = re.compile(r"\d+")
+PHONE_SEPARATORS = " \t\u00a0().-/"
+_HEX_CHARS = frozenset("0123456789abcdefABCDEF")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One piece of contact data found in a string: ``text[start:end]``."""
+
+    kind: Kind
+    start: int
+    end: int
+
+
+class Detector:
+    """The finders of one redaction policy (its patterns are compiled once)."""
+
+    def __init__(self, policy: RedactionPolicy) -> None:
+        self.min_digits, self.max_digits = policy.phone.min_digits, policy.phone.max_digits
+        lo, hi = self.min_digits, self.max_digits
+        # Not inside a number or an address; groups joined by at most two separator characters. Letters
+        # around the run are judged in _glued_to_token (hex digests must stay intact, "tel600..." must not).
+        self._phone_re = re.compile(
+            rf"(?<![\d+@])\+?\d(?:[{re.escape(PHONE_SEPARATORS)}]{{0,2}}\d){{{lo - 1},{hi - 1}}}(?![\d@])"
+        )
+        markers = sorted({m.strip() for m in policy.money_markers}, key=len, reverse=True)
+        alternation = "|".join(_marker_pattern(m) for m in markers)
+        self._money_after = re.compile(rf"(?:[.,]\d{{1,2}})?[ \u00a0]?(?:{alternation})", re.IGNORECASE)
+        self._money_before = re.compile(rf"(?:{alternation})[ \u00a0]?$", re.IGNORECASE)
+
+    def find(self, text: str, *, phones: bool = True) -> list[Finding]:
+        """Contact data in ``text`` as given (no normalisation), in order, non-overlapping."""
+        findings = [
+            Finding("email", m.start(), m.end())
+            for m in _EMAIL_RE.finditer(text)
+            if not _VERSION_DOMAIN_RE.fullmatch(re.split("[@\uff20\ufe6b]", m.group(), maxsplit=1)[1])
+        ]
+        if phones:
+            masked = list(text)
+            for found in findings:  # an address's digits are never a phone number
+                masked[found.start : found.end] = "\x00" * (found.end - found.start)
+            findings.extend(self._find_phones("".join(masked)))
+        return sorted(findings, key=lambda f: f.start)
+
+    def holds_contact(self, text: str, phones: bool) -> bool:
+        """Contact data in ``text`` as given or in its Unicode-normalised form."""
+        if self.find(text, phones=phones):
+            return True
+        return not text.isascii() and bool(self.find(normalize(text), phones=phones))
+
+    def phone_like_int(self, value: int) -> bool:
+        digits = len(str(abs(value)))
+        return self.min_digits <= digits <= self.max_digits
+
+    def _find_phones(self, text: str) -> list[Finding]:
+        protected = sorted(_date_spans(text))
+        found: list[Finding] = []
+        pos = 0
+        while (match := self._phone_re.search(text, pos)) is not None:
+            start, end = match.span()
+            inside = next((span for span in protected if span[0] <= start < span[1]), None)
+            if inside is not None:  # a date or timestamp: skip past it
+                pos = inside[1]
+                continue
+            cut = next((span[0] for span in protected if start < span[0] < end), None)
+            if cut is not None:  # a phone-like run that runs into a date: keep only the part before it
+                end = start + len(text[start:cut].rstrip(PHONE_SEPARATORS))
+            pos = end if cut is None else cut
+            span = self._phone_span(text, start, end)
+            if span is not None:
+                found.append(Finding("phone", span[0], span[1]))
+        return found
+
+    def _phone_span(self, text: str, start: int, end: int) -> tuple[int, int] | None:
+        """The phone-like part of a digit run, or None if it is a date-free amount, decimal or id fragment."""
+        glued_before, glued_after = _glued_to_token(text, start, end)
+        if glued_before or glued_after:
+            # Drop the digit group that touches an id-like word; the groups between stand free.
+            runs = [m.span() for m in _DIGITS_RE.finditer(text, start, end)]
+            runs = runs[1 if glued_before else 0 : len(runs) - 1 if glued_after else len(runs)]
+            if not runs:
+                return None
+            start, end = runs[0][0], runs[-1][1]
+        candidate = text[start:end]
+        if len(_DIGIT_RE.findall(candidate)) < self.min_digits:
+            return None
+        if _DECIMAL_RE.fullmatch(candidate) or self._is_amount(text, start, end):
+            return None
+        return start, end
+
+    def _is_amount(self, text: str, start: int, end: int) -> bool:
+        # One amount, or a range of two ("200000-300000 EUR"), each part shaped like an amount.
+        parts = re.split(r"\s?[-–]\s?", text[start:end].lstrip("+"))
+        if len(parts) > 2 or not all(_AMOUNT_RE.fullmatch(part) for part in parts):
+            return False
+        if self._money_after.match(text, end):
+            return True
+        return self._money_before.search(text[max(0, start - 24) : start]) is not None
+
+
+def _glued_to_token(text: str, start: int, end: int) -> tuple[bool, bool]:
+    """Whether the run's first / last digit group belongs to a hex digest or an alphanumeric id.
+
+    Letters touching the run are fine ("tel600000005", "600000005thanks"), unless the word they form could
+    be hex or already holds digits ("sha256:ab12cd34...", "Zk9x1234567").
+    """
+    before = start
+    while before > 0 and _is_word_char(text[before - 1]):
+        before -= 1
+    after = end
+    while after < len(text) and _is_word_char(text[after]):
+        after += 1
+    word_before, word_after = text[before:start], text[end:after]
+    return (
+        bool(word_before) and text[start] != "+" and _hex_or_numeric(word_before),
+        bool(word_after) and _hex_or_numeric(word_after),
+    )
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _hex_or_numeric(word: str) -> bool:
+    return all(ch in _HEX_CHARS for ch in word) or any(ch.isdigit() for ch in word)
+
+
+def _marker_pattern(marker: str) -> str:
+    # Word markers ("EUR") must stand alone; symbols ("€") may touch the number.
+    before = r"(?<!\w)" if marker[0].isalnum() else ""
+    after = r"(?!\w)" if marker[-1].isalnum() else ""
+    return before + re.escape(marker) + after
+
+
+def _date_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for match in _ISO_RE.finditer(text):
+        if _valid_date(int(match.group(1)), int(match.group(2)), int(match.group(3))):
+            spans.append(match.span())
+    for match in _DMY_RE.finditer(text):
+        first, second, year = int(match.group(1)), int(match.group(3)), int(match.group(4))
+        if _valid_date(year, second, first) or _valid_date(year, first, second):  # d/m/y or m/d/y
+            spans.append(match.span())
+    for match in _YMD_RE.finditer(text):
+        if _valid_date(int(match.group(1)), int(match.group(3)), int(match.group(4))):
+            spans.append(match.span())
+    return spans
+
+
+def _valid_date(year: int, month: int, day: int) -> bool:
+    return 1 <= month <= 12 and 1 <= day <= 31 and 1000 <= year <= 2999

@@ -1,0 +1,199 @@
+"""The redactor: replaces contact data in strings and walks records (dicts, lists, models), keys included."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel
+
+from audit.errors import RedactionError
+from audit.redaction.detection import Detector, Finding, Kind
+from audit.redaction.policy import RedactionPolicy, load_policy
+from audit.redaction.tokens import TokenKey
+from engine.text import normalize
+
+_ASCII_TRIGGER = re.compile(r"[0-9@]")  # an ASCII string without these holds no contact data
+_ASCII_AT = re.compile("@")
+_KEY_CACHE_SIZE = 4096  # bound on remembered key redactions / cached redactors
+
+
+class Redactor:
+    """Finds and replaces contact data. ``key=None`` gives digest-less tokens (``email:redacted``)."""
+
+    def __init__(self, key: bytes | None, policy: RedactionPolicy | None = None) -> None:
+        self.policy = policy or load_policy()
+        self._tokens = TokenKey(key, self.policy.digest_chars)
+        self._detector = Detector(self.policy)
+        self._min_digits = self.policy.phone.min_digits
+        self._key_cache: dict[str, str] = {}
+        self._exempt = frozenset(self.policy.phone_exempt_keys)
+
+    @property
+    def keyed(self) -> bool:
+        return self._tokens.keyed
+
+    # -- strings ---------------------------------------------------------------------------------------
+
+    def find(self, text: str, *, phones: bool = True) -> list[Finding]:
+        """Contact data in ``text`` as given (no normalisation), in order, non-overlapping."""
+        return self._detector.find(text, phones=phones)
+
+    def redact_text(self, text: str, *, phones: bool = True) -> str:
+        if text.isascii():  # NFKC and the invisible-character strip are identities on ASCII
+            if not (_ASCII_TRIGGER if phones else _ASCII_AT).search(text):
+                return text
+            # A phone number needs at least min_digits digits and an address an "@": most ids ("ASK(o1)",
+            # "money/1") have neither and skip the finders.
+            if "@" not in text and (not phones or sum(c.isdigit() for c in text) < self._min_digits):
+                return text
+            return self._replace(text, phones)
+        out = self._replace(text, phones)
+        normalized = normalize(out)
+        if normalized != out and self._detector.find(normalized, phones=phones):
+            # Visible only after normalisation (fullwidth '@', zero-width joiners): redact that form.
+            out = self._replace(normalize(text), phones)
+        return out
+
+    def token(self, kind: Kind, value: str) -> str:
+        """The replacement token of one e-mail address or phone number."""
+        return self._tokens.token(kind, value)
+
+    def value_digest(self, value: str) -> str:
+        """Keyed digest of an extracted value (for ``Candidate.value_digest``): exact-string equality."""
+        return self._tokens.value_digest(value)
+
+    # -- structures ------------------------------------------------------------------------------------
+
+    def redact(self, value: Any, *, strict: bool = True) -> Any:
+        """A redacted deep copy: every string (keys too) and phone-like integer is processed.
+
+        ``strict`` (records): values with no JSON meaning raise ``RedactionError``, since they could hide
+        contact data. Not strict (log events): such values are rendered with ``repr`` and then redacted.
+        """
+        return self._walk(value, strict, phones=True, depth=0)
+
+    def leaks(self, value: Any) -> list[str]:
+        """JSON-pointer-like paths of strings that still hold contact data (empty when clean)."""
+        found: list[str] = []
+        self._scan(value, "", found, phones=True)
+        return found
+
+    # -- internals -------------------------------------------------------------------------------------
+
+    def _replace(self, text: str, phones: bool) -> str:
+        findings = self._detector.find(text, phones=phones)
+        if not findings:
+            return text
+        parts: list[str] = []
+        cursor = 0
+        for found in findings:
+            parts.append(text[cursor : found.start])
+            parts.append(self._tokens.token(found.kind, text[found.start : found.end]))
+            cursor = found.end
+        parts.append(text[cursor:])
+        return "".join(parts)
+
+    def _walk(self, value: Any, strict: bool, phones: bool, depth: int) -> Any:
+        if depth > 64:
+            raise RedactionError("value nested too deeply to redact", code="audit.redaction.too_deep")
+        # Exact-type fast paths for the common record shapes (a record walks ~200 values); subclasses (StrEnum,
+        # IntEnum, bool) fall through to the ordered checks below.
+        kind = type(value)
+        if kind is str:
+            return self.redact_text(value, phones=phones)
+        if kind is dict:
+            return self._walk_mapping(value, strict, phones, depth)
+        if kind is list:
+            return [self._walk(item, strict, phones, depth + 1) for item in value]
+        if value is None or isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            return self.redact_text(str(value), phones=phones)
+        if isinstance(value, Enum):
+            return self._walk(value.value, strict, phones, depth + 1)
+        if isinstance(value, int):
+            return self._tokens.token("phone", str(value)) if phones and self._detector.phone_like_int(value) else value
+        if isinstance(value, float | Decimal | date):
+            return value
+        if isinstance(value, BaseModel):
+            return self._walk(value.model_dump(mode="python"), strict, phones, depth + 1)
+        if isinstance(value, Mapping):
+            return self._walk_mapping(value, strict, phones, depth)
+        if isinstance(value, list | tuple):
+            return [self._walk(item, strict, phones, depth + 1) for item in value]
+        if strict:
+            raise RedactionError(
+                f"cannot redact a value of type {type(value).__name__}",
+                code="audit.redaction.unsupported_type",
+            )
+        return self.redact_text(repr(value), phones=phones)
+
+    def _walk_mapping(self, value: Mapping[Any, Any], strict: bool, phones: bool, depth: int) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            new_key = self._walk_key(key, strict)
+            if new_key in out:
+                raise RedactionError("two keys redact to the same token", code="audit.redaction.key_collision")
+            out[new_key] = self._walk(item, strict, phones=key not in self._exempt, depth=depth + 1)
+        return out
+
+    def _walk_key(self, key: Any, strict: bool) -> Any:
+        if isinstance(key, str):
+            # Record keys repeat from turn to turn (field names, objective ids): remember their redaction.
+            cached = self._key_cache.get(key)
+            if cached is None:
+                cached = self.redact_text(key)
+                if len(self._key_cache) < _KEY_CACHE_SIZE:
+                    self._key_cache[key] = cached
+            return cached
+        if strict and not isinstance(key, int | float | bool) and key is not None:
+            raise RedactionError(f"cannot redact a key of type {type(key).__name__}", code="audit.redaction.bad_key")
+        return key if strict else self.redact_text(str(key))
+
+    def _scan(self, value: Any, path: str, found: list[str], phones: bool) -> None:
+        if isinstance(value, str):
+            if self._detector.holds_contact(value, phones):
+                found.append(path or "/")
+        elif isinstance(value, bool) or value is None:
+            return
+        elif isinstance(value, int):
+            if phones and self._detector.phone_like_int(value):
+                found.append(path or "/")
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                if isinstance(key, str) and self._detector.holds_contact(key, True):
+                    found.append(f"{path}/{key!s}#key")
+                self._scan(item, f"{path}/{key!s}", found, phones=key not in self._exempt)
+        elif isinstance(value, list | tuple):
+            for index, item in enumerate(value):
+                self._scan(item, f"{path}/{index}", found, phones)
+
+
+_REDACTORS: dict[bytes, Redactor] = {}
+_REDACTORS_LOCK = threading.Lock()
+
+
+def default_redactor(key: bytes) -> Redactor:
+    """One redactor per key for the default policy: compiling its patterns costs more than a record."""
+    with _REDACTORS_LOCK:
+        redactor = _REDACTORS.get(key)
+        if redactor is None:
+            redactor = Redactor(key)
+            if len(_REDACTORS) < _KEY_CACHE_SIZE:
+                _REDACTORS[key] = redactor
+        return redactor
+
+
+def redact_record(record: Mapping[str, Any], key: bytes, policy: RedactionPolicy | None = None) -> dict[str, Any]:
+    """Redact a transition record before sealing (strict: unknown value types are refused)."""
+    redactor = Redactor(key, policy) if policy is not None else default_redactor(key)
+    redacted = redactor.redact(record, strict=True)
+    if not isinstance(redacted, dict):
+        raise RedactionError("record must be a JSON object", code="audit.redaction.not_object")
+    return redacted

@@ -1,0 +1,285 @@
+"""The protocol of the SQL stores, written once: turn ordering, the erasure check, the state seal, the audit
+chain append, idempotency, and crypto-shredding.
+
+Each backend supplies a small port (:class:`SQLPort`): its transactions, and inside them the few statements that
+read the locked conversation and write the turn. The decisions (what is refused, in which order, with which
+error) live here, so SQLite and PostgreSQL cannot drift apart. A port's transaction decides its own round trips:
+PostgreSQL pipelines the lock with the chain heads and the writes with the COMMIT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import structlog
+
+from audit.vault import FieldCipher
+from engine.conversation import ConversationState
+from engine.ports import IdempotencyEntry
+from engine.storage import codec, errors
+from engine.storage.base import Erasure
+from engine.storage.keyring import KeyRing
+
+log = structlog.get_logger("engine.storage.protocol")
+
+
+@dataclass(frozen=True)
+class KeyedRow:
+    """A conversation's stored state (empty when not asked for), its wrapped data key and whether it was erased,
+    read in one snapshot."""
+
+    state_json: str
+    wrapped_key: bytes | None
+    erased: bool
+
+
+@dataclass(frozen=True)
+class LockedHead(KeyedRow):
+    """What a commit reads once it holds the conversation's write lock."""
+
+    turn: int
+    next_seq: int  # the 1-based row number the new audit record takes
+    newest_counter: int  # the newest logged checkpoint counter (0: none yet)
+
+
+@dataclass(frozen=True)
+class CheckpointRow:
+    counter: int
+    seq: int
+    checkpoint_json: str
+
+
+@dataclass(frozen=True)
+class IdempotencyRow:
+    key: str
+    fingerprint: str
+    response_json: str
+
+
+@dataclass(frozen=True)
+class CommitRows:
+    """Everything one turn writes, in the transaction that locked the conversation."""
+
+    conversation_id: str
+    turn: int
+    state_bits: str
+    state_json: str
+    seq: int
+    record_json: str
+    checkpoint: CheckpointRow | None
+    idempotency: IdempotencyRow | None
+
+
+class CommitTx(Protocol):
+    def lock_head(self, conversation_id: str) -> LockedHead | None: ...
+
+    def write(self, rows: CommitRows) -> None: ...
+
+
+class EraseTx(Protocol):
+    def lock_keys(self, conversation_id: str) -> KeyedRow | None: ...
+
+    def shred(self, conversation_id: str, actor: str) -> None:
+        """Delete the data key and the stored responses; append the erase action to the operator log."""
+        ...
+
+
+class SQLPort(Protocol):
+    backend: str
+    keys: KeyRing
+
+    def keyed_row(self, conversation_id: str, *, with_state: bool) -> KeyedRow | None: ...
+
+    def commit_tx(self) -> AbstractContextManager[CommitTx]: ...
+
+    def erase_tx(self) -> AbstractContextManager[EraseTx]: ...
+
+    def scrub(self, conversation_id: str) -> None:
+        """After an erasure: overwrite copies of the deleted key the database keeps (WAL pages, dead tuples)."""
+        ...
+
+    def erasure(self, conversation_id: str) -> Erasure | None: ...
+
+    def is_duplicate(self, exc: BaseException) -> bool:
+        """Whether ``exc`` (raised out of ``commit_tx``) is a unique-key violation: another commit came first."""
+        ...
+
+
+class ProtocolStore:
+    """The ``ConversationStore`` methods both SQL stores take from this module: the store is its own port."""
+
+    def load(self: SQLPort, conversation_id: str) -> ConversationState:
+        return load(self, conversation_id)
+
+    def cipher(self: SQLPort, conversation_id: str) -> FieldCipher | None:
+        """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
+        return cipher(self, conversation_id)
+
+    def load_with_cipher(self: SQLPort, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
+        """``cipher`` and ``load`` in one read (a turn needs both): ``store.erased`` once erased."""
+        return load_with_cipher(self, conversation_id)
+
+    def commit_turn(
+        self: SQLPort,
+        state: ConversationState,
+        record: dict[str, Any],
+        expected_turn: int,
+        *,
+        idempotency: IdempotencyEntry | None = None,
+    ) -> None:
+        commit_turn(self, state, record, expected_turn, idempotency)
+
+    def erase(self: SQLPort, conversation_id: str, *, actor: str) -> Erasure:
+        """Destroy the conversation's data key (crypto-shredding) and log the operator action."""
+        return erase(self, conversation_id, actor=actor)
+
+
+# -- reads ---------------------------------------------------------------------------------------------
+
+
+def _keyed(port: SQLPort, conversation_id: str, *, with_state: bool) -> KeyedRow:
+    row = port.keyed_row(conversation_id, with_state=with_state)
+    if row is None:
+        raise errors.not_found(conversation_id)
+    return row
+
+
+def load(port: SQLPort, conversation_id: str) -> ConversationState:
+    """The state; personal strings show as erased once the conversation's key is gone."""
+    row = _keyed(port, conversation_id, with_state=True)
+    return codec.load_state(row.state_json, port.keys.open(conversation_id, row.wrapped_key), erased=row.erased)
+
+
+def cipher(port: SQLPort, conversation_id: str) -> FieldCipher | None:
+    """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
+    row = _keyed(port, conversation_id, with_state=False)
+    if row.erased:
+        raise errors.erased(conversation_id)
+    return port.keys.open(conversation_id, row.wrapped_key)
+
+
+def load_with_cipher(port: SQLPort, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
+    """``cipher`` and ``load`` from one read (a turn needs both): ``store.erased`` once erased."""
+    row = _keyed(port, conversation_id, with_state=True)
+    if row.erased:
+        raise errors.erased(conversation_id)
+    opened = port.keys.open(conversation_id, row.wrapped_key)
+    return codec.load_state(row.state_json, opened, erased=False), opened
+
+
+# -- the turn commit -----------------------------------------------------------------------------------
+
+
+def check_pins(old: Mapping[str, Any], new: ConversationState) -> None:
+    """INVARIANT: a conversation stays pinned to one goal-spec version and one rule-bundle version."""
+    for field in ("conversation_id", "goal_ref", "goal_hash", "bundle_hash"):
+        if old.get(field) != getattr(new, field):
+            raise errors.StoreError(
+                f"commit would change the pinned {field} of conversation {new.conversation_id!r}",
+                code=errors.PIN_MISMATCH,
+            )
+
+
+def check_commit_args(state: ConversationState, expected_turn: int, idempotency: IdempotencyEntry | None) -> None:
+    if state.turn <= expected_turn:
+        raise errors.StoreError(
+            f"new state turn {state.turn} does not advance past {expected_turn}",
+            code=errors.TURN_NOT_ADVANCED,
+        )
+    if idempotency is not None and idempotency.conversation_id != state.conversation_id:
+        raise errors.StoreError("idempotency entry belongs to another conversation", code=errors.PIN_MISMATCH)
+
+
+def check_counter(
+    conversation_id: str, checkpoint: Mapping[str, Any], newest: int, record: Mapping[str, Any], seq: int
+) -> None:
+    """INVARIANT: checkpoint counters go 1, 2, 3, ... per conversation (anything else is a rollback), and the
+    new checkpoint anchors the record committed with it (``seq`` is the 1-based row number)."""
+    counter = checkpoint.get("counter")
+    if counter != newest + 1:
+        raise errors.StoreError(
+            f"checkpoint counter {counter!r} of conversation {conversation_id!r} does not follow the logged"
+            f" counter {newest} (stored checkpoint rolled back?)",
+            code=errors.CHECKPOINT_ROLLBACK,
+        )
+    if checkpoint.get("seq") != seq - 1 or checkpoint.get("head_hash") != record.get("hash"):
+        raise errors.StoreError(
+            f"checkpoint of conversation {conversation_id!r} does not anchor the record committed with it",
+            code=errors.CHECKPOINT_ROLLBACK,
+        )
+
+
+def commit_turn(
+    port: SQLPort,
+    state: ConversationState,
+    record: dict[str, Any],
+    expected_turn: int,
+    idempotency: IdempotencyEntry | None,
+) -> None:
+    """Append one turn: under the conversation's write lock, refuse an unknown or erased conversation, a turn
+    that is not ``expected_turn`` (another turn came first), a change of pins and a checkpoint that does not
+    follow the log; then write the sealed state, the audit record, the checkpoint and the idempotency entry
+    together. Nothing is written unless all of it is."""
+    check_commit_args(state, expected_turn, idempotency)
+    cid = state.conversation_id
+    # Serialise the inputs before the transaction: an unserialisable record never takes the lock.
+    record_json = codec.dump_record(record)
+    head_json = codec.dump_record(state.audit_head) if state.audit_head is not None else None
+    try:
+        with port.commit_tx() as tx:
+            head = tx.lock_head(cid)
+            if head is None:
+                raise errors.not_found(cid)
+            if head.erased:
+                raise errors.erased(cid)
+            if head.turn != expected_turn:
+                log.info("storage.turn.conflict", backend=port.backend, conversation_id=cid,
+                         expected=expected_turn, found=head.turn)
+                raise errors.conflict(cid, expected_turn, head.turn)
+            check_pins(codec.load_stored(head.state_json), state)
+            sealer = port.keys.open(cid, head.wrapped_key)
+            checkpoint = None
+            if state.audit_head is not None and head_json is not None:
+                check_counter(cid, state.audit_head, head.newest_counter, record, head.next_seq)
+                checkpoint = CheckpointRow(state.audit_head["counter"], state.audit_head["seq"], head_json)
+            entry = None
+            if idempotency is not None:
+                entry = IdempotencyRow(idempotency.key, idempotency.fingerprint,
+                                       codec.dump_response(idempotency.response, sealer))
+            seq = head.next_seq
+            tx.write(CommitRows(
+                conversation_id=cid, turn=state.turn, state_bits=state.state_string(),
+                state_json=codec.dump_state(state, sealer), seq=seq, record_json=record_json,
+                checkpoint=checkpoint, idempotency=entry,
+            ))
+    except Exception as exc:
+        if port.is_duplicate(exc):
+            # Another request with this idempotency key (or this record number) committed first: the caller
+            # re-reads the entry or retries the turn.
+            raise errors.StoreError(f"concurrent commit on conversation {cid!r}", code=errors.CONFLICT) from exc
+        raise
+    log.info("storage.turn.committed", backend=port.backend, conversation_id=cid, turn=state.turn, seq=seq)
+
+
+# -- erasure -------------------------------------------------------------------------------------------
+
+
+def erase(port: SQLPort, conversation_id: str, *, actor: str) -> Erasure:
+    """Destroy the conversation's data key (crypto-shredding) and log the operator action; erasing twice
+    returns the first erasure. A plaintext conversation has no key to destroy: ``store.not_erasable``."""
+    with port.erase_tx() as tx:
+        row = tx.lock_keys(conversation_id)
+        if row is None:
+            raise errors.not_found(conversation_id)
+        if not row.erased:
+            if row.wrapped_key is None:
+                raise errors.not_erasable(conversation_id)
+            tx.shred(conversation_id, actor)
+    port.scrub(conversation_id)
+    done = port.erasure(conversation_id)
+    assert done is not None
+    log.info("storage.conversation.erased", backend=port.backend, conversation_id=conversation_id, actor=actor)
+    return done
