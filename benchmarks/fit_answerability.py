@@ -39,7 +39,7 @@ from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.decision import FEATURES, AnswerModel
 from engine.retrieval.embedder import Embedder, Matrix, make_embedder
 from engine.retrieval.labelled_set import LabelledSet, load_labelled_set
-from engine.retrieval.rules import RetrievalRules, rules_from_bundle
+from engine.retrieval.retrieval_rules import RetrievalRules, rules_from_bundle
 
 RULES_FILE = ROOT / "rules" / "retrieval.json"
 _STEPS, _RATE = 3000, 0.5

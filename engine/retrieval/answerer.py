@@ -33,7 +33,7 @@ from engine.retrieval.index import Retriever
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.questions import is_question, question_sentences
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 from engine.retrieval.synthesis import Synthesizer, render
 from engine.retrieval.twins import translation_twins
 from engine.text import normalize

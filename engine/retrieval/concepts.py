@@ -14,7 +14,7 @@ from collections import defaultdict
 from babel import Locale
 
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, tokens
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 
 
 def _cldr_groups(languages: tuple[str, ...]) -> list[list[str]]:

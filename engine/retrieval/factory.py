@@ -17,7 +17,7 @@ from engine.retrieval.errors import RetrievalConfigError
 from engine.retrieval.filters import FieldFilter, parse_filters
 from engine.retrieval.index import EmbeddedIndex, Retriever
 from engine.retrieval.lexicon import build_lexicon
-from engine.retrieval.rules import RetrievalRules, rules_from_bundle
+from engine.retrieval.retrieval_rules import RetrievalRules, rules_from_bundle
 from engine.retrieval.synthesis import ExtractiveSynthesizer, Synthesizer
 
 BACKENDS = ("embedded", "weaviate")

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, is_number, split_sentences, tokens
 from engine.retrieval.models import Passage
 from engine.retrieval.names import is_acronym, is_ordinary
-from engine.retrieval.rules import GroundingSettings
+from engine.retrieval.retrieval_rules import GroundingSettings
 from engine.text import fold
 
 _SENTENCE_SPLIT = re.compile(r"[.!?¿¡:;\n]+")

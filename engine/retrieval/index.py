@@ -25,7 +25,7 @@ from engine.retrieval.errors import RetrievalError
 from engine.retrieval.filters import FieldFilter, matches
 from engine.retrieval.fusion import ranks, reciprocal_rank_fusion
 from engine.retrieval.models import Passage, ScoredPassage
-from engine.retrieval.rules import RetrievalSettings
+from engine.retrieval.retrieval_rules import RetrievalSettings
 
 log = structlog.get_logger("grace.retrieval")
 

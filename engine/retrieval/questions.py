@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from engine.retrieval.rules import LanguageRules, QuestionCues, RetrievalRules
+from engine.retrieval.retrieval_rules import LanguageRules, QuestionCues, RetrievalRules
 from engine.text import fold, normalize
 
 _SENTENCES = re.compile(r"[^.!?¿¡\n]+[.!?]*|[¿¡][^?!\n]*[?!]?")

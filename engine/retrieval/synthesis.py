@@ -11,7 +11,7 @@ from typing import Protocol
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, split_sentences
 from engine.retrieval.grounding import Claim, query_coverage
 from engine.retrieval.models import ScoredPassage
-from engine.retrieval.rules import GroundingSettings
+from engine.retrieval.retrieval_rules import GroundingSettings
 from engine.text import normalize
 
 

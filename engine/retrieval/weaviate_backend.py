@@ -29,7 +29,7 @@ from engine.retrieval.errors import BackendError, CorpusError, RetrievalConfigEr
 from engine.retrieval.filters import FieldFilter
 from engine.retrieval.index import analyse_corpus, embed_corpus
 from engine.retrieval.models import FieldValue, Passage, ScoredPassage
-from engine.retrieval.rules import RetrievalSettings
+from engine.retrieval.retrieval_rules import RetrievalSettings
 from engine.text import fold
 
 log = structlog.get_logger("grace.retrieval")

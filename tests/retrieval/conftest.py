@@ -15,7 +15,7 @@ import pytest
 import structlog
 
 from engine.retrieval import GroundedAnswerer, build_answerer
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 from tests.retrieval.project_rules import project_rules
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
-from engine.retrieval.rules import RetrievalRules, rules_from_bundle
+from engine.retrieval.retrieval_rules import RetrievalRules, rules_from_bundle
 
 
 @lru_cache(maxsize=1)

@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.retrieval.analysis import AnalyzerSet, TermStats, split_sentences, tokens
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 
 
 def test_tokens_fold_accents_and_canonicalise_grouped_numbers() -> None:

@@ -11,7 +11,7 @@ import pytest
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.grounding import unknown_names
 from engine.retrieval.names import is_acronym, ordinary_names
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 from tests.retrieval.project_rules import project_rules
 
 BAKERY_EN = """---

@@ -15,7 +15,7 @@ from engine.retrieval.analysis import split_sentences
 from engine.retrieval.errors import RetrievalConfigError, RetrievalRulesError
 from engine.retrieval.grounding import Claim
 from engine.retrieval.models import ScoredPassage
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 from tests.retrieval.project_rules import project_rules
 
 from .conftest import CLEANING, REAL_ESTATE

@@ -12,7 +12,7 @@ from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.analysis import AnalyzerSet
 from engine.retrieval.names import initials_index
 from engine.retrieval.quantities import counted, other_amounts, quantities
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 from tests.retrieval.project_rules import project_rules
 
 from .conftest import CorpusFactory

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from benchmarks.fit_answerability import Candidate, Question, fit, write_model
 from engine.retrieval.decision import FEATURES, AnswerModel
 from engine.retrieval.errors import RetrievalRulesError
-from engine.retrieval.rules import DEFAULT_RULES_PATH, load_rules, parse_rules
+from engine.retrieval.retrieval_rules import DEFAULT_RULES_PATH, load_rules, parse_rules
 
 
 def _raw() -> dict[str, Any]:

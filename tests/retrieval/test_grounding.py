@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from engine.retrieval.analysis import AnalyzerSet
 from engine.retrieval.grounding import Claim, check_claim, unknown_names
 from engine.retrieval.models import Passage
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 
 PASSAGE = Passage(
     id="p.md#pool",

@@ -14,7 +14,7 @@ from engine.retrieval.errors import RetrievalConfigError
 from engine.retrieval.filters import FieldFilter, matches, parse_filters
 from engine.retrieval.fusion import ranks, reciprocal_rank_fusion
 from engine.retrieval.index import EmbeddedIndex
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 
 from .conftest import REAL_ESTATE
 

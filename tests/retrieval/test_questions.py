@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.retrieval.questions import is_question, question_sentences
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 
 QUESTIONS = [
     "Is there a garage in the townhouse",

@@ -12,7 +12,7 @@ import pytest
 from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.retrieval import build_answerer
 from engine.retrieval.errors import RetrievalConfigError, RetrievalRulesError
-from engine.retrieval.rules import (
+from engine.retrieval.retrieval_rules import (
     DEFAULT_RULES_PATH,
     SCHEMA_PATH,
     RetrievalRules,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.answerability import Support
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 from engine.retrieval.twins import translation_twins
 from tests.retrieval.conftest import CorpusFactory
 

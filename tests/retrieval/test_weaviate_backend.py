@@ -22,7 +22,7 @@ from engine.retrieval.embedder import HashingEmbedder
 from engine.retrieval.errors import BackendError, CorpusError, RetrievalConfigError
 from engine.retrieval.filters import FieldFilter
 from engine.retrieval.models import Passage
-from engine.retrieval.rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules
 from engine.retrieval.weaviate_backend import (
     WeaviateIndex,
     collection_name,
