@@ -179,26 +179,29 @@ def seal(record: Mapping[str, Any], prev: SealedHead | None, *, validate: bool =
     sealed["prev_hash"] = prev_hash
     # ``sealed`` is plain JSON read back from canonical bytes: hashed without a second preparing walk (the bytes
     # equal ``record_hash``'s, which verification recomputes).
-    sealed["hash"] = sha256_hex(canonical_bytes_of_plain(sealed))
+    try:
+        sealed["hash"] = sha256_hex(canonical_bytes_of_plain(sealed))
+    except UnicodeEncodeError as exc:  # a lone surrogate: what canonical_bytes raises on the slow path
+        raise CanonicalError("string is not valid Unicode (lone surrogate)", code="audit.canonical.bad_string") from exc
     log.debug("audit.record.sealed", conversation_id=cid, seq=seq, hash=sealed["hash"])
     return sealed
 
 
 def plain_of_model(model: TransitionRecord) -> dict[str, Any] | None:
-    """``json.loads(canonical_bytes(model.model_dump(mode="python")))`` by pydantic's own JSON serialiser (several
+    """``json.loads(canonical_bytes(model.model_dump(mode="python")))`` by pydantic's JSON-mode serialiser (several
     times faster), or None where the two could differ: only the free-form parts (``dict[str, Any]``) can hold
     values that canonical JSON rejects or writes otherwise (non-finite floats, non-string keys, sets, bytes,
     tuples, datetimes), so those must be plain JSON already. Every typed field serialises to the same plain
-    value both ways (aware datetimes are UTC with ``Z``; floats round-trip exactly; text that is not valid
-    UTF-8 makes pydantic raise, and the caller takes the canonical path, which rejects it with its own code)."""
+    value both ways (aware datetimes are UTC with ``Z``; floats stay the same floats). Text that is not valid
+    UTF-8 passes here and is refused when the record is hashed, with canonical JSON's code."""
     free: list[Any] = [c.command for c in model.candidates]
     free += [call.output for call in model.llm_calls if call.output is not None]
     # 3: a free-form part's depth inside the record (record, list, item); canonical JSON counts from the record
     if not all(_is_plain(value, 3) for value in free):
         return None
     try:
-        plain: dict[str, Any] = json.loads(model.model_dump_json())
-    except (PydanticSerializationError, ValueError):
+        plain: dict[str, Any] = model.model_dump(mode="json")
+    except PydanticSerializationError:
         return None
     return plain
 
