@@ -21,7 +21,7 @@ from engine.ports import GroundedAnswer, Proposal
 from engine.rules_bundle import RuleBundle
 
 # The fields audit.stateseal.snapshot reads: dumping only these skips the messages (the bulk of a state).
-_SNAPSHOT_FIELDS = frozenset({"bits", "refused", "stopped", "uncertain", "ask_counts", "last_asked", "values"})
+_SNAPSHOT_FIELDS = {"bits", "refused", "stopped", "uncertain", "ask_counts", "last_asked", "values"}
 
 
 def _snapshot(state: ConversationState) -> dict[str, Any]:
