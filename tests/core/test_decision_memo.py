@@ -166,3 +166,33 @@ def test_evaluation_sees_every_bound_value(bundle: RuleBundle) -> None:
     answers = [(checker.evaluate(v), checker.check_fresh(v).status) for v in variants]
     assert all(mine == solver for mine, solver in answers)
     assert {solver for _, solver in answers} == {"sat", "unsat"}
+
+
+_LEVEL = st.one_of(st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)]),
+                   st.fractions(min_value=-2, max_value=2, max_denominator=50), st.sampled_from([0.5, 1.0, 0]))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rubrics=st.lists(st.tuples(_LEVEL, _LEVEL, _LEVEL, _LEVEL), min_size=1, max_size=8))
+def test_memoised_visitor_utility_equals_the_formula(bundle: RuleBundle, rubrics: list[tuple[Any, ...]]) -> None:
+    """U_V from the per-combination memo equals the weighted sum computed afresh, value and type (a float level
+    equal to a memoised Fraction must not receive the Fraction's answer)."""
+    from engine.policy import PolicyConfig, Rubric
+
+    config = PolicyConfig.from_policy(bundle.file("policy"))
+    cr, cb, cd, cp = config.coefficients
+    for levels in rubrics + rubrics:  # the second pass is answered from the memo
+        r, b, d, p = levels
+        got = config.visitor_utility(Rubric(r, b, d, p))
+        expected = cr * r + cb * b + cd * d + cp * p
+        assert got == expected and type(got) is type(expected)
+
+
+def test_a_float_level_is_not_answered_from_a_fraction_entry(bundle: RuleBundle) -> None:
+    from engine.policy import PolicyConfig, Rubric
+
+    config = PolicyConfig.from_policy(bundle.file("policy"))
+    half = Fraction(1, 2)
+    exact = config.visitor_utility(Rubric(half, half, half, half))
+    approximate = config.visitor_utility(Rubric(0.5, 0.5, 0.5, 0.5))  # type: ignore[arg-type]
+    assert type(exact) is Fraction and type(approximate) is float and abs(approximate - float(exact)) < 1e-9
