@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,8 +27,9 @@ from typing import Any
 
 import structlog
 from pydantic import ValidationError
+from pydantic_core import PydanticSerializationError
 
-from audit.canonical import canonical_bytes, canonical_bytes_of_plain, sha256_hex, sha256_of
+from audit.canonical import MAX_DEPTH, canonical_bytes, canonical_bytes_of_plain, sha256_hex, sha256_of
 from audit.errors import AuditKeyError, CanonicalError, ChainIntegrityError, RecordError
 from audit.keys import check_key
 from audit.record import TransitionRecord
@@ -156,25 +158,71 @@ def seal(record: Mapping[str, Any], prev: SealedHead | None, *, validate: bool =
         if prev.seq < 0 or not _HASH_RE.match(prev.hash):
             raise RecordError("previous head is malformed", code="audit.record.bad_head")
         seq, prev_hash = prev.seq + 1, prev.hash
+    sealed: dict[str, Any] | None = None
     body: Any = record
     if validate:
         try:
-            body = TransitionRecord.model_validate(dict(record)).model_dump(mode="python")
+            model = TransitionRecord.model_validate(dict(record))
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first["loc"]) or "record"
             raise RecordError(
                 f"{where}: {first['msg']} ({exc.error_count()} error(s))", code="audit.record.schema_invalid"
             ) from exc
-    # Round-trip through canonical JSON: the stored record is plain JSON data, byte-stable on reload.
-    sealed: dict[str, Any] = json.loads(canonical_bytes(body))
+        sealed = plain_of_model(model)
+        if sealed is None:
+            body = model.model_dump(mode="python")
+    if sealed is None:
+        # Round-trip through canonical JSON: the stored record is plain JSON data, byte-stable on reload.
+        sealed = json.loads(canonical_bytes(body))
     sealed["seq"] = seq
     sealed["prev_hash"] = prev_hash
     # ``sealed`` is plain JSON read back from canonical bytes: hashed without a second preparing walk (the bytes
     # equal ``record_hash``'s, which verification recomputes).
-    sealed["hash"] = sha256_hex(canonical_bytes_of_plain(sealed))
+    try:
+        sealed["hash"] = sha256_hex(canonical_bytes_of_plain(sealed))
+    except UnicodeEncodeError as exc:  # a lone surrogate: what canonical_bytes raises on the slow path
+        raise CanonicalError("string is not valid Unicode (lone surrogate)", code="audit.canonical.bad_string") from exc
     log.debug("audit.record.sealed", conversation_id=cid, seq=seq, hash=sealed["hash"])
     return sealed
+
+
+def plain_of_model(model: TransitionRecord) -> dict[str, Any] | None:
+    """``json.loads(canonical_bytes(model.model_dump(mode="python")))`` by pydantic's JSON-mode serialiser (several
+    times faster), or None where the two could differ: only the free-form parts (``dict[str, Any]``) can hold
+    values that canonical JSON rejects or writes otherwise (non-finite floats, non-string keys, sets, bytes,
+    tuples, datetimes), so those must be plain JSON already. Every typed field serialises to the same plain
+    value both ways (aware datetimes are UTC with ``Z``; floats stay the same floats). Text that is not valid
+    UTF-8 passes here and is refused when the record is hashed, with canonical JSON's code."""
+    free: list[Any] = [c.command for c in model.candidates]
+    free += [call.output for call in model.llm_calls if call.output is not None]
+    # 3: a free-form part's depth inside the record (record, list, item); canonical JSON counts from the record
+    if not all(_is_plain(value, 3) for value in free):
+        return None
+    try:
+        plain: dict[str, Any] = model.model_dump(mode="json")
+    except PydanticSerializationError:
+        return None
+    return plain
+
+
+_SCALAR = frozenset({str, int, bool, type(None)})
+
+
+def _is_plain(value: Any, depth: int) -> bool:
+    """JSON data as ``json.loads`` returns it, with finite floats and within canonical JSON's depth limit."""
+    kind = type(value)
+    if kind in _SCALAR:
+        return True
+    if kind is float:
+        return math.isfinite(value)
+    if depth >= MAX_DEPTH - 1:  # near the limit: the canonical path decides (and raises where it must)
+        return False
+    if kind is dict:
+        return all(type(k) is str and _is_plain(v, depth + 1) for k, v in value.items())
+    if kind is list:
+        return all(_is_plain(v, depth + 1) for v in value)
+    return False
 
 
 def checkpoint(

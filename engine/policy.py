@@ -13,6 +13,8 @@ from typing import Any
 
 from engine.decision.invariants import frac
 
+_UTILITY_ENTRIES = 4096  # distinct (R, B, D, P) level combinations remembered per policy
+
 
 @dataclass(frozen=True)
 class Rubric:
@@ -110,6 +112,8 @@ class PolicyConfig:
     epsilon: Fraction
     none_utility: Fraction
     vetoed_ask_utility: Fraction
+    _utilities: dict[tuple[Fraction, Fraction, Fraction, Fraction], Fraction] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     @staticmethod
     def from_policy(policy: dict[str, Any]) -> PolicyConfig:
@@ -122,8 +126,18 @@ class PolicyConfig:
         )
 
     def visitor_utility(self, rubric: Rubric) -> Fraction:
+        # Exact rational arithmetic costs microseconds per operation and the rubric has few distinct level
+        # combinations (three levels per component): remembered per combination, bounded.
+        levels = (rubric.relevance, rubric.burden, rubric.repetition, rubric.privacy)
+        exact = all(type(level) is Fraction for level in levels)  # 0.5 == Fraction(1, 2): keep types apart
+        known = self._utilities.get(levels) if exact else None
+        if known is not None:
+            return known
         cr, cb, cd, cp = self.coefficients
-        return cr * rubric.relevance + cb * rubric.burden + cd * rubric.repetition + cp * rubric.privacy
+        value = cr * rubric.relevance + cb * rubric.burden + cd * rubric.repetition + cp * rubric.privacy
+        if exact and len(self._utilities) < _UTILITY_ENTRIES:
+            self._utilities[levels] = value
+        return value
 
 
 def evaluate_actions(

@@ -20,10 +20,13 @@ from engine.goals.models import PublishedGoalSpec
 from engine.policy import ActionUtility
 from engine.ports import GroundedAnswer, Proposal
 
+# The fields audit.stateseal.snapshot reads: dumping only these skips the messages (the bulk of a state).
+_SNAPSHOT_FIELDS = {"bits", "refused", "stopped", "uncertain", "ask_counts", "last_asked", "values"}
+
 
 def _snapshot(state: ConversationState) -> dict[str, Any]:
     # One definition for the record and for the verifier's view of the stored state (audit.stateseal).
-    return snapshot(state.model_dump(mode="json"))
+    return snapshot(state.model_dump(mode="json", include=_SNAPSHOT_FIELDS))
 
 
 def _utility(action: ActionUtility) -> dict[str, Any]:

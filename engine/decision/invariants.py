@@ -6,8 +6,10 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import cast
 
 import z3
+from z3 import z3core
 
 from engine.bundle_loader import RuleBundle
 from spec.z3_encodings import (
@@ -16,6 +18,7 @@ from spec.z3_encodings import (
     TransitionFacts,
     acceptance_properties,
     bundle_properties,
+    q,
     transition_encoding,
 )
 
@@ -52,21 +55,80 @@ class CheckOutcome:
 Z3_LOCK = threading.RLock()
 
 
-MEMO_ENTRIES = 65536  # bounded: about 20 MB at most; a miss only costs one solver call
+MEMO_ENTRIES = 65536  # bounded: about 20 MB at most; a miss only costs one evaluation
+VALUE_ENTRIES = 65536  # distinct constants kept as Z3 terms (bits, booleans, weights and utilities repeat)
+
+
+class _Ground:
+    """The negated invariants for n objectives with every variable replaced by its bound constant, simplified by
+    Z3 (``Z3_substitute`` + ``Z3_simplify`` through the C API; several times cheaper than a solver call).
+
+    With every variable bound, ``negated invariants ∧ bindings`` is satisfiable exactly when the substituted,
+    closed formula is true, and Z3's simplifier is an equivalence-preserving rewriter that evaluates a closed
+    formula over numerals to ``true`` or ``false``. Anything else (never seen) is "undecided" and goes to the
+    solver. No timeout is needed: rewriting a closed formula is linear in its size."""
+
+    def __init__(self, encoding: TransitionEncoding) -> None:
+        e = encoding
+        variables: list[z3.ExprRef] = [e.eps, e.none_uv, e.chosen]
+        for i in range(e.n):
+            variables += [e.s[i], e.z[i], e.s1[i], e.w[i], e.uv[i], e.witness[i], e.vetoed[i], e.own_contact[i]]
+        self.size = len(variables)
+        self.negated = e.negated_invariants
+        self.variables = (z3.Ast * self.size)(*(v.as_ast() for v in variables))
+
+    def evaluate(self, terms: list[z3.ExprRef]) -> str | None:
+        """"unsat" (the invariants hold), "sat" (violated), or None (undecided). Called under Z3_LOCK."""
+        ctx = self.negated.ctx.ref()
+        values = (z3.Ast * self.size)(*(t.as_ast() for t in terms))
+        substituted = z3core.Z3_substitute(ctx, self.negated.as_ast(), self.size, self.variables, values)
+        z3core.Z3_inc_ref(ctx, substituted)
+        try:
+            simplified = z3core.Z3_simplify(ctx, substituted)
+            z3core.Z3_inc_ref(ctx, simplified)
+            try:
+                value = z3core.Z3_get_bool_value(ctx, simplified)
+            finally:
+                z3core.Z3_dec_ref(ctx, simplified)
+        finally:
+            z3core.Z3_dec_ref(ctx, substituted)
+        if value == z3.Z3_L_FALSE:
+            return "unsat"
+        if value == z3.Z3_L_TRUE:
+            return "sat"
+        return None
+
+
+def bound_values(facts: TransitionFacts) -> tuple[tuple[str, object], ...]:
+    """The constant bound to every variable of the encoding, in ``_Ground``'s order, each with its sort."""
+    values: list[tuple[str, object]] = [("real", facts.epsilon), ("real", facts.none_utility),
+                                        ("int", -1 if facts.chosen is None else int(facts.chosen))]
+    for i in range(len(facts.before)):
+        values += [("int", int(facts.before[i])), ("int", int(facts.z[i])), ("int", int(facts.after[i])),
+                   ("real", facts.weights[i]), ("real", facts.ask_utility[i]),
+                   ("bool", bool(facts.visitor_witness[i])), ("bool", bool(facts.vetoed[i])),
+                   ("bool", facts.own_contact(i))]
+    return tuple(values)
 
 
 class InvariantChecker:
-    """One reused solver per objective count (push/pop keeps a check well under a millisecond), used under Z3_LOCK.
+    """Checks a transition against the Z3 encoding of the invariants, used under Z3_LOCK.
 
-    Results are memoised by the exact formula checked: the objective count (which fixes the asserted encoding
-    for this checker) and the SMT-LIB text binding every variable. The same text is the same closed formula,
-    so it has the same satisfiability; only definite answers (``sat``/``unsat``) are kept, never a timeout.
+    ``check`` evaluates the closed formula (``_Ground``) and asks the solver only if that is undecided;
+    ``check_fresh`` always asks the solver (one reused solver per objective count, push/pop), which is what the
+    tests compare both the evaluation and the memo against.
+
+    Results are memoised by the exact formula checked: the objective count (which fixes the encoding) and the
+    constant bound to every variable. The same constants give the same closed formula, so the same answer; only
+    definite answers (``sat``/``unsat``) are kept, never a timeout.
     """
 
     def __init__(self, timeout_ms: int, memo_entries: int = MEMO_ENTRIES) -> None:
         self._timeout_ms = timeout_ms
         self._cache: dict[int, tuple[z3.Solver, TransitionEncoding]] = {}
-        self._memo: OrderedDict[tuple[int, str], CheckOutcome] = OrderedDict()
+        self._ground: dict[int, _Ground] = {}
+        self._terms: dict[tuple[str, object], z3.ExprRef] = {}
+        self._memo: OrderedDict[tuple[int, tuple[tuple[str, object], ...]], CheckOutcome] = OrderedDict()
         self._memo_entries = memo_entries
         self.hits = 0
         self.misses = 0
@@ -86,25 +148,54 @@ class InvariantChecker:
             cache[n] = (solver, encoding)
         return cache[n]
 
+    def _term(self, value: tuple[str, object]) -> z3.ExprRef:
+        term = self._terms.get(value)
+        if term is None:
+            if len(self._terms) >= VALUE_ENTRIES:
+                self._terms.clear()  # terms are only used inside one evaluation, under the lock
+            sort, constant = value
+            if sort == "bool":
+                term = z3.BoolVal(bool(constant))
+            elif sort == "int":
+                term = z3.IntVal(cast(int, constant))
+            else:  # an exact rational (an int has numerator and denominator too)
+                term = q(cast(Fraction, constant))
+            self._terms[value] = term
+        return term
+
     def check(self, facts: TransitionFacts) -> CheckOutcome:
         with Z3_LOCK:
-            _, encoding = self._solver(len(facts.before))
-            key = (len(facts.before), encoding.bind_smtlib(facts))
+            n = len(facts.before)
+            values = bound_values(facts)
+            key = (n, values)
             memo = self._memo.get(key)
             if memo is not None:
                 self._memo.move_to_end(key)
                 self.hits += 1
                 return memo
             self.misses += 1
-            return self._remember(key, self.check_fresh(facts, key[1]))
+            status = self.evaluate(facts, values)
+            if status is None:
+                return self._remember(key, self.check_fresh(facts))
+            return self._remember(key, CheckOutcome(ok=status == "unsat", status=status))
 
-    def check_fresh(self, facts: TransitionFacts, binding: str | None = None) -> CheckOutcome:
-        """Ask the solver, bypassing the memo (also what the memo-soundness test compares against)."""
+    def evaluate(self, facts: TransitionFacts,
+                 values: tuple[tuple[str, object], ...] | None = None) -> str | None:
+        """The closed formula's answer ("unsat"/"sat"), or None when Z3's simplifier leaves it undecided."""
+        with Z3_LOCK:
+            n = len(facts.before)
+            ground = self._ground.get(n)
+            if ground is None:
+                ground = self._ground[n] = _Ground(self._solver(n)[1])
+            return ground.evaluate([self._term(v) for v in (values or bound_values(facts))])
+
+    def check_fresh(self, facts: TransitionFacts) -> CheckOutcome:
+        """Ask the solver, bypassing the memo and the evaluation (what the soundness tests compare against)."""
         with Z3_LOCK:
             solver, encoding = self._solver(len(facts.before))
             solver.push()
             try:
-                solver.from_string(binding if binding is not None else encoding.bind_smtlib(facts))
+                solver.from_string(encoding.bind_smtlib(facts))
                 result = solver.check()
             finally:
                 solver.pop()
@@ -112,7 +203,7 @@ class InvariantChecker:
             return CheckOutcome(ok=True, status="unsat")
         return CheckOutcome(ok=False, status="sat" if result == z3.sat else "unknown")
 
-    def _remember(self, key: tuple[int, str], outcome: CheckOutcome) -> CheckOutcome:
+    def _remember(self, key: tuple[int, tuple[tuple[str, object], ...]], outcome: CheckOutcome) -> CheckOutcome:
         if outcome.status == "unknown":
             return outcome  # a timeout depends on load, not on the formula: ask again next time
         self._memo[key] = outcome

@@ -59,6 +59,12 @@ class Lexicon:
         self.vectors = vectors
         self.embedder = embedder
         self._cache: dict[str, np.ndarray] = {}
+        # A corpus word asked about is answered with its corpus row (embedded by the same query call when the
+        # index was built): no model call on a visitor's turn, and the same vector whatever else that turn asks
+        # (a word embedded inside a batch may differ in the last bits from batch to batch).
+        self._known: dict[str, np.ndarray] = {}
+        for index, word in enumerate(self.words):
+            self._known.setdefault(word, vectors[index])
         n = len(self.words)
         step = max(1, n // _CALIBRATION_SAMPLE)
         sample = vectors[::step]
@@ -71,8 +77,10 @@ class Lexicon:
             self.mean, self.sd = 0.85, 0.05
 
     def vectors_for(self, surfaces: Sequence[str]) -> dict[str, np.ndarray]:
-        """Embeddings of asked words (one batched call for the ones not seen before; a bounded cache)."""
-        found = {s: self._cache[s] for s in surfaces if s in self._cache}
+        """Embeddings of asked words: corpus words from the corpus matrix, others by one batched call for the ones
+        not seen before (a bounded cache)."""
+        found = {s: self._known[s] for s in surfaces if s in self._known}
+        found.update((s, self._cache[s]) for s in surfaces if s not in found and s in self._cache)
         missing = [s for s in dict.fromkeys(surfaces) if s not in found]
         if missing:
             for surface, row in zip(missing, self.embedder.embed_queries(missing), strict=True):

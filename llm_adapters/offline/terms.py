@@ -28,10 +28,10 @@ def term_pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w@]){body}{plural}(?![\w@])")
 
 
-def _may_inflect(term: str, text: str) -> bool:
-    """Cheap pre-check before the regex: the term's first word (or its stem) occurs somewhere at all."""
+def _inflection_stem(term: str) -> str:
+    """The term's first word (or its stem): what must occur in a text for the term's pattern to match."""
     head = re.split(r"[\s\-]+", term, maxsplit=1)[0]
-    return head[: max(3, len(head) - 1)] in text
+    return head[: max(3, len(head) - 1)]
 
 
 def find_terms(analysis: Analysis, vocabulary: VocabularyData) -> list[TermMatch]:
@@ -41,8 +41,9 @@ def find_terms(analysis: Analysis, vocabulary: VocabularyData) -> list[TermMatch
     found: list[TermMatch] = []
     # Compiled once per vocabulary: a spec may carry more terms than any regex cache holds.
     patterns = memo(vocabulary, "term_patterns", lambda: [term_pattern.__wrapped__(t) for t, _ in vocabulary.terms])
-    for (term, option), pattern in zip(vocabulary.terms, patterns, strict=True):
-        if term not in text and not _may_inflect(term, text):
+    stems = memo(vocabulary, "term_stems", lambda: [_inflection_stem(t) for t, _ in vocabulary.terms])
+    for (term, option), pattern, stem in zip(vocabulary.terms, patterns, stems, strict=True):
+        if term not in text and stem not in text:  # cheap pre-check before the regex
             continue
         for match in pattern.finditer(text):
             start, end = match.span()

@@ -124,7 +124,75 @@ def test_a_timeout_is_never_memoised(bundle: RuleBundle, monkeypatch: Any) -> No
     checker = InvariantChecker(250)
     legal = _facts_of_random_case(5, bundle)
     real = z3.Solver.check
+    monkeypatch.setattr(checker, "evaluate", lambda *a: None)  # the closed formula left undecided: solver path
     monkeypatch.setattr(z3.Solver, "check", lambda self, *a: z3.unknown)
     assert checker.check(legal).status == "unknown"
     monkeypatch.setattr(z3.Solver, "check", real)
     assert checker.check(legal).status == "unsat"  # asked again, not answered "unknown" from the memo
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), mutations=st.lists(st.integers(0, 40), max_size=4))
+def test_closed_formula_evaluation_equals_the_solver(bundle: RuleBundle, seed: int, mutations: list[int]) -> None:
+    """Substituting every bound constant and simplifying gives the solver's answer, for legal transitions and for
+    one-field mutations of them (mostly illegal), and never leaves one of them undecided."""
+    checker = InvariantChecker(250)
+    base = _facts_of_random_case(seed, bundle)
+    for facts in [base, *(_mutate(base, how) for how in mutations)]:
+        assert checker.evaluate(facts) == checker.check_fresh(facts).status
+
+
+def _flip(values: Any, i: int) -> list[Any]:
+    """``values`` with entry ``i`` negated: a 0/1 bit flipped, a boolean negated."""
+    return [(not x if isinstance(x, bool) else 1 - x) if k == i else x for k, x in enumerate(values)]
+
+
+def test_evaluation_sees_every_bound_value(bundle: RuleBundle) -> None:
+    """Each variable's constant matters: flipping any single bit, flag or number of a legal transition is
+    judged exactly as the solver judges it (a substitution that missed a variable would leave it free)."""
+    checker = InvariantChecker(250)
+    legal = _facts_of_random_case(11, bundle)
+    n = len(legal.before)
+    variants = [legal, replace(legal, epsilon=legal.epsilon + 1), replace(legal, none_utility=Fraction(-1)),
+                replace(legal, chosen=n - 1 if legal.chosen is None else None)]
+    for i in range(n):
+        variants += [replace(legal, before=_flip(legal.before, i)), replace(legal, z=_flip(legal.z, i)),
+                     replace(legal, after=_flip(legal.after, i)),
+                     replace(legal, visitor_witness=_flip(legal.visitor_witness, i)),
+                     replace(legal, vetoed=_flip(legal.vetoed, i)),
+                     replace(legal, visitor_contact=_flip(legal.visitor_contact or [True] * n, i)),
+                     replace(legal, weights=[w * 2 if k == i else w for k, w in enumerate(legal.weights)]),
+                     replace(legal, ask_utility=[u - 10 if k == i else u for k, u in enumerate(legal.ask_utility)])]
+    answers = [(checker.evaluate(v), checker.check_fresh(v).status) for v in variants]
+    assert all(mine == solver for mine, solver in answers)
+    assert {solver for _, solver in answers} == {"sat", "unsat"}
+
+
+_LEVEL = st.one_of(st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)]),
+                   st.fractions(min_value=-2, max_value=2, max_denominator=50), st.sampled_from([0.5, 1.0, 0]))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rubrics=st.lists(st.tuples(_LEVEL, _LEVEL, _LEVEL, _LEVEL), min_size=1, max_size=8))
+def test_memoised_visitor_utility_equals_the_formula(bundle: RuleBundle, rubrics: list[tuple[Any, ...]]) -> None:
+    """U_V from the per-combination memo equals the weighted sum computed afresh, value and type (a float level
+    equal to a memoised Fraction must not receive the Fraction's answer)."""
+    from engine.policy import PolicyConfig, Rubric
+
+    config = PolicyConfig.from_policy(bundle.file("policy"))
+    cr, cb, cd, cp = config.coefficients
+    for levels in rubrics + rubrics:  # the second pass is answered from the memo
+        r, b, d, p = levels
+        got = config.visitor_utility(Rubric(r, b, d, p))
+        expected = cr * r + cb * b + cd * d + cp * p
+        assert got == expected and type(got) is type(expected)
+
+
+def test_a_float_level_is_not_answered_from_a_fraction_entry(bundle: RuleBundle) -> None:
+    from engine.policy import PolicyConfig, Rubric
+
+    config = PolicyConfig.from_policy(bundle.file("policy"))
+    half = Fraction(1, 2)
+    exact = config.visitor_utility(Rubric(half, half, half, half))
+    approximate = config.visitor_utility(Rubric(0.5, 0.5, 0.5, 0.5))  # type: ignore[arg-type]
+    assert type(exact) is Fraction and type(approximate) is float and abs(approximate - float(exact)) < 1e-9

@@ -61,6 +61,7 @@ def test_solver_unknown_fails_closed(bundle: RuleBundle, published_spec, monkeyp
                        span=Span(turn=1, start=start, end=len(text), quote=text[start:]))
     decider = Decider(published_spec, bundle)
     assert decider.decide(state, [command]).bits_after == [0, 0, 0, 1]
+    monkeypatch.setattr(InvariantChecker, "evaluate", lambda *a, **k: None)  # closed-formula evaluation undecided
     monkeypatch.setattr(z3.Solver, "check", lambda self, *a: z3.unknown)
     decider.checker = InvariantChecker(250)  # the shared checker memoised this formula's unsat: ask a new one
     decision = decider.decide(state, [command])

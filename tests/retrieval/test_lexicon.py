@@ -102,3 +102,30 @@ def test_a_match_must_stand_out_from_the_corpus_words() -> None:
     weather = lexicon.vectors_for(["weather"])["weather"]
     assert lexicon.match(weather, "es", 1.0, 1.0) == []
     assert lexicon.match(clutch, "en", 1.0, 1.0) == []  # no words of that language
+
+
+class _Counting(_Fixed):
+    """Records every text it is asked to embed."""
+
+    def __init__(self, table: dict[str, Sequence[float]]) -> None:
+        super().__init__(table)
+        self.asked: list[str] = []
+
+    def embed_queries(self, texts: Sequence[str]) -> Matrix:
+        self.asked.extend(texts)
+        return super().embed_queries(texts)
+
+
+def test_an_asked_corpus_word_uses_its_corpus_row_without_a_model_call() -> None:
+    table = {"embrague": [1.0, 0.0, 0.0], "aceite": [0.0, 1.0, 0.0], "clutch": [0.99, 0.05, 0.0]}
+    embedder = _Counting(table)
+    words = ["embrague", "aceite"]
+    vectors = embedder.embed_queries(words) * np.float32(0.5)  # rows that differ from a fresh call: told apart
+    embedder.asked.clear()
+    lexicon = Lexicon(words, ["es", "es"], [frozenset({"p1"}), frozenset({"p2"})], vectors, embedder)
+    found = lexicon.vectors_for(["aceite", "clutch", "aceite"])
+    assert embedder.asked == ["clutch"]  # only the word the corpus does not hold is embedded
+    assert np.array_equal(found["aceite"], vectors[1])
+    assert np.array_equal(found["clutch"], embedder.table["clutch"].astype(np.float32))
+    assert np.array_equal(lexicon.vectors_for(["clutch"])["clutch"], found["clutch"])  # then from the cache
+    assert embedder.asked == ["clutch"]
