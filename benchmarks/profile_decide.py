@@ -29,11 +29,11 @@ LOOP = "_timed_loop"
 
 
 def _engine_loop(rounds: int, turns: int, seed: int) -> None:
+    from engine.bundle_loader import DEFAULT_RULES_DIR
+    from engine.bundle_proofs import load_verified_bundle
     from engine.cli import _configure_logging
     from engine.decision.decider import Decider
     from engine.evaluation.differential import random_case
-    from engine.rules_bundle import DEFAULT_RULES_DIR
-    from engine.verified_bundle import load_verified_bundle
 
     _configure_logging()
     bundle = load_verified_bundle(DEFAULT_RULES_DIR, require_published=False)
