@@ -207,7 +207,10 @@ def test_search_sends_hybrid_query_and_maps_hits(rules: RetrievalRules) -> None:
     hits = index.search("villa with private pool", 3, filters)
     [sent] = client.store[index.name].queries
     assert sent["query"] == "villa with private pool" and sent["limit"] == 3
-    assert sent["fusion_type"] == HybridFusion.RANKED and sent["alpha"] == pytest.approx(0.5)
+    # alpha is the dense share of the rule weights (Weaviate fuses the keyword and vector lists only)
+    weights = rules.retrieval
+    expected_alpha = weights.dense_weight / (weights.lexical_weight + weights.dense_weight)
+    assert sent["fusion_type"] == HybridFusion.RANKED and sent["alpha"] == pytest.approx(expected_alpha)
     assert sent["filters"].target == "f_town" and sent["filters"].value == "vera"
     assert [h.rank for h in hits] == [1, 2, 3]
     assert all(-1.0 <= h.dense_score <= 1.0 for h in hits)
