@@ -284,6 +284,10 @@ def test_keep_alive_comments_do_not_stretch_a_call_past_the_deadline(spec: Publi
         with pytest.raises(LLMDeadlineError):
             adapter.propose(_request(spec))
         elapsed = time.monotonic() - started
+        # the server learns of the disconnect at its next write (a few may still land in the socket buffer)
+        waited = time.monotonic()
+        while server.disconnected_after_s is None and time.monotonic() - waited < 10.0:
+            time.sleep(0.05)
     finally:
         server.close()
     # The server would have pinged for 20 s; the call ended near its 0.4 s window (the bound is loose on purpose:
