@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.load_bench import ROOT, load_average
-from benchmarks.profile_service import _pyspy, _short, fold
+from benchmarks.profile_service import _pyspy, fold, write_report
 
 LOOP = "_timed_loop"
 
@@ -98,20 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         f"# {args.turns * args.rounds} decisions, {wall:.1f} s wall in all; load average {load_before}-"
         f"{load_average()} on {os.cpu_count()} CPUs",
         f"# samples {total} at {args.rate}/s inside the timed loop (set-up left out)",
-        "",
-        f"## top {args.top} by own samples (innermost frame)",
-        *(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {_short(f)}" for f, n in own),
-        "",
-        f"## top {args.top} GRACE functions by inclusive samples",
-        *(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {_short(f)}" for f, n in ours),
-        "",
-        f"## top {args.top} by inclusive samples (anywhere on the stack)",
-        *(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {_short(f)}" for f, n in inclusive),
     ]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n".join(lines[:4]))
-    print(f"written to {args.out}")
+    write_report(lines, (total, own, inclusive, ours), args.top, args.out)
     return 0
 
 

@@ -106,6 +106,36 @@ def _short(frame: str) -> str:
     return frame
 
 
+def write_report(
+    header: list[str],
+    folded: tuple[int, list[tuple[str, int]], list[tuple[str, int]], list[tuple[str, int]]],
+    top: int,
+    out: Path,
+) -> None:
+    """The profile file: ``header`` lines, then the three top-``top`` tables of ``fold``'s result."""
+    total, own, inclusive, ours = folded
+
+    def rows(entries: list[tuple[str, int]]) -> list[str]:
+        return [f"{n:7d} {100 * n / max(total, 1):5.1f}%  {_short(f)}" for f, n in entries]
+
+    lines = [
+        *header,
+        "",
+        f"## top {top} by own samples (innermost frame)",
+        *rows(own),
+        "",
+        f"## top {top} GRACE functions by inclusive samples",
+        *rows(ours),
+        "",
+        f"## top {top} by inclusive samples (anywhere on the stack)",
+        *rows(inclusive),
+    ]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n".join(lines[:4]))
+    print(f"written to {out}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--turns", type=int, default=400, help="turns to profile (1..5000)")
@@ -160,20 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         f" on {os.cpu_count()} CPUs",
         f"# samples {total} at {args.rate}/s of working threads (threads waiting on a lock, queue or socket are"
         " left out)",
-        "",
-        f"## top {args.top} by own samples (innermost frame)",
-        *(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {_short(f)}" for f, n in own),
-        "",
-        f"## top {args.top} GRACE functions by inclusive samples",
-        *(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {_short(f)}" for f, n in ours),
-        "",
-        f"## top {args.top} by inclusive samples (anywhere on the stack)",
-        *(f"{n:7d} {100 * n / max(total, 1):5.1f}%  {_short(f)}" for f, n in inclusive),
     ]
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print("\n".join(lines[:4]))
-    print(f"written to {args.out}")
+    write_report(lines, (total, own, inclusive, ours), args.top, args.out)
     return 0
 
 
