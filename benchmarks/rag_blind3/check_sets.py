@@ -37,7 +37,9 @@ def check_tags(set_path: Path) -> list[str]:
     for item in labelled.items:
         crossed = item.language not in _document_languages(item, by_language, corpus_languages)
         if crossed != ("cross_lingual" in item.tags):
-            problems.append(f"{item.id}: cross_lingual tag {'missing' if crossed else 'set'} for a {item.language} message")
+            problems.append(
+                f"{item.id}: cross_lingual tag {'missing' if crossed else 'set'} for a {item.language} message"
+            )
         bare = item.kind != "statement" and "?" not in item.message
         if bare != ("no_question_mark" in item.tags):
             problems.append(f"{item.id}: no_question_mark tag {'missing' if bare else 'wrong'}")
