@@ -307,13 +307,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="a folder of <company>/set.json (repeatable; default benchmarks/rag_sets)")
     parser.add_argument("--features", default=",".join(FEATURES), help="comma-separated subset of decision.FEATURES")
     parser.add_argument("--l2", type=float, default=1.0)
-    parser.add_argument("--abstain-cost", type=float, default=2.0)
+    parser.add_argument("--abstain-cost", type=float, default=3.0)
     parser.add_argument("--write", action="store_true", help="write the model fitted on all sets to the rule file")
     parser.add_argument("--failures", action="store_true", help="list the held-out misses")
     parser.add_argument("--no-demos", action="store_true", help="leave the demo sets out of the fit")
     parser.add_argument("--sibling-veto", choices=("on", "off"), help="override grounding.veto_asked_elsewhere")
     parser.add_argument("--dump", type=Path, help="save the collected candidate features (JSON) for --from")
     parser.add_argument("--from", dest="source", type=Path, help="only the simulated LOCO, from a --dump file")
+    parser.add_argument("--simulated-only", action="store_true",
+                        help="stop after the simulated LOCO (no held-out runs of the full answerer)")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     features = tuple(f.strip() for f in args.features.split(",") if f.strip())
@@ -344,6 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.dump is not None:
         save(questions, features, args.dump)
     simulated_loco(questions, features, args, fallback)
+    if args.simulated_only:
+        return 0
     pooled = _Tally()
     print(f"leave-one-company-out over {len(loaded)} sets (features: {', '.join(features)})")
     for name, (answerer, labelled) in loaded.items():

@@ -182,7 +182,11 @@ class AnswerabilityJudge:
         self._time_words = frozenset(fold(w) for lang in rules.languages.values() for w in lang.time_words)
         self._timed = frozenset(pid for pid, states in self._states_date.items() if states)
         self._price = price
-        self._counted = {p.id: counted(p.indexed_text(), analyzers.for_language(p.language)) for p in passages}
+        bounds = {code: lang.amount_bounds for code, lang in rules.languages.items()}
+        self._counted = {
+            p.id: counted(p.indexed_text(), analyzers.for_language(p.language), bounds.get(p.language))
+            for p in passages
+        }
         # Acronyms the corpus spells out ("SSO" in a passage on single sign-on): initials → passage ids.
         self._initials = initials_index(((p.id, tokens(p.indexed_text())) for p in passages), self._stop)
         self._corpus_terms = frozenset().union(*self.passage_terms.values()) if passage_terms else frozenset()

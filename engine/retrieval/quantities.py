@@ -2,7 +2,10 @@
 
 A passage that states the same thing with other numbers only ("el bono de 5 sesiones", "9 m², 16 m²") does not
 answer a question about another amount: that is a near miss, however close the wording. A number without a
-counted word, clock times and numbers the passage also states are never held against it.
+counted word, clock times and numbers the passage also states are never held against it, and neither is an
+amount within a bound the passage states ("up to 50 users" covers 30 users, not 80; "from 6 years" covers 8) or
+any amount of a thing it states as a rate or a notice period ("per hour", "48 hours before"): ``amount_bounds``
+in the language rules.
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from engine.retrieval.analysis import Analyzer
+from engine.retrieval.retrieval_rules import AmountBounds
 from engine.text import fold
 
 # A number not inside a clock time or a longer number, then the word it counts (letters, optionally a power
 # digit as in "m2" after folding "m²").
 _QUANTITY = re.compile(r"(?<![\d:.,])(\d+(?:[.,]\d+)*)(?![\d:])\s?([^\W\d_]+\d?)")
 _GROUPED = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
+ANY_AMOUNT = "*"  # the value recorded for a rate or a notice period: every amount of the counted thing
+_UPPER, _LOWER = "<=", ">="  # prefixes of the value recorded for an upper or a lower bound
 
 
 @dataclass(frozen=True)
@@ -37,27 +43,66 @@ def _value(raw: str) -> str:
     return str(int(number)) if number.is_integer() else str(number)
 
 
-def quantities(text: str, analyzer: Analyzer) -> list[Quantity]:
+def _phrase_before(folded: str, start: int, phrases: tuple[str, ...]) -> bool:
+    before = folded[:start].rstrip()
+    return any(re.search(rf"(?<!\w){re.escape(fold(p))}$", before) for p in phrases)
+
+
+def _phrase_after(folded: str, end: int, phrases: tuple[str, ...]) -> bool:
+    after = folded[end:].lstrip()
+    return any(re.match(rf"{re.escape(fold(p))}(?!\w)", after) for p in phrases)
+
+
+def _bound(folded: str, start: int, end: int, value: str, bounds: AmountBounds) -> str:
+    """The value as recorded: ``ANY_AMOUNT`` for a rate, "<=v" / ">=v" for a bound, else the value itself."""
+    if _phrase_before(folded, start, bounds.rate.before) or _phrase_after(folded, end, bounds.rate.after):
+        return ANY_AMOUNT
+    if _phrase_before(folded, start, bounds.upper.before) or _phrase_after(folded, end, bounds.upper.after):
+        return _UPPER + value
+    if _phrase_before(folded, start, bounds.lower.before) or _phrase_after(folded, end, bounds.lower.after):
+        return _LOWER + value
+    return value
+
+
+def quantities(text: str, analyzer: Analyzer, bounds: AmountBounds | None = None) -> list[Quantity]:
     """The numbers of ``text`` that count something, with the stem of what they count (stopwords are not
-    units: "5 de mayo" has none)."""
+    units: "5 de mayo" has none). With ``bounds``, an amount written as a bound has the value "<=n" or ">=n",
+    one written as a rate ``ANY_AMOUNT``."""
     out: list[Quantity] = []
-    for match in _QUANTITY.finditer(fold(text)):
+    folded = fold(text)
+    for match in _QUANTITY.finditer(folded):
         word = match.group(2)
         stems = analyzer.terms(word) if word.isalpha() else [word]
         if not stems or stems[0].isdigit():
             continue
-        out.append(Quantity(_value(match.group(1)), stems[0], match.group(0)))
+        value = _value(match.group(1))
+        if bounds is not None:
+            value = _bound(folded, match.start(), match.end(), value, bounds)
+        out.append(Quantity(value, stems[0], match.group(0)))
     return out
 
 
-def counted(text: str, analyzer: Analyzer) -> dict[str, frozenset[str]]:
-    """Unit stem → the numbers the text states for it."""
+def counted(text: str, analyzer: Analyzer, bounds: AmountBounds | None = None) -> dict[str, frozenset[str]]:
+    """Unit stem → the numbers the text states for it (bounds and rates as ``quantities`` records them)."""
     table: dict[str, set[str]] = defaultdict(set)
-    for quantity in quantities(text, analyzer):
+    for quantity in quantities(text, analyzer, bounds):
         table[quantity.unit].add(quantity.value)
     return {unit: frozenset(values) for unit, values in table.items()}
 
 
+def _covers(stated: str, asked: str) -> bool:
+    if stated in (asked, ANY_AMOUNT):
+        return True
+    if stated[:2] not in (_UPPER, _LOWER):
+        return False
+    try:
+        limit, value = float(stated[2:]), float(asked)
+    except ValueError:
+        return False
+    return value <= limit if stated.startswith(_UPPER) else value >= limit
+
+
 def other_amounts(asked: list[Quantity], stated: dict[str, frozenset[str]]) -> list[Quantity]:
-    """Asked quantities the passage states only with other numbers (same counted word, never this amount)."""
-    return [q for q in asked if q.unit in stated and q.value not in stated[q.unit]]
+    """Asked quantities the passage states only with other numbers: the same counted word, never this amount,
+    no bound that includes it and no rate."""
+    return [q for q in asked if q.unit in stated and not any(_covers(s, q.value) for s in stated[q.unit])]

@@ -143,6 +143,19 @@ class QuestionCues(_Frozen):
     informal_wh_after_preposition: tuple[str, ...] = ()
 
 
+class BoundPhrases(_Frozen):
+    before: tuple[str, ...] = ()  # right before the number
+    after: tuple[str, ...] = ()  # right after the counted word
+
+
+class AmountBounds(_Frozen):
+    """Phrases that make a stated amount a bound or a rate rather than one item (quantities.py)."""
+
+    upper: BoundPhrases = BoundPhrases()  # "up to 50 users": covers asked amounts up to 50
+    lower: BoundPhrases = BoundPhrases()  # "from 6 years": covers asked amounts from 6
+    rate: BoundPhrases = BoundPhrases()  # "per hour", "48 hours before": covers every amount
+
+
 class LanguageRules(_Frozen):
     stemmer: str
     unavailable_message: str
@@ -157,6 +170,7 @@ class LanguageRules(_Frozen):
     date_cues: tuple[str, ...]  # words that ask when: the passage must state a clock time, a weekday or a month
     # parts of the day, week and year ("night", "verano"): stated by a passage stating times, weekdays or months
     time_words: tuple[str, ...] = ()
+    amount_bounds: AmountBounds = AmountBounds()
     question: QuestionCues
     near_miss_message: str  # "{covered}" (what the documents cover) and "{asked}" (what was asked)
 

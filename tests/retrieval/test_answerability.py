@@ -131,12 +131,8 @@ def test_a_near_miss_names_the_closest_section_and_the_missing_words(bakery: Gro
         # cross-lingual, all asked words translated and stated in a section that barely stands out in 8 sections:
         # the concept group's Spanish words are searched on the keyword side too
         "¿Abrís los domingos?",
-        # cross-lingual domain nouns outside the concept groups: the embedding matches them, but the section's
-        # probability (0.65) is under the threshold of the model refitted on 19 companies (0.70)
-        pytest.param(
-            "cuanto cuesta una tarta de cumpleaños",
-            marks=pytest.mark.xfail(reason="under the threshold of the model refitted on 19 companies", strict=True),
-        ),
+        # cross-lingual domain nouns outside the concept groups: the embedding matches them
+        "cuanto cuesta una tarta de cumpleaños",
     ],
 )
 def test_cross_lingual_questions_once_known_limits_are_answered(bakery: GroundedAnswerer, question: str) -> None:

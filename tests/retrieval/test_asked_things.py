@@ -81,6 +81,32 @@ def test_an_acronym_the_documents_never_mention_abstains(software: GroundedAnswe
     assert all(s.reason == "answerability.unknown_name" for s in trace.support)
 
 
+def test_a_stated_bound_covers_the_amounts_on_its_side(rules: RetrievalRules) -> None:
+    en = AnalyzerSet.from_rules(rules).for_language("en")
+    bounds = rules.language("en").amount_bounds
+    stated = counted("The team plan is for up to 50 users; courses from 6 weeks.", en, bounds)
+    assert stated["user"] == frozenset({"<=50"}) and stated["week"] == frozenset({">=6"})
+    asked = quantities("team plan for 30 users or 80 users, a course of 4 weeks or 8 weeks", en)
+    assert [q.text for q in other_amounts(asked, stated)] == ["80 users", "4 weeks"]
+
+
+def test_a_rate_or_notice_period_covers_every_amount(rules: RetrievalRules) -> None:
+    es = AnalyzerSet.from_rules(rules).for_language("es")
+    bounds = rules.language("es").amount_bounds
+    stated = counted("Anulación gratuita con 7 días de antelación; después, el 50 %.", es, bounds)
+    assert stated == {"dias": frozenset({"*"})}
+    assert other_amounts(quantities("¿y si cancelo 3 días antes?", es), stated) == []
+    # without a bound phrase, another amount is still a near miss
+    assert [q.value for q in other_amounts(quantities("¿y 3 días antes?", es), counted("el bono de 7 días", es))] == [
+        "3"
+    ]
+
+
+def test_an_amount_within_the_stated_bound_is_answered(software: GroundedAnswerer) -> None:
+    answer = software.answer("How much is the team plan for 30 users?", "en")
+    assert answer.supported and "12 EUR" in answer.text
+
+
 def test_an_amount_stated_only_otherwise_is_a_near_miss(software: GroundedAnswerer, rules: RetrievalRules) -> None:
     answer, trace = software.answer_with_trace("How much is the team plan for 80 users?", "en")
     assert not answer.supported and not answer.citations
