@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import gc
 import json
 import math
 import os
@@ -198,8 +199,9 @@ class Server:
         self._log.close()
 
 
-def bench_env(tmp: Path, token: str, query_cache: int | None = None) -> dict[str, str]:
+def bench_env(tmp: Path, token: str, query_cache: int | None = None, heap_freeze: bool = True) -> dict[str, str]:
     limits = json.loads(LIMITS.read_text(encoding="utf-8"))
+    limits["freeze_heap_after_warm_up"] = limits["freeze_heap_after_warm_up"] and heap_freeze
     for bucket in limits["rate_limits"].values():
         bucket["capacity"], bucket["refill_per_second"] = 1_000_000, 1_000_000.0
     limits["rate_limit_max_clients"] = max(limits["rate_limit_max_clients"], 1000)
@@ -366,7 +368,7 @@ def run_config(backend: str, workers: int, url: str, args: argparse.Namespace, d
     token = secrets.token_urlsafe(24)
     run = Run(backend, workers, args.conversations)
     with tempfile.TemporaryDirectory(prefix="grace-load-") as tmp_name:
-        env = bench_env(Path(tmp_name), token, args.query_cache)
+        env = bench_env(Path(tmp_name), token, args.query_cache, args.heap_freeze)
         server = Server(url, args.data_dir, env, args.data_dir / f"server-{backend}-{workers}.log", workers)
         try:
             run.rss_start_mb = [rss_mb(pid) for pid in server.pids]
@@ -386,6 +388,8 @@ def in_process(backend: str, url: str, args: argparse.Namespace) -> InProcess:
 
     import structlog
 
+    from engine.service.heap import settle_heap
+    from engine.service.limits import load_limits
     from engine.service.runner import build_from_args
 
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
@@ -393,6 +397,7 @@ def in_process(backend: str, url: str, args: argparse.Namespace) -> InProcess:
                             database_url=url, data_dir=args.data_dir, sqlite_synchronous=None)
     os.environ.setdefault("GRACE_OPERATOR_TOKEN", secrets.token_urlsafe(24))
     built = build_from_args(ns)  # warms every goal up, as a worker does
+    settle_heap(freeze=load_limits(LIMITS).freeze_heap_after_warm_up and args.heap_freeze)  # as a worker does
     try:
         ms: list[float] = []
         conversations = max(1, -(-args.in_process_turns // len(SCRIPTS[0][2])))
@@ -410,6 +415,8 @@ def in_process(backend: str, url: str, args: argparse.Namespace) -> InProcess:
         return InProcess(backend, len(ms), sum(ms) / 1000, ms)
     finally:
         built.close()
+        gc.unfreeze()  # this process builds one service per backend: let the last one be reclaimed
+        gc.collect()
 
 
 # -- PostgreSQL schemas -------------------------------------------------------------------------------
@@ -572,6 +579,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--query-cache", type=int, default=None,
                         help="query embedding cache entries in the servers and the in-process run (0: off, every"
                         " question embedded afresh, as for unseen questions; default: the built-in size)")
+    parser.add_argument("--no-heap-freeze", dest="heap_freeze", action="store_false",
+                        help="servers and the in-process run keep their start-up heap in the garbage collector's"
+                        " scans (freeze_heap_after_warm_up off), to measure what freezing it changes")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--postgres-url", default=os.environ.get("GRACE_TEST_POSTGRES_URL", ""))
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench", help="audit key, embedding cache")
@@ -595,13 +605,18 @@ def main(argv: list[str] | None = None) -> int:
     limit_native_threads(os.environ)
     cache = "default" if args.query_cache is None else str(args.query_cache)
     print(f"load average at start {load_average()}; {args.conversations} conversations, steps {args.steps} "
-          f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s, query cache {cache}", flush=True)
+          f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s, query cache {cache}, "
+          f"heap freeze {'on' if args.heap_freeze else 'off'}", flush=True)
     if args.query_cache is not None:
         os.environ["GRACE_QUERY_CACHE_ENTRIES"] = str(args.query_cache)  # the in-process run's embedder
     references: dict[str, InProcess] = {}
     for backend in dict.fromkeys(b for b, _ in configs):  # in-process first: no server competes for the CPU
         with Database(backend, args.postgres_url) as url:
             references[backend] = in_process(backend, url, args)
+    # The client's own full collections would stall its event loop and count as server latency: the in-process
+    # runs left their caches (the packaged ZIP table, models) in this process, so exempt them from the scans.
+    gc.collect()
+    gc.freeze()
     runs: list[Run] = []
     for backend, workers in configs:
         with Database(backend, args.postgres_url) as url:
