@@ -16,8 +16,10 @@ every turn with its own Idempotency-Key. Rate limits are lifted for the run: thi
 Per configuration (backend:workers) and step it prints achieved throughput, p50/p95/p99 latency, errors, the
 load average, and ratios against the in-process run (the same scripts through ``TurnRuntime.handle`` on the
 same backend, one thread, no HTTP) made by this command; then the saturation point, whether every
-conversation's audit chain verifies with exactly its acknowledged turns, and each worker's resident memory
-after warm-up and after the run. Everything is bounded: conversations, steps, seconds per step, total seconds.
+conversation's audit chain verifies with exactly its acknowledged turns, each worker's resident memory
+after warm-up and after the run, and the workers' CPU time per turn during the steps beside the in-process
+run's (on a shared machine latency says how busy the machine was; CPU per turn says what a turn costs).
+Everything is bounded: conversations, steps, seconds per step, total seconds.
 PostgreSQL runs in throw-away schemas that are dropped afterwards.
 """
 
@@ -122,10 +124,15 @@ class InProcess:
     turns: int
     wall_s: float
     ms: list[float]
+    cpu_s: float = 0.0  # this process's CPU time over the same turns
 
     @property
     def throughput(self) -> float:
         return self.turns / self.wall_s if self.wall_s else 0.0
+
+    @property
+    def cpu_ms_per_turn(self) -> float:
+        return 1000 * self.cpu_s / self.turns if self.turns else 0.0
 
 
 @dataclass
@@ -142,9 +149,26 @@ class Run:
     rss_start_mb: list[float] = field(default_factory=list)
     rss_end_mb: list[float] = field(default_factory=list)
     skipped_steps: list[float] = field(default_factory=list)
+    # CPU seconds the workers used during the steps (conversation creation and verification left out), per
+    # worker: unlike latency on a shared machine, CPU time per turn hardly depends on what else runs.
+    cpu_s: list[float] = field(default_factory=list)
+
+    @property
+    def cpu_ms_per_turn(self) -> float:
+        turns = sum(len(step.ok_ms) for step in self.steps)
+        return 1000 * sum(self.cpu_s) / turns if turns else 0.0
 
 
 # -- servers ------------------------------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (0.0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (fields 14, 15)
 
 
 def rss_mb(pid: int) -> float:
@@ -340,6 +364,7 @@ async def _drive(server: Server, args: argparse.Namespace, token: str, run: Run,
         order = list(conversations)
         rng.shuffle(order)
         idle: deque[Conversation] = deque(order)
+        cpu_before = [cpu_seconds(pid) for pid in server.pids]
         for rate in args.steps:
             if time.monotonic() + args.step_seconds > deadline:
                 run.skipped_steps.append(rate)
@@ -347,6 +372,7 @@ async def _drive(server: Server, args: argparse.Namespace, token: str, run: Run,
             step = Step(offered=rate, seconds=args.step_seconds)
             await _step(pool, idle, step, rng, args.think_s, args.request_timeout)
             run.steps.append(step)
+        run.cpu_s = [round(cpu_seconds(pid) - before, 2) for pid, before in zip(server.pids, cpu_before, strict=True)]
         await _verify(pool, token, conversations, run)
     finally:
         pool.close()
@@ -400,6 +426,7 @@ def in_process(backend: str, url: str, args: argparse.Namespace) -> InProcess:
     settle_heap(freeze=load_limits(LIMITS).freeze_heap_after_warm_up and args.heap_freeze)  # as a worker does
     try:
         ms: list[float] = []
+        cpu = 0.0
         conversations = max(1, -(-args.in_process_turns // len(SCRIPTS[0][2])))
         for i in range(conversations):
             goal, lang, script = SCRIPTS[i % len(SCRIPTS)]
@@ -408,11 +435,12 @@ def in_process(backend: str, url: str, args: argparse.Namespace) -> InProcess:
             for message in script:
                 if len(ms) >= args.in_process_turns:
                     break
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 runtime.handle(state.conversation_id, message.format(n=i))
                 ms.append((time.perf_counter() - t0) * 1000)
+                cpu += time.process_time() - c0
         # Turn time only, as in the HTTP steps (conversations are created before them, untimed).
-        return InProcess(backend, len(ms), sum(ms) / 1000, ms)
+        return InProcess(backend, len(ms), sum(ms) / 1000, ms, cpu)
     finally:
         built.close()
         gc.unfreeze()  # this process builds one service per backend: let the last one be reclaimed
@@ -477,7 +505,8 @@ def report(runs: list[Run], references: dict[str, InProcess], slo_ms: float) -> 
     for backend, ref in references.items():
         lines.append(
             f"in-process {backend:8} {ref.turns} turns, one thread: {ref.throughput:.1f} turns/s (1 / mean turn time)  "
-            f"p50 {pct(ref.ms, 50):.1f} ms  p95 {pct(ref.ms, 95):.1f} ms  p99 {pct(ref.ms, 99):.1f} ms"
+            f"p50 {pct(ref.ms, 50):.1f} ms  p95 {pct(ref.ms, 95):.1f} ms  p99 {pct(ref.ms, 99):.1f} ms  "
+            f"CPU {ref.cpu_ms_per_turn:.1f} ms per turn"
         )
     header = (f"{'config':12} {'offered/s':>9} {'achieved/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
               f"{'errors':>6} {'unserved':>8} {'x thr':>6} {'x p50':>6} {'x p99':>6} {'load':>11}")
@@ -522,7 +551,9 @@ def report(runs: list[Run], references: dict[str, InProcess], slo_ms: float) -> 
         lines.append(
             f"{'':12} audit chains verified {run.verified}/{run.conversations - sum(run.create_errors.values())}"
             f" (failures {run.chain_failures}, turn count mismatches {run.mismatched}); RSS per worker MB start "
-            f"{run.rss_start_mb} after {run.rss_end_mb}"
+            f"{run.rss_start_mb} after {run.rss_end_mb}; worker CPU during the steps {run.cpu_ms_per_turn:.1f} ms"
+            f" per turn (s per worker {run.cpu_s})"
+            + (f" = {_ratio(run.cpu_ms_per_turn, ref.cpu_ms_per_turn)} x in-process" if ref else "")
             + (f"; steps skipped (time budget): {run.skipped_steps}" if run.skipped_steps else "")
         )
     by_key = {(r.backend, r.workers): r for r in runs}
@@ -627,10 +658,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         args.json.write_text(json.dumps({
             "in_process": {b: {"turns": r.turns, "turns_per_s": r.throughput, "p50_ms": pct(r.ms, 50),
-                               "p99_ms": pct(r.ms, 99)} for b, r in references.items()},
+                               "p99_ms": pct(r.ms, 99), "cpu_ms_per_turn": r.cpu_ms_per_turn}
+                           for b, r in references.items()},
             "runs": [{"backend": r.backend, "workers": r.workers, "verified": r.verified,
                       "chain_failures": r.chain_failures, "mismatched": r.mismatched,
                       "rss_start_mb": r.rss_start_mb, "rss_end_mb": r.rss_end_mb,
+                      "cpu_s": r.cpu_s, "cpu_ms_per_turn": r.cpu_ms_per_turn,
                       "steps": [{"offered": s.offered, "achieved": s.achieved, "p50_ms": pct(s.ok_ms, 50),
                                  "p95_ms": pct(s.ok_ms, 95), "p99_ms": pct(s.ok_ms, 99), "errors": s.errors,
                                  "unserved": s.unserved, "load": list(s.load)} for s in r.steps]}
