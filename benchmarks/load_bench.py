@@ -502,11 +502,11 @@ def _ratio(a: float, b: float) -> str:
 
 def report(runs: list[Run], references: dict[str, InProcess], slo_ms: float) -> list[str]:
     lines = []
-    for backend, ref in references.items():
+    for backend, inproc in references.items():
         lines.append(
-            f"in-process {backend:8} {ref.turns} turns, one thread: {ref.throughput:.1f} turns/s (1 / mean turn time)  "
-            f"p50 {pct(ref.ms, 50):.1f} ms  p95 {pct(ref.ms, 95):.1f} ms  p99 {pct(ref.ms, 99):.1f} ms  "
-            f"CPU {ref.cpu_ms_per_turn:.1f} ms per turn"
+            f"in-process {backend:8} {inproc.turns} turns, one thread: {inproc.throughput:.1f} turns/s (1 / mean turn"
+            f" time)  p50 {pct(inproc.ms, 50):.1f} ms  p95 {pct(inproc.ms, 95):.1f} ms  p99 {pct(inproc.ms, 99):.1f} ms"
+            f"  CPU {inproc.cpu_ms_per_turn:.1f} ms per turn"
         )
     header = (f"{'config':12} {'offered/s':>9} {'achieved/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
               f"{'errors':>6} {'unserved':>8} {'x thr':>6} {'x p50':>6} {'x p99':>6} {'load':>11}")

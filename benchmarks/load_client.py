@@ -124,7 +124,7 @@ async def _read_reply(reader: asyncio.StreamReader) -> tuple[Reply, bool]:
 
 
 async def _read_chunked(reader: asyncio.StreamReader) -> bytes:
-    parts = []
+    parts: list[bytes] = []
     while True:
         size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
         if size == 0:
