@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from benchmarks.load_client import Pool
+from benchmarks.load_client import REUSE, Pool
 from engine.service.native_threads import limit_native_threads
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -357,9 +357,11 @@ async def _verify(pool: Pool, token: str, conversations: list[Conversation], run
 
 
 async def _drive(server: Server, args: argparse.Namespace, token: str, run: Run, deadline: float) -> None:
-    pool = Pool("127.0.0.1", server.port, args.connections)
+    pool = Pool("127.0.0.1", server.port, args.connections, args.reuse)
     try:
         conversations = await _create(pool, args.conversations, run)
+        if args.reuse == "fifo":
+            await pool.fill()
         rng = random.Random(args.seed)
         order = list(conversations)
         rng.shuffle(order)
@@ -603,6 +605,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", type=_configs, default=_configs("sqlite:1,postgres:1,postgres:2"),
                         help="backend:workers list")
     parser.add_argument("--connections", type=int, default=64, help="keep-alive connections per server (1..1024)")
+    parser.add_argument("--reuse", choices=REUSE, default="lifo",
+                        help="which idle keep-alive connection a request goes out on: fifo spreads requests over"
+                        " every connection (and so over the workers), lifo reuses the last one")
     parser.add_argument("--request-timeout", type=float, default=30.0, help="seconds before a turn counts as failed")
     parser.add_argument("--in-process-turns", type=int, default=200, help="turns of the in-process reference run")
     parser.add_argument("--slo-p99-ms", type=float, default=150.0, help="p99 above this marks a step saturated")
@@ -637,7 +642,8 @@ def main(argv: list[str] | None = None) -> int:
     cache = "default" if args.query_cache is None else str(args.query_cache)
     print(f"load average at start {load_average()}; {args.conversations} conversations, steps {args.steps} "
           f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s, query cache {cache}, "
-          f"heap freeze {'on' if args.heap_freeze else 'off'}", flush=True)
+          f"heap freeze {'on' if args.heap_freeze else 'off'}, {args.connections} connections reused {args.reuse}",
+          flush=True)
     if args.query_cache is not None:
         os.environ["GRACE_QUERY_CACHE_ENTRIES"] = str(args.query_cache)  # the in-process run's embedder
     references: dict[str, InProcess] = {}

@@ -65,3 +65,46 @@ def test_cpu_seconds_counts_this_process_and_nothing_for_a_missing_one() -> None
         pass
     assert cpu_seconds(os.getpid()) - before >= 0.1
     assert cpu_seconds(2**22 + 12345) == 0.0  # above pid_max's default: never a live process
+
+
+def test_fifo_pool_spreads_requests_over_every_connection_lifo_reuses_the_last() -> None:
+    import asyncio
+
+    from benchmarks.load_client import Pool
+
+    async def serve_and_count(reuse: str) -> list[int]:
+        seen: list[int] = []
+        peers: dict[int, int] = {}
+
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            peer = writer.get_extra_info("peername")[1]
+            peers.setdefault(peer, len(peers))
+            while True:
+                try:
+                    await reader.readuntil(b"\r\n\r\n")
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    break
+                seen.append(peers[peer])
+                writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+                await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        pool = Pool("127.0.0.1", port, 4, reuse)
+        try:
+            await pool.fill()
+            for _ in range(8):  # one at a time: what a lightly loaded open-loop step looks like
+                assert (await pool.request("GET", "/")).status == 200
+        finally:
+            pool.close()
+            server.close()
+            await server.wait_closed()
+        return seen
+
+    fifo = asyncio.run(serve_and_count("fifo"))
+    assert sorted(set(fifo)) == [0, 1, 2, 3] and all(fifo.count(c) == 2 for c in range(4))
+    lifo = asyncio.run(serve_and_count("lifo"))
+    assert len(set(lifo)) == 1  # every request on the connection used last
+    with pytest.raises(ValueError):
+        Pool("127.0.0.1", 1, 1, "random")
