@@ -16,8 +16,10 @@ every turn with its own Idempotency-Key. Rate limits are lifted for the run: thi
 Per configuration (backend:workers) and step it prints achieved throughput, p50/p95/p99 latency, errors, the
 load average, and ratios against the in-process run (the same scripts through ``TurnRuntime.handle`` on the
 same backend, one thread, no HTTP) made by this command; then the saturation point, whether every
-conversation's audit chain verifies with exactly its acknowledged turns, and each worker's resident memory
-after warm-up and after the run. Everything is bounded: conversations, steps, seconds per step, total seconds.
+conversation's audit chain verifies with exactly its acknowledged turns, each worker's resident memory
+after warm-up and after the run, and the workers' CPU time per turn during the steps beside the in-process
+run's (on a shared machine latency says how busy the machine was; CPU per turn says what a turn costs).
+Everything is bounded: conversations, steps, seconds per step, total seconds.
 PostgreSQL runs in throw-away schemas that are dropped afterwards.
 """
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import gc
 import json
 import math
 import os
@@ -44,7 +47,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from benchmarks.load_client import Pool
+from benchmarks.load_client import REUSE, Pool
 from engine.service.native_threads import limit_native_threads
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,10 +124,15 @@ class InProcess:
     turns: int
     wall_s: float
     ms: list[float]
+    cpu_s: float = 0.0  # this process's CPU time over the same turns
 
     @property
     def throughput(self) -> float:
         return self.turns / self.wall_s if self.wall_s else 0.0
+
+    @property
+    def cpu_ms_per_turn(self) -> float:
+        return 1000 * self.cpu_s / self.turns if self.turns else 0.0
 
 
 @dataclass
@@ -141,9 +149,26 @@ class Run:
     rss_start_mb: list[float] = field(default_factory=list)
     rss_end_mb: list[float] = field(default_factory=list)
     skipped_steps: list[float] = field(default_factory=list)
+    # CPU seconds the workers used during the steps (conversation creation and verification left out), per
+    # worker: unlike latency on a shared machine, CPU time per turn hardly depends on what else runs.
+    cpu_s: list[float] = field(default_factory=list)
+
+    @property
+    def cpu_ms_per_turn(self) -> float:
+        turns = sum(len(step.ok_ms) for step in self.steps)
+        return 1000 * sum(self.cpu_s) / turns if turns else 0.0
 
 
 # -- servers ------------------------------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (0.0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (fields 14, 15)
 
 
 def rss_mb(pid: int) -> float:
@@ -198,8 +223,9 @@ class Server:
         self._log.close()
 
 
-def bench_env(tmp: Path, token: str, query_cache: int | None = None) -> dict[str, str]:
+def bench_env(tmp: Path, token: str, query_cache: int | None = None, heap_freeze: bool = True) -> dict[str, str]:
     limits = json.loads(LIMITS.read_text(encoding="utf-8"))
+    limits["freeze_heap_after_warm_up"] = limits["freeze_heap_after_warm_up"] and heap_freeze
     for bucket in limits["rate_limits"].values():
         bucket["capacity"], bucket["refill_per_second"] = 1_000_000, 1_000_000.0
     limits["rate_limit_max_clients"] = max(limits["rate_limit_max_clients"], 1000)
@@ -331,13 +357,16 @@ async def _verify(pool: Pool, token: str, conversations: list[Conversation], run
 
 
 async def _drive(server: Server, args: argparse.Namespace, token: str, run: Run, deadline: float) -> None:
-    pool = Pool("127.0.0.1", server.port, args.connections)
+    pool = Pool("127.0.0.1", server.port, args.connections, args.reuse)
     try:
         conversations = await _create(pool, args.conversations, run)
+        if args.reuse == "fifo":
+            await pool.fill()
         rng = random.Random(args.seed)
         order = list(conversations)
         rng.shuffle(order)
         idle: deque[Conversation] = deque(order)
+        cpu_before = [cpu_seconds(pid) for pid in server.pids]
         for rate in args.steps:
             if time.monotonic() + args.step_seconds > deadline:
                 run.skipped_steps.append(rate)
@@ -345,6 +374,7 @@ async def _drive(server: Server, args: argparse.Namespace, token: str, run: Run,
             step = Step(offered=rate, seconds=args.step_seconds)
             await _step(pool, idle, step, rng, args.think_s, args.request_timeout)
             run.steps.append(step)
+        run.cpu_s = [round(cpu_seconds(pid) - before, 2) for pid, before in zip(server.pids, cpu_before, strict=True)]
         await _verify(pool, token, conversations, run)
     finally:
         pool.close()
@@ -366,7 +396,7 @@ def run_config(backend: str, workers: int, url: str, args: argparse.Namespace, d
     token = secrets.token_urlsafe(24)
     run = Run(backend, workers, args.conversations)
     with tempfile.TemporaryDirectory(prefix="grace-load-") as tmp_name:
-        env = bench_env(Path(tmp_name), token, args.query_cache)
+        env = bench_env(Path(tmp_name), token, args.query_cache, args.heap_freeze)
         server = Server(url, args.data_dir, env, args.data_dir / f"server-{backend}-{workers}.log", workers)
         try:
             run.rss_start_mb = [rss_mb(pid) for pid in server.pids]
@@ -386,6 +416,8 @@ def in_process(backend: str, url: str, args: argparse.Namespace) -> InProcess:
 
     import structlog
 
+    from engine.service.heap import settle_heap
+    from engine.service.limits import load_limits
     from engine.service.runner import build_from_args
 
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
@@ -393,8 +425,10 @@ def in_process(backend: str, url: str, args: argparse.Namespace) -> InProcess:
                             database_url=url, data_dir=args.data_dir, sqlite_synchronous=None)
     os.environ.setdefault("GRACE_OPERATOR_TOKEN", secrets.token_urlsafe(24))
     built = build_from_args(ns)  # warms every goal up, as a worker does
+    settle_heap(freeze=load_limits(LIMITS).freeze_heap_after_warm_up and args.heap_freeze)  # as a worker does
     try:
         ms: list[float] = []
+        cpu = 0.0
         conversations = max(1, -(-args.in_process_turns // len(SCRIPTS[0][2])))
         for i in range(conversations):
             goal, lang, script = SCRIPTS[i % len(SCRIPTS)]
@@ -403,13 +437,16 @@ def in_process(backend: str, url: str, args: argparse.Namespace) -> InProcess:
             for message in script:
                 if len(ms) >= args.in_process_turns:
                     break
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 runtime.handle(state.conversation_id, message.format(n=i))
                 ms.append((time.perf_counter() - t0) * 1000)
+                cpu += time.process_time() - c0
         # Turn time only, as in the HTTP steps (conversations are created before them, untimed).
-        return InProcess(backend, len(ms), sum(ms) / 1000, ms)
+        return InProcess(backend, len(ms), sum(ms) / 1000, ms, cpu)
     finally:
         built.close()
+        gc.unfreeze()  # this process builds one service per backend: let the last one be reclaimed
+        gc.collect()
 
 
 # -- PostgreSQL schemas -------------------------------------------------------------------------------
@@ -467,10 +504,11 @@ def _ratio(a: float, b: float) -> str:
 
 def report(runs: list[Run], references: dict[str, InProcess], slo_ms: float) -> list[str]:
     lines = []
-    for backend, ref in references.items():
+    for backend, inproc in references.items():
         lines.append(
-            f"in-process {backend:8} {ref.turns} turns, one thread: {ref.throughput:.1f} turns/s (1 / mean turn time)  "
-            f"p50 {pct(ref.ms, 50):.1f} ms  p95 {pct(ref.ms, 95):.1f} ms  p99 {pct(ref.ms, 99):.1f} ms"
+            f"in-process {backend:8} {inproc.turns} turns, one thread: {inproc.throughput:.1f} turns/s (1 / mean turn"
+            f" time)  p50 {pct(inproc.ms, 50):.1f} ms  p95 {pct(inproc.ms, 95):.1f} ms  p99 {pct(inproc.ms, 99):.1f} ms"
+            f"  CPU {inproc.cpu_ms_per_turn:.1f} ms per turn"
         )
     header = (f"{'config':12} {'offered/s':>9} {'achieved/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
               f"{'errors':>6} {'unserved':>8} {'x thr':>6} {'x p50':>6} {'x p99':>6} {'load':>11}")
@@ -515,7 +553,9 @@ def report(runs: list[Run], references: dict[str, InProcess], slo_ms: float) -> 
         lines.append(
             f"{'':12} audit chains verified {run.verified}/{run.conversations - sum(run.create_errors.values())}"
             f" (failures {run.chain_failures}, turn count mismatches {run.mismatched}); RSS per worker MB start "
-            f"{run.rss_start_mb} after {run.rss_end_mb}"
+            f"{run.rss_start_mb} after {run.rss_end_mb}; worker CPU during the steps {run.cpu_ms_per_turn:.1f} ms"
+            f" per turn (s per worker {run.cpu_s})"
+            + (f" = {_ratio(run.cpu_ms_per_turn, ref.cpu_ms_per_turn)} x in-process" if ref else "")
             + (f"; steps skipped (time budget): {run.skipped_steps}" if run.skipped_steps else "")
         )
     by_key = {(r.backend, r.workers): r for r in runs}
@@ -565,6 +605,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", type=_configs, default=_configs("sqlite:1,postgres:1,postgres:2"),
                         help="backend:workers list")
     parser.add_argument("--connections", type=int, default=64, help="keep-alive connections per server (1..1024)")
+    parser.add_argument("--reuse", choices=REUSE, default="lifo",
+                        help="which idle keep-alive connection a request goes out on: fifo spreads requests over"
+                        " every connection (and so over the workers), lifo reuses the last one")
     parser.add_argument("--request-timeout", type=float, default=30.0, help="seconds before a turn counts as failed")
     parser.add_argument("--in-process-turns", type=int, default=200, help="turns of the in-process reference run")
     parser.add_argument("--slo-p99-ms", type=float, default=150.0, help="p99 above this marks a step saturated")
@@ -572,6 +615,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--query-cache", type=int, default=None,
                         help="query embedding cache entries in the servers and the in-process run (0: off, every"
                         " question embedded afresh, as for unseen questions; default: the built-in size)")
+    parser.add_argument("--no-heap-freeze", dest="heap_freeze", action="store_false",
+                        help="servers and the in-process run keep their start-up heap in the garbage collector's"
+                        " scans (freeze_heap_after_warm_up off), to measure what freezing it changes")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--postgres-url", default=os.environ.get("GRACE_TEST_POSTGRES_URL", ""))
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench", help="audit key, embedding cache")
@@ -595,13 +641,19 @@ def main(argv: list[str] | None = None) -> int:
     limit_native_threads(os.environ)
     cache = "default" if args.query_cache is None else str(args.query_cache)
     print(f"load average at start {load_average()}; {args.conversations} conversations, steps {args.steps} "
-          f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s, query cache {cache}", flush=True)
+          f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s, query cache {cache}, "
+          f"heap freeze {'on' if args.heap_freeze else 'off'}, {args.connections} connections reused {args.reuse}",
+          flush=True)
     if args.query_cache is not None:
         os.environ["GRACE_QUERY_CACHE_ENTRIES"] = str(args.query_cache)  # the in-process run's embedder
     references: dict[str, InProcess] = {}
     for backend in dict.fromkeys(b for b, _ in configs):  # in-process first: no server competes for the CPU
         with Database(backend, args.postgres_url) as url:
             references[backend] = in_process(backend, url, args)
+    # The client's own full collections would stall its event loop and count as server latency: the in-process
+    # runs left their caches (the packaged ZIP table, models) in this process, so exempt them from the scans.
+    gc.collect()
+    gc.freeze()
     runs: list[Run] = []
     for backend, workers in configs:
         with Database(backend, args.postgres_url) as url:
@@ -612,10 +664,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         args.json.write_text(json.dumps({
             "in_process": {b: {"turns": r.turns, "turns_per_s": r.throughput, "p50_ms": pct(r.ms, 50),
-                               "p99_ms": pct(r.ms, 99)} for b, r in references.items()},
+                               "p99_ms": pct(r.ms, 99), "cpu_ms_per_turn": r.cpu_ms_per_turn}
+                           for b, r in references.items()},
             "runs": [{"backend": r.backend, "workers": r.workers, "verified": r.verified,
                       "chain_failures": r.chain_failures, "mismatched": r.mismatched,
                       "rss_start_mb": r.rss_start_mb, "rss_end_mb": r.rss_end_mb,
+                      "cpu_s": r.cpu_s, "cpu_ms_per_turn": r.cpu_ms_per_turn,
                       "steps": [{"offered": s.offered, "achieved": s.achieved, "p50_ms": pct(s.ok_ms, 50),
                                  "p95_ms": pct(s.ok_ms, 95), "p99_ms": pct(s.ok_ms, 99), "errors": s.errors,
                                  "unserved": s.unserved, "load": list(s.load)} for s in r.steps]}

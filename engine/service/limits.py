@@ -33,6 +33,7 @@ class ServiceLimits:
     rate_limit_max_clients: int
     console_page_size: int
     shutdown_grace_s: float
+    freeze_heap_after_warm_up: bool  # engine/service/heap.py
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ServiceLimits:
@@ -52,6 +53,7 @@ class ServiceLimits:
             rate_limit_max_clients=data["rate_limit_max_clients"],
             console_page_size=data["console_page_size"],
             shutdown_grace_s=float(data["shutdown_grace_s"]),
+            freeze_heap_after_warm_up=bool(data["freeze_heap_after_warm_up"]),
         )
 
 

@@ -134,6 +134,7 @@ def generous_limits(**overrides: Any) -> ServiceLimits:
         "rate_limit_max_clients": 1000,
         "console_page_size": 100,
         "shutdown_grace_s": 30,
+        "freeze_heap_after_warm_up": False,  # test processes build many services
     }
     data.update(overrides)
     return ServiceLimits.from_dict(data)
