@@ -46,6 +46,7 @@ def us_places() -> UsPlaces:
     with _LOCK:
         places = UsPlaces()
         sums: dict[tuple[tuple[str, ...], str], list[tuple[Point, bool]]] = {}
+        keys: dict[str, tuple[str, ...]] = {}  # 42,000 ZIPs name about 19,000 towns: each town's key made once
         for row in zipcodes.list_all():  # type: ignore[no-untyped-call]
             try:
                 point = (float(row["lat"]), float(row["long"]))
@@ -56,7 +57,9 @@ def us_places() -> UsPlaces:
                        tuple(row.get("acceptable_cities") or []) + tuple(row.get("unacceptable_cities") or []),
                        row.get("timezone") or "")
             places.zips[z.zip] = z
-            key = key_tokens(z.city)
+            key = keys.get(z.city)
+            if key is None:
+                key = keys[z.city] = key_tokens(z.city)
             sums.setdefault((key, z.state), []).append((point, z.standard))
             places.town_states.setdefault(key, set()).add(z.state)
         for town, points in sums.items():

@@ -22,6 +22,7 @@ from benchmarks.load_bench import Server, bench_env, drop_schema, schema_url
 from tests.support.embeddings import link_embeddings
 
 POSTGRES_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
+TLS = httpx.create_ssl_context()  # made once: every client below would otherwise load the CA bundle (~20 ms each)
 SCRIPT = ["Hello! Do you help foreign buyers with the paperwork?", "My budget is around 350,000 euros.",
           "I'd like something in Mojácar, close to the beach.", "I need three bedrooms and a parking space."]
 
@@ -34,7 +35,7 @@ def _start(client: httpx.Client) -> tuple[str, str]:
 
 def _turn(base: str, cid: str, token: str, message: str, key: str | None = None) -> httpx.Response:
     headers = {"Idempotency-Key": key or uuid.uuid4().hex, "X-Visitor-Token": token}
-    with httpx.Client(base_url=base, timeout=120) as client:
+    with httpx.Client(base_url=base, timeout=120, verify=TLS) as client:
         return client.post(f"/v1/conversations/{cid}/turns", json={"message": message}, headers=headers)
 
 
@@ -58,7 +59,7 @@ def test_sigterm_finishes_in_flight_turns(tmp_path: Path, shared_embeddings: Pat
             # accepting is not "in flight", and a fast first reply must not race the other threads' connects.
             headers = {"Idempotency-Key": uuid.uuid4().hex, "X-Visitor-Token": visitor}
             try:
-                with httpx.Client(base_url=server.url, timeout=120) as client:
+                with httpx.Client(base_url=server.url, timeout=120, verify=TLS) as client:
                     client.get("/health").raise_for_status()
                     request = client.build_request("POST", f"/v1/conversations/{cid}/turns",
                                                    json={"message": SCRIPT[0]}, headers=headers)
