@@ -79,10 +79,19 @@ def _prepare(value: Any, depth: int) -> JsonValue:
     kind = type(value)
     if kind in _PLAIN:
         return value  # type: ignore[no-any-return]
-    if kind is dict and all(type(key) is str for key in value):
-        return {key: _prepare(item, depth + 1) for key, item in value.items()}
+    # Plain leaves are taken inline rather than through a call each (the walk is most of the cost of sealing and
+    # of reading an export back); a leaf one level too deep still goes through the call, which rejects it.
+    deeper = depth + 1
+    inline = deeper <= MAX_DEPTH
+    if kind is dict:
+        out: dict[str, JsonValue] = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                return _prepare_other(value, depth)  # starts over: the same items, in the same order
+            out[key] = item if inline and type(item) in _PLAIN else _prepare(item, deeper)
+        return out
     if kind is list:
-        return [_prepare(item, depth + 1) for item in value]
+        return [item if inline and type(item) in _PLAIN else _prepare(item, deeper) for item in value]
     return _prepare_other(value, depth)
 
 

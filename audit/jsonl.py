@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from audit.canonical import canonical_bytes
+from audit.canonical import MAX_DEPTH, canonical_bytes, canonical_bytes_of_plain
 from audit.errors import AuditIOError, CanonicalError, ExportFormatError
 
 
@@ -36,14 +37,42 @@ def parse_jsonl(data: bytes) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for number, raw in enumerate(data[:-1].split(b"\n"), start=1):
         value = _parse_object(raw, number)
-        try:
-            canonical = canonical_bytes(value)
-        except CanonicalError as exc:
-            raise ExportFormatError(f"line has no canonical form ({exc.code})", line=number) from exc
-        if canonical != raw:
-            raise ExportFormatError("line is not in canonical JSON form", code="audit.not_canonical", line=number)
+        if not _plainly_canonical(value, raw):  # the full check decides, and names what is wrong
+            try:
+                canonical = canonical_bytes(value)
+            except CanonicalError as exc:
+                raise ExportFormatError(f"line has no canonical form ({exc.code})", line=number) from exc
+            if canonical != raw:
+                raise ExportFormatError("line is not in canonical JSON form", code="audit.not_canonical", line=number)
         records.append(value)
     return records
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
+
+
+def _plainly_canonical(value: dict[str, Any], raw: bytes) -> bool:
+    """True only when ``raw`` is certainly what ``canonical_bytes(value)`` returns, found without its walk.
+
+    ``value`` is what ``json.loads`` made of ``raw``: plain JSON, for which ``canonical_bytes`` is
+    ``canonical_bytes_of_plain`` unless it raises (a non-finite number or a lone surrogate, which make the plain
+    encoder raise too, or nesting deeper than MAX_DEPTH, checked here on the brackets outside strings). Whenever
+    this answers False the caller runs the full check, so every error is still the full check's.
+    """
+    try:
+        if canonical_bytes_of_plain(value) != raw:
+            return False
+    except ValueError:  # out-of-range float; UnicodeEncodeError (a lone surrogate) is a ValueError too
+        return False
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return True
+    depth = 0
+    for byte in _NOT_BRACKET.sub(b"", _STRING.sub(b"", raw)):
+        depth += 1 if byte in b"[{" else -1
+        if depth > MAX_DEPTH:
+            return False
+    return True
 
 
 def write_jsonl(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
@@ -78,11 +107,13 @@ def _parse_object(raw: bytes, line: int) -> dict[str, Any]:
 
 
 def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"duplicate key {key!r}")
-        out[key] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):  # only then look for the first repeated key, to name it
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r}")
+            seen.add(key)
     return out
 
 

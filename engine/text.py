@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 # Zero-width and bidirectional control characters: invisible, so they must never decide a match.
@@ -14,10 +15,20 @@ _INVISIBLE_TABLE = {cp: None for cp in _INVISIBLE}
 
 def normalize(text: str) -> str:
     """NFKC, then strip zero-width and bidi controls. Length may change; spans refer to this form."""
+    if text.isascii():  # NFKC leaves ASCII as it is and every stripped character is outside ASCII
+        return text
     return unicodedata.normalize("NFKC", text).translate(_INVISIBLE_TABLE)
 
 
 def fold(text: str) -> str:
     """Case- and accent-insensitive form for vocabulary look-ups (never for provenance checks)."""
+    if text.isascii():  # the same result for ASCII: nothing to normalise or decompose, and casefold is lower
+        return text.lower()
+    return _fold_unicode(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _fold_unicode(text: str) -> str:
+    # Cached: the same words and vocabulary terms are folded on every turn (fold is among the hottest calls).
     decomposed = unicodedata.normalize("NFKD", normalize(text).casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

@@ -9,6 +9,7 @@ the definitions.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -71,7 +72,12 @@ class RefDecision:
 
 
 def _f(x: Any) -> Fraction:
-    return Fraction(str(x))
+    return _fraction(str(x))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fraction(text: str) -> Fraction:  # memoised only because the differential tests call it ~10^5 times
+    return Fraction(text)
 
 
 _SEPARATORS = set(" \t.-/()\u00a0")

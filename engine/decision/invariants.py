@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -25,7 +26,14 @@ from spec.z3_encodings import (
 
 def frac(value: object) -> Fraction:
     """Exact rational from a JSON number (via its decimal text, so 0.2 is 1/5)."""
-    return Fraction(str(value))
+    return _fraction_of(str(value))
+
+
+@functools.lru_cache(maxsize=4096)
+def _fraction_of(text: str) -> Fraction:
+    """Parsing the text is most of the cost; the same few weights and coefficients recur on every turn (and a
+    Fraction is immutable, so one object serves every caller)."""
+    return Fraction(text)
 
 
 def policy_numbers(bundle: RuleBundle) -> PolicyNumbers:

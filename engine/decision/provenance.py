@@ -181,6 +181,7 @@ def _rules(key: str, bundle: RuleBundle) -> ProvenanceRules:
     return _RULES[key]
 
 
+@functools.lru_cache(maxsize=4096)
 def _fold_char(char: str) -> str:
     decomposed = unicodedata.normalize("NFKD", char.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c)).translate(_APOSTROPHES)
@@ -188,6 +189,8 @@ def _fold_char(char: str) -> str:
 
 def _folded(text: str) -> tuple[str, list[int]]:
     """Accent- and case-folded text with, for each folded character, the index of its source character."""
+    if text.isascii():  # every ASCII character folds to exactly one character: the same result, without the loop
+        return text.translate(_APOSTROPHES).lower(), list(range(len(text)))
     parts: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(text):

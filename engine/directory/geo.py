@@ -49,6 +49,7 @@ def us_places() -> UsPlaces:
         # filter_by() with no filter: every row, in the same order as list_all(), but as a list this call owns.
         # list_all() keeps its 42,789 dicts in the module for the life of the process (~100 MB per worker)
         # though only the rows below are ever read.
+        keys: dict[str, tuple[str, ...]] = {}  # 42,000 ZIPs name about 19,000 towns: each town's key made once
         for row in zipcodes.filter_by():  # type: ignore[no-untyped-call]
             try:
                 point = (float(row["lat"]), float(row["long"]))
@@ -59,7 +60,9 @@ def us_places() -> UsPlaces:
                        tuple(row.get("acceptable_cities") or []) + tuple(row.get("unacceptable_cities") or []),
                        row.get("timezone") or "")
             places.zips[z.zip] = z
-            key = key_tokens(z.city)
+            key = keys.get(z.city)
+            if key is None:
+                key = keys[z.city] = key_tokens(z.city)
             sums.setdefault((key, z.state), []).append((point, z.standard))
             places.town_states.setdefault(key, set()).add(z.state)
         for town, points in sums.items():

@@ -20,7 +20,7 @@ class TermMatch:
     term: str
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=8192)  # every vocabulary term of the loaded rules (a few thousand): no recompiling
 def term_pattern(term: str) -> re.Pattern[str]:
     parts = [re.escape(p) for p in re.split(r"[\s\-]+", term) if p]
     body = r"[\s\-]+".join(parts)

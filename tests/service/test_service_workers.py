@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -21,6 +22,7 @@ from benchmarks.load_bench import Server, bench_env, drop_schema, schema_url
 from tests.support.embeddings import link_embeddings
 
 POSTGRES_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
+TLS = httpx.create_ssl_context()  # made once: every client below would otherwise load the CA bundle (~20 ms each)
 SCRIPT = ["Hello! Do you help foreign buyers with the paperwork?", "My budget is around 350,000 euros.",
           "I'd like something in Mojácar, close to the beach.", "I need three bedrooms and a parking space."]
 
@@ -33,7 +35,7 @@ def _start(client: httpx.Client) -> tuple[str, str]:
 
 def _turn(base: str, cid: str, token: str, message: str, key: str | None = None) -> httpx.Response:
     headers = {"Idempotency-Key": key or uuid.uuid4().hex, "X-Visitor-Token": token}
-    with httpx.Client(base_url=base, timeout=120) as client:
+    with httpx.Client(base_url=base, timeout=120, verify=TLS) as client:
         return client.post(f"/v1/conversations/{cid}/turns", json={"message": message}, headers=headers)
 
 
@@ -57,7 +59,7 @@ def test_sigterm_finishes_in_flight_turns(tmp_path: Path, shared_embeddings: Pat
             # accepting is not "in flight", and a fast first reply must not race the other threads' connects.
             headers = {"Idempotency-Key": uuid.uuid4().hex, "X-Visitor-Token": visitor}
             try:
-                with httpx.Client(base_url=server.url, timeout=120) as client:
+                with httpx.Client(base_url=server.url, timeout=120, verify=TLS) as client:
                     client.get("/health").raise_for_status()
                     request = client.build_request("POST", f"/v1/conversations/{cid}/turns",
                                                    json={"message": SCRIPT[0]}, headers=headers)
@@ -170,34 +172,30 @@ def _children(pid: int) -> set[int]:
     return found
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
-def test_supervisor_replaces_a_dead_worker_and_stops_cleanly(tmp_path: Path, shared_embeddings: Path) -> None:
-    data = link_embeddings(tmp_path / "data", shared_embeddings)  # the run's warm embedding cache
-    schema = f"grace_sup_{uuid.uuid4().hex[:12]}"
-    url = schema_url(POSTGRES_URL, schema)
-    server = Server(url, data, bench_env(tmp_path, secrets.token_urlsafe(24)), tmp_path / "s.log", 2)
-    try:
-        assert _children(server.proc.pid) == set(server.pids)
-        os.kill(server.pids[0], signal.SIGKILL)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            now = _children(server.proc.pid)
-            if len(now) == 2 and server.pids[0] not in now:
-                break
-            time.sleep(0.2)
-        assert len(now) == 2 and server.pids[0] not in now and server.pids[1] in now
-        while time.monotonic() < deadline:  # the new worker warms up, then serves the shared port again
-            if all(httpx.get(f"{server.url}/ready", timeout=10).status_code == 200 for _ in range(4)):
-                break
-            time.sleep(0.5)
-        with httpx.Client(base_url=server.url, timeout=60) as client:
-            cid, visitor = _start(client)
-        assert _turn(server.url, cid, visitor, SCRIPT[1]).status_code == 200
-        server.proc.send_signal(signal.SIGTERM)
-        assert server.proc.wait(timeout=60) == 0
-        assert not _children(server.proc.pid)
-    finally:
+_CONSUMED: set[Server] = set()
+
+
+@pytest.fixture(scope="module")
+def supervised(tmp_path_factory: pytest.TempPathFactory, shared_embeddings: Path) -> Iterator[Callable[[], Server]]:
+    """``grace serve --workers 2`` on a PostgreSQL schema of its own. Starting one is most of what the supervisor
+    tests cost, so the port-spread test (which leaves it as it found it) and the dead-worker test (which kills
+    and stops it, and so runs last: it is below in this file) share one; a test that finds it stopped or taken
+    gets a fresh one."""
+    started: list[tuple[Server, str]] = []
+
+    def live() -> Server:
+        if started and started[-1][0].proc.poll() is None and started[-1][0] not in _CONSUMED:
+            return started[-1][0]
+        tmp = tmp_path_factory.mktemp("supervised")
+        data = link_embeddings(tmp / "data", shared_embeddings)  # the run's warm embedding cache
+        schema = f"grace_sup_{uuid.uuid4().hex[:12]}"
+        url = schema_url(POSTGRES_URL, schema)
+        server = Server(url, data, bench_env(tmp, secrets.token_urlsafe(24)), tmp / "s.log", 2)
+        started.append((server, schema))
+        return server
+
+    yield live
+    for server, schema in started:
         server.stop()
         drop_schema(POSTGRES_URL, schema)
 
@@ -228,14 +226,11 @@ def _established_per_process(pids: list[int], port: int) -> dict[int, int]:
 @pytest.mark.postgres
 @pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SO_REUSEPORT balancing and /proc are Linux's")
-def test_every_worker_takes_connections_on_the_port(tmp_path: Path, shared_embeddings: Path) -> None:
-    data = link_embeddings(tmp_path / "data", shared_embeddings)  # the run's warm embedding cache
+def test_every_worker_takes_connections_on_the_port(supervised: Callable[[], Server]) -> None:
     # Each worker listens on a SO_REUSEPORT socket of its own and the kernel spreads connections over them
     # (with one shared socket the load benchmark saw 301 of 304 turns on one worker; that outcome depends on
     # wake-up timing, so this test checks the spread the kernel guarantees, not the old failure).
-    schema = f"grace_spread_{uuid.uuid4().hex[:12]}"
-    url = schema_url(POSTGRES_URL, schema)
-    server = Server(url, data, bench_env(tmp_path, secrets.token_urlsafe(24)), tmp_path / "s.log", 2)
+    server = supervised()
     burst = 64
     conns: list[socket.socket] = []
     try:
@@ -248,8 +243,32 @@ def test_every_worker_takes_connections_on_the_port(tmp_path: Path, shared_embed
     finally:
         for conn in conns:
             conn.close()
-        server.stop()
-        drop_schema(POSTGRES_URL, schema)
     assert sum(counts.values()) == burst, counts
     # Spread at random, fewer than 8 of 64 on one worker has p < 1e-9.
     assert min(counts.values()) >= 8, counts
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="GRACE_TEST_POSTGRES_URL is not set")
+def test_supervisor_replaces_a_dead_worker_and_stops_cleanly(supervised: Callable[[], Server]) -> None:
+    server = supervised()
+    _CONSUMED.add(server)  # killed and stopped here: no later test may take it
+    assert _children(server.proc.pid) == set(server.pids)
+    os.kill(server.pids[0], signal.SIGKILL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        now = _children(server.proc.pid)
+        if len(now) == 2 and server.pids[0] not in now:
+            break
+        time.sleep(0.2)
+    assert len(now) == 2 and server.pids[0] not in now and server.pids[1] in now
+    while time.monotonic() < deadline:  # the new worker warms up, then serves the shared port again
+        if all(httpx.get(f"{server.url}/ready", timeout=10).status_code == 200 for _ in range(4)):
+            break
+        time.sleep(0.5)
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        cid, visitor = _start(client)
+    assert _turn(server.url, cid, visitor, SCRIPT[1]).status_code == 200
+    server.proc.send_signal(signal.SIGTERM)
+    assert server.proc.wait(timeout=60) == 0
+    assert not _children(server.proc.pid)
