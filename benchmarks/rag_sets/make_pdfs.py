@@ -1,6 +1,6 @@
 """Regenerate the PDF brochures of the labelled company sets from their text sources (no binary without a source).
 
-    .venv/bin/python -m benchmarks.rag_sets.make_pdfs        # rewrites <company>/corpus/<name>.pdf
+    .venv/bin/python -m benchmarks.rag_sets.make_pdfs [FOLDER ...]   # <company>/corpus/<name>.pdf; default: here
 
 A source ``<company>/<name>.txt`` becomes ``<company>/corpus/<name>.pdf``. Source lines: ``# `` a title (large
 bold), ``## `` a heading (bold), ``---`` a page break, anything else body text, wrapped as a word processor would.
@@ -9,6 +9,7 @@ The writer is a minimal PDF 1.4 (standard Helvetica fonts, WinAnsi text): determ
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
@@ -112,8 +113,11 @@ def regenerate(folder: Path) -> list[Path]:
     return written
 
 
-def main() -> int:
-    regenerate(HERE)
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchmarks.rag_sets.make_pdfs [FOLDER ...]``: every labelled-set folder given (default: this one)."""
+    folders = [Path(a) for a in (sys.argv[1:] if argv is None else argv)] or [HERE]
+    for folder in folders:
+        regenerate(folder)
     return 0
 
 
