@@ -135,15 +135,19 @@ def run_server(
         raise
     port = sock.getsockname()[1]
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    if print_banner:
-        for line in built.banner(f"http://{shown_host}:{port}"):
-            print(line, flush=True)
-    print(worker_banner(index, args.workers), flush=True)
+
+    def announce() -> None:  # once the server listens and uvicorn handles the stop signals
+        if print_banner:
+            for line in built.banner(f"http://{shown_host}:{port}"):
+                print(line, flush=True)
+        print(worker_banner(index, args.workers), flush=True)
+
     config = uvicorn_config(built.app, timeout_graceful_shutdown=built.app.state.limits.shutdown_grace_s)
-    server = GracefulServer(config)
-    # uvicorn re-raises the stop signal once it has shut down; with these quiet handlers in place that no
-    # longer kills the process before the store and the webhook outbox are closed below.
-    previous = {sig: signal.signal(sig, _stopped) for sig in (signal.SIGTERM, signal.SIGINT)}
+    server = GracefulServer(config, on_started=announce)
+    # Until uvicorn installs its handlers a stop signal is remembered (the server then stops as soon as it has
+    # started); uvicorn re-raises the signal once it has shut down, and these quiet handlers keep that from
+    # killing the process before the store and the webhook outbox are closed below.
+    previous = {sig: signal.signal(sig, server.request_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         server.run(sockets=[sock])
     finally:
@@ -151,10 +155,6 @@ def run_server(
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     return 0
-
-
-def _stopped(signum: int, frame: object) -> None:
-    """The stop signal uvicorn re-raises after its graceful shutdown: already handled."""
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience: python -m engine.service.cli serve --demo

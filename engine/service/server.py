@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import json
+import socket
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import h11
@@ -49,9 +51,31 @@ class GracefulServer(uvicorn.Server):
     balancer stops routing here while the in-flight turns finish (uvicorn waits for them up to
     ``timeout_graceful_shutdown``, then the process exits)."""
 
+    def __init__(self, config: uvicorn.Config, on_started: Callable[[], None] | None = None) -> None:
+        super().__init__(config)
+        self.on_started = on_started
+        self.stop_pending = False  # a stop signal that came before uvicorn's own handlers were in place
+
+    def request_stop(self, signum: int, frame: object) -> None:
+        """The process's stop-signal handler until uvicorn installs its own: remembered, acted on at start-up."""
+        self.stop_pending = True
+
+    async def startup(self, sockets: Sequence[socket.socket] | None = None) -> None:
+        await super().startup(sockets=list(sockets) if sockets is not None else None)
+        # uvicorn's signal handlers are in place from here: a stop signal sent by whoever read "ready" below
+        # shuts the server down gracefully (printed earlier, a signal in the gap was lost and the process was
+        # killed after the supervisor's timeout).
+        if self.stop_pending:
+            self._drain()
+            self.should_exit = True
+        elif self.on_started is not None:
+            self.on_started()
+
     def handle_exit(self, sig: int, frame: Any) -> None:
-        app = self.config.app
-        state = getattr(app, "state", None)
+        self._drain()
+        super().handle_exit(sig, frame)
+
+    def _drain(self) -> None:
+        state = getattr(self.config.app, "state", None)
         if state is not None:
             state.draining = True
-        super().handle_exit(sig, frame)

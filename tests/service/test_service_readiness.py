@@ -3,7 +3,9 @@ warm-up that makes a worker ready, and ``--workers`` refusing what the store can
 
 from __future__ import annotations
 
+import asyncio
 import signal
+import socket
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,35 @@ def test_shutdown_signal_marks_the_app_draining(service: Service) -> None:
     server.handle_exit(signal.SIGTERM, None)
     assert service.app.state.draining is True
     assert server.should_exit
+
+
+def _listening_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+def test_the_ready_banner_comes_once_the_server_listens_with_its_stop_handlers(service: Service) -> None:
+    announced: list[bool] = []
+
+    def announce() -> None:  # what ``grace serve`` prints; a supervisor may send SIGTERM right after reading it
+        announced.append(signal.getsignal(signal.SIGTERM) == server.handle_exit)
+        server.should_exit = True
+
+    server = GracefulServer(uvicorn_config(service.app), on_started=announce)
+    with _listening_socket() as sock:
+        asyncio.run(asyncio.wait_for(server.serve(sockets=[sock]), timeout=30))
+    assert announced == [True]  # once, with uvicorn's graceful stop handler in place
+
+
+def test_a_stop_signal_before_start_up_stops_the_server_once_started(service: Service) -> None:
+    announced: list[str] = []
+    server = GracefulServer(uvicorn_config(service.app), on_started=lambda: announced.append("ready"))
+    server.request_stop(signal.SIGTERM, None)  # the handler ``grace serve`` installs before uvicorn's
+    with _listening_socket() as sock:
+        asyncio.run(asyncio.wait_for(server.serve(sockets=[sock]), timeout=30))
+    assert announced == []  # never announced as ready
+    assert server.should_exit and service.app.state.draining is True
 
 
 def test_several_workers_need_postgres(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
