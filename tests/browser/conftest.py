@@ -42,8 +42,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # One Chromium per module, not per session: Playwright's sync API keeps an event loop running in the main
+    # thread while it is open, and every later module of the same worker that calls asyncio.run would fail.
     assert sync_playwright is not None
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)

@@ -50,7 +50,8 @@ def test_freeze_collects_startup_garbage_then_exempts_the_survivors(thawed: None
     settled = heap.settle_heap(freeze=True)
 
     assert dead() is None, "garbage left by start-up was frozen instead of collected"
-    assert settled.frozen and settled.objects == gc.get_freeze_count() > 0
+    # frozen objects that die later leave the permanent generation: the count can only have shrunk since
+    assert settled.frozen and 0 < gc.get_freeze_count() <= settled.objects
     assert not _tracked(kept), "a start-up object is still scanned by every collection"
     made_later = Node()
     assert _tracked(made_later), "objects made while serving must still be collected"
