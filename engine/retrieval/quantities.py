@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from engine.retrieval.analysis import Analyzer
-from engine.retrieval.retrieval_rules import AmountBounds
+from engine.retrieval.retrieval_rules import AmountBounds, BoundPhrases
 from engine.text import fold
 
 # A number not inside a clock time or a longer number, then the word it counts (letters, optionally a power
@@ -43,23 +43,35 @@ def _value(raw: str) -> str:
     return str(int(number)) if number.is_integer() else str(number)
 
 
-def _phrase_before(folded: str, start: int, phrases: tuple[str, ...]) -> bool:
-    before = folded[:start].rstrip()
+def _window(bounds: AmountBounds) -> int:
+    """Characters looked at on each side of an amount: enough for the longest bound phrase and a word edge."""
+    groups = (bounds.upper, bounds.lower, bounds.rate)
+    return 4 + max((len(p) for g in groups for p in (*g.before, *g.after)), default=0)
+
+
+def _phrase_before(folded: str, start: int, phrases: tuple[str, ...], window: int) -> bool:
+    before = folded[max(0, start - window) : start].rstrip()
     return any(re.search(rf"(?<!\w){re.escape(fold(p))}$", before) for p in phrases)
 
 
-def _phrase_after(folded: str, end: int, phrases: tuple[str, ...]) -> bool:
-    after = folded[end:].lstrip()
+def _phrase_after(folded: str, end: int, phrases: tuple[str, ...], window: int) -> bool:
+    after = folded[end : end + window].lstrip()
     return any(re.match(rf"{re.escape(fold(p))}(?!\w)", after) for p in phrases)
 
 
-def _bound(folded: str, start: int, end: int, value: str, bounds: AmountBounds) -> str:
+def _bound(folded: str, start: int, end: int, value: str, bounds: AmountBounds, window: int) -> str:
     """The value as recorded: ``ANY_AMOUNT`` for a rate, "<=v" / ">=v" for a bound, else the value itself."""
-    if _phrase_before(folded, start, bounds.rate.before) or _phrase_after(folded, end, bounds.rate.after):
+
+    def stated(phrases: BoundPhrases) -> bool:
+        return _phrase_before(folded, start, phrases.before, window) or _phrase_after(
+            folded, end, phrases.after, window
+        )
+
+    if stated(bounds.rate):
         return ANY_AMOUNT
-    if _phrase_before(folded, start, bounds.upper.before) or _phrase_after(folded, end, bounds.upper.after):
+    if stated(bounds.upper):
         return _UPPER + value
-    if _phrase_before(folded, start, bounds.lower.before) or _phrase_after(folded, end, bounds.lower.after):
+    if stated(bounds.lower):
         return _LOWER + value
     return value
 
@@ -70,6 +82,7 @@ def quantities(text: str, analyzer: Analyzer, bounds: AmountBounds | None = None
     one written as a rate ``ANY_AMOUNT``."""
     out: list[Quantity] = []
     folded = fold(text)
+    window = _window(bounds) if bounds is not None else 0
     for match in _QUANTITY.finditer(folded):
         word = match.group(2)
         stems = analyzer.terms(word) if word.isalpha() else [word]
@@ -77,7 +90,7 @@ def quantities(text: str, analyzer: Analyzer, bounds: AmountBounds | None = None
             continue
         value = _value(match.group(1))
         if bounds is not None:
-            value = _bound(folded, match.start(), match.end(), value, bounds)
+            value = _bound(folded, match.start(), match.end(), value, bounds, window)
         out.append(Quantity(value, stems[0], match.group(0)))
     return out
 
