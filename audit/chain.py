@@ -34,6 +34,7 @@ from audit.errors import AuditKeyError, CanonicalError, ChainIntegrityError, Rec
 from audit.keys import check_key
 from audit.record import TransitionRecord
 from audit.stateseal import project_snapshot
+from engine.errors import first_validation_error
 
 log = structlog.get_logger("audit")
 
@@ -164,10 +165,9 @@ def seal(record: Mapping[str, Any], prev: SealedHead | None, *, validate: bool =
         try:
             model = TransitionRecord.model_validate(dict(record))
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"]) or "record"
+            where, message = first_validation_error(exc, ".", "record")
             raise RecordError(
-                f"{where}: {first['msg']} ({exc.error_count()} error(s))", code="audit.record.schema_invalid"
+                f"{where}: {message} ({exc.error_count()} error(s))", code="audit.record.schema_invalid"
             ) from exc
         sealed = plain_of_model(model)
         if sealed is None:

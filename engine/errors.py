@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 
 class GraceError(Exception):
     """Base error: ``code`` is stable and machine-readable, ``message`` is one line for humans."""
@@ -71,3 +73,10 @@ class DeadlineError(GraceError):
     """A turn ran past its deadline (rules/runtime.json ``turn_deadline_ms``); the turn fails closed."""
 
     default_code = "turn.deadline_exceeded"
+
+
+def first_validation_error(exc: ValidationError, sep: str = ".", root: str = "") -> tuple[str, str]:
+    """Where the first error of a pydantic validation lies (its location joined by ``sep``; ``root`` for the
+    document itself) and its message: every reader of a typed file words its one-line error from these."""
+    first = exc.errors()[0]
+    return sep.join(str(part) for part in first.get("loc", ())) or root, first["msg"]

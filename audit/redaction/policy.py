@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from audit.errors import RedactionError
+from engine.errors import first_validation_error
 
 DEFAULT_POLICY_PATH = Path(__file__).parent.parent / "policy" / "redaction.json"
 
@@ -67,8 +68,5 @@ def _read_policy(path: Path) -> RedactionPolicy:
     try:
         return RedactionPolicy.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "policy"
-        raise RedactionError(
-            f"redaction policy {where}: {first['msg']}", code="audit.redaction.policy_invalid"
-        ) from exc
+        where, message = first_validation_error(exc, ".", "policy")
+        raise RedactionError(f"redaction policy {where}: {message}", code="audit.redaction.policy_invalid") from exc

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from engine.bundle_loader import check_schema, read_json_object
 from engine.compiler.errors import CompilerRulesError
 from engine.compiler.matching import KeywordIndex, compile_patterns
+from engine.errors import first_validation_error
 from engine.goals.models import CriterionKind
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
@@ -287,9 +288,8 @@ def _typed(model: type[_M], data: Mapping[str, Any], name: str) -> _M:
     try:
         return model.model_validate(dict(data))
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = "/".join(str(p) for p in first["loc"]) or "(top)"
-        raise CompilerRulesError(f"{name}.json: at {where}: {first['msg']}") from exc
+        where, message = first_validation_error(exc, "/", "(top)")
+        raise CompilerRulesError(f"{name}.json: at {where}: {message}") from exc
 
 
 def load_compiler_rules(source: Path | Mapping[str, Any] | None = None) -> CompilerRules:

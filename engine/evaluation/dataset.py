@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine.errors import first_validation_error
 from engine.evaluation.errors import EvaluationError
 
 
@@ -86,9 +87,8 @@ def parse_dataset(raw: object) -> Dataset:
     try:
         dataset = Dataset.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = "/".join(str(p) for p in first["loc"]) or "(top)"
-        raise EvaluationError(f"dataset at {where}: {first['msg']}", code="eval.dataset_invalid") from exc
+        where, message = first_validation_error(exc, "/", "(top)")
+        raise EvaluationError(f"dataset at {where}: {message}", code="eval.dataset_invalid") from exc
     _check(dataset)
     return dataset
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine.errors import first_validation_error
 from engine.retrieval.errors import CorpusError
 from engine.retrieval.html import parse_html
 from engine.retrieval.markdown import parse_markdown, slugify
@@ -70,9 +71,8 @@ def _load_manifest(root: Path) -> CorpusManifest:
     try:
         return CorpusManifest.model_validate_json(_read(path, MANIFEST))
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(root)"
-        raise CorpusError(f"{MANIFEST}: {where}: {first['msg']}", code="retrieval.corpus.manifest") from None
+        where, message = first_validation_error(exc, ".", "(root)")
+        raise CorpusError(f"{MANIFEST}: {where}: {message}", code="retrieval.corpus.manifest") from None
 
 
 def _label(document_title: str, path: list[str]) -> str:

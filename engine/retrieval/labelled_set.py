@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from engine.errors import first_validation_error
 from engine.retrieval.errors import LabelledSetError
 
 Kind = Literal["answerable", "unanswerable", "near_miss", "statement"]
@@ -90,9 +91,8 @@ def load_labelled_set(
     try:
         labelled = LabelledSet.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(root)"
-        raise LabelledSetError(f"{path}: {where}: {first['msg']}", code="retrieval.set.schema") from None
+        where, message = first_validation_error(exc, ".", "(root)")
+        raise LabelledSetError(f"{path}: {where}: {message}", code="retrieval.set.schema") from None
     ids = [i.id for i in labelled.items]
     if len(set(ids)) != len(ids):
         raise LabelledSetError(f"{path}: duplicate item ids", code="retrieval.set.schema")

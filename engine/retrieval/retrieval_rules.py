@@ -19,6 +19,7 @@ import Stemmer
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.bundle_loader import RuleBundle
+from engine.errors import first_validation_error
 from engine.retrieval.decision import AnswerModel
 from engine.retrieval.errors import RetrievalRulesError
 
@@ -215,10 +216,9 @@ def parse_rules(data: dict[str, Any], schema: dict[str, Any] | None = None) -> R
     try:
         rules = RetrievalRules.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = "/".join(str(p) for p in first["loc"]) or "(root)"
+        where, message = first_validation_error(exc, "/", "(root)")
         raise RetrievalRulesError(
-            f"retrieval rules invalid at {where}: {first['msg']}", code="retrieval.rules.schema"
+            f"retrieval rules invalid at {where}: {message}", code="retrieval.rules.schema"
         ) from None
     known = set(Stemmer.algorithms())
     for code, lang in rules.languages.items():

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from audit.errors import AuditKeyError
 from audit.vault import FieldCipher, open_personal
 from engine.conversation import ConversationState
+from engine.errors import first_validation_error
 from engine.storage import errors
 
 
@@ -70,9 +71,8 @@ def load_state(text: str, cipher: FieldCipher | None = None, *, erased: bool = F
                 raise errors.StoreError(f"stored state does not decrypt: {exc.message}", code=errors.CORRUPT) from exc
         return ConversationState.model_validate_json(text)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        raise errors.StoreError(f"stored state does not parse at {where}: {first['msg']}", code=errors.CORRUPT) from exc
+        where, message = first_validation_error(exc)
+        raise errors.StoreError(f"stored state does not parse at {where}: {message}", code=errors.CORRUPT) from exc
 
 
 def dump_record(record: dict[str, Any]) -> str:

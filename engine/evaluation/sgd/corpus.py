@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from engine.errors import first_validation_error
 from engine.evaluation.sgd.errors import SgdError
 
 SPLIT = "dev"
@@ -95,8 +96,8 @@ def _split_dir(root: Path) -> Path:
 
 
 def _where(exc: ValidationError) -> str:
-    first = exc.errors()[0]
-    return "/".join(str(p) for p in first["loc"]) + f": {first['msg']}"
+    where, message = first_validation_error(exc, "/")
+    return f"{where}: {message}"
 
 
 def load_schema(root: Path) -> dict[str, SgdService]:

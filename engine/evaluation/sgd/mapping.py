@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.errors import GoalSpecError
+from engine.errors import GoalSpecError, first_validation_error
 from engine.evaluation.sgd.corpus import SgdService
 from engine.evaluation.sgd.errors import SgdError
 from engine.goals.models import CriterionKind, GoalSpec, Objective
@@ -69,9 +69,8 @@ def _read_mapping(path: Path) -> MappingFile:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SgdError(f"{path.name}: not JSON ({exc})", code="sgd.mapping_invalid") from exc
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = "/".join(str(p) for p in first["loc"]) or "(top)"
-        raise SgdError(f"{path.name} at {where}: {first['msg']}", code="sgd.mapping_invalid") from exc
+        where, message = first_validation_error(exc, "/", "(top)")
+        raise SgdError(f"{path.name} at {where}: {message}", code="sgd.mapping_invalid") from exc
 
 
 def _check(mapping: MappingFile, service: SgdService, spec: GoalSpec, name: str) -> None:
