@@ -119,7 +119,8 @@ def test_console_lists_dead_letters_requeues_them_and_filters_failed_closed_turn
     _, url, notifier = with_dead_letter
     page.goto(f"{url}/console#token={TOKEN}")
     page.locator("[data-testid=console-conversation]").nth(1).wait_for(timeout=TIMEOUT_MS)
-    assert "(admin)" in page.locator("[data-testid=console-status]").inner_text()
+    # The role arrives from /v1/operator/me, fetched alongside the list: wait for it rather than race it.
+    page.locator("[data-testid=console-status]", has_text="(admin)").wait_for(timeout=TIMEOUT_MS)
 
     page.locator("[data-testid=console-filter-turns]").select_option("fail-closed")
     assert page.locator("[data-testid=console-conversation]").count() == 1
