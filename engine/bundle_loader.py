@@ -115,18 +115,21 @@ _VALIDATORS_LOCK = threading.Lock()
 _VALIDATORS_MAX = 512
 
 
-def _validator(schema: Mapping[str, Any]) -> Any:
+def _validator(schema: Mapping[str, Any], *, metaschema_checked: bool = False) -> Any:
     """A validator for ``schema``, checked against its metaschema once per process and schema content.
 
     The metaschema check is most of what validating a bundle costs (41 schemas against Draft 2020-12), and its
-    answer depends only on the schema's content: a schema seen before is not checked again. A schema that fails
-    the check raises ``jsonschema.SchemaError`` every time, as ``jsonschema.validate`` does.
+    answer depends only on the schema's content: a schema seen before is not checked again, nor is one whose exact
+    bytes were checked when the bundle was approved (``metaschema_checked``: a published bundle whose content hash
+    matches its publication record). A schema that fails the check raises ``jsonschema.SchemaError`` every time
+    (``check_schema`` reports it as ``rules.schema_invalid``).
     """
     key = json.dumps(schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     validator = _VALIDATORS.get(key)
     if validator is None:
         cls = jsonschema.validators.validator_for(schema)
-        cls.check_schema(schema)
+        if not metaschema_checked:
+            cls.check_schema(schema)
         validator = cls(schema)
         with _VALIDATORS_LOCK:
             if len(_VALIDATORS) < _VALIDATORS_MAX:
@@ -135,23 +138,30 @@ def _validator(schema: Mapping[str, Any]) -> Any:
 
 
 def check_schema(data: Mapping[str, Any], schema: Mapping[str, Any], where: str, *,
-                 error: type[GraceError] = RuleBundleError, code: str = "rules.schema_violation") -> None:
+                 error: type[GraceError] = RuleBundleError, code: str = "rules.schema_violation",
+                 metaschema_checked: bool = False) -> None:
     """``data`` against its JSON Schema; the first violation becomes ``error`` naming ``where`` and the path."""
     try:
         # What jsonschema.validate does (metaschema check, then the best-matching error), with the check cached.
-        violation = jsonschema.exceptions.best_match(_validator(schema).iter_errors(data))
+        validator = _validator(schema, metaschema_checked=metaschema_checked)
+        violation = jsonschema.exceptions.best_match(validator.iter_errors(data))
         if violation is not None:
             raise violation
     except jsonschema.ValidationError as exc:
         at = "/".join(str(p) for p in exc.absolute_path) or "(top)"
         raise error(f"{where}: at {at}: {exc.message}", code=code) from exc
+    except jsonschema.SchemaError as exc:
+        raise error(f"{where}: its schema is not a valid JSON Schema: {exc.message}",
+                    code="rules.schema_invalid") from exc
 
 
 def validate_files(
-    root: Path, schemas: dict[str, dict[str, Any]] | None = None
+    root: Path, schemas: dict[str, dict[str, Any]] | None = None, *, published_unchanged: bool = False
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """Schema-validate every rule file. Returns (manifest, files by name without extension); ``schemas``, when
-    given, receives every schema document used, by its path relative to ``root``."""
+    given, receives every schema document used, by its path relative to ``root``. ``published_unchanged`` (the
+    content hash equals the publication record's) skips re-checking the schemas against their metaschema, which
+    approval did on these exact bytes; every rule file is still validated against its schema."""
     manifest_path = root / "bundle.json"
     if not manifest_path.exists():
         raise RuleBundleError(f"no bundle.json in {root}", code="rules.manifest_missing")
@@ -177,7 +187,7 @@ def validate_files(
         schema = read_json_object(schema_path)
         if schemas is not None:
             schemas[schema_rel] = schema
-        check_schema(data, schema, rel)
+        check_schema(data, schema, rel, metaschema_checked=published_unchanged)
         files[rel[: -len(".json")]] = data
     return manifest, files
 
@@ -205,17 +215,28 @@ def vocabulary_from_json(vocab_id: str, data: Mapping[str, Any]) -> Vocabulary:
     )
 
 
+def _publication_record(root: Path) -> dict[str, Any] | None:
+    """The publication record of the version ``bundle.json`` names, if there is one (read before validation, so
+    that validation knows whether these bytes were approved; a missing or broken manifest is validation's to
+    report)."""
+    manifest = root / "bundle.json"
+    if not manifest.exists():
+        return None
+    version = read_json_object(manifest).get("version")
+    record = root / "published" / f"{version}.json"
+    return read_json_object(record) if isinstance(version, str) and record.exists() else None
+
+
 def load_bundle(root: Path = DEFAULT_RULES_DIR, *, require_published: bool = True) -> RuleBundle:
     """Load and validate a bundle; with ``require_published`` refuse unpublished or modified bundles."""
     root = root.resolve()
     schemas: dict[str, dict[str, Any]] = {}
-    manifest, files = validate_files(root, schemas)
     content_hash, file_hashes = compute_hashes(root)
+    published = _publication_record(root)
+    manifest, files = validate_files(
+        root, schemas, published_unchanged=published is not None and published.get("content_hash") == content_hash)
     version = str(manifest["version"])
-    published: dict[str, Any] | None = None
-    publication = root / "published" / f"{version}.json"
-    if publication.exists():
-        published = read_json_object(publication)
+    if published is not None:
         if published.get("content_hash") != content_hash:
             changed = sorted(
                 k for k in set(file_hashes) | set(published.get("files", {}))

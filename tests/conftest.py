@@ -44,10 +44,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.resolve().relative_to(_ROOT).as_posix() in PROCESS_TIER:
             item.add_marker(pytest.mark.slow)
-    # Modules with slow or browser tests (servers, sweeps, benchmarks, Chromium) run first: xdist hands out whole
-    # modules in this order, so the long ones start at once and the short ones fill the tail instead of one worker
-    # idling at the end.
-    long_modules = {item.path for item in items if any(item.get_closest_marker(m) for m in ("slow", "browser"))}
+    # Modules with slow, browser or live-LLM tests (servers, sweeps, benchmarks, Chromium, llama.cpp) run first:
+    # xdist hands out whole modules in this order, so the long ones start at once and the short ones fill the tail
+    # instead of one worker idling at the end.
+    long_modules = {item.path for item in items
+                    if any(item.get_closest_marker(m) for m in ("slow", "browser", "llm"))}
     items.sort(key=lambda item: item.path not in long_modules)  # stable: order inside a module is kept
 
 

@@ -55,6 +55,23 @@ def test_modified_after_publication_is_refused_and_holder_keeps_serving(rules: P
     assert again.value.code == "rules.version_exists"
 
 
+def test_a_schema_that_breaks_its_metaschema_is_refused_whether_or_not_the_bundle_was_published(
+    rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GRACE_RULES_DRAFT", "1")
+    approve_bundle(rules, "CO")
+    load_bundle(rules)  # published, unchanged: loads without re-checking the schemas' metaschema
+    _edit(rules / "schemas" / "policy.schema.json", type=17)  # not a JSON Schema type name
+    for attempt in (lambda: load_bundle(rules), lambda: approve_bundle(rules, "CO")):
+        with pytest.raises(RuleBundleError) as err:  # refused for the schema, before the hash comparison
+            attempt()
+        assert err.value.code == "rules.schema_invalid" and "policy.json" in err.value.message
+    _edit(rules / "bundle.json", version="9.1.0")  # a new draft version: no publication record to lean on
+    with pytest.raises(RuleBundleError) as draft:
+        load_bundle(rules)
+    assert draft.value.code == "rules.schema_invalid"
+
+
 def test_new_version_can_be_published(rules: Path) -> None:
     approve_bundle(rules, "CO")
     _edit(rules / "policy.json", epsilon=-0.1)
