@@ -24,7 +24,7 @@ test: $(STAMP)
 	$(BIN)/ruff check engine llm_adapters audit spec tests benchmarks
 	$(BIN)/mypy engine llm_adapters audit spec
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile
+	$(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile --durations=30
 
 # The edit loop of the kernel: decision layer, spec differential (small sample), audit chain, golden
 # conversations; no slow sweeps, no browser, no servers. Everything else runs in `make test`.

@@ -81,7 +81,7 @@ def measure_one(directory: Path, mapping: Path, rules_root: Path, queries: int, 
     from engine.directory.retriever import TraceRetriever
 
     rules = directory_rules(load_verified_bundle(rules_root, require_published=False))
-    from engine.directory.geo import us_places
+    from engine.directory.geo_cache import us_places
 
     us_places()  # the packaged ZIP table is shared by every directory: not counted against this one
     before = _rss_kib()

@@ -20,7 +20,8 @@ from rapidfuzz import fuzz, process
 
 from engine.directory.directory_rules import DirectoryRules
 from engine.directory.gazetteer import Gazetteer, Place
-from engine.directory.geo import EARTH_MILES, Point, UsPlaces, miles, us_places
+from engine.directory.geo import EARTH_MILES, Point, UsPlaces, miles
+from engine.directory.geo_cache import us_places
 from engine.directory.ingest import Directory
 from engine.directory.normalize import key_tokens
 
