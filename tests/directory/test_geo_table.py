@@ -12,7 +12,7 @@ import pytest
 import zipcodes
 
 from engine.directory.geo import UsPlaces, build_us_places
-from engine.directory.geo_cache import cache_path, load_places, us_places, write_cached
+from engine.directory.geo_cache import cache_path, load_places, read_cached, us_places, write_cached
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,42 +42,50 @@ def test_building_the_places_leaves_no_module_cache_behind() -> None:
     assert int(count) > 40_000 and no_cache == "True"
 
 
-def test_the_cached_table_is_the_built_table_and_a_damaged_file_is_rebuilt(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.fixture(scope="module")
+def built() -> UsPlaces:
+    return build_us_places()
+
+
+def test_the_cache_file_holds_exactly_the_built_table(built: UsPlaces, tmp_path: Path) -> None:
+    path = tmp_path / "places.json"
+    write_cached(path, built)
+    assert read_cached(path) == built  # the same rows, towns, points and alternates
+    assert load_places(json.loads(path.read_text(encoding="utf-8"))) == built
+
+
+@pytest.mark.parametrize("damage", ['{"format": 1, "zips": [["66044"]]}', "not json", '{"format": 99}', "",
+                                    '{"format": 1, "zips": [], "towns": [], "town_states": []}'])
+def test_a_damaged_cache_file_is_not_read(damage: str, tmp_path: Path) -> None:
+    path = tmp_path / "places.json"
+    path.write_text(damage, encoding="utf-8")
+    assert read_cached(path) is None
+
+
+def test_the_process_uses_the_cache_file_and_replaces_a_damaged_one(
+    built: UsPlaces, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GRACE_CACHE_DIR", str(tmp_path))
-    built = build_us_places()
     path = cache_path(str(zipcodes.__version__))
-    assert path.is_relative_to(tmp_path) and not path.exists()
+    assert path.is_relative_to(tmp_path)
+    # a valid file is what the process uses, as it is (here a one-ZIP table) ...
+    one = UsPlaces(zips={"66044": built.zips["66044"]}, towns=dict(list(built.towns.items())[:1]),
+                   town_states=dict(list(built.town_states.items())[:1]))
+    write_cached(path, one)
     us_places.cache_clear()
     try:
-        assert us_places() == built and path.exists()  # built, then written
-        us_places.cache_clear()
-        assert us_places() == built  # read back: the same rows, towns, points and alternates
-        assert load_places(json.loads(path.read_text(encoding="utf-8"))) == built
-
-        # a cache file is what the process uses: a valid file with other content is read as it is ...
-        one = UsPlaces(zips={"66044": built.zips["66044"]}, towns=dict(list(built.towns.items())[:1]),
-                       town_states=dict(list(built.town_states.items())[:1]))
-        write_cached(path, one)
-        us_places.cache_clear()
         assert us_places() == one
-        # ... and a damaged one is ignored and replaced by the built table
-        for damage in ('{"format": 1, "zips": [["66044"]]}', "not json", '{"format": 99}', ""):
-            path.write_text(damage, encoding="utf-8")
-            us_places.cache_clear()
-            assert us_places() == built
-            assert load_places(json.loads(path.read_text(encoding="utf-8"))) == built
+        # ... and a damaged one is rebuilt from the package and written again
+        path.write_text('{"format": 1, "zips": [["66044"]]}', encoding="utf-8")
+        us_places.cache_clear()
+        assert us_places() == built
+        assert read_cached(path) == built
     finally:
         us_places.cache_clear()
 
 
-def test_an_unwritable_cache_folder_only_costs_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unwritable_cache_folder_only_costs_time(built: UsPlaces, tmp_path: Path) -> None:
     blocker = tmp_path / "file-not-folder"
     blocker.write_text("x", encoding="utf-8")
-    monkeypatch.setenv("GRACE_CACHE_DIR", str(blocker))
-    us_places.cache_clear()
-    try:
-        assert len(us_places().zips) > 40_000
-    finally:
-        us_places.cache_clear()
+    write_cached(blocker / "directory" / "places.json", built)  # logged, not raised
+    assert blocker.read_text(encoding="utf-8") == "x" and list(tmp_path.iterdir()) == [blocker]
