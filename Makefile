@@ -20,11 +20,15 @@ demo: $(STAMP)
 	$(BIN)/grace serve --demo
 
 # Everything, on every core (pytest-xdist; a test module stays on one worker so its fixtures are built once).
+# Lint (ruff, mypy, import contracts) runs beside the tests, in the gaps where workers wait on servers; its output
+# is printed after theirs, and either failing fails the target.
+LINT = $(BIN)/ruff check engine llm_adapters audit spec tests benchmarks && $(BIN)/mypy engine llm_adapters audit spec \
+	&& $(BIN)/lint-imports --no-cache
 test: $(STAMP)
-	$(BIN)/ruff check engine llm_adapters audit spec tests benchmarks
-	$(BIN)/mypy engine llm_adapters audit spec
-	$(BIN)/lint-imports --no-cache
-	$(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile --durations=30
+	@log=$$(mktemp); ( $(LINT) ) > $$log 2>&1 & lint=$$!; \
+	$(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile --durations=30; tests=$$?; \
+	wait $$lint; linted=$$?; echo "--- lint (ruff, mypy, import contracts) ---"; cat $$log; rm -f $$log; \
+	echo "tests exit $$tests, lint exit $$linted"; test $$tests -eq 0 && test $$linted -eq 0
 
 # The edit loop of the kernel: decision layer, spec differential (small sample), audit chain, golden
 # conversations; no slow sweeps, no browser, no servers. Everything else runs in `make test`.

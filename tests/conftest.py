@@ -37,19 +37,45 @@ PROCESS_TIER = frozenset({
     "tests/service/test_service_workers.py",
     "tests/storage/test_storage_concurrency.py",
 })
+# The longest modules, longest first (make test --durations on 2 cores): each worker starts on one of these, and the
+# short modules fill the end, so that no worker is left alone with a long module while the other idles.
+HEAVIEST_FIRST = (
+    "tests/llm_adapters/test_live_llamacpp.py",
+    "tests/service/test_crash.py",
+    "tests/audit/test_tamper.py",
+    "tests/evaluation/test_adversarial.py",
+    "tests/service/test_service_workers.py",
+    "tests/service/test_load_bench.py",
+    "tests/browser/test_demo.py",
+    "tests/differential/test_differential.py",
+    "tests/browser/test_widget.py",
+    "tests/retrieval/test_answerer.py",
+    "tests/retrieval/test_rag_bench.py",
+    "tests/service/test_service_hardening.py",
+    "tests/core/test_fuzz.py",
+)
 _ROOT = Path(__file__).resolve().parent.parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    relative = {item.path: item.path.resolve().relative_to(_ROOT).as_posix() for item in items}
     for item in items:
-        if item.path.resolve().relative_to(_ROOT).as_posix() in PROCESS_TIER:
+        if relative[item.path] in PROCESS_TIER:
             item.add_marker(pytest.mark.slow)
-    # Modules with slow, browser or live-LLM tests (servers, sweeps, benchmarks, Chromium, llama.cpp) run first:
-    # xdist hands out whole modules in this order, so the long ones start at once and the short ones fill the tail
-    # instead of one worker idling at the end.
+    # The heaviest modules first, then the other modules with slow, browser or live-LLM tests (servers, sweeps,
+    # benchmarks, Chromium, llama.cpp), then the rest: xdist (--dist loadfile, with --no-loadscope-reorder in
+    # pyproject.toml, else it reorders by test count) hands out whole modules in this order.
     long_modules = {item.path for item in items
                     if any(item.get_closest_marker(m) for m in ("slow", "browser", "llm"))}
-    items.sort(key=lambda item: item.path not in long_modules)  # stable: order inside a module is kept
+    rank = {name: index for index, name in enumerate(HEAVIEST_FIRST)}
+
+    def order(item: pytest.Item) -> tuple[int, int]:
+        name = relative[item.path]
+        if name in rank:
+            return 0, rank[name]
+        return (1 if item.path in long_modules else 2), 0
+
+    items.sort(key=order)  # stable: order inside a module is kept
 
 
 @pytest.fixture(scope="session")
