@@ -8,7 +8,9 @@ proposer, which is the point: whatever it writes, the rules decide, and the guar
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -19,6 +21,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.conversation import Message, Role
 from engine.evaluation.comparison import guarantees, summarize
 from engine.evaluation.dataset import parse_dataset
@@ -103,11 +106,25 @@ def _settings(server: Server, **overrides: object) -> LLMSettings:
         base_url=server.base_url, **overrides)
 
 
-def test_a_live_turn_keeps_every_guarantee(server: Server) -> None:
-    # One turn runs every role against the model (propose, rate_utility, modulate). On 2 loaded cores the model's
-    # prompt processing alone takes 15-45 s per call, so a turn runs into its 60 s deadline: a second turn would
-    # double the module's time (about a third of a worker's share of `make test`) without a new code path.
-    bundle = project_bundle()
+# The model's prompt processing takes 5 s on idle cores and over 60 s when the machine is loaded (other test
+# workers, their servers): the live turn gets a deadline and request timeout that a loaded CI machine cannot reach,
+# so that what is tested is the guarantees, not the machine's speed.
+PATIENT_MS = 600_000
+
+
+def _patient_bundle(tmp: Path) -> RuleBundle:
+    rules = tmp / "rules"
+    shutil.copytree(DEFAULT_RULES_DIR, rules, ignore=shutil.ignore_patterns("published"))
+    runtime = json.loads((rules / "runtime.json").read_text(encoding="utf-8"))
+    runtime["turn_deadline_ms"] = PATIENT_MS
+    (rules / "runtime.json").write_text(json.dumps(runtime), encoding="utf-8")
+    return load_bundle(rules, require_published=False)
+
+
+def test_a_live_turn_keeps_every_guarantee(server: Server, tmp_path: Path) -> None:
+    # One turn runs every role against the model (propose, rate_utility, modulate); a second turn would double the
+    # module's time (15-45 s per call on 2 loaded cores) without a new code path.
+    bundle = _patient_bundle(tmp_path)
     demos = candidate_targets([DEMO_SPECS["re"]], bundle, with_answerer=False)
     dataset = parse_dataset({
         "name": "live", "configs": {"real_estate": {"language": "en", "objectives": [
@@ -115,7 +132,10 @@ def test_a_live_turn_keeps_every_guarantee(server: Server) -> None:
         "conversations": [{"id": "live-1", "config": "real_estate", "turns": [
             {"turn": 1, "visitor": FIRST_MESSAGE, "reference": "1000"}]}]})
     proposer = OfflineProposer.from_bundle(bundle)
-    adapter = adapter_from_settings(_settings(server))
+    # The 270M model writes a rating until any budget runs out (512 tokens: 15 s idle, 2 min loaded) and rarely
+    # repairs broken JSON when re-asked: a small rating budget and no re-asks keep every role live but short.
+    adapter = adapter_from_settings(_settings(server, request_timeout_s=PATIENT_MS / 1000, max_reasks=0,
+                                              role_max_tokens={"rate_utility": 128}))
     offline = summarize("offline", run_dataset(dataset, demos, bundle=bundle, proposer=proposer))
     live = summarize("gemma", run_dataset(dataset, demos, bundle=bundle, proposer=proposer,
                                           roles=llm_roles(adapter)))
