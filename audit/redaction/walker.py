@@ -20,7 +20,10 @@ from engine.text import normalize
 
 _ASCII_TRIGGER = re.compile(r"[0-9@]")  # an ASCII string without these holds no contact data
 _ASCII_AT = re.compile("@")
+_ASCII_DIGITS = "0123456789"  # on ASCII text, exactly the characters str.isdigit accepts
 _KEY_CACHE_SIZE = 4096  # bound on remembered key redactions / cached redactors
+_MAX_DEPTH = 64  # deeper values are refused (cycles or hostile input)
+_NOT_LEAF = object()  # sentinel: the value is a container or an unusual type and takes the full walk
 
 
 class Redactor:
@@ -50,7 +53,7 @@ class Redactor:
                 return text
             # A phone number needs at least min_digits digits and an address an "@": most ids ("ASK(o1)",
             # "money/1") have neither and skip the finders.
-            if "@" not in text and (not phones or sum(c.isdigit() for c in text) < self._min_digits):
+            if "@" not in text and (not phones or sum(map(text.count, _ASCII_DIGITS)) < self._min_digits):
                 return text
             return self._replace(text, phones)
         out = self._replace(text, phones)
@@ -100,7 +103,7 @@ class Redactor:
         return "".join(parts)
 
     def _walk(self, value: Any, strict: bool, phones: bool, depth: int) -> Any:
-        if depth > 64:
+        if depth > _MAX_DEPTH:
             raise RedactionError("value nested too deeply to redact", code="audit.redaction.too_deep")
         # Exact-type fast paths for the common record shapes (a record walks ~200 values); subclasses (StrEnum,
         # IntEnum, bool) fall through to the ordered checks below.
@@ -110,7 +113,7 @@ class Redactor:
         if kind is dict:
             return self._walk_mapping(value, strict, phones, depth)
         if kind is list:
-            return [self._walk(item, strict, phones, depth + 1) for item in value]
+            return self._walk_list(value, strict, phones, depth)
         if value is None or isinstance(value, bool):
             return value
         if isinstance(value, str):
@@ -126,7 +129,7 @@ class Redactor:
         if isinstance(value, Mapping):
             return self._walk_mapping(value, strict, phones, depth)
         if isinstance(value, list | tuple):
-            return [self._walk(item, strict, phones, depth + 1) for item in value]
+            return self._walk_list(value, strict, phones, depth)
         if strict:
             raise RedactionError(
                 f"cannot redact a value of type {type(value).__name__}",
@@ -134,13 +137,50 @@ class Redactor:
             )
         return self.redact_text(repr(value), phones=phones)
 
+    def _leaf(self, item: Any, phones: bool) -> Any:
+        """What ``_walk`` gives for an exact str / None / bool / float / int leaf, without its type ladder and
+        depth check (callers take this path only where the depth is within bounds); ``_NOT_LEAF`` otherwise."""
+        kind = type(item)
+        if kind is str:
+            # An ASCII string without a digit (or an '@' when phones are exempt) holds no contact data: the same
+            # early return as redact_text, taken here without the call (most record strings are such ids/codes).
+            if item.isascii() and not (_ASCII_TRIGGER if phones else _ASCII_AT).search(item):
+                return item
+            return self.redact_text(item, phones=phones)
+        if item is None or kind is bool or kind is float:
+            return item
+        if kind is int:
+            return self._tokens.token("phone", str(item)) if phones and self._detector.phone_like_int(item) else item
+        return _NOT_LEAF
+
+    def _walk_list(self, value: list[Any] | tuple[Any, ...], strict: bool, phones: bool, depth: int) -> list[Any]:
+        child = depth + 1
+        if child > _MAX_DEPTH:  # every item would be refused at its own depth check: keep that behaviour
+            return [self._walk(item, strict, phones, child) for item in value]
+        out = []
+        for item in value:
+            leaf = self._leaf(item, phones)
+            out.append(self._walk(item, strict, phones, child) if leaf is _NOT_LEAF else leaf)
+        return out
+
     def _walk_mapping(self, value: Mapping[Any, Any], strict: bool, phones: bool, depth: int) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
+        child = depth + 1
+        inline = child <= _MAX_DEPTH
+        key_cache, exempt = self._key_cache, self._exempt
         for key, item in value.items():
-            new_key = self._walk_key(key, strict)
+            new_key = key_cache.get(key) if type(key) is str else None
+            if new_key is None:
+                new_key = self._walk_key(key, strict)
             if new_key in out:
                 raise RedactionError("two keys redact to the same token", code="audit.redaction.key_collision")
-            out[new_key] = self._walk(item, strict, phones=key not in self._exempt, depth=depth + 1)
+            item_phones = key not in exempt
+            kind = type(item)
+            if inline and (kind is float or kind is bool or item is None):  # never redacted (as in _walk)
+                out[new_key] = item
+                continue
+            leaf = self._leaf(item, item_phones) if inline else _NOT_LEAF
+            out[new_key] = self._walk(item, strict, item_phones, child) if leaf is _NOT_LEAF else leaf
         return out
 
     def _walk_key(self, key: Any, strict: bool) -> Any:
