@@ -49,7 +49,8 @@ class Detector:
         self.min_digits, self.max_digits = policy.phone.min_digits, policy.phone.max_digits
         lo, hi = self.min_digits, self.max_digits
         # |n| has between lo and hi decimal digits exactly when 10**(lo-1) <= |n| < 10**hi (0 has one digit)
-        self._int_low, self._int_high = (0 if lo <= 1 else 10 ** (lo - 1)), 10**hi
+        self._int_low: int = 0 if lo <= 1 else 10 ** (lo - 1)
+        self._int_high: int = 10**hi
         # Not inside a number or an address; groups joined by at most two separator characters. Letters
         # around the run are judged in _glued_to_token (hex digests must stay intact, "tel600..." must not).
         self._phone_re = re.compile(
