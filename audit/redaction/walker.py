@@ -187,10 +187,10 @@ class Redactor:
                 out[new_key] = item
                 continue
             item_phones = key not in exempt
-            if inline and kind is str and item.isascii():
-                if not (_ASCII_TRIGGER if item_phones else _ASCII_AT).search(item):
-                    out[new_key] = item  # _leaf's first early return, without the call (ids, codes, rationales)
-                    continue
+            trigger = _ASCII_TRIGGER if item_phones else _ASCII_AT
+            if inline and kind is str and item.isascii() and not trigger.search(item):
+                out[new_key] = item  # _leaf's first early return, without the call (ids, codes, rationales)
+                continue
             leaf = self._leaf(item, item_phones, seen) if inline else _NOT_LEAF
             out[new_key] = self._walk(item, strict, item_phones, child, seen) if leaf is _NOT_LEAF else leaf
         return out
