@@ -84,6 +84,11 @@ class Detector:
             return True
         return not text.isascii() and bool(self.find(normalize(text), phones=phones))
 
+    @property
+    def int_bounds(self) -> tuple[int, int]:
+        """``(low, high)``: an int is phone-like exactly when ``low <= abs(n) < high``."""
+        return self._int_low, self._int_high
+
     def phone_like_int(self, value: int) -> bool:
         """``min_digits <= len(str(abs(value))) <= max_digits``, by comparison (no string is made)."""
         return self._int_low <= abs(value) < self._int_high

@@ -165,7 +165,15 @@ class Redactor:
         if child > _MAX_DEPTH:  # every item would be refused at its own depth check: keep that behaviour
             return [self._walk(item, strict, phones, child, seen) for item in value]
         out = []
+        trigger = _ASCII_TRIGGER if phones else _ASCII_AT
+        low, high = self._detector.int_bounds
         for item in value:
+            kind = type(item)
+            # _leaf's cheapest cases in the loop itself (bits, counts, ids): no call
+            if (kind is int and not (phones and low <= abs(item) < high)) or kind is float or kind is bool \
+                    or item is None or (kind is str and item.isascii() and not trigger.search(item)):
+                out.append(item)
+                continue
             leaf = self._leaf(item, phones, seen)
             out.append(self._walk(item, strict, phones, child, seen) if leaf is _NOT_LEAF else leaf)
         return out
@@ -176,6 +184,7 @@ class Redactor:
         child = depth + 1
         inline = child <= _MAX_DEPTH
         key_cache, exempt = self._key_cache, self._exempt
+        low, high = self._detector.int_bounds
         for key, item in value.items():
             new_key = key_cache.get(key) if type(key) is str else None
             if new_key is None:
@@ -187,9 +196,11 @@ class Redactor:
                 out[new_key] = item
                 continue
             item_phones = key not in exempt
-            trigger = _ASCII_TRIGGER if item_phones else _ASCII_AT
-            if inline and kind is str and item.isascii() and not trigger.search(item):
-                out[new_key] = item  # _leaf's first early return, without the call (ids, codes, rationales)
+            # _leaf's cheapest cases in the loop itself, without the call: a clean ASCII string (ids, codes,
+            # rationales) or an int that is not phone-like (offsets, counts, turns)
+            if inline and ((kind is str and item.isascii() and not (_ASCII_TRIGGER if item_phones else _ASCII_AT)
+                            .search(item)) or (kind is int and not (item_phones and low <= abs(item) < high))):
+                out[new_key] = item
                 continue
             leaf = self._leaf(item, item_phones, seen) if inline else _NOT_LEAF
             out[new_key] = self._walk(item, strict, item_phones, child, seen) if leaf is _NOT_LEAF else leaf
