@@ -4,6 +4,9 @@ containers copied, unsupported types and too-deep values refused. Sealed audit b
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import unicodedata
 from collections.abc import Mapping
 from enum import Enum, IntEnum
 from typing import Any
@@ -14,6 +17,8 @@ from hypothesis import strategies as st
 
 from audit.errors import RedactionError
 from audit.redaction import Redactor
+from audit.redaction.tokens import _TOKEN_TAG, canonical_contact
+from engine.text import normalize
 from tests.audit.factory import KEY
 
 R = Redactor(KEY)
@@ -120,3 +125,16 @@ def test_phone_like_int_bounds() -> None:
     for n in [0, 1, 9, 10, 10 ** (low - 1) - 1, 10 ** (low - 1), 10**high - 1, 10**high, 10 ** (high + 3)]:
         for value in (n, -n):
             assert detector.phone_like_int(value) == (low <= len(str(abs(value))) <= high)
+
+
+@given(st.text(max_size=40), st.sampled_from(["phone", "email"]))
+def test_tokens_equal_their_definition(value: str, kind: Any) -> None:
+    text = normalize(value)
+    digits = "".join(str(unicodedata.decimal(ch)) for ch in text if unicodedata.decimal(ch, None) is not None)
+    plain = text.casefold() if kind == "email" else ("+" if text.lstrip().startswith("+") else "") + digits
+    assert canonical_contact(kind, value) == plain
+    payload = _TOKEN_TAG + kind.encode() + b"\x00" + plain.encode("utf-8", "surrogatepass")
+    digest = hmac.new(KEY, payload, hashlib.sha256).hexdigest()[:8]
+    if plain.encode("utf-8", "surrogatepass") == plain.encode("utf-8", "replace"):  # no lone surrogate
+        expected = f"{kind}:hmac8:{digest.translate(str.maketrans('0123456789abcdef', 'abcdefghijklmnop'))}"
+        assert R.token(kind, value) == expected
