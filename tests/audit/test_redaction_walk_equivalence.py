@@ -107,7 +107,8 @@ def test_enums_exempt_keys_and_key_redaction(value: Any) -> None:
 
 @pytest.mark.parametrize("depth", [62, 63, 64, 65, 66])
 def test_depth_limit_is_where_it_was(depth: int) -> None:
-    for leaf in ("x", 1, None, 1.5, [], {}):
+    leaves: list[Any] = ["x", 1, None, 1.5, [], {}]
+    for leaf in leaves:
         value: Any = leaf
         for level in range(depth):
             value = {"k": value} if level % 2 else [value]
