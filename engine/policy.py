@@ -7,6 +7,7 @@ U_B; equal weights go to the earlier approved order; NONE is chosen when no ASK 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -14,6 +15,11 @@ from typing import Any
 from engine.decision.invariants import frac
 
 _UTILITY_ENTRIES = 4096  # distinct (R, B, D, P) level combinations remembered per policy
+_SHARED_TABLES = 64  # distinct coefficient tuples (policies) whose utility tables are shared between deciders
+_SHARED_UTILITIES: dict[tuple[Fraction, Fraction, Fraction, Fraction],
+                        dict[tuple[Fraction, Fraction, Fraction, Fraction], Fraction]] = {}
+_SHARED_LOCK = threading.Lock()
+_ZERO = Fraction(0)  # immutable: one object serves every default and closed objective (no constructor per use)
 
 
 @dataclass(frozen=True)
@@ -91,7 +97,7 @@ class OfflineRubric:
         levels = c["repetition_by_times_asked"]
         times = ctx.ask_counts.get(objective.id, 0)
         repetition = levels[min(times, len(levels) - 1)]
-        privacy = c["privacy_by_kind"].get(objective.kind, Fraction(0))
+        privacy = c["privacy_by_kind"].get(objective.kind, _ZERO)
         return Rubric(
             relevance=relevance,
             burden=burden,
@@ -118,12 +124,21 @@ class PolicyConfig:
     @staticmethod
     def from_policy(policy: dict[str, Any]) -> PolicyConfig:
         c = policy["coefficients"]
-        return PolicyConfig(
+        config = PolicyConfig(
             coefficients=(frac(c["relevance"]), frac(c["burden"]), frac(c["repetition"]), frac(c["privacy"])),
             epsilon=frac(policy["epsilon"]),
             none_utility=frac(policy["none_utility"]),
             vetoed_ask_utility=frac(policy["vetoed_ask_utility"]),
         )
+        # Every decider of a bundle (one per goal spec) computes utilities with the same coefficients: they share
+        # one table, so a new spec starts with the combinations already seen (the value depends on nothing else).
+        with _SHARED_LOCK:
+            shared = _SHARED_UTILITIES.get(config.coefficients)
+            if shared is None and len(_SHARED_UTILITIES) < _SHARED_TABLES:
+                shared = _SHARED_UTILITIES[config.coefficients] = {}
+        if shared is not None:
+            object.__setattr__(config, "_utilities", shared)
+        return config
 
     def visitor_utility(self, rubric: Rubric) -> Fraction:
         # Exact rational arithmetic costs microseconds per operation and the rubric has few distinct level
@@ -155,12 +170,12 @@ def evaluate_actions(
         u_v = config.vetoed_ask_utility if vetoed[index] else config.visitor_utility(rubrics[index])
         open_ = bits_after[index] == 0  # INVARIANT (I-3): an ASK of a complete objective is infeasible
         feasible = open_ and not vetoed[index] and u_v >= config.epsilon
-        u_b = objective.weight if open_ else Fraction(0)  # INVARIANT (I-7): U_B is the open objective's weight
+        u_b = objective.weight if open_ else _ZERO  # INVARIANT (I-7): U_B is the open objective's weight
         actions.append(ActionUtility(f"ASK({objective.id})", objective.id, u_b, u_v, feasible, vetoed[index],
                                      rubrics[index]))
         # INVARIANT (I-8): the feasible ASK of largest weight; strict '>' keeps the earlier approved order on ties
         if feasible and (chosen is None or objective.weight > objectives[chosen].weight):
             chosen = index
-    actions.append(ActionUtility("NONE", None, Fraction(0), config.none_utility,
+    actions.append(ActionUtility("NONE", None, _ZERO, config.none_utility,
                                  config.none_utility >= config.epsilon))
     return actions, chosen

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from audit.chain import SealedHead, checkpoint, seal, state_hash
@@ -29,13 +30,21 @@ def _snapshot(state: ConversationState) -> dict[str, Any]:
     return snapshot(state.model_dump(mode="json", include=_SNAPSHOT_FIELDS))
 
 
+def _real(value: Fraction) -> float:
+    # float(Fraction) goes through numbers.Rational.__float__ and two property reads; the one true division
+    # of the two ints is the same correctly rounded float, several times cheaper (~36 per record).
+    if type(value) is Fraction:
+        return value.numerator / value.denominator
+    return float(value)
+
+
 def _utility(action: ActionUtility) -> dict[str, Any]:
-    out: dict[str, Any] = {"action": action.action, "U_B": float(action.u_b), "U_V": float(action.u_v),
+    out: dict[str, Any] = {"action": action.action, "U_B": _real(action.u_b), "U_V": _real(action.u_v),
                            "feasible": action.feasible}
     if action.rubric is not None:
         r = action.rubric
         for name, level in (("R", r.relevance), ("B", r.burden), ("D", r.repetition), ("P", r.privacy)):
-            out[name] = {"value": float(level), "rationale": r.rationale.get(name, "")}
+            out[name] = {"value": _real(level), "rationale": r.rationale.get(name, "")}
     return out
 
 

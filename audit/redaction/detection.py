@@ -48,6 +48,9 @@ class Detector:
     def __init__(self, policy: RedactionPolicy) -> None:
         self.min_digits, self.max_digits = policy.phone.min_digits, policy.phone.max_digits
         lo, hi = self.min_digits, self.max_digits
+        # |n| has between lo and hi decimal digits exactly when 10**(lo-1) <= |n| < 10**hi (0 has one digit)
+        self._int_low: int = 0 if lo <= 1 else 10 ** (lo - 1)
+        self._int_high: int = 10**hi
         # Not inside a number or an address; groups joined by at most two separator characters. Letters
         # around the run are judged in _glued_to_token (hex digests must stay intact, "tel600..." must not).
         self._phone_re = re.compile(
@@ -66,10 +69,13 @@ class Detector:
             if not _VERSION_DOMAIN_RE.fullmatch(re.split("[@\uff20\ufe6b]", m.group(), maxsplit=1)[1])
         ]
         if phones:
-            masked = list(text)
-            for found in findings:  # an address's digits are never a phone number
-                masked[found.start : found.end] = "\x00" * (found.end - found.start)
-            findings.extend(self._find_phones("".join(masked)))
+            masked = text
+            if findings:  # an address's digits are never a phone number
+                chars = list(text)
+                for found in findings:
+                    chars[found.start : found.end] = "\x00" * (found.end - found.start)
+                masked = "".join(chars)
+            findings.extend(self._find_phones(masked))
         return sorted(findings, key=lambda f: f.start)
 
     def holds_contact(self, text: str, phones: bool) -> bool:
@@ -78,11 +84,18 @@ class Detector:
             return True
         return not text.isascii() and bool(self.find(normalize(text), phones=phones))
 
+    @property
+    def int_bounds(self) -> tuple[int, int]:
+        """``(low, high)``: an int is phone-like exactly when ``low <= abs(n) < high``."""
+        return self._int_low, self._int_high
+
     def phone_like_int(self, value: int) -> bool:
-        digits = len(str(abs(value)))
-        return self.min_digits <= digits <= self.max_digits
+        """``min_digits <= len(str(abs(value))) <= max_digits``, by comparison (no string is made)."""
+        return self._int_low <= abs(value) < self._int_high
 
     def _find_phones(self, text: str) -> list[Finding]:
+        if self._phone_re.search(text) is None:  # no phone-like run at all: the dates need not be looked for
+            return []
         protected = sorted(_date_spans(text))
         found: list[Finding] = []
         pos = 0

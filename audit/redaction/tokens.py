@@ -14,6 +14,7 @@ from engine.text import normalize
 _TOKEN_TAG = b"grace.audit.redaction.v1\x00"
 _VALUE_TAG = b"grace.audit.value.v1\x00"
 _HEX_AS_LETTERS = str.maketrans("0123456789abcdef", "abcdefghijklmnop")
+_ASCII_NON_DIGITS = str.maketrans({chr(c): None for c in range(128) if not chr(c).isdigit()})
 
 
 class TokenKey:
@@ -32,7 +33,8 @@ class TokenKey:
         if self._key is None:
             return f"{kind}:redacted"
         payload = _TOKEN_TAG + kind.encode() + b"\x00" + canonical_contact(kind, value).encode("utf-8")
-        digest = hmac.new(self._key, payload, hashlib.sha256).hexdigest()[: self._digest_chars]
+        # One-shot HMAC (the same digest as hmac.new(...).hexdigest(), without the Python HMAC object)
+        digest = hmac.digest(self._key, payload, "sha256").hex()[: self._digest_chars]
         return f"{kind}:hmac{self._digest_chars}:{digest.translate(_HEX_AS_LETTERS)}"
 
     def value_digest(self, value: str) -> str:
@@ -48,5 +50,8 @@ def canonical_contact(kind: Kind, value: str) -> str:
     text = normalize(value)
     if kind == "email":
         return text.casefold()
-    digits = "".join(str(unicodedata.decimal(ch)) for ch in text if unicodedata.decimal(ch, None) is not None)
+    if text.isascii():  # the only ASCII characters with a decimal value are 0-9, each its own digit
+        digits = text.translate(_ASCII_NON_DIGITS)
+    else:
+        digits = "".join(str(unicodedata.decimal(ch)) for ch in text if unicodedata.decimal(ch, None) is not None)
     return ("+" if text.lstrip().startswith("+") else "") + digits

@@ -20,7 +20,11 @@ from engine.text import normalize
 
 _ASCII_TRIGGER = re.compile(r"[0-9@]")  # an ASCII string without these holds no contact data
 _ASCII_AT = re.compile("@")
+_ASCII_DIGITS = "0123456789"  # on ASCII text, exactly the characters str.isdigit accepts
 _KEY_CACHE_SIZE = 4096  # bound on remembered key redactions / cached redactors
+_MAX_DEPTH = 64  # deeper values are refused (cycles or hostile input)
+_Seen = dict[tuple[str, bool], str]  # string redactions of one walk
+_NOT_LEAF = object()  # sentinel: the value is a container or an unusual type and takes the full walk
 
 
 class Redactor:
@@ -50,7 +54,7 @@ class Redactor:
                 return text
             # A phone number needs at least min_digits digits and an address an "@": most ids ("ASK(o1)",
             # "money/1") have neither and skip the finders.
-            if "@" not in text and (not phones or sum(c.isdigit() for c in text) < self._min_digits):
+            if "@" not in text and (not phones or sum(map(text.count, _ASCII_DIGITS)) < self._min_digits):
                 return text
             return self._replace(text, phones)
         out = self._replace(text, phones)
@@ -76,7 +80,7 @@ class Redactor:
         ``strict`` (records): values with no JSON meaning raise ``RedactionError``, since they could hide
         contact data. Not strict (log events): such values are rendered with ``repr`` and then redacted.
         """
-        return self._walk(value, strict, phones=True, depth=0)
+        return self._walk(value, strict, True, 0, {})
 
     def leaks(self, value: Any) -> list[str]:
         """JSON-pointer-like paths of strings that still hold contact data (empty when clean)."""
@@ -99,8 +103,8 @@ class Redactor:
         parts.append(text[cursor:])
         return "".join(parts)
 
-    def _walk(self, value: Any, strict: bool, phones: bool, depth: int) -> Any:
-        if depth > 64:
+    def _walk(self, value: Any, strict: bool, phones: bool, depth: int, seen: _Seen) -> Any:
+        if depth > _MAX_DEPTH:
             raise RedactionError("value nested too deeply to redact", code="audit.redaction.too_deep")
         # Exact-type fast paths for the common record shapes (a record walks ~200 values); subclasses (StrEnum,
         # IntEnum, bool) fall through to the ordered checks below.
@@ -108,25 +112,25 @@ class Redactor:
         if kind is str:
             return self.redact_text(value, phones=phones)
         if kind is dict:
-            return self._walk_mapping(value, strict, phones, depth)
+            return self._walk_mapping(value, strict, phones, depth, seen)
         if kind is list:
-            return [self._walk(item, strict, phones, depth + 1) for item in value]
+            return self._walk_list(value, strict, phones, depth, seen)
         if value is None or isinstance(value, bool):
             return value
         if isinstance(value, str):
             return self.redact_text(str(value), phones=phones)
         if isinstance(value, Enum):
-            return self._walk(value.value, strict, phones, depth + 1)
+            return self._walk(value.value, strict, phones, depth + 1, seen)
         if isinstance(value, int):
             return self._tokens.token("phone", str(value)) if phones and self._detector.phone_like_int(value) else value
         if isinstance(value, float | Decimal | date):
             return value
         if isinstance(value, BaseModel):
-            return self._walk(value.model_dump(mode="python"), strict, phones, depth + 1)
+            return self._walk(value.model_dump(mode="python"), strict, phones, depth + 1, seen)
         if isinstance(value, Mapping):
-            return self._walk_mapping(value, strict, phones, depth)
+            return self._walk_mapping(value, strict, phones, depth, seen)
         if isinstance(value, list | tuple):
-            return [self._walk(item, strict, phones, depth + 1) for item in value]
+            return self._walk_list(value, strict, phones, depth, seen)
         if strict:
             raise RedactionError(
                 f"cannot redact a value of type {type(value).__name__}",
@@ -134,13 +138,72 @@ class Redactor:
             )
         return self.redact_text(repr(value), phones=phones)
 
-    def _walk_mapping(self, value: Mapping[Any, Any], strict: bool, phones: bool, depth: int) -> dict[Any, Any]:
+    def _leaf(self, item: Any, phones: bool, seen: _Seen) -> Any:
+        """What ``_walk`` gives for an exact str / None / bool / float / int leaf, without its type ladder and
+        depth check (callers take this path only where the depth is within bounds); ``_NOT_LEAF`` otherwise.
+        ``seen`` remembers, for one ``redact`` call only, the strings that went through the finders: a record
+        repeats its values (state_before and state_after, a command's value and quote, its two timestamps)."""
+        kind = type(item)
+        if kind is str:
+            # An ASCII string without a digit (or an '@' when phones are exempt) holds no contact data: the same
+            # early return as redact_text, taken here without the call (most record strings are such ids/codes).
+            if item.isascii() and not (_ASCII_TRIGGER if phones else _ASCII_AT).search(item):
+                return item
+            done = seen.get((item, phones))
+            if done is None:
+                done = seen[(item, phones)] = self.redact_text(item, phones=phones)
+            return done
+        if item is None or kind is bool or kind is float:
+            return item
+        if kind is int:
+            return self._tokens.token("phone", str(item)) if phones and self._detector.phone_like_int(item) else item
+        return _NOT_LEAF
+
+    def _walk_list(self, value: list[Any] | tuple[Any, ...], strict: bool, phones: bool, depth: int,
+                   seen: _Seen) -> list[Any]:
+        child = depth + 1
+        if child > _MAX_DEPTH:  # every item would be refused at its own depth check: keep that behaviour
+            return [self._walk(item, strict, phones, child, seen) for item in value]
+        out = []
+        trigger = _ASCII_TRIGGER if phones else _ASCII_AT
+        low, high = self._detector.int_bounds
+        for item in value:
+            kind = type(item)
+            # _leaf's cheapest cases in the loop itself (bits, counts, ids): no call
+            if (kind is int and not (phones and low <= abs(item) < high)) or kind is float or kind is bool \
+                    or item is None or (kind is str and item.isascii() and not trigger.search(item)):
+                out.append(item)
+                continue
+            leaf = self._leaf(item, phones, seen)
+            out.append(self._walk(item, strict, phones, child, seen) if leaf is _NOT_LEAF else leaf)
+        return out
+
+    def _walk_mapping(self, value: Mapping[Any, Any], strict: bool, phones: bool, depth: int,
+                      seen: _Seen) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
+        child = depth + 1
+        inline = child <= _MAX_DEPTH
+        key_cache, exempt = self._key_cache, self._exempt
+        low, high = self._detector.int_bounds
         for key, item in value.items():
-            new_key = self._walk_key(key, strict)
+            new_key = key_cache.get(key) if type(key) is str else None
+            if new_key is None:
+                new_key = self._walk_key(key, strict)
             if new_key in out:
                 raise RedactionError("two keys redact to the same token", code="audit.redaction.key_collision")
-            out[new_key] = self._walk(item, strict, phones=key not in self._exempt, depth=depth + 1)
+            kind = type(item)
+            if inline and (kind is float or kind is bool or item is None):  # never redacted (as in _walk)
+                out[new_key] = item
+                continue
+            item_phones = key not in exempt
+            # _leaf's cheapest cases in the loop itself, without the call: a clean ASCII string (ids, codes,
+            # rationales) or an int that is not phone-like (offsets, counts, turns)
+            if inline and ((kind is str and item.isascii() and not (_ASCII_TRIGGER if item_phones else _ASCII_AT)
+                            .search(item)) or (kind is int and not (item_phones and low <= abs(item) < high))):
+                out[new_key] = item
+                continue
+            leaf = self._leaf(item, item_phones, seen) if inline else _NOT_LEAF
+            out[new_key] = self._walk(item, strict, item_phones, child, seen) if leaf is _NOT_LEAF else leaf
         return out
 
     def _walk_key(self, key: Any, strict: bool) -> Any:

@@ -107,13 +107,20 @@ class _Ground:
         return None
 
 
+def _ratio(value: Fraction | int) -> tuple[int, int]:
+    # A rational as (numerator, denominator) in lowest terms: equal values give equal pairs, and a pair of ints
+    # hashes several times faster than a Fraction (the memo and the term table hash every bound constant).
+    return value.numerator, value.denominator
+
+
 def bound_values(facts: TransitionFacts) -> tuple[tuple[str, object], ...]:
-    """The constant bound to every variable of the encoding, in ``_Ground``'s order, each with its sort."""
-    values: list[tuple[str, object]] = [("real", facts.epsilon), ("real", facts.none_utility),
+    """The constant bound to every variable of the encoding, in ``_Ground``'s order, each with its sort (a real
+    as its exact ``(numerator, denominator)``)."""
+    values: list[tuple[str, object]] = [("real", _ratio(facts.epsilon)), ("real", _ratio(facts.none_utility)),
                                         ("int", -1 if facts.chosen is None else int(facts.chosen))]
     for i in range(len(facts.before)):
         values += [("int", int(facts.before[i])), ("int", int(facts.z[i])), ("int", int(facts.after[i])),
-                   ("real", facts.weights[i]), ("real", facts.ask_utility[i]),
+                   ("real", _ratio(facts.weights[i])), ("real", _ratio(facts.ask_utility[i])),
                    ("bool", bool(facts.visitor_witness[i])), ("bool", bool(facts.vetoed[i])),
                    ("bool", facts.own_contact(i))]
     return tuple(values)
@@ -166,8 +173,9 @@ class InvariantChecker:
                 term = z3.BoolVal(bool(constant))
             elif sort == "int":
                 term = z3.IntVal(cast(int, constant))
-            else:  # an exact rational (an int has numerator and denominator too)
-                term = q(cast(Fraction, constant))
+            else:  # an exact rational, as (numerator, denominator)
+                numerator, denominator = cast(tuple[int, int], constant)
+                term = q(Fraction(numerator, denominator))
             self._terms[value] = term
         return term
 

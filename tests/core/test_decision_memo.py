@@ -196,3 +196,27 @@ def test_a_float_level_is_not_answered_from_a_fraction_entry(bundle: RuleBundle)
     exact = config.visitor_utility(Rubric(half, half, half, half))
     approximate = config.visitor_utility(Rubric(0.5, 0.5, 0.5, 0.5))  # type: ignore[arg-type]
     assert type(exact) is Fraction and type(approximate) is float and abs(approximate - float(exact)) < 1e-9
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rubrics=st.lists(st.tuples(_LEVEL, _LEVEL, _LEVEL, _LEVEL), min_size=1, max_size=6),
+       coefficients=st.tuples(*[st.fractions(min_value=-1, max_value=1, max_denominator=20)] * 4))
+def test_deciders_of_one_policy_share_utilities_and_others_do_not(bundle: RuleBundle, rubrics: list[tuple[Any, ...]],
+                                                                  coefficients: tuple[Fraction, ...]) -> None:
+    """The utility table is shared by every PolicyConfig with the same coefficients (one per goal spec's decider)
+    and never by one with other coefficients: each answers with its own coefficients' weighted sum."""
+    from engine.policy import PolicyConfig, Rubric
+
+    policy = bundle.file("policy")
+    first, second = PolicyConfig.from_policy(policy), PolicyConfig.from_policy(policy)
+    assert first._utilities is second._utilities
+    names = ("relevance", "burden", "repetition", "privacy")
+    other_policy = {**policy, "coefficients": {n: str(c) for n, c in zip(names, coefficients, strict=True)}}
+    other = PolicyConfig.from_policy(other_policy)
+    assert (other._utilities is first._utilities) == (other.coefficients == first.coefficients)
+    for config in (first, other, second):
+        cr, cb, cd, cp = config.coefficients
+        for r, b, d, p in rubrics:
+            got = config.visitor_utility(Rubric(r, b, d, p))
+            expected = cr * r + cb * b + cd * d + cp * p
+            assert got == expected and type(got) is type(expected)
