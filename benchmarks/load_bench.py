@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from benchmarks import load_trace
 from benchmarks.load_client import REUSE, Pool
 from engine.service.native_threads import limit_native_threads
 
@@ -108,6 +109,7 @@ class Step:
     errors: dict[str, int] = field(default_factory=dict)
     wall_s: float = 0.0
     load: tuple[float, float] = (0.0, 0.0)
+    trace: list[load_trace.TurnEvent] | None = None  # every turn's timing, with --trace
 
     @property
     def achieved(self) -> float:
@@ -149,6 +151,8 @@ class Run:
     rss_start_mb: list[float] = field(default_factory=list)
     rss_end_mb: list[float] = field(default_factory=list)
     skipped_steps: list[float] = field(default_factory=list)
+    trace: load_trace.Sampler | None = None  # with --trace: the samples taken during the steps
+    server_log: Path | None = None
     # CPU seconds the workers used during the steps (conversation creation and verification left out), per
     # worker: unlike latency on a shared machine, CPU time per turn hardly depends on what else runs.
     cpu_s: list[float] = field(default_factory=list)
@@ -192,6 +196,7 @@ class Server:
         self._log = log.open("a", encoding="utf-8")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=self._log, text=True)
         self.url = ""
+        self.database_url = database_url
         self.pids: list[int] = []
         assert self.proc.stdout is not None
         deadline = time.monotonic() + 300
@@ -223,8 +228,11 @@ class Server:
         self._log.close()
 
 
-def bench_env(tmp: Path, token: str, query_cache: int | None = None, heap_freeze: bool = True) -> dict[str, str]:
+def bench_env(tmp: Path, token: str, query_cache: int | None = None, heap_freeze: bool = True,
+              log_commits: bool = False) -> dict[str, str]:
     limits = json.loads(LIMITS.read_text(encoding="utf-8"))
+    if log_commits:  # --trace: every turn commit's phases go to the server log (storage.commit.slow)
+        limits["slow_commit_log_ms"] = 0
     limits["freeze_heap_after_warm_up"] = limits["freeze_heap_after_warm_up"] and heap_freeze
     for bucket in limits["rate_limits"].values():
         bucket["capacity"], bucket["refill_per_second"] = 1_000_000, 1_000_000.0
@@ -289,6 +297,8 @@ async def _step(pool: Pool, idle: deque[Conversation], step: Step, rng: random.R
     last_done = [0.0]
 
     async def turn(conv: Conversation, scheduled: float) -> None:
+        started = loop.time()
+        port = 0
         message = conv.script[conv.sent]
         conv.sent += 1
         headers = {"Idempotency-Key": uuid.uuid4().hex, "X-Visitor-Token": conv.token}
@@ -298,6 +308,7 @@ async def _step(pool: Pool, idle: deque[Conversation], step: Step, rng: random.R
                 pool.request("POST", f"/v1/conversations/{conv.cid}/turns", {"message": message}, headers),
                 timeout_s,
             )
+            port = reply.port
             if reply.status != 200:
                 code = reply.error_code()
         except TimeoutError:
@@ -311,12 +322,17 @@ async def _step(pool: Pool, idle: deque[Conversation], step: Step, rng: random.R
             step.ok_ms.append((now - scheduled) * 1000)
         else:
             step.errors[code] = step.errors.get(code, 0) + 1
+        if step.trace is not None:
+            step.trace.append(load_trace.TurnEvent(
+                step.offered, wall0 + scheduled - start, (started - scheduled) * 1000, (now - scheduled) * 1000,
+                port, code))
         if conv.sent < len(conv.script):
             conv.ready_at = now + think_s
             idle.append(conv)
 
     step.load = (load_average(), 0.0)
     start = loop.time()
+    wall0 = time.time()
     arrival = start
     while True:
         arrival += rng.expovariate(step.offered)
@@ -366,14 +382,24 @@ async def _drive(server: Server, args: argparse.Namespace, token: str, run: Run,
         order = list(conversations)
         rng.shuffle(order)
         idle: deque[Conversation] = deque(order)
+        sampler = None
+        if args.trace is not None:
+            sampler = load_trace.Sampler(server.pids, server.port, server.database_url if run.backend == "postgres"
+                                         else None)
+            sampler.start()
         cpu_before = [cpu_seconds(pid) for pid in server.pids]
-        for rate in args.steps:
-            if time.monotonic() + args.step_seconds > deadline:
-                run.skipped_steps.append(rate)
-                continue
-            step = Step(offered=rate, seconds=args.step_seconds)
-            await _step(pool, idle, step, rng, args.think_s, args.request_timeout)
-            run.steps.append(step)
+        try:
+            for rate in args.steps:
+                if time.monotonic() + args.step_seconds > deadline:
+                    run.skipped_steps.append(rate)
+                    continue
+                step = Step(offered=rate, seconds=args.step_seconds, trace=[] if sampler is not None else None)
+                await _step(pool, idle, step, rng, args.think_s, args.request_timeout)
+                run.steps.append(step)
+        finally:
+            if sampler is not None:
+                sampler.stop()
+                run.trace = sampler
         run.cpu_s = [round(cpu_seconds(pid) - before, 2) for pid, before in zip(server.pids, cpu_before, strict=True)]
         await _verify(pool, token, conversations, run)
     finally:
@@ -396,8 +422,9 @@ def run_config(backend: str, workers: int, url: str, args: argparse.Namespace, d
     token = secrets.token_urlsafe(24)
     run = Run(backend, workers, args.conversations)
     with tempfile.TemporaryDirectory(prefix="grace-load-") as tmp_name:
-        env = bench_env(Path(tmp_name), token, args.query_cache, args.heap_freeze)
-        server = Server(url, args.data_dir, env, args.data_dir / f"server-{backend}-{workers}.log", workers)
+        env = bench_env(Path(tmp_name), token, args.query_cache, args.heap_freeze, log_commits=args.trace is not None)
+        run.server_log = args.data_dir / f"server-{backend}-{workers}.log"
+        server = Server(url, args.data_dir, env, run.server_log, workers)
         try:
             run.rss_start_mb = [rss_mb(pid) for pid in server.pids]
             _run_async(_drive(server, args, token, run, deadline))
@@ -622,6 +649,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--postgres-url", default=os.environ.get("GRACE_TEST_POSTGRES_URL", ""))
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench", help="audit key, embedding cache")
     parser.add_argument("--json", type=Path, default=None, help="also write the results to this JSON file")
+    parser.add_argument("--trace", type=Path, default=None,
+                        help="sample the machine, the workers and PostgreSQL during the steps, record every turn,"
+                        " print where the slow turns (p99 over --slo-p99-ms) were and what ran beside them, and"
+                        " keep the raw turns and samples in this folder (benchmarks/load_trace.py)")
     args = parser.parse_args(argv)
     if not 1 <= args.conversations <= MAX_CONVERSATIONS:
         parser.error(f"--conversations must be 1..{MAX_CONVERSATIONS}")
@@ -661,6 +692,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  done {backend}:{workers} (load average {load_average()})", flush=True)
     for line in report(runs, references, args.slo_p99_ms):
         print(line)
+    if args.trace is not None:
+        for run in runs:
+            if run.trace is None:
+                continue
+            turns = [t for step in run.steps for t in (step.trace or [])]
+            commits = (load_trace.commit_events(run.server_log, min(t.scheduled for t in turns))
+                       if run.server_log is not None and run.backend == "postgres" and turns else None)
+            name = f"{run.backend}-{run.workers}"
+            load_trace.save(args.trace, name, turns, run.trace.samples, run.trace.owners, run.trace.pids)
+            print(f"\ntrace {run.backend}:{run.workers} (raw: {args.trace / name}.*.jsonl)")
+            for line in load_trace.analyse(turns, run.trace.samples, run.trace.owners, run.trace.pids,
+                                           args.slo_p99_ms, commits):
+                print(line)
     if args.json is not None:
         args.json.write_text(json.dumps({
             "in_process": {b: {"turns": r.turns, "turns_per_s": r.throughput, "p50_ms": pct(r.ms, 50),

@@ -22,6 +22,7 @@ KEEP_ALIVE_S = 4.0  # below uvicorn's default keep-alive timeout (5 s): never ra
 class Reply:
     status: int
     body: bytes
+    port: int = 0  # the client's local port of the connection it came on (which worker: see load_trace)
 
     def json(self) -> Any:
         return json.loads(self.body) if self.body else None
@@ -39,6 +40,8 @@ class _Conn:
         self.writer = writer
         self.used = False
         self.idle_since = 0.0
+        sockname = writer.get_extra_info("sockname")
+        self.port = int(sockname[1]) if sockname else 0
 
     def close(self) -> None:
         self.writer.close()
@@ -111,6 +114,7 @@ class Pool:
                     conn.close()  # cancelled (timeout) mid-reply: the connection's state is unknown
                     raise
                 conn.used = True
+                reply = Reply(reply.status, reply.body, conn.port)
                 if keep:
                     conn.idle_since = time.monotonic()
                     self._idle.append(conn)

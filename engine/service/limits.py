@@ -34,6 +34,7 @@ class ServiceLimits:
     console_page_size: int
     shutdown_grace_s: float
     freeze_heap_after_warm_up: bool  # engine/service/heap.py
+    slow_commit_log_ms: float  # engine/storage/postgres.py: commits slower than this are logged
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ServiceLimits:
@@ -54,6 +55,7 @@ class ServiceLimits:
             console_page_size=data["console_page_size"],
             shutdown_grace_s=float(data["shutdown_grace_s"]),
             freeze_heap_after_warm_up=bool(data["freeze_heap_after_warm_up"]),
+            slow_commit_log_ms=float(data["slow_commit_log_ms"]),
         )
 
 
