@@ -229,8 +229,10 @@ class Server:
 
 
 def bench_env(tmp: Path, token: str, query_cache: int | None = None, heap_freeze: bool = True,
-              log_commits: bool = False) -> dict[str, str]:
+              log_commits: bool = False, switch_interval_ms: float | None = None) -> dict[str, str]:
     limits = json.loads(LIMITS.read_text(encoding="utf-8"))
+    if switch_interval_ms is not None:
+        limits["switch_interval_ms"] = switch_interval_ms
     if log_commits:  # --trace: every turn commit's phases go to the server log (storage.commit.slow)
         limits["slow_commit_log_ms"] = 0
     limits["freeze_heap_after_warm_up"] = limits["freeze_heap_after_warm_up"] and heap_freeze
@@ -305,7 +307,8 @@ async def _step(pool: Pool, idle: deque[Conversation], step: Step, rng: random.R
         code = None
         try:
             reply = await asyncio.wait_for(
-                pool.request("POST", f"/v1/conversations/{conv.cid}/turns", {"message": message}, headers),
+                pool.request("POST", f"/v1/conversations/{conv.cid}/turns", {"message": message}, headers,
+                             key=conv.cid),
                 timeout_s,
             )
             port = reply.port
@@ -422,7 +425,8 @@ def run_config(backend: str, workers: int, url: str, args: argparse.Namespace, d
     token = secrets.token_urlsafe(24)
     run = Run(backend, workers, args.conversations)
     with tempfile.TemporaryDirectory(prefix="grace-load-") as tmp_name:
-        env = bench_env(Path(tmp_name), token, args.query_cache, args.heap_freeze, log_commits=args.trace is not None)
+        env = bench_env(Path(tmp_name), token, args.query_cache, args.heap_freeze, log_commits=args.trace is not None,
+                        switch_interval_ms=args.switch_interval_ms)
         run.server_log = args.data_dir / f"server-{backend}-{workers}.log"
         server = Server(url, args.data_dir, env, run.server_log, workers)
         try:
@@ -631,10 +635,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think-s", type=float, default=1.0, help="a conversation's pause after each answer")
     parser.add_argument("--configs", type=_configs, default=_configs("sqlite:1,postgres:1,postgres:2"),
                         help="backend:workers list")
-    parser.add_argument("--connections", type=int, default=64, help="keep-alive connections per server (1..1024)")
-    parser.add_argument("--reuse", choices=REUSE, default="lifo",
-                        help="which idle keep-alive connection a request goes out on: fifo spreads requests over"
-                        " every connection (and so over the workers), lifo reuses the last one")
+    parser.add_argument("--connections", type=int, default=64,
+                        help="requests in flight at most, and with --reuse fifo|lifo the keep-alive connections"
+                        " per server (1..1024)")
+    parser.add_argument("--reuse", choices=REUSE, default="visitor",
+                        help="which keep-alive connection a turn goes out on: visitor (default) the"
+                        " conversation's own, as each visitor's browser keeps one (reopened after the keep-alive"
+                        " timeout), so the kernel spreads conversations over the workers; fifo spreads turns over"
+                        " --connections shared connections; lifo reuses the one used last")
     parser.add_argument("--request-timeout", type=float, default=30.0, help="seconds before a turn counts as failed")
     parser.add_argument("--in-process-turns", type=int, default=200, help="turns of the in-process reference run")
     parser.add_argument("--slo-p99-ms", type=float, default=150.0, help="p99 above this marks a step saturated")
@@ -645,6 +653,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-heap-freeze", dest="heap_freeze", action="store_false",
                         help="servers and the in-process run keep their start-up heap in the garbage collector's"
                         " scans (freeze_heap_after_warm_up off), to measure what freezing it changes")
+    parser.add_argument("--switch-interval-ms", type=float, default=None,
+                        help="the servers' GIL switch interval (default: switch_interval_ms in limits.json; 5 is"
+                        " CPython's own), to measure what it changes")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--postgres-url", default=os.environ.get("GRACE_TEST_POSTGRES_URL", ""))
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench", help="audit key, embedding cache")
@@ -673,7 +684,9 @@ def main(argv: list[str] | None = None) -> int:
     cache = "default" if args.query_cache is None else str(args.query_cache)
     print(f"load average at start {load_average()}; {args.conversations} conversations, steps {args.steps} "
           f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s, query cache {cache}, "
-          f"heap freeze {'on' if args.heap_freeze else 'off'}, {args.connections} connections reused {args.reuse}",
+          f"heap freeze {'on' if args.heap_freeze else 'off'}, switch interval "
+          f"{args.switch_interval_ms if args.switch_interval_ms is not None else 'default'} ms, connections"
+          f" {args.reuse} (at most {args.connections} requests in flight)",
           flush=True)
     if args.query_cache is not None:
         os.environ["GRACE_QUERY_CACHE_ENTRIES"] = str(args.query_cache)  # the in-process run's embedder

@@ -35,6 +35,7 @@ class ServiceLimits:
     shutdown_grace_s: float
     freeze_heap_after_warm_up: bool  # engine/service/heap.py
     slow_commit_log_ms: float  # engine/storage/postgres.py: commits slower than this are logged
+    switch_interval_ms: float  # engine/service/heap.py: the GIL switch interval of a serving process
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ServiceLimits:
@@ -56,6 +57,7 @@ class ServiceLimits:
             shutdown_grace_s=float(data["shutdown_grace_s"]),
             freeze_heap_after_warm_up=bool(data["freeze_heap_after_warm_up"]),
             slow_commit_log_ms=float(data["slow_commit_log_ms"]),
+            switch_interval_ms=float(data["switch_interval_ms"]),
         )
 
 
