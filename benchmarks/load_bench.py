@@ -14,12 +14,15 @@ Conversations are created before the first step (untimed) and each is one script
 every turn with its own Idempotency-Key. Rate limits are lifted for the run: this measures the engine.
 
 Per configuration (backend:workers) and step it prints achieved throughput, p50/p95/p99 latency, errors, the
-load average, and ratios against the in-process run (the same scripts through ``TurnRuntime.handle`` on the
-same backend, one thread, no HTTP) made by this command; then the saturation point, whether every
-conversation's audit chain verifies with exactly its acknowledged turns, each worker's resident memory
+load average, how late the client itself sent its turns (``late99``: p99 ms after the scheduled time; a starved
+client, not a slow server, when high), and ratios against the in-process run (the same scripts through
+``TurnRuntime.handle`` on the same backend, one thread, no HTTP) made by this command; then the saturation
+point, whether every conversation's audit chain verifies with exactly its acknowledged turns, each worker's
+resident memory
 after warm-up and after the run, and the workers' CPU time per turn during the steps beside the in-process
 run's (on a shared machine latency says how busy the machine was; CPU per turn says what a turn costs).
-Everything is bounded: conversations, steps, seconds per step, total seconds.
+Everything is bounded: conversations, steps, seconds per step, total seconds. ``--trace DIR`` adds where the
+slow turns came from (``benchmarks/load_trace.py``).
 PostgreSQL runs in throw-away schemas that are dropped afterwards.
 """
 
@@ -110,6 +113,9 @@ class Step:
     wall_s: float = 0.0
     load: tuple[float, float] = (0.0, 0.0)
     trace: list[load_trace.TurnEvent] | None = None  # every turn's timing, with --trace
+    # How late the client sent each turn after its scheduled time: the client's own CPU starvation, which
+    # counts in the latency (open loop) but is not the servers' doing.
+    late_ms: list[float] = field(default_factory=list)
 
     @property
     def achieved(self) -> float:
@@ -300,6 +306,7 @@ async def _step(pool: Pool, idle: deque[Conversation], step: Step, rng: random.R
 
     async def turn(conv: Conversation, scheduled: float) -> None:
         started = loop.time()
+        step.late_ms.append((started - scheduled) * 1000)
         port = 0
         message = conv.script[conv.sent]
         conv.sent += 1
@@ -542,7 +549,7 @@ def report(runs: list[Run], references: dict[str, InProcess], slo_ms: float) -> 
             f"  CPU {inproc.cpu_ms_per_turn:.1f} ms per turn"
         )
     header = (f"{'config':12} {'offered/s':>9} {'achieved/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
-              f"{'errors':>6} {'unserved':>8} {'x thr':>6} {'x p50':>6} {'x p99':>6} {'load':>11}")
+              f"{'errors':>6} {'unserved':>8} {'x thr':>6} {'x p50':>6} {'x p99':>6} {'load':>11} {'late99':>6}")
     lines += ["", header, "-" * len(header)]
     for run in runs:
         ref = references.get(run.backend)
@@ -554,7 +561,7 @@ def report(runs: list[Run], references: dict[str, InProcess], slo_ms: float) -> 
                 f"{sum(step.errors.values()):6d} {step.unserved:8d} "
                 f"{_ratio(step.achieved, ref.throughput) if ref else '-':>6} "
                 f"{_ratio(p50, pct(ref.ms, 50)) if ref else '-':>6} {_ratio(p99, pct(ref.ms, 99)) if ref else '-':>6} "
-                f"{step.load[0]:5.2f}-{step.load[1]:<5.2f}"
+                f"{step.load[0]:5.2f}-{step.load[1]:<5.2f} {pct(step.late_ms, 99):6.1f}"
             )
     lines.append("")
     for run in runs:
@@ -729,7 +736,8 @@ def main(argv: list[str] | None = None) -> int:
                       "cpu_s": r.cpu_s, "cpu_ms_per_turn": r.cpu_ms_per_turn,
                       "steps": [{"offered": s.offered, "achieved": s.achieved, "p50_ms": pct(s.ok_ms, 50),
                                  "p95_ms": pct(s.ok_ms, 95), "p99_ms": pct(s.ok_ms, 99), "errors": s.errors,
-                                 "unserved": s.unserved, "load": list(s.load)} for s in r.steps]}
+                                 "unserved": s.unserved, "load": list(s.load),
+                                 "client_late_p99_ms": pct(s.late_ms, 99)} for s in r.steps]}
                      for r in runs],
         }, indent=2), encoding="utf-8")
     return 1 if any(r.chain_failures or r.mismatched for r in runs) else 0
