@@ -15,8 +15,10 @@ reference cycle is never reclaimed. Serving processes build once, so it is on by
 
 ``set_switch_interval``: a turn makes several database round trips and hands its decision to the engine
 thread. Each time a request thread wakes up (its reply arrived) while another thread computes a turn, it
-waits for the GIL until the interpreter forces a switch: up to 5 ms by CPython's default, several times per
-turn, on every turn that overlaps another one (``switch_interval_ms`` in limits.json).
+waits for the GIL until the interpreter forces a switch: up to 5 ms by CPython's default
+(``benchmarks/gil_wait_bench.py``). A shorter interval also slices concurrent turns' computing finer, which
+delays each of them; 1 ms showed no end-to-end gain in ``grace bench load``, so ``switch_interval_ms`` in
+limits.json keeps CPython's 5 ms and stays a knob to measure on the target host.
 """
 
 from __future__ import annotations
