@@ -14,12 +14,15 @@ Conversations are created before the first step (untimed) and each is one script
 every turn with its own Idempotency-Key. Rate limits are lifted for the run: this measures the engine.
 
 Per configuration (backend:workers) and step it prints achieved throughput, p50/p95/p99 latency, errors, the
-load average, and ratios against the in-process run (the same scripts through ``TurnRuntime.handle`` on the
-same backend, one thread, no HTTP) made by this command; then the saturation point, whether every
-conversation's audit chain verifies with exactly its acknowledged turns, each worker's resident memory
+load average, how late the client itself sent its turns (``late99``: p99 ms after the scheduled time; a starved
+client, not a slow server, when high), and ratios against the in-process run (the same scripts through
+``TurnRuntime.handle`` on the same backend, one thread, no HTTP) made by this command; then the saturation
+point, whether every conversation's audit chain verifies with exactly its acknowledged turns, each worker's
+resident memory
 after warm-up and after the run, and the workers' CPU time per turn during the steps beside the in-process
 run's (on a shared machine latency says how busy the machine was; CPU per turn says what a turn costs).
-Everything is bounded: conversations, steps, seconds per step, total seconds.
+Everything is bounded: conversations, steps, seconds per step, total seconds. ``--trace DIR`` adds where the
+slow turns came from (``benchmarks/load_trace.py``).
 PostgreSQL runs in throw-away schemas that are dropped afterwards.
 """
 
@@ -47,6 +50,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from benchmarks import load_trace
 from benchmarks.load_client import REUSE, Pool
 from engine.service.native_threads import limit_native_threads
 
@@ -108,6 +112,10 @@ class Step:
     errors: dict[str, int] = field(default_factory=dict)
     wall_s: float = 0.0
     load: tuple[float, float] = (0.0, 0.0)
+    trace: list[load_trace.TurnEvent] | None = None  # every turn's timing, with --trace
+    # How late the client sent each turn after its scheduled time: the client's own CPU starvation, which
+    # counts in the latency (open loop) but is not the servers' doing.
+    late_ms: list[float] = field(default_factory=list)
 
     @property
     def achieved(self) -> float:
@@ -149,6 +157,8 @@ class Run:
     rss_start_mb: list[float] = field(default_factory=list)
     rss_end_mb: list[float] = field(default_factory=list)
     skipped_steps: list[float] = field(default_factory=list)
+    trace: load_trace.Sampler | None = None  # with --trace: the samples taken during the steps
+    server_log: Path | None = None
     # CPU seconds the workers used during the steps (conversation creation and verification left out), per
     # worker: unlike latency on a shared machine, CPU time per turn hardly depends on what else runs.
     cpu_s: list[float] = field(default_factory=list)
@@ -192,6 +202,7 @@ class Server:
         self._log = log.open("a", encoding="utf-8")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=self._log, text=True)
         self.url = ""
+        self.database_url = database_url
         self.pids: list[int] = []
         assert self.proc.stdout is not None
         deadline = time.monotonic() + 300
@@ -223,8 +234,13 @@ class Server:
         self._log.close()
 
 
-def bench_env(tmp: Path, token: str, query_cache: int | None = None, heap_freeze: bool = True) -> dict[str, str]:
+def bench_env(tmp: Path, token: str, query_cache: int | None = None, heap_freeze: bool = True,
+              log_commits: bool = False, switch_interval_ms: float | None = None) -> dict[str, str]:
     limits = json.loads(LIMITS.read_text(encoding="utf-8"))
+    if switch_interval_ms is not None:
+        limits["switch_interval_ms"] = switch_interval_ms
+    if log_commits:  # --trace: every turn commit's phases go to the server log (storage.commit.slow)
+        limits["slow_commit_log_ms"] = 0
     limits["freeze_heap_after_warm_up"] = limits["freeze_heap_after_warm_up"] and heap_freeze
     for bucket in limits["rate_limits"].values():
         bucket["capacity"], bucket["refill_per_second"] = 1_000_000, 1_000_000.0
@@ -289,15 +305,20 @@ async def _step(pool: Pool, idle: deque[Conversation], step: Step, rng: random.R
     last_done = [0.0]
 
     async def turn(conv: Conversation, scheduled: float) -> None:
+        started = loop.time()
+        step.late_ms.append((started - scheduled) * 1000)
+        port = 0
         message = conv.script[conv.sent]
         conv.sent += 1
         headers = {"Idempotency-Key": uuid.uuid4().hex, "X-Visitor-Token": conv.token}
         code = None
         try:
             reply = await asyncio.wait_for(
-                pool.request("POST", f"/v1/conversations/{conv.cid}/turns", {"message": message}, headers),
+                pool.request("POST", f"/v1/conversations/{conv.cid}/turns", {"message": message}, headers,
+                             key=conv.cid),
                 timeout_s,
             )
+            port = reply.port
             if reply.status != 200:
                 code = reply.error_code()
         except TimeoutError:
@@ -311,12 +332,17 @@ async def _step(pool: Pool, idle: deque[Conversation], step: Step, rng: random.R
             step.ok_ms.append((now - scheduled) * 1000)
         else:
             step.errors[code] = step.errors.get(code, 0) + 1
+        if step.trace is not None:
+            step.trace.append(load_trace.TurnEvent(
+                step.offered, wall0 + scheduled - start, (started - scheduled) * 1000, (now - scheduled) * 1000,
+                port, code))
         if conv.sent < len(conv.script):
             conv.ready_at = now + think_s
             idle.append(conv)
 
     step.load = (load_average(), 0.0)
     start = loop.time()
+    wall0 = time.time()
     arrival = start
     while True:
         arrival += rng.expovariate(step.offered)
@@ -366,14 +392,24 @@ async def _drive(server: Server, args: argparse.Namespace, token: str, run: Run,
         order = list(conversations)
         rng.shuffle(order)
         idle: deque[Conversation] = deque(order)
+        sampler = None
+        if args.trace is not None:
+            sampler = load_trace.Sampler(server.pids, server.port, server.database_url if run.backend == "postgres"
+                                         else None)
+            sampler.start()
         cpu_before = [cpu_seconds(pid) for pid in server.pids]
-        for rate in args.steps:
-            if time.monotonic() + args.step_seconds > deadline:
-                run.skipped_steps.append(rate)
-                continue
-            step = Step(offered=rate, seconds=args.step_seconds)
-            await _step(pool, idle, step, rng, args.think_s, args.request_timeout)
-            run.steps.append(step)
+        try:
+            for rate in args.steps:
+                if time.monotonic() + args.step_seconds > deadline:
+                    run.skipped_steps.append(rate)
+                    continue
+                step = Step(offered=rate, seconds=args.step_seconds, trace=[] if sampler is not None else None)
+                await _step(pool, idle, step, rng, args.think_s, args.request_timeout)
+                run.steps.append(step)
+        finally:
+            if sampler is not None:
+                sampler.stop()
+                run.trace = sampler
         run.cpu_s = [round(cpu_seconds(pid) - before, 2) for pid, before in zip(server.pids, cpu_before, strict=True)]
         await _verify(pool, token, conversations, run)
     finally:
@@ -396,8 +432,10 @@ def run_config(backend: str, workers: int, url: str, args: argparse.Namespace, d
     token = secrets.token_urlsafe(24)
     run = Run(backend, workers, args.conversations)
     with tempfile.TemporaryDirectory(prefix="grace-load-") as tmp_name:
-        env = bench_env(Path(tmp_name), token, args.query_cache, args.heap_freeze)
-        server = Server(url, args.data_dir, env, args.data_dir / f"server-{backend}-{workers}.log", workers)
+        env = bench_env(Path(tmp_name), token, args.query_cache, args.heap_freeze, log_commits=args.trace is not None,
+                        switch_interval_ms=args.switch_interval_ms)
+        run.server_log = args.data_dir / f"server-{backend}-{workers}.log"
+        server = Server(url, args.data_dir, env, run.server_log, workers)
         try:
             run.rss_start_mb = [rss_mb(pid) for pid in server.pids]
             _run_async(_drive(server, args, token, run, deadline))
@@ -511,7 +549,7 @@ def report(runs: list[Run], references: dict[str, InProcess], slo_ms: float) -> 
             f"  CPU {inproc.cpu_ms_per_turn:.1f} ms per turn"
         )
     header = (f"{'config':12} {'offered/s':>9} {'achieved/s':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
-              f"{'errors':>6} {'unserved':>8} {'x thr':>6} {'x p50':>6} {'x p99':>6} {'load':>11}")
+              f"{'errors':>6} {'unserved':>8} {'x thr':>6} {'x p50':>6} {'x p99':>6} {'load':>11} {'late99':>6}")
     lines += ["", header, "-" * len(header)]
     for run in runs:
         ref = references.get(run.backend)
@@ -523,7 +561,7 @@ def report(runs: list[Run], references: dict[str, InProcess], slo_ms: float) -> 
                 f"{sum(step.errors.values()):6d} {step.unserved:8d} "
                 f"{_ratio(step.achieved, ref.throughput) if ref else '-':>6} "
                 f"{_ratio(p50, pct(ref.ms, 50)) if ref else '-':>6} {_ratio(p99, pct(ref.ms, 99)) if ref else '-':>6} "
-                f"{step.load[0]:5.2f}-{step.load[1]:<5.2f}"
+                f"{step.load[0]:5.2f}-{step.load[1]:<5.2f} {pct(step.late_ms, 99):6.1f}"
             )
     lines.append("")
     for run in runs:
@@ -604,10 +642,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think-s", type=float, default=1.0, help="a conversation's pause after each answer")
     parser.add_argument("--configs", type=_configs, default=_configs("sqlite:1,postgres:1,postgres:2"),
                         help="backend:workers list")
-    parser.add_argument("--connections", type=int, default=64, help="keep-alive connections per server (1..1024)")
-    parser.add_argument("--reuse", choices=REUSE, default="lifo",
-                        help="which idle keep-alive connection a request goes out on: fifo spreads requests over"
-                        " every connection (and so over the workers), lifo reuses the last one")
+    parser.add_argument("--connections", type=int, default=64,
+                        help="requests in flight at most, and with --reuse fifo|lifo the keep-alive connections"
+                        " per server (1..1024)")
+    parser.add_argument("--reuse", choices=REUSE, default="visitor",
+                        help="which keep-alive connection a turn goes out on: visitor (default) the"
+                        " conversation's own, as each visitor's browser keeps one (reopened after the keep-alive"
+                        " timeout), so the kernel spreads conversations over the workers; fifo spreads turns over"
+                        " --connections shared connections; lifo reuses the one used last")
     parser.add_argument("--request-timeout", type=float, default=30.0, help="seconds before a turn counts as failed")
     parser.add_argument("--in-process-turns", type=int, default=200, help="turns of the in-process reference run")
     parser.add_argument("--slo-p99-ms", type=float, default=150.0, help="p99 above this marks a step saturated")
@@ -618,10 +660,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-heap-freeze", dest="heap_freeze", action="store_false",
                         help="servers and the in-process run keep their start-up heap in the garbage collector's"
                         " scans (freeze_heap_after_warm_up off), to measure what freezing it changes")
+    parser.add_argument("--switch-interval-ms", type=float, default=None,
+                        help="the servers' GIL switch interval (default: switch_interval_ms in limits.json; 5 is"
+                        " CPython's own), to measure what it changes")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--postgres-url", default=os.environ.get("GRACE_TEST_POSTGRES_URL", ""))
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench", help="audit key, embedding cache")
     parser.add_argument("--json", type=Path, default=None, help="also write the results to this JSON file")
+    parser.add_argument("--trace", type=Path, default=None,
+                        help="sample the machine, the workers and PostgreSQL during the steps, record every turn,"
+                        " print where the slow turns (p99 over --slo-p99-ms) were and what ran beside them, and"
+                        " keep the raw turns and samples in this folder (benchmarks/load_trace.py)")
     args = parser.parse_args(argv)
     if not 1 <= args.conversations <= MAX_CONVERSATIONS:
         parser.error(f"--conversations must be 1..{MAX_CONVERSATIONS}")
@@ -642,7 +691,9 @@ def main(argv: list[str] | None = None) -> int:
     cache = "default" if args.query_cache is None else str(args.query_cache)
     print(f"load average at start {load_average()}; {args.conversations} conversations, steps {args.steps} "
           f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s, query cache {cache}, "
-          f"heap freeze {'on' if args.heap_freeze else 'off'}, {args.connections} connections reused {args.reuse}",
+          f"heap freeze {'on' if args.heap_freeze else 'off'}, switch interval "
+          f"{args.switch_interval_ms if args.switch_interval_ms is not None else 'default'} ms, connections"
+          f" {args.reuse} (at most {args.connections} requests in flight)",
           flush=True)
     if args.query_cache is not None:
         os.environ["GRACE_QUERY_CACHE_ENTRIES"] = str(args.query_cache)  # the in-process run's embedder
@@ -661,6 +712,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  done {backend}:{workers} (load average {load_average()})", flush=True)
     for line in report(runs, references, args.slo_p99_ms):
         print(line)
+    if args.trace is not None:
+        for run in runs:
+            if run.trace is None:
+                continue
+            turns = [t for step in run.steps for t in (step.trace or [])]
+            commits = (load_trace.commit_events(run.server_log, min(t.scheduled for t in turns))
+                       if run.server_log is not None and run.backend == "postgres" and turns else None)
+            name = f"{run.backend}-{run.workers}"
+            load_trace.save(args.trace, name, turns, run.trace.samples, run.trace.owners, run.trace.pids)
+            print(f"\ntrace {run.backend}:{run.workers} (raw: {args.trace / name}.*.jsonl)")
+            for line in load_trace.analyse(turns, run.trace.samples, run.trace.owners, run.trace.pids,
+                                           args.slo_p99_ms, commits):
+                print(line)
     if args.json is not None:
         args.json.write_text(json.dumps({
             "in_process": {b: {"turns": r.turns, "turns_per_s": r.throughput, "p50_ms": pct(r.ms, 50),
@@ -672,7 +736,8 @@ def main(argv: list[str] | None = None) -> int:
                       "cpu_s": r.cpu_s, "cpu_ms_per_turn": r.cpu_ms_per_turn,
                       "steps": [{"offered": s.offered, "achieved": s.achieved, "p50_ms": pct(s.ok_ms, 50),
                                  "p95_ms": pct(s.ok_ms, 95), "p99_ms": pct(s.ok_ms, 99), "errors": s.errors,
-                                 "unserved": s.unserved, "load": list(s.load)} for s in r.steps]}
+                                 "unserved": s.unserved, "load": list(s.load),
+                                 "client_late_p99_ms": pct(s.late_ms, 99)} for s in r.steps]}
                      for r in runs],
         }, indent=2), encoding="utf-8")
     return 1 if any(r.chain_failures or r.mismatched for r in runs) else 0

@@ -57,6 +57,38 @@ if [ "$(as_postgres psql -p "$port" -qtAc "SELECT 1 FROM pg_database WHERE datna
   as_postgres psql -p "$port" -qc "CREATE DATABASE \"${PG_DB}\" OWNER \"${PG_USER}\"" >&2
 fi
 
+# Settings a deployment wants too (idempotent: ALTER SYSTEM then a reload; none needs a restart). They make a
+# latency tail explainable from PostgreSQL's own log and smooth the I/O of checkpoints; none weakens durability
+# (fsync, synchronous_commit and full_page_writes stay on: every audit record is flushed before its turn answers).
+#  - log_lock_waits: a turn waiting longer than deadlock_timeout (1 s) on another turn's row lock is logged.
+#  - log_min_duration_statement: statements slower than this are logged with their duration (a slow COMMIT is
+#    a slow WAL flush); set low enough to see a tail, high enough not to log every turn.
+#  - log_checkpoints / log_autovacuum_min_duration: checkpoints and autovacuum runs are logged with their timing,
+#    to line them up with slow turns.
+#  - track_wal_io_timing / track_io_timing: pg_stat_wal and pg_stat_database report time spent in WAL
+#    writes/fsyncs and data reads (cheap with a TSC clock: `pg_test_timing`).
+#  - wal_compression: full-page images written after each checkpoint are compressed, so the WAL burst that
+#    follows a checkpoint (and its fsyncs) is smaller.
+#  - checkpoint_completion_target / max_wal_size: spread checkpoint writes over the whole interval and do not
+#    force checkpoints by WAL volume at a few hundred turns/s.
+PG_SETTINGS=(
+  "log_lock_waits=on"
+  "log_min_duration_statement=${GRACE_PG_LOG_MIN_DURATION_MS:-50}"
+  "log_checkpoints=on"
+  "log_autovacuum_min_duration=250"
+  "track_wal_io_timing=on"
+  "track_io_timing=on"
+  "wal_compression=$(as_postgres psql -p "$port" -qtAc \
+    "SELECT CASE WHEN 'lz4' = ANY(enumvals) THEN 'lz4' ELSE 'pglz' END FROM pg_settings WHERE name='wal_compression'")"
+  "checkpoint_completion_target=0.9"
+  "max_wal_size=2GB"
+)
+for setting in "${PG_SETTINGS[@]}"; do
+  as_postgres psql -p "$port" -qc "ALTER SYSTEM SET ${setting%%=*} = '${setting#*=}'" >&2
+done
+as_postgres psql -p "$port" -qtAc "SELECT pg_reload_conf()" >/dev/null
+log "settings: ${PG_SETTINGS[*]}"
+
 URL="postgresql://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/${PG_DB}"
 line="export GRACE_TEST_POSTGRES_URL='${URL}'"
 printf '%s\n' "$line" > "$ENV_FILE"

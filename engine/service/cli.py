@@ -120,7 +120,7 @@ def run_server(
 ) -> int:
     """Build the service, then serve the socket ``listener`` gives until SIGTERM/SIGINT, finishing in-flight
     requests first."""
-    from engine.service.heap import settle_heap
+    from engine.service.heap import set_switch_interval, settle_heap
     from engine.service.runner import build_from_args
     from engine.service.server import GracefulServer, uvicorn_config
     from engine.service.workers import worker_banner
@@ -128,6 +128,7 @@ def run_server(
     built = build_from_args(args)
     # Warm now: exempt the start-up heap from every later collection (engine/service/heap.py).
     settle_heap(freeze=built.app.state.limits.freeze_heap_after_warm_up)
+    set_switch_interval(built.app.state.limits.switch_interval_ms)
     try:
         sock = listener()  # a worker joins the port only once warm
     except OSError:

@@ -12,11 +12,19 @@ cycles). Decisions and audit bytes do not depend on when memory is reclaimed.
 Not for processes that build and drop many services (tests): a frozen object that later becomes part of a
 reference cycle is never reclaimed. Serving processes build once, so it is on by default there
 (``freeze_heap_after_warm_up`` in limits.json).
+
+``set_switch_interval``: a turn makes several database round trips and hands its decision to the engine
+thread. Each time a request thread wakes up (its reply arrived) while another thread computes a turn, it
+waits for the GIL until the interpreter forces a switch: up to 5 ms by CPython's default
+(``benchmarks/gil_wait_bench.py``). A shorter interval also slices concurrent turns' computing finer, which
+delays each of them; 1 ms showed no end-to-end gain in ``grace bench load``, so ``switch_interval_ms`` in
+limits.json keeps CPython's 5 ms and stays a knob to measure on the target host.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 import time
 from dataclasses import dataclass
 
@@ -44,3 +52,9 @@ def settle_heap(*, freeze: bool) -> HeapSettled:
     settled = HeapSettled(True, gc.get_freeze_count(), round(collect_ms, 1))
     log.info("service.heap.frozen", objects=settled.objects, collect_ms=settled.collect_ms)
     return settled
+
+
+def set_switch_interval(ms: float) -> None:
+    """The interpreter's thread switch interval (how long a thread may keep the GIL while another waits)."""
+    sys.setswitchinterval(ms / 1000)
+    log.info("service.switch_interval", ms=ms)

@@ -34,6 +34,8 @@ class ServiceLimits:
     console_page_size: int
     shutdown_grace_s: float
     freeze_heap_after_warm_up: bool  # engine/service/heap.py
+    slow_commit_log_ms: float  # engine/storage/postgres.py: commits slower than this are logged
+    switch_interval_ms: float  # engine/service/heap.py: the GIL switch interval of a serving process
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ServiceLimits:
@@ -54,6 +56,8 @@ class ServiceLimits:
             console_page_size=data["console_page_size"],
             shutdown_grace_s=float(data["shutdown_grace_s"]),
             freeze_heap_after_warm_up=bool(data["freeze_heap_after_warm_up"]),
+            slow_commit_log_ms=float(data["slow_commit_log_ms"]),
+            switch_interval_ms=float(data["switch_interval_ms"]),
         )
 
 

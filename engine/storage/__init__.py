@@ -30,13 +30,15 @@ def sqlite_path(url: str) -> Path:
 
 
 def open_store(
-    url: str, *, schema: str | None = None, audit_key: bytes | None = None, synchronous: str = "NORMAL"
+    url: str, *, schema: str | None = None, audit_key: bytes | None = None, synchronous: str = "NORMAL",
+    slow_commit_ms: float | None = None,
 ) -> DurableStore:
-    """Open (and migrate) the store named by ``url``. PostgreSQL is imported only when asked for."""
+    """Open (and migrate) the store named by ``url``. PostgreSQL is imported only when asked for.
+    ``slow_commit_ms``: PostgreSQL logs each turn commit slower than this with its phases (None: never)."""
     if url.startswith(("postgresql://", "postgres://")):
         from engine.storage.postgres import PostgresStore
 
-        return PostgresStore(url, schema=schema, audit_key=audit_key)
+        return PostgresStore(url, schema=schema, audit_key=audit_key, slow_commit_ms=slow_commit_ms)
     if "://" in url and not url.startswith("sqlite://"):
         raise errors.StoreError(f"unsupported database URL scheme in {url.split('://')[0]!r}", code=errors.URL_INVALID)
     if not url.strip():

@@ -11,6 +11,7 @@ operator action log. Erasure deletes the key row and vacuums its table, so no li
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -118,8 +119,11 @@ class PostgresStore(ProtocolStore):
         max_size: int = 8,
         timeout_s: float = 10.0,
         audit_key: bytes | None = None,
+        slow_commit_ms: float | None = None,
     ) -> None:
         self.keys = KeyRing(audit_key)
+        # A turn commit slower than this is logged with where its time went (None: never); see commit_tx.
+        self.slow_commit_ms = slow_commit_ms
         if schema is not None and not _SCHEMA_NAME.match(schema):
             raise errors.StoreError(f"invalid schema name {schema!r}", code=errors.URL_INVALID)
         self.schema = schema
@@ -276,8 +280,13 @@ class PostgresStore(ProtocolStore):
     def commit_tx(self) -> Iterator[_PostgresTx]:
         # Pipelined: the row lock and the chain heads travel in one round trip, the writes with the COMMIT in a
         # second one, instead of one round trip per statement.
-        with self._conn() as conn, conn.pipeline(), conn.transaction():
-            yield _PostgresTx(conn)
+        started = time.perf_counter()
+        with self._conn() as conn:
+            tx = _PostgresTx(conn, started)
+            with conn.pipeline(), conn.transaction():
+                yield tx
+        if self.slow_commit_ms is not None:
+            tx.log_if_slow(self.slow_commit_ms)
 
     @staticmethod
     def is_duplicate(exc: BaseException) -> bool:
@@ -353,8 +362,28 @@ def _keyed_row(conn: psycopg.Connection[Any], conversation_id: str, *, with_stat
 class _PostgresTx:
     """The statements of the shared protocol inside one transaction on one pooled connection."""
 
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], started: float | None = None) -> None:
         self._conn = conn
+        # Where a commit's time goes, for the slow-commit log: waiting for a pooled connection, the lock round
+        # trip (a wait for another turn's row lock shows here), the work between lock and write (the caller's
+        # Python, holding the lock), and the write round trip, whose COMMIT waits for the WAL flush (fsync).
+        self._started = started if started is not None else time.perf_counter()
+        self._got_conn = time.perf_counter()
+        self._locked = self._written = 0.0
+        self._conversation_id = ""
+
+    def log_if_slow(self, threshold_ms: float) -> None:
+        done = time.perf_counter()
+        total_ms = (done - self._started) * 1000
+        if total_ms < threshold_ms or not self._written:
+            return
+        log.warning(
+            "storage.commit.slow", backend="postgres", conversation_id=self._conversation_id,
+            total_ms=round(total_ms, 1), pool_wait_ms=round((self._got_conn - self._started) * 1000, 1),
+            lock_ms=round((self._locked - self._got_conn) * 1000, 1),
+            held_ms=round((self._written - self._locked) * 1000, 1),
+            commit_ms=round((done - self._written) * 1000, 1),
+        )
 
     def lock_head(self, conversation_id: str) -> LockedHead | None:
         # The row lock orders this commit against every other turn and erasure of the conversation, in any
@@ -374,6 +403,8 @@ class _PostgresTx:
         )
         row = locked.fetchone()
         heads = heads_cursor.fetchone()
+        self._locked = time.perf_counter()
+        self._conversation_id = conversation_id
         if row is None:
             return None
         wrapped = bytes(row[2]) if row[2] is not None else None
@@ -382,6 +413,7 @@ class _PostgresTx:
 
     def write(self, rows: CommitRows) -> None:
         # Sent without waiting for an answer: the pipeline flushes them with the COMMIT.
+        self._written = time.perf_counter()
         cid = rows.conversation_id
         if rows.checkpoint is not None:
             self._conn.execute(

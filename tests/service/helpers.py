@@ -135,6 +135,8 @@ def generous_limits(**overrides: Any) -> ServiceLimits:
         "console_page_size": 100,
         "shutdown_grace_s": 30,
         "freeze_heap_after_warm_up": False,  # test processes build many services
+        "slow_commit_log_ms": 250,
+        "switch_interval_ms": 5,  # CPython's default: test processes are not serving processes
     }
     data.update(overrides)
     return ServiceLimits.from_dict(data)

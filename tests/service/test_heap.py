@@ -7,6 +7,7 @@ import argparse
 import gc
 import json
 import socket
+import sys
 import weakref
 from collections.abc import Iterator
 from types import SimpleNamespace
@@ -105,6 +106,22 @@ def test_a_server_settles_its_heap_after_building_and_before_listening(
 
     monkeypatch.setattr(runner, "build_from_args", build)
     monkeypatch.setattr(heap, "settle_heap", settle)
+    monkeypatch.setattr(heap, "set_switch_interval", lambda ms: events.append(f"switch interval {ms:g} ms"))
     with pytest.raises(OSError):
         cli.run_server(argparse.Namespace(), listener, index=0, print_banner=False)
-    assert events == ["built", f"settled freeze={freeze}", "listening", "closed"]
+    assert events == ["built", f"settled freeze={freeze}", "switch interval 5 ms", "listening", "closed"]
+
+
+def test_switch_interval_is_set_from_the_limits_and_must_be_positive() -> None:
+    assert load_limits().switch_interval_ms == 5.0  # CPython's own: 1 ms showed no end-to-end gain
+    previous = sys.getswitchinterval()
+    try:
+        heap.set_switch_interval(2.0)
+        assert sys.getswitchinterval() == pytest.approx(0.002)
+    finally:
+        sys.setswitchinterval(previous)
+    data = json.loads(DEFAULT_LIMITS.read_text())
+    for bad in (0, -1, "1", None, 1000):
+        data["switch_interval_ms"] = bad
+        with pytest.raises(LimitsError):
+            ServiceLimits.from_dict(data)

@@ -72,7 +72,7 @@ def test_fifo_pool_spreads_requests_over_every_connection_lifo_reuses_the_last()
 
     from benchmarks.load_client import Pool
 
-    async def serve_and_count(reuse: str) -> list[int]:
+    async def serve_and_count(reuse: str, keys: list[str] | None = None) -> list[int]:
         seen: list[int] = []
         peers: dict[int, int] = {}
 
@@ -93,9 +93,11 @@ def test_fifo_pool_spreads_requests_over_every_connection_lifo_reuses_the_last()
         port = server.sockets[0].getsockname()[1]
         pool = Pool("127.0.0.1", port, 4, reuse)
         try:
-            await pool.fill()
-            for _ in range(8):  # one at a time: what a lightly loaded open-loop step looks like
-                assert (await pool.request("GET", "/")).status == 200
+            if keys is None:
+                await pool.fill()
+            for i in range(8):  # one at a time: what a lightly loaded open-loop step looks like
+                reply = await pool.request("GET", "/", key=keys[i % len(keys)] if keys else None)
+                assert reply.status == 200 and reply.port > 0
         finally:
             pool.close()
             server.close()
@@ -106,5 +108,8 @@ def test_fifo_pool_spreads_requests_over_every_connection_lifo_reuses_the_last()
     assert sorted(set(fifo)) == [0, 1, 2, 3] and all(fifo.count(c) == 2 for c in range(4))
     lifo = asyncio.run(serve_and_count("lifo"))
     assert len(set(lifo)) == 1  # every request on the connection used last
+    # visitor: each conversation keeps a connection of its own (a, b, c, a, b, c, a, b)
+    visitor = asyncio.run(serve_and_count("visitor", ["a", "b", "c"]))
+    assert visitor == [0, 1, 2, 0, 1, 2, 0, 1]
     with pytest.raises(ValueError):
         Pool("127.0.0.1", 1, 1, "random")
