@@ -19,7 +19,6 @@ import re
 import shutil
 import subprocess
 import sys
-from datetime import UTC, datetime
 
 from benchmarks.load_bench import ROOT
 
@@ -28,14 +27,12 @@ KEY = b"bench-key-0123456789abcdef012345"
 
 
 def _child(mode: str, turns: int, seed: int) -> None:
+    from benchmarks.decide_bench import engine_turn
     from engine.bundle_loader import DEFAULT_RULES_DIR
     from engine.bundle_proofs import load_verified_bundle
     from engine.cli import _configure_logging
     from engine.decision.decider import Decider
     from engine.evaluation.differential import Case, random_case, reference_decision
-    from engine.ports import GroundedAnswer, Proposal
-    from engine.storage.codec import stored_form
-    from engine.turn_record import build_record, seal_for_store
 
     _configure_logging()
     bundle = load_verified_bundle(DEFAULT_RULES_DIR, require_published=False)
@@ -44,14 +41,7 @@ def _child(mode: str, turns: int, seed: int) -> None:
     deciders = {c.spec.content_hash: Decider(c.spec, bundle) for c in cases}
 
     def engine(case: Case) -> None:  # the timed region of benchmarks.decide_bench
-        decision = deciders[case.spec.content_hash].decide(case.state, case.commands,
-                                                           company_question=case.company_question)
-        now = datetime.now(UTC)
-        record = build_record(spec=case.spec, bundle=bundle, state_before=case.state, state_after=decision.new_state,
-                              proposal=Proposal(adapter="bench", adapter_version="1"), decision=decision,
-                              question=None, answer=GroundedAnswer(), fail_closed=None, timings={},
-                              received_at=now, completed_at=now)
-        seal_for_store(record, None, KEY, stored_state=stored_form(decision.new_state))
+        engine_turn(case, deciders, bundle, KEY)
 
     for case in cases[:WARM_UP]:  # lazy loading and caches of both sides, outside the counted difference
         engine(case)
