@@ -337,13 +337,17 @@ class TurnRuntime:
             reference_time=received_at,
         )
         empty = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
+        proposal: Proposal | None = None
         try:
             proposal = self.proposer.propose(request)
             check_deadline("propose")
             return proposal, None
         except DeadlineError as exc:
             log.warning("turn.proposer.failed", code=exc.code)
-            return empty, (exc.code, exc.message)
+            # A proposal that came back after the deadline is not used, but the model calls it made stay on the
+            # record: a reader of a closed turn sees what was attempted and how long it took.
+            calls = list(proposal.calls) if proposal is not None else []
+            return empty.model_copy(update={"calls": calls}), (exc.code, exc.message)
         except GraceError as exc:
             # Fail closed: the state stays as it was; the record says why.
             log.warning("turn.proposer.failed", code=exc.code)

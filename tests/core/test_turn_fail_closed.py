@@ -3,6 +3,7 @@ it was, the turn's record is sealed with a stable reason code, and the chain sti
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -117,6 +118,33 @@ def test_a_turn_past_its_deadline_fails_closed(bundle: RuleBundle) -> None:
     cid = runtime.start().conversation_id
     assert runtime.handle(cid, "budget 350000 EUR").fail_closed == "turn.deadline_exceeded"
     _assert_closed(runtime, cid, "turn.deadline_exceeded", "350000")
+
+
+LATE_CALL = {"purpose": "propose", "adapter": "late", "model": "m", "latency_ms": 80.0, "status": "ok"}
+
+
+class _LateWithCalls:
+    """Answers after the turn's deadline, with a command and the record of the model call it made."""
+
+    name = "late"
+    version = "1"
+
+    def propose(self, request: ProposerInput) -> Proposal:
+        time.sleep(0.08)
+        text = request.message.text
+        span = Span(turn=request.turn, start=0, end=len(text), quote=text)
+        return Proposal(commands=[Complete(objective="notes", span=span, value=text)], calls=[dict(LATE_CALL)],
+                        adapter=self.name, adapter_version=self.version)
+
+
+def test_a_proposal_after_the_deadline_is_not_used_but_its_model_calls_are_recorded(bundle: RuleBundle) -> None:
+    runtime = _runtime(bundle, proposer=_LateWithCalls())
+    runtime._deadline_ms = 40.0  # the answer stage has no answerer: only the proposer runs past it
+    cid = runtime.start().conversation_id
+    assert runtime.handle(cid, "I want a quiet flat").fail_closed == "turn.deadline_exceeded"
+    _assert_closed(runtime, cid, "turn.deadline_exceeded", "quiet flat")
+    (call,) = runtime.store.records(cid)[-1]["llm_calls"]
+    assert {k: call[k] for k in LATE_CALL} == LATE_CALL
 
 
 # -- hostile messages through the real offline proposer ------------------------------------------------------------
