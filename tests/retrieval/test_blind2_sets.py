@@ -1,7 +1,7 @@
-"""The second blind held-out answering sets stay well labelled: they load, their section ids are passages the
-loader produces, their facts are written in those passages, each keeps the promised shape (24/6/5/5, 6 to 10
-cross-lingual messages), and their PDFs are the ones their text sources make. A change to ingestion that moves ids
-or text fails here instead of silently mislabelling them.
+"""The second blind held-out answering sets stay well labelled: they load, their section ids are passages the loader
+produces, their facts are written in those passages, each keeps the promised shape (24/6/5/5, 6 to 10 cross-lingual
+messages), and their PDFs are the ones their text sources make (tests/retrieval/test_labelled_set_pdfs.py). A change
+to ingestion that moves ids or text fails here instead of silently mislabelling them.
 
 Labelling only: this never runs the answerer on them (benchmarks/rag_blind2/README.md: never tune on them).
 """
@@ -16,7 +16,6 @@ import pytest
 from benchmarks.rag_blind.check_sets import check_shape
 from benchmarks.rag_blind2.check_sets import CROSS_LINGUAL, check_all, check_languages
 from benchmarks.rag_heldout.check_sets import check
-from benchmarks.rag_sets.make_pdfs import parse_source, pdf_bytes
 
 BLIND2 = Path(__file__).resolve().parents[2] / "benchmarks" / "rag_blind2"
 SETS = sorted(BLIND2.glob("*/set.json"))
@@ -48,11 +47,6 @@ def test_each_set_keeps_its_shape_and_languages(set_path: Path) -> None:
 def test_the_whole_folder_passes_and_ids_are_unique() -> None:
     assert check_all(BLIND2) == []
 
-
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_committed_pdf_is_regenerated_from_its_source(source: Path) -> None:
-    title, pages = parse_source(source.read_text(encoding="utf-8"))
-    assert (source.parent / "corpus" / f"{source.stem}.pdf").read_bytes() == pdf_bytes(pages, title)
 
 
 def _copy_with(tmp_path: Path, edit: str) -> Path:

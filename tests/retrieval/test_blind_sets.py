@@ -1,6 +1,7 @@
-"""The blind held-out answering sets stay well labelled: they load, their section ids are passages the loader
-produces, their facts are written in those passages, each keeps the promised shape, and their PDFs are the ones
-their text sources make. A change to ingestion that moves ids or text fails here instead of mislabelling them.
+"""The blind held-out answering sets stay well labelled: they load, their section ids are passages the loader produces,
+their facts are written in those passages, each keeps the promised shape, and their PDFs are the ones their text
+sources make (tests/retrieval/test_labelled_set_pdfs.py). A change to ingestion that moves ids or text fails here
+instead of mislabelling them.
 
 Labelling only: this never runs the answerer on them (benchmarks/rag_blind/README.md: never tune on them).
 """
@@ -15,7 +16,7 @@ import pytest
 
 from benchmarks.rag_blind.check_sets import SHAPE, check_folder, check_shape
 from benchmarks.rag_heldout.check_sets import check
-from benchmarks.rag_sets.make_pdfs import parse_source, pdf_bytes, regenerate
+from benchmarks.rag_sets.make_pdfs import regenerate
 
 BLIND = Path(__file__).resolve().parents[2] / "benchmarks" / "rag_blind"
 SETS = sorted(BLIND.glob("*/set.json"))
@@ -46,11 +47,6 @@ def test_each_set_keeps_its_shape(set_path: Path) -> None:
 def test_item_ids_are_unique_across_the_folder() -> None:
     assert check_folder(BLIND) == []
 
-
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_committed_pdf_is_regenerated_from_its_source(source: Path) -> None:
-    title, pages = parse_source(source.read_text(encoding="utf-8"))
-    assert (source.parent / "corpus" / f"{source.stem}.pdf").read_bytes() == pdf_bytes(pages, title)
 
 
 def test_regenerating_into_a_copy_gives_the_same_bytes(tmp_path: Path) -> None:

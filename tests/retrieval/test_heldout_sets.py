@@ -1,5 +1,6 @@
-"""The held-out answering sets stay well labelled: they load, their section ids are passages the loader produces,
-their facts are written in those passages, and their PDFs are the ones their text sources make.
+"""The held-out answering sets stay well labelled: they load, their section ids are passages the loader produces, their
+facts are written in those passages, and their PDFs are the ones their text sources make
+(tests/retrieval/test_labelled_set_pdfs.py).
 
 Labelling only: this never runs the answerer on them (benchmarks/rag_heldout/README.md: never tune on them).
 """
@@ -12,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from benchmarks.rag_heldout.check_sets import check
-from benchmarks.rag_sets.make_pdfs import parse_source, pdf_bytes
 
 HELDOUT = Path(__file__).resolve().parents[2] / "benchmarks" / "rag_heldout"
 SETS = sorted(HELDOUT.glob("*/set.json"))
@@ -28,11 +28,6 @@ def test_there_are_held_out_sets() -> None:
 def test_labels_point_at_real_passages_and_written_facts(set_path: Path) -> None:
     assert check(set_path) == []
 
-
-@pytest.mark.parametrize("source", SOURCES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_committed_pdf_is_regenerated_from_its_source(source: Path) -> None:
-    title, pages = parse_source(source.read_text(encoding="utf-8"))
-    assert (source.parent / "corpus" / f"{source.stem}.pdf").read_bytes() == pdf_bytes(pages, title)
 
 
 def test_check_reports_a_wrong_section_id_and_a_missing_fact(tmp_path: Path) -> None:
