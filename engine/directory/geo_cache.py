@@ -21,6 +21,7 @@ from typing import Any
 import structlog
 import zipcodes
 
+from engine.cache_root import cache_root
 from engine.directory.geo import UsPlaces, ZipRow, build_us_places
 
 log = structlog.get_logger("grace.directory")
@@ -30,9 +31,7 @@ _LOCK = threading.Lock()  # lru_cache does not stop two threads building at once
 
 
 def cache_path(source_version: str) -> Path:
-    root = os.environ.get("GRACE_CACHE_DIR")
-    base = Path(root) if root else Path(tempfile.gettempdir()) / "grace-cache"
-    return base / "directory" / f"us-places-zipcodes-{source_version}-v{FORMAT}.json"
+    return cache_root() / "directory" / f"us-places-zipcodes-{source_version}-v{FORMAT}.json"
 
 
 def dump_places(places: UsPlaces) -> dict[str, Any]:

@@ -14,15 +14,14 @@ from pathlib import Path
 import numpy as np
 import structlog
 
+from engine.cache_root import cache_root
 from engine.retrieval.embedder import Matrix
 
 log = structlog.get_logger("grace.retrieval")
 
 
 def default_cache_dir() -> Path:
-    root = os.environ.get("GRACE_CACHE_DIR")
-    base = Path(root) if root else Path(tempfile.gettempdir()) / "grace-cache"
-    return base / "retrieval"
+    return cache_root() / "retrieval"
 
 
 class EmbeddingCache:

