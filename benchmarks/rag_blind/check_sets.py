@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from benchmarks.rag_heldout.check_sets import check
+from benchmarks.rag_heldout.check_sets import check, report
 from engine.retrieval.labelled_set import load_labelled_set
 
 HERE = Path(__file__).resolve().parent
@@ -53,10 +53,7 @@ def check_folder(folder: Path) -> list[str]:
 
 
 def main() -> int:
-    problems = check_folder(HERE)
-    for problem in problems:
-        print(f"  error: {problem}")
-    return 1 if problems else 0
+    return report(check_folder(HERE))
 
 
 if __name__ == "__main__":

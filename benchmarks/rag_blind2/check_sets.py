@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks.rag_blind.check_sets import check_folder
+from benchmarks.rag_heldout.check_sets import per_set, report
 from engine.retrieval.corpus import load_corpus
 from engine.retrieval.labelled_set import load_labelled_set
 
@@ -38,15 +39,12 @@ def check_languages(set_path: Path) -> list[str]:
 
 def check_all(folder: Path) -> list[str]:
     problems = check_folder(folder)
-    problems.extend(p for path in sorted(folder.glob("*/set.json")) for p in check_languages(path))
+    problems.extend(per_set(folder, check_languages))
     return problems
 
 
 def main() -> int:
-    problems = check_all(HERE)
-    for problem in problems:
-        print(f"  error: {problem}")
-    return 1 if problems else 0
+    return report(check_all(HERE))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks.rag_blind2.check_sets import check_all as check_blind2_rules
+from benchmarks.rag_heldout.check_sets import per_set, report
 from engine.retrieval.corpus import load_corpus
 from engine.retrieval.labelled_set import LabelledItem, load_labelled_set
 
@@ -48,15 +49,12 @@ def check_tags(set_path: Path) -> list[str]:
 
 def check_all(folder: Path) -> list[str]:
     problems = check_blind2_rules(folder)
-    problems.extend(p for path in sorted(folder.glob("*/set.json")) for p in check_tags(path))
+    problems.extend(per_set(folder, check_tags))
     return problems
 
 
 def main() -> int:
-    problems = check_all(HERE)
-    for problem in problems:
-        print(f"  error: {problem}")
-    return 1 if problems else 0
+    return report(check_all(HERE))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ in each of its relevant passages. Prints the item counts per kind and tag; exits
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.retrieval.corpus import load_corpus
@@ -41,11 +42,20 @@ def check(set_path: Path) -> list[str]:
     return problems
 
 
-def main() -> int:
-    problems = [p for path in sorted(HERE.glob("*/set.json")) for p in check(path)]
+def per_set(folder: Path, check_one: Callable[[Path], list[str]]) -> list[str]:
+    """``check_one``'s problems over every company's set.json in ``folder``, in name order."""
+    return [p for path in sorted(folder.glob("*/set.json")) for p in check_one(path)]
+
+
+def report(problems: list[str]) -> int:
+    """Print each problem; the exit code of a check command (1 on any problem)."""
     for problem in problems:
         print(f"  error: {problem}")
     return 1 if problems else 0
+
+
+def main() -> int:
+    return report(per_set(HERE, check))
 
 
 if __name__ == "__main__":
