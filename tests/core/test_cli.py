@@ -63,3 +63,36 @@ def test_chat_loop_shows_state_and_witness(bundle: RuleBundle) -> None:
     assert "state 1000  action ASK(location)" in text
     assert "«350000 EUR»  accepted (money.ok)" in text
     assert "state 1001" in text
+
+
+def test_each_named_command_is_the_one_its_module_registers() -> None:
+    import argparse
+    import importlib
+
+    from engine.cli import COMMANDS
+
+    for name, (module_name, function_name) in COMMANDS.items():
+        sub = argparse.ArgumentParser().add_subparsers()
+        getattr(importlib.import_module(module_name), function_name)(sub)
+        assert list(sub.choices) == [name], module_name
+
+
+def test_a_command_loads_only_its_own_module_and_parses_as_in_the_whole_parser() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom engine.cli import COMMANDS, build_parser\n"
+            "args = vars(build_parser(['audit', 'verify', 'x.db']).parse_args(['audit', 'verify', 'x.db']))\n"
+            "loaded = sorted(n for n, (m, _) in COMMANDS.items() if m in sys.modules)\n"
+            "whole = vars(build_parser().parse_args(['audit', 'verify', 'x.db']))\n"
+            "print(loaded, args == whole)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["['audit']", "True"]
+
+
+def test_an_unknown_command_is_refused_with_the_whole_list(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["nonsense"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'nonsense'" in err and "serve" in err and "trace" in err

@@ -4,20 +4,35 @@ per-candidate sentence check is bounded; ordinary sentences are untouched."""
 from __future__ import annotations
 
 import dataclasses
+from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llm_adapters.offline.analysis import analyze
+from llm_adapters.offline.offline_rules import OfflineRules
 from tests.proposer.helpers import proposer
 
-RULES = proposer().rules
-LIMIT = RULES.settings.max_sentence_chars
-UNBOUNDED = dataclasses.replace(RULES, settings=dataclasses.replace(RULES.settings, max_sentence_chars=None))
+
+# Built when a test first needs them, not at collection: every worker collects this module, one runs it.
+def _rules() -> OfflineRules:
+    return proposer().rules
+
+
+def _limit() -> int:
+    limit = _rules().settings.max_sentence_chars
+    assert limit is not None  # the shipped rules bound sentences
+    return limit
+
+
+@cache
+def _unbounded() -> OfflineRules:
+    rules = _rules()
+    return dataclasses.replace(rules, settings=dataclasses.replace(rules.settings, max_sentence_chars=None))
 
 
 def test_the_limit_is_rule_data() -> None:
-    assert LIMIT is not None and LIMIT >= 80
+    assert _limit() >= 80
 
 
 @settings(max_examples=60, deadline=None)
@@ -25,9 +40,8 @@ def test_the_limit_is_rule_data() -> None:
                 min_size=1, max_size=600))
 def test_no_sentence_is_longer_than_the_limit(words: list[str]) -> None:
     text = " ".join(words)
-    assert LIMIT is not None
-    analysis = analyze(RULES, text)
-    assert all(s.end - s.start <= LIMIT for s in analysis.sentences)
+    analysis = analyze(_rules(), text)
+    assert all(s.end - s.start <= _limit() for s in analysis.sentences)
     # the pieces keep the text's order and never overlap
     assert all(a.end <= b.start for a, b in zip(analysis.sentences, analysis.sentences[1:], strict=False))
 
@@ -35,15 +49,14 @@ def test_no_sentence_is_longer_than_the_limit(words: list[str]) -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=300))
 def test_ordinary_sentences_are_unchanged(text: str) -> None:
-    if any(len(part) > (LIMIT or 0) // 2 for part in text.splitlines()):
+    if any(len(part) > _limit() // 2 for part in text.splitlines()):
         return
-    assert analyze(RULES, text).sentences == analyze(UNBOUNDED, text).sentences
+    assert analyze(_rules(), text).sentences == analyze(_unbounded(), text).sentences
 
 
 def test_a_run_on_sentence_is_cut_after_a_comma() -> None:
-    assert LIMIT is not None
     clause = "we would like a flat near the park, "
-    analysis = analyze(RULES, clause * (3 * LIMIT // len(clause)))
+    analysis = analyze(_rules(), clause * (3 * _limit() // len(clause)))
     assert len(analysis.sentences) >= 3
     for sentence in analysis.sentences[:-1]:
         assert analysis.text[sentence.end - 1] == ","

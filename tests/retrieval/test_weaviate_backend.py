@@ -12,8 +12,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from weaviate.classes.config import DataType, Tokenization
-from weaviate.classes.query import HybridFusion
 
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.analysis import AnalyzerSet
@@ -41,6 +39,8 @@ def _props_by_name(passages: list[Passage]) -> dict[str, Any]:
 
 
 def test_schema_types_record_fields() -> None:
+    from weaviate.classes.config import DataType, Tokenization  # here, not at collection: weaviate takes 3 s
+
     props = _props_by_name(list(load_corpus(REAL_ESTATE).passages))
     assert props["passage_id"].dataType == DataType.TEXT and props["passage_id"].tokenization == Tokenization.FIELD
     assert props["text"].indexSearchable is True and props["text"].tokenization == Tokenization.WORD
@@ -201,6 +201,8 @@ def test_rejected_insert_removes_the_half_written_collection(rules: RetrievalRul
 
 
 def test_search_sends_hybrid_query_and_maps_hits(rules: RetrievalRules) -> None:
+    from weaviate.classes.query import HybridFusion
+
     client = FakeClient()
     index = _index(rules, client)
     filters = [FieldFilter(field="town", op="eq", value="Vera")]
