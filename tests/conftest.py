@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -23,8 +24,13 @@ settings.load_profile("grace")
 
 def pytest_configure(config: pytest.Config) -> None:
     from audit.logging import configure_logging
+    from engine.service.native_threads import limit_native_threads
     from tests.support import no_network
 
+    # One OpenMP thread per test process, as `grace serve` runs: the embedder's threads spin at barriers while the
+    # other xdist worker has the second core (the demo corpora embed in 9 s of CPU instead of 16 s; the vectors
+    # are bit-identical). Set before the embedder's library loads, which is at its first use.
+    limit_native_threads(os.environ)
     no_network.install()
     configure_logging(redaction_key=None, level="warning")
 
