@@ -235,10 +235,13 @@ class Server:
 
 
 def bench_env(tmp: Path, token: str, query_cache: int | None = None, heap_freeze: bool = True,
-              log_commits: bool = False, switch_interval_ms: float | None = None) -> dict[str, str]:
+              log_commits: bool = False, switch_interval_ms: float | None = None,
+              turn_workers: int | None = None) -> dict[str, str]:
     limits = json.loads(LIMITS.read_text(encoding="utf-8"))
     if switch_interval_ms is not None:
         limits["switch_interval_ms"] = switch_interval_ms
+    if turn_workers is not None:
+        limits["turn_workers"] = turn_workers
     if log_commits:  # --trace: every turn commit's phases go to the server log (storage.commit.slow)
         limits["slow_commit_log_ms"] = 0
     limits["freeze_heap_after_warm_up"] = limits["freeze_heap_after_warm_up"] and heap_freeze
@@ -433,7 +436,7 @@ def run_config(backend: str, workers: int, url: str, args: argparse.Namespace, d
     run = Run(backend, workers, args.conversations)
     with tempfile.TemporaryDirectory(prefix="grace-load-") as tmp_name:
         env = bench_env(Path(tmp_name), token, args.query_cache, args.heap_freeze, log_commits=args.trace is not None,
-                        switch_interval_ms=args.switch_interval_ms)
+                        switch_interval_ms=args.switch_interval_ms, turn_workers=args.turn_workers)
         run.server_log = args.data_dir / f"server-{backend}-{workers}.log"
         server = Server(url, args.data_dir, env, run.server_log, workers)
         try:
@@ -663,6 +666,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--switch-interval-ms", type=float, default=None,
                         help="the servers' GIL switch interval (default: switch_interval_ms in limits.json; 5 is"
                         " CPython's own), to measure what it changes")
+    parser.add_argument("--turn-workers", type=int, default=None,
+                        help="turns a server answers and proposes at once (default: turn_workers in limits.json),"
+                        " to measure what it changes")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--postgres-url", default=os.environ.get("GRACE_TEST_POSTGRES_URL", ""))
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench", help="audit key, embedding cache")
@@ -678,6 +684,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--step-seconds must be in (0, {MAX_STEP_SECONDS:.0f}] and --think-s in [0, 60]")
     if not 1 <= args.connections <= 1024 or not 1 <= args.in_process_turns <= 5000:
         parser.error("--connections must be 1..1024 and --in-process-turns 1..5000")
+    if args.turn_workers is not None and not 1 <= args.turn_workers <= 64:
+        parser.error("--turn-workers must be 1..64")
     args.data_dir = args.data_dir.resolve()
     args.data_dir.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + args.max_seconds
@@ -692,7 +700,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average at start {load_average()}; {args.conversations} conversations, steps {args.steps} "
           f"turns/s x {args.step_seconds:.0f} s, think {args.think_s} s, query cache {cache}, "
           f"heap freeze {'on' if args.heap_freeze else 'off'}, switch interval "
-          f"{args.switch_interval_ms if args.switch_interval_ms is not None else 'default'} ms, connections"
+          f"{args.switch_interval_ms if args.switch_interval_ms is not None else 'default'} ms, turn workers "
+          f"{args.turn_workers or 'default'}, connections"
           f" {args.reuse} (at most {args.connections} requests in flight)",
           flush=True)
     if args.query_cache is not None:

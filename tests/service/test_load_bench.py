@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.load_bench import cpu_seconds, main, pct
+from benchmarks.load_bench import bench_env, cpu_seconds, main, pct
+from engine.service.limits import load_limits
 from tests.support.embeddings import link_embeddings
 
 POSTGRES_URL = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
@@ -113,3 +114,12 @@ def test_fifo_pool_spreads_requests_over_every_connection_lifo_reuses_the_last()
     assert visitor == [0, 1, 2, 0, 1, 2, 0, 1]
     with pytest.raises(ValueError):
         Pool("127.0.0.1", 1, 1, "random")
+
+
+def test_bench_env_sets_the_servers_turn_workers_and_lifts_rate_limits(tmp_path: Path) -> None:
+    env = bench_env(tmp_path, "token", turn_workers=2, switch_interval_ms=1.0)
+    limits = load_limits(Path(env["GRACE_SERVICE_LIMITS"]))
+    assert limits.turn_workers == 2 and limits.switch_interval_ms == 1.0
+    assert env["OMP_NUM_THREADS"] == "1" and env["GRACE_OPERATOR_TOKEN"] == "token"
+    default = load_limits(Path(bench_env(tmp_path, "token")["GRACE_SERVICE_LIMITS"]))
+    assert default.turn_workers == load_limits().turn_workers
