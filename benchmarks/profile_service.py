@@ -164,8 +164,10 @@ def main(argv: list[str] | None = None) -> int:
         raw_path = tmp / "raw.txt"
         try:
             asyncio.run(_drive(server.port, 2, 8))  # first requests (connection setup) are not profiled
-            spy = subprocess.Popen([pyspy, "record", "--pid", str(server.pids[0]), "--rate", str(args.rate),
-                                    "--format", "raw", "--output", str(raw_path)],
+            # --nonblocking: py-spy reads the stacks without stopping the process; stopping it at every sample
+            # cut a PostgreSQL worker from 63 to 20 turns/s, so the profile showed a different load than it measured
+            spy = subprocess.Popen([pyspy, "record", "--nonblocking", "--pid", str(server.pids[0]),
+                                    "--rate", str(args.rate), "--format", "raw", "--output", str(raw_path)],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(1.0)  # py-spy attaches
             load_before = load_average()
