@@ -22,6 +22,9 @@ _ASCII_TRIGGER = re.compile(r"[0-9@]")  # an ASCII string without these holds no
 _ASCII_AT = re.compile("@")
 _ASCII_DIGITS = "0123456789"  # on ASCII text, exactly the characters str.isdigit accepts
 _KEY_CACHE_SIZE = 4096  # bound on remembered key redactions / cached redactors
+# Bound on the characters of remembered string redactions per redactor (a few MB): past it the memory starts afresh.
+_SEEN_MAX_CHARS = 1_000_000
+_SEEN_MAX_TEXT = 4096  # longer strings are redacted every time, not remembered
 _MAX_DEPTH = 64  # deeper values are refused (cycles or hostile input)
 _Seen = dict[tuple[str, bool], str]  # string redactions of one walk
 _NOT_LEAF = object()  # sentinel: the value is a container or an unusual type and takes the full walk
@@ -37,6 +40,12 @@ class Redactor:
         self._min_digits = self.policy.phone.min_digits
         self._key_cache: dict[str, str] = {}
         self._exempt = frozenset(self.policy.phone_exempt_keys)
+        # String redactions remembered across records: a record repeats the conversation's earlier messages and
+        # values (state_before, state_after), which the previous records already redacted. Redaction is a pure
+        # function of the text for one key and policy, so a remembered result is exactly a fresh one. The dict
+        # is replaced, never cleared, when full, so a thread still walking with the old one is unaffected.
+        self._seen: _Seen = {}
+        self._seen_chars = 0
 
     @property
     def keyed(self) -> bool:
@@ -80,7 +89,9 @@ class Redactor:
         ``strict`` (records): values with no JSON meaning raise ``RedactionError``, since they could hide
         contact data. Not strict (log events): such values are rendered with ``repr`` and then redacted.
         """
-        return self._walk(value, strict, True, 0, {})
+        if self._seen_chars > _SEEN_MAX_CHARS:
+            self._seen, self._seen_chars = {}, 0
+        return self._walk(value, strict, True, 0, self._seen)
 
     def leaks(self, value: Any) -> list[str]:
         """JSON-pointer-like paths of strings that still hold contact data (empty when clean)."""
@@ -141,8 +152,9 @@ class Redactor:
     def _leaf(self, item: Any, phones: bool, seen: _Seen) -> Any:
         """What ``_walk`` gives for an exact str / None / bool / float / int leaf, without its type ladder and
         depth check (callers take this path only where the depth is within bounds); ``_NOT_LEAF`` otherwise.
-        ``seen`` remembers, for one ``redact`` call only, the strings that went through the finders: a record
-        repeats its values (state_before and state_after, a command's value and quote, its two timestamps)."""
+        ``seen`` remembers the strings that went through the finders (bounded, see ``redact``): a record repeats
+        its values (state_before and state_after, a command's value and quote, its two timestamps), and each
+        record repeats the earlier turns' messages."""
         kind = type(item)
         if kind is str:
             # An ASCII string without a digit (or an '@' when phones are exempt) holds no contact data: the same
@@ -151,7 +163,10 @@ class Redactor:
                 return item
             done = seen.get((item, phones))
             if done is None:
-                done = seen[(item, phones)] = self.redact_text(item, phones=phones)
+                done = self.redact_text(item, phones=phones)
+                if len(item) <= _SEEN_MAX_TEXT:
+                    seen[(item, phones)] = done
+                    self._seen_chars += len(item) + len(done)
             return done
         if item is None or kind is bool or kind is float:
             return item

@@ -139,3 +139,28 @@ def test_tokens_equal_their_definition(value: str, kind: Any) -> None:
     if plain.encode("utf-8", "surrogatepass") == plain.encode("utf-8", "replace"):  # no lone surrogate
         expected = f"{kind}:hmac8:{digest.translate(str.maketrans('0123456789abcdef', 'abcdefghijklmnop'))}"
         assert R.token(kind, value) == expected
+
+
+def test_strings_remembered_across_records_redact_as_fresh_and_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from audit.redaction import walker
+
+    monkeypatch.setattr(walker, "_SEEN_MAX_CHARS", 200)
+    redactor = Redactor(KEY)
+    records = [{"messages": [f"call me on 600 000 {n:03d}", "mail alex@example.com"], "hash": "600000005",
+                "conversation_id": f"c {n} 600000005"} for n in range(40)]
+    for record in records + records:  # the second pass is answered from what the first remembered
+        assert redactor.redact(record) == reference(record)
+        # past the bound the memory starts afresh: never more than the bound plus one record's strings
+        assert redactor._seen_chars <= 200 + _remembered_chars(redactor, record)
+    # the phone flag is part of what is remembered: the same text under an exempt key keeps its digits
+    exempt = EXEMPT[0]
+    assert redactor.redact({"x": "600000005"})["x"] != "600000005"
+    assert redactor.redact({exempt: "600000005"})[exempt] == "600000005"
+    long_text = "call 600 000 005 " * 300  # longer than what is remembered: redacted every time, not kept
+    assert redactor.redact([long_text]) == reference([long_text])
+    assert all(len(text) <= walker._SEEN_MAX_TEXT for text, _ in redactor._seen)
+
+
+def _remembered_chars(redactor: Redactor, record: dict[str, Any]) -> int:
+    texts = [text for value in record.values() for text in (value if isinstance(value, list) else [value])]
+    return sum(len(text) + len(redactor.redact_text(text)) for text in texts)
