@@ -63,16 +63,18 @@ def _digits(text: str) -> str:
     return _NON_DIGIT.sub("", text)
 
 
-def phone_keys(value: str, region: str) -> set[str]:
-    """Digit strings under which a telephone number is compared: as written, national number, E.164."""
+@functools.lru_cache(maxsize=4096)
+def phone_keys(value: str, region: str) -> frozenset[str]:
+    """Digit strings under which a telephone number is compared: as written, national number, E.164 (cached:
+    a candidate's number is parsed for every provenance fact and again on later turns)."""
     keys = {_digits(normalize(value))}
     try:
         number = phonenumbers.parse(normalize(value), region)
     except phonenumbers.NumberParseException:
-        return {k for k in keys if k}
+        return frozenset(k for k in keys if k)
     keys.add(str(number.national_number))
     keys.add(phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164).lstrip("+"))
-    return {k for k in keys if k}
+    return frozenset(k for k in keys if k)
 
 
 def is_email(value: str) -> bool:
