@@ -182,7 +182,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--directory", default=str(DEFAULT_DIRECTORY), help="directory file (JSON or CSV)")
     parser.add_argument("--mapping", default=str(DEFAULT_MAPPING), help="field-mapping JSON for that directory")
     parser.add_argument("--embeddings", action="store_true", help="re-rank with the offline embedder (cached)")
-    parser.add_argument("--cache-dir", default=None, help="embedding cache folder (default ~/.cache/grace/trace)")
+    parser.add_argument("--cache-dir", default=None,
+                        help="embedding cache folder (default $GRACE_CACHE_DIR/trace, else <temp>/grace-cache/trace)")
     parser.add_argument("--rules", default=str(DEFAULT_RULES_DIR), help="rule bundle folder (verified before use)")
 
 

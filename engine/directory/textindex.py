@@ -8,7 +8,6 @@ never decide whether a structural constraint holds.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +16,14 @@ import numpy as np
 import Stemmer
 import structlog
 
+from engine.cache_root import cache_root
 from engine.directory.ingest import Directory
 
 log = structlog.get_logger("grace.directory")
 
 
 def default_cache_dir() -> Path:
-    root = os.environ.get("GRACE_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "grace")
-    return Path(root) / "trace"
+    return cache_root() / "trace"  # the one cache root of every derived-data cache (engine/cache_root.py)
 
 
 class TextIndex:
