@@ -26,8 +26,10 @@ demo: $(STAMP)
 LINT = $(BIN)/ruff check engine llm_adapters audit spec tests benchmarks && $(BIN)/mypy engine llm_adapters audit spec \
 	&& $(BIN)/lint-imports --no-cache
 test: $(STAMP)
-	@log=$$(mktemp); ( nice -n 19 sh -c '$(LINT)' ) > $$log 2>&1 & lint=$$!; \
+	@log=$$(mktemp); ( nice -n 19 sh -c '$(LINT)'; rc=$$?; echo "lint finished at $$(date +%T)"; exit $$rc ) \
+		> $$log 2>&1 & lint=$$!; \
 	$(BIN)/pytest -p no:cacheprovider -n auto --dist loadfile --durations=30; tests=$$?; \
+	echo "tests finished at $$(date +%T)"; \
 	wait $$lint; linted=$$?; echo "--- lint (ruff, mypy, import contracts) ---"; cat $$log; rm -f $$log; \
 	echo "tests exit $$tests, lint exit $$linted"; test $$tests -eq 0 && test $$linted -eq 0
 
