@@ -28,6 +28,7 @@ from audit.errors import AuditKeyError
 from audit.keys import check_key
 
 PREFIX = "enc:siv:"
+_SEALED_MEMO_ENTRIES = 4096  # tokens one cipher remembers (a cipher lives for one turn or one export)
 ERASED = "[erased]"  # what a reader sees in place of a personal string whose key was destroyed
 DATA_KEY_BYTES = 64  # AES-SIV-256: two 256-bit halves
 _KEK_TAG = b"grace.vault.kek.v1\x00"
@@ -54,11 +55,20 @@ class FieldCipher:
         self.conversation_id = conversation_id
         self._siv = AESSIV(data_key)
         self._aad = [b"grace.vault.field.v1", conversation_id.encode("utf-8")]
+        # AES-SIV is deterministic (same key, associated data and text: same ciphertext), and one turn seals the
+        # same history several times (state seal check, stored state, record): remember this cipher's tokens.
+        self._sealed: dict[str, str] = {}
 
     def seal(self, text: str) -> str:
         # Always encrypt, even text that looks sealed: a visitor typing "enc:siv:..." must round-trip.
-        raw = self._siv.encrypt(text.encode("utf-8", "surrogatepass"), self._aad)
-        return PREFIX + raw.hex().translate(_TO_LETTERS)
+        token = self._sealed.get(text)
+        if token is None:
+            raw = self._siv.encrypt(text.encode("utf-8", "surrogatepass"), self._aad)
+            token = PREFIX + raw.hex().translate(_TO_LETTERS)
+            if len(self._sealed) >= _SEALED_MEMO_ENTRIES:
+                self._sealed.clear()
+            self._sealed[text] = token
+        return token
 
     def open(self, token: str) -> str:
         if not is_sealed(token):
