@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import os
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from cryptography.exceptions import InvalidTag
@@ -84,14 +85,18 @@ def new_data_key() -> bytes:
     return os.urandom(DATA_KEY_BYTES)
 
 
-def _kek(audit_key: bytes) -> bytes:
-    key = check_key(audit_key, source="audit key")
-    return hmac.new(key, _KEK_TAG, hashlib.sha256).digest()
+def _kek(audit_key: bytes) -> AESGCM:
+    return _kek_cipher(check_key(audit_key, source="audit key"))
+
+
+@lru_cache(maxsize=8)  # a process holds one or two audit keys: derive the key-encryption key once per key
+def _kek_cipher(key: bytes) -> AESGCM:
+    return AESGCM(hmac.new(key, _KEK_TAG, hashlib.sha256).digest())
 
 
 def wrap(data_key: bytes, conversation_id: str, audit_key: bytes) -> bytes:
     nonce = os.urandom(12)
-    body = AESGCM(_kek(audit_key)).encrypt(nonce, data_key, conversation_id.encode("utf-8"))
+    body = _kek(audit_key).encrypt(nonce, data_key, conversation_id.encode("utf-8"))
     return _WRAP_VERSION + nonce + body
 
 
@@ -99,7 +104,7 @@ def unwrap(wrapped: bytes, conversation_id: str, audit_key: bytes) -> bytes:
     if len(wrapped) < 13 or wrapped[:1] != _WRAP_VERSION:
         raise AuditKeyError("wrapped conversation key is malformed", code="audit.vault.key_invalid")
     try:
-        return AESGCM(_kek(audit_key)).decrypt(wrapped[1:13], wrapped[13:], conversation_id.encode("utf-8"))
+        return _kek(audit_key).decrypt(wrapped[1:13], wrapped[13:], conversation_id.encode("utf-8"))
     except InvalidTag as exc:
         raise AuditKeyError(
             "conversation key does not unwrap under this audit key", code="audit.vault.wrong_key"
