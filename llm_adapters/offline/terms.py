@@ -49,7 +49,7 @@ def find_terms(analysis: Analysis, vocabulary: VocabularyData) -> list[TermMatch
     found: list[TermMatch] = []
     patterns, stems = compiled_terms(vocabulary)
     for (term, option), pattern, stem in zip(vocabulary.terms, patterns, stems, strict=True):
-        if term not in text and stem not in text:  # cheap pre-check before the regex
+        if stem not in text:  # cheap pre-check before the regex (the stem is a prefix of the term)
             continue
         for match in pattern.finditer(text):
             start, end = match.span()
