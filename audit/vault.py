@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import os
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from cryptography.exceptions import InvalidTag
@@ -28,6 +29,7 @@ from audit.errors import AuditKeyError
 from audit.keys import check_key
 
 PREFIX = "enc:siv:"
+_SEALED_MEMO_ENTRIES = 4096  # tokens one cipher remembers (a cipher lives for one turn or one export)
 ERASED = "[erased]"  # what a reader sees in place of a personal string whose key was destroyed
 DATA_KEY_BYTES = 64  # AES-SIV-256: two 256-bit halves
 _KEK_TAG = b"grace.vault.kek.v1\x00"
@@ -54,11 +56,20 @@ class FieldCipher:
         self.conversation_id = conversation_id
         self._siv = AESSIV(data_key)
         self._aad = [b"grace.vault.field.v1", conversation_id.encode("utf-8")]
+        # AES-SIV is deterministic (same key, associated data and text: same ciphertext), and one turn seals the
+        # same history several times (state seal check, stored state, record): remember this cipher's tokens.
+        self._sealed: dict[str, str] = {}
 
     def seal(self, text: str) -> str:
         # Always encrypt, even text that looks sealed: a visitor typing "enc:siv:..." must round-trip.
-        raw = self._siv.encrypt(text.encode("utf-8", "surrogatepass"), self._aad)
-        return PREFIX + raw.hex().translate(_TO_LETTERS)
+        token = self._sealed.get(text)
+        if token is None:
+            raw = self._siv.encrypt(text.encode("utf-8", "surrogatepass"), self._aad)
+            token = PREFIX + raw.hex().translate(_TO_LETTERS)
+            if len(self._sealed) >= _SEALED_MEMO_ENTRIES:
+                self._sealed.clear()
+            self._sealed[text] = token
+        return token
 
     def open(self, token: str) -> str:
         if not is_sealed(token):
@@ -74,14 +85,18 @@ def new_data_key() -> bytes:
     return os.urandom(DATA_KEY_BYTES)
 
 
-def _kek(audit_key: bytes) -> bytes:
-    key = check_key(audit_key, source="audit key")
-    return hmac.new(key, _KEK_TAG, hashlib.sha256).digest()
+def _kek(audit_key: bytes) -> AESGCM:
+    return _kek_cipher(check_key(audit_key, source="audit key"))
+
+
+@lru_cache(maxsize=8)  # a process holds one or two audit keys: derive the key-encryption key once per key
+def _kek_cipher(key: bytes) -> AESGCM:
+    return AESGCM(hmac.new(key, _KEK_TAG, hashlib.sha256).digest())
 
 
 def wrap(data_key: bytes, conversation_id: str, audit_key: bytes) -> bytes:
     nonce = os.urandom(12)
-    body = AESGCM(_kek(audit_key)).encrypt(nonce, data_key, conversation_id.encode("utf-8"))
+    body = _kek(audit_key).encrypt(nonce, data_key, conversation_id.encode("utf-8"))
     return _WRAP_VERSION + nonce + body
 
 
@@ -89,7 +104,7 @@ def unwrap(wrapped: bytes, conversation_id: str, audit_key: bytes) -> bytes:
     if len(wrapped) < 13 or wrapped[:1] != _WRAP_VERSION:
         raise AuditKeyError("wrapped conversation key is malformed", code="audit.vault.key_invalid")
     try:
-        return AESGCM(_kek(audit_key)).decrypt(wrapped[1:13], wrapped[13:], conversation_id.encode("utf-8"))
+        return _kek(audit_key).decrypt(wrapped[1:13], wrapped[13:], conversation_id.encode("utf-8"))
     except InvalidTag as exc:
         raise AuditKeyError(
             "conversation key does not unwrap under this audit key", code="audit.vault.wrong_key"

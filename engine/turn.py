@@ -17,7 +17,7 @@ from engine.arc import ArcWording
 from engine.bundle_loader import RuleBundle
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.company import company_contacts
-from engine.decision.decider import Decider, Decision
+from engine.decision.decider import Decider, Decision, fork_state
 from engine.decision.invariants import CheckOutcome
 from engine.errors import DeadlineError, GraceError, InputError, IntegrityError
 from engine.goals.company_data import resolve_vocabulary
@@ -168,7 +168,8 @@ class TurnRuntime:
                              code="conversation.version_mismatch")
         expected_turn = state.turn
         turn = state.turn + 1
-        working = state.model_copy(deep=True)
+        # Fresh containers, shared frozen messages and value records: ``state`` stays the state before the turn.
+        working = fork_state(state)
         working.turn = turn
         working.messages.append(Message(role=Role.VISITOR, turn=turn, text=normalized))
         timings: dict[str, float] = {}
@@ -254,7 +255,7 @@ class TurnRuntime:
         reply: Reply, fail_closed: tuple[str, str] | None, timings: dict[str, float],
         received_at: datetime, ran: bool, cipher: FieldCipher | None, notes: Sequence[str] = (),
     ) -> tuple[ConversationState, Sealed]:
-        new_state = decision.new_state.model_copy(deep=True)
+        new_state = fork_state(decision.new_state)  # the assistant message goes on a fresh list only
         new_state.messages.append(
             Message(role=Role.ASSISTANT, turn=new_state.turn,
                     text=join_reply(answer.text, reply.notice, reply.question, reply.closing),

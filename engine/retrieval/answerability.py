@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -50,6 +51,7 @@ _FUZZY_MIN_LEN = 5
 _PREFIX_MIN_LEN = 4
 _PREFIX_MAX_EXTRA = 2
 _MAX_SPELLINGS = 2
+_FORMS_MEMO_ENTRIES = 4096  # asked-word variant sets remembered per judge (a few hundred bytes each)
 
 
 @lru_cache(maxsize=8)
@@ -191,6 +193,8 @@ class AnswerabilityJudge:
         self._initials = initials_index(((p.id, tokens(p.indexed_text())) for p in passages), self._stop)
         self._corpus_terms = frozenset().union(*self.passage_terms.values()) if passage_terms else frozenset()
         self._by_initial: dict[str, list[str]] = {}
+        self._forms_memo: dict[frozenset[str], frozenset[str]] = {}
+        self._forms_lock = threading.Lock()
         for term in sorted(self._corpus_terms):
             if len(term) >= _PREFIX_MIN_LEN:
                 self._by_initial.setdefault(term[0], []).append(term)
@@ -365,7 +369,19 @@ class AnswerabilityJudge:
         return found
 
     def _forms(self, variants: frozenset[str]) -> frozenset[str]:
-        """The corpus terms an asked word's variants match: equal stems, or stems one typo away."""
+        """The corpus terms an asked word's variants match: equal stems, or stems one typo away. Memoised per
+        judge (its corpus terms are fixed at construction): visitors ask the same words, and each miss runs a
+        fuzzy search over the corpus terms."""
+        found = self._forms_memo.get(variants)
+        if found is None:
+            found = self._match_forms(variants)
+            with self._forms_lock:
+                if len(self._forms_memo) >= _FORMS_MEMO_ENTRIES:
+                    self._forms_memo.clear()  # bounded; refilled by the words asked next
+                self._forms_memo[variants] = found
+        return found
+
+    def _match_forms(self, variants: frozenset[str]) -> frozenset[str]:
         forms = set(variants & self._corpus_terms)
         for variant in variants:
             if len(variant) >= _PREFIX_MIN_LEN:  # "buy" / "buyer": Snowball keeps some derivations apart

@@ -22,6 +22,8 @@ in "!" without "?" exclaims ("What a lovely place!"): wh-words do not make it a 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.retrieval.retrieval_rules import LanguageRules, QuestionCues, RetrievalRules
 from engine.text import fold, normalize
@@ -35,30 +37,82 @@ def _words(text: str) -> list[str]:
     return [w.replace("’", "'") for w in _WORD.findall(normalize(text).casefold())]
 
 
-def _contains_phrase(folded_sentence: str, phrase: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(fold(phrase))}(?!\w)", folded_sentence) is not None
+@dataclass(frozen=True)
+class _Compiled:
+    """One language's cues in the forms the checks look up, built once per cue data (``compiled``): the word
+    lists become sets and folded phrases, and the request phrases one pattern instead of a search each."""
+
+    request: re.Pattern[str] | None  # any request phrase, folded, as a whole-word match
+    openers: tuple[tuple[re.Pattern[str], int], ...]  # fragment openers: folded start pattern, word count
+    links: frozenset[str]  # folded
+    closers: tuple[list[str], ...]  # folded words of each fragment closer
+    folded_auxiliaries: frozenset[str]
+    auxiliaries: frozenset[str]
+    subjects: frozenset[str]
+    prepositions: frozenset[str]
+    wh: frozenset[str]
+    standalone: frozenset[str]
+    clause_wh: frozenset[str]
+    blocked_after_wh: frozenset[str]
+    informal: frozenset[str]
+    informal_after_preposition: frozenset[str]
+    informal_blocked: frozenset[str]  # folded
+    anywhere: frozenset[str]
+    openers_split: tuple[tuple[int, str], ...]  # question openers: word count, phrase
+    closing: tuple[list[str], ...]  # folded words of each closing phrase
 
 
-def _fragment(folded_sentence: str, words: list[str], cues: QuestionCues) -> bool:
+def phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One whole-word pattern for all ``phrases`` (folded): it matches a folded sentence exactly when one of
+    the phrases does on its own (alternation backtracks through every branch at every position)."""
+    if not phrases:
+        return None
+    return re.compile(rf"(?<!\w)(?:{'|'.join(re.escape(fold(p)) for p in phrases)})(?!\w)")
+
+
+@lru_cache(maxsize=32)  # keyed on the cue data (a frozen model, compared by value): a few languages per bundle
+def compiled(cues: QuestionCues) -> _Compiled:
+    return _Compiled(
+        request=phrase_pattern(cues.request_phrases),
+        openers=tuple((re.compile(rf"{re.escape(fold(o))}(?!\w)"), len(fold(o).split()))
+                      for o in cues.fragment_openers),
+        links=frozenset(fold(w) for w in cues.fragment_links),
+        closers=tuple(fold(c).split() for c in cues.fragment_closers),
+        folded_auxiliaries=frozenset(fold(a) for a in cues.auxiliaries),
+        auxiliaries=frozenset(cues.auxiliaries),
+        subjects=frozenset(cues.subject_words),
+        prepositions=frozenset(cues.wh_prepositions),
+        wh=frozenset(cues.wh_words),
+        standalone=frozenset(cues.standalone_wh_words),
+        clause_wh=frozenset(cues.clause_wh_words),
+        blocked_after_wh=frozenset(cues.blocked_after_wh),
+        informal=frozenset(cues.informal_wh_words),
+        informal_after_preposition=frozenset(cues.informal_wh_after_preposition),
+        informal_blocked=frozenset(fold(w) for w in cues.informal_blocked),
+        anywhere=frozenset(cues.anywhere_wh_words),
+        openers_split=tuple((len(o.split()), o) for o in cues.question_openers),
+        closing=tuple(fold(p).split() for p in cues.closing_phrases),
+    )
+
+
+def _fragment(folded_sentence: str, words: list[str], cues: QuestionCues, c: _Compiled) -> bool:
     """A request written as a noun phrase: "price of a new boiler", "opening hours saturday", "drum lessons how
     much"."""
     folded_words = [fold(w) for w in words]
-    auxiliaries = {fold(a) for a in cues.auxiliaries}
-    verbless = not set(folded_words) & auxiliaries
-    for opener in cues.fragment_openers:
-        head = fold(opener)
-        if not re.match(rf"{re.escape(head)}(?!\w)", folded_sentence):
+    verbless = not set(folded_words) & c.folded_auxiliaries
+    for pattern, size in c.openers:
+        if not pattern.match(folded_sentence):
             continue
-        rest = folded_words[len(head.split()) :]
-        if verbless and set(rest[:2]) & {fold(w) for w in cues.fragment_links}:  # "algún descuento para …"
+        rest = folded_words[size:]
+        if verbless and set(rest[:2]) & c.links:  # "algún descuento para …"
             return True
         if len(words) <= cues.fragment_max_words and verbless:
             return True
     if not 1 < len(words) <= cues.fragment_max_words + 2:
         return False
-    for closer_words in (fold(c).split() for c in cues.fragment_closers):
+    for closer_words in c.closers:
         before = folded_words[: -len(closer_words)]
-        if before and folded_words[-len(closer_words) :] == closer_words and not set(before) & auxiliaries:
+        if before and folded_words[-len(closer_words) :] == closer_words and not set(before) & c.folded_auxiliaries:
             return True
     return False
 
@@ -109,80 +163,76 @@ def _existence(words: list[str], cues: QuestionCues) -> bool:
     )
 
 
-def _closing(words: list[str], cues: QuestionCues) -> bool:
+def _closing(words: list[str], c: _Compiled) -> bool:
     """A sentence or clause closing with "cuánto es", "se puede", "how much"."""
     folded = [fold(w) for w in words]
-    for phrase in cues.closing_phrases:
-        tail = fold(phrase).split()
-        if len(folded) > len(tail) and folded[-len(tail) :] == tail:
-            return True
-    return False
+    return any(len(folded) > len(tail) and folded[-len(tail) :] == tail for tail in c.closing)
 
 
-def _later_clause(words: list[str], cues: QuestionCues) -> bool:
+def _later_clause(words: list[str], c: _Compiled) -> bool:
     """A clause after a comma or semicolon asks: "…, can you flush them", "…, how much is it"."""
-    if len(words) >= 2 and words[0] in set(cues.auxiliaries) and words[1] in set(cues.subject_words):
+    if len(words) >= 2 and words[0] in c.auxiliaries and words[1] in c.subjects:
         return True
-    start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
-    if words[start] not in set(cues.clause_wh_words):
+    start = 1 if words[0] in c.prepositions and len(words) > 1 else 0
+    if words[start] not in c.clause_wh:
         return False
     following = words[start + 1 : start + 2]
-    return bool(following) and following[0] not in set(cues.blocked_after_wh)
+    return bool(following) and following[0] not in c.blocked_after_wh
 
 
-def _opening(words: list[str], cues: QuestionCues, exclaims: bool) -> bool:
+def _opening(words: list[str], cues: QuestionCues, c: _Compiled, exclaims: bool) -> bool:
     """The sentence's own start asks (auxiliary + subject, an opener, a wh-word)."""
-    aux = set(cues.auxiliaries)
-    if len(words) >= 2 and words[0] in aux and words[1] in set(cues.subject_words):
+    aux = c.auxiliaries
+    if len(words) >= 2 and words[0] in aux and words[1] in c.subjects:
         return True
-    for opener in cues.question_openers:
-        size = len(opener.split())
+    for size, opener in c.openers_split:
         if len(words) >= size + 2 and " ".join(words[:size]) == opener:
             return True
     if exclaims:
         return False
-    start = 1 if words[0] in set(cues.wh_prepositions) and len(words) > 1 else 0
-    if start and words[start] in set(cues.informal_wh_after_preposition):  # "hasta cuando …"
+    start = 1 if words[0] in c.prepositions and len(words) > 1 else 0
+    if start and words[start] in c.informal_after_preposition:  # "hasta cuando …"
         return True
-    if words[start] in set(cues.informal_wh_words):
+    if words[start] in c.informal:
         window = {fold(w) for w in words[start + 1 : start + 3]}
-        if window and not window & {fold(w) for w in cues.informal_blocked}:
+        if window and not window & c.informal_blocked:
             return True
-    if words[start] not in set(cues.wh_words):
+    if words[start] not in c.wh:
         return False
     following = words[start + 1 : start + 1 + max(cues.aux_window, 1)]
-    if following and following[0] in set(cues.blocked_after_wh):
+    if following and following[0] in c.blocked_after_wh:
         return False
-    if words[start] in set(cues.standalone_wh_words):
+    if words[start] in c.standalone:
         return True
     return any(word in aux for word in following[: cues.aux_window])
 
 
 def _cue(sentence: str, cues: QuestionCues) -> bool:
+    c = compiled(cues)
     folded = fold(sentence)
-    if any(_contains_phrase(folded, phrase) for phrase in cues.request_phrases):
+    if c.request is not None and c.request.search(folded) is not None:
         return True
     words = _words(sentence)
     if not words:
         return False
     exclaims = sentence.rstrip().endswith("!")
-    if "¡" not in sentence and not exclaims and set(words) & set(cues.anywhere_wh_words):  # "¡qué bien!"
+    if "¡" not in sentence and not exclaims and set(words) & c.anywhere:  # "¡qué bien!"
         return True
-    if _fragment(folded.strip(" ¿¡"), words, cues):
+    if _fragment(folded.strip(" ¿¡"), words, cues, c):
         return True
-    clauses = [_words(c) for c in _CLAUSES.split(sentence)]
-    clauses = [c for c in clauses if c]
+    clauses = [_words(clause) for clause in _CLAUSES.split(sentence)]
+    clauses = [clause for clause in clauses if clause]
     if not clauses:
         return False
-    if _opening(clauses[0], cues, exclaims):
+    if _opening(clauses[0], cues, c, exclaims):
         return True
     if exclaims:
         return False
     if _hypothetical(words, cues) and len(clauses[0]) > 1:
         return True
-    if _addressed(words, cues) or _existence(words, cues) or _closing(words, cues):
+    if _addressed(words, cues) or _existence(words, cues) or _closing(words, c):
         return True
-    return any(_later_clause(c, cues) or _addressed(c, cues) or _closing(c, cues) for c in clauses[1:])
+    return any(_later_clause(clause, c) or _addressed(clause, cues) or _closing(clause, c) for clause in clauses[1:])
 
 
 def question_sentences(message: str, languages: dict[str, LanguageRules]) -> list[str]:

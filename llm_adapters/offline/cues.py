@@ -46,13 +46,24 @@ def objective_cues(objective: Objective) -> frozenset[str]:
     return _cue_terms(json.dumps(cues, sort_keys=True)) if cues else frozenset()
 
 
+@lru_cache(maxsize=4096)  # keyed on the term set (frozensets cache their hash): one entry per vocabulary or cue set
+def _split_terms(terms: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """One-word terms (matched as word prefixes) and several-word terms as ' '-prefixed phrases."""
+    return (tuple(t for t in terms if " " not in t), tuple(" " + t for t in terms if " " in t))
+
+
 def mentions_any(words: list[str], terms: frozenset[str]) -> bool:
     """The words use one of the folded terms: a one-word term as a word prefix ('villa' in 'villas'), a
     several-word term as a phrase."""
     if not terms:
         return False
+    prefixes, phrases = _split_terms(terms)
+    if prefixes and any(w.startswith(prefixes) for w in words):  # str.startswith tries every prefix at once
+        return True
+    if not phrases:
+        return False
     joined = " " + " ".join(words) + " "
-    return any((" " + term) in joined if " " in term else any(w.startswith(term) for w in words) for term in terms)
+    return any(phrase in joined for phrase in phrases)
 
 
 def names_objective(words: list[str], objective: Objective) -> bool:
@@ -72,7 +83,7 @@ def topic_objectives(
         if names_objective(words, objective):
             specific.add(objective.id)
             named.append(objective)
-        elif any(word.startswith(prefix) for word in words for prefix in prefixes):
+        elif prefixes and any(word.startswith(prefixes) for word in words):
             named.append(objective)
     by_kind: dict[str, list[Objective]] = {}
     for objective in named:

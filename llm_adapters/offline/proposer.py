@@ -37,6 +37,7 @@ from llm_adapters.offline.offline_rules import (
 from llm_adapters.offline.places import extract_place
 from llm_adapters.offline.quantity import extract_quantity
 from llm_adapters.offline.temporal import extract_datetime, warm_temporal
+from llm_adapters.offline.terms import compiled_terms
 
 log = structlog.get_logger("grace.proposer.offline")
 
@@ -111,9 +112,14 @@ class OfflineProposer:
 
     def warm_up(self, spec: PublishedGoalSpec) -> None:
         """Build now what the first turns in each of the spec's languages would otherwise build while a visitor
-        waits: the per-language rules and their currency patterns, the spec's vocabularies and terms, and the
-        gazetteer (measured: 20-100 ms on each of a fresh worker's first turns). Nothing here decides anything."""
+        waits: the per-language rules and their currency patterns, the spec's vocabularies, terms and term
+        patterns, and the gazetteer (measured: 20-100 ms on each of a fresh worker's first turns). Nothing here
+        decides anything."""
         self._company_terms(spec)
+        for objective in spec.spec.objectives:
+            vocabulary = self._vocabulary(objective, spec)
+            if vocabulary is not None:
+                compiled_terms(vocabulary)
         if any(o.criterion.kind is CriterionKind.PLACE for o in spec.spec.objectives):
             gazetteer.warm()
         for language in spec.spec.languages:

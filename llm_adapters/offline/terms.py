@@ -34,16 +34,22 @@ def _inflection_stem(term: str) -> str:
     return head[: max(3, len(head) - 1)]
 
 
+def compiled_terms(vocabulary: VocabularyData) -> tuple[list[re.Pattern[str]], list[str]]:
+    """Each term's pattern and pre-check stem, built once per vocabulary (a spec may carry more terms than any
+    regex cache holds); the proposer's warm-up builds them before the first visitor waits."""
+    patterns = memo(vocabulary, "term_patterns", lambda: [term_pattern.__wrapped__(t) for t, _ in vocabulary.terms])
+    stems = memo(vocabulary, "term_stems", lambda: [_inflection_stem(t) for t, _ in vocabulary.terms])
+    return patterns, stems
+
+
 def find_terms(analysis: Analysis, vocabulary: VocabularyData) -> list[TermMatch]:
     """Non-overlapping matches, longest term first, returned in text order."""
     text = analysis.masked
     taken: list[tuple[int, int]] = []
     found: list[TermMatch] = []
-    # Compiled once per vocabulary: a spec may carry more terms than any regex cache holds.
-    patterns = memo(vocabulary, "term_patterns", lambda: [term_pattern.__wrapped__(t) for t, _ in vocabulary.terms])
-    stems = memo(vocabulary, "term_stems", lambda: [_inflection_stem(t) for t, _ in vocabulary.terms])
+    patterns, stems = compiled_terms(vocabulary)
     for (term, option), pattern, stem in zip(vocabulary.terms, patterns, stems, strict=True):
-        if term not in text and stem not in text:  # cheap pre-check before the regex
+        if stem not in text:  # cheap pre-check before the regex (the stem is a prefix of the term)
             continue
         for match in pattern.finditer(text):
             start, end = match.span()
