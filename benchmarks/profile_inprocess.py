@@ -21,22 +21,17 @@ import pstats
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from benchmarks import load_bench
 
 
-@contextmanager
-def _patched(owner: Any, name: str, wrapper: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Iterator[None]:
-    original = getattr(owner, name)
-    setattr(owner, name, wrapper(original))
-    try:
-        yield
-    finally:
-        setattr(owner, name, original)
+def _patched(owner: Any, name: str, wrapper: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Any:
+    """``owner.name`` wrapped by ``wrapper`` for the duration of a ``with`` block."""
+    return mock.patch.object(owner, name, wrapper(getattr(owner, name)))
 
 
 def measure(backend: str, url: str, args: argparse.Namespace) -> dict[str, float]:

@@ -43,7 +43,7 @@ class _Compiled:
     lists become sets and folded phrases, and the request phrases one pattern instead of a search each."""
 
     request: re.Pattern[str] | None  # any request phrase, folded, as a whole-word match
-    openers: tuple[tuple[re.Pattern[str], int], ...]  # fragment openers: folded start pattern, word count
+    fragment_openers: tuple[tuple[re.Pattern[str], int], ...]  # folded start pattern, word count
     links: frozenset[str]  # folded
     closers: tuple[list[str], ...]  # folded words of each fragment closer
     folded_auxiliaries: frozenset[str]
@@ -58,7 +58,7 @@ class _Compiled:
     informal_after_preposition: frozenset[str]
     informal_blocked: frozenset[str]  # folded
     anywhere: frozenset[str]
-    openers_split: tuple[tuple[int, str], ...]  # question openers: word count, phrase
+    question_openers: tuple[tuple[int, str], ...]  # word count, phrase
     closing: tuple[list[str], ...]  # folded words of each closing phrase
 
 
@@ -74,7 +74,7 @@ def phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
 def compiled(cues: QuestionCues) -> _Compiled:
     return _Compiled(
         request=phrase_pattern(cues.request_phrases),
-        openers=tuple((re.compile(rf"{re.escape(fold(o))}(?!\w)"), len(fold(o).split()))
+        fragment_openers=tuple((re.compile(rf"{re.escape(fold(o))}(?!\w)"), len(fold(o).split()))
                       for o in cues.fragment_openers),
         links=frozenset(fold(w) for w in cues.fragment_links),
         closers=tuple(fold(c).split() for c in cues.fragment_closers),
@@ -90,7 +90,7 @@ def compiled(cues: QuestionCues) -> _Compiled:
         informal_after_preposition=frozenset(cues.informal_wh_after_preposition),
         informal_blocked=frozenset(fold(w) for w in cues.informal_blocked),
         anywhere=frozenset(cues.anywhere_wh_words),
-        openers_split=tuple((len(o.split()), o) for o in cues.question_openers),
+        question_openers=tuple((len(o.split()), o) for o in cues.question_openers),
         closing=tuple(fold(p).split() for p in cues.closing_phrases),
     )
 
@@ -100,7 +100,7 @@ def _fragment(folded_sentence: str, words: list[str], cues: QuestionCues, c: _Co
     much"."""
     folded_words = [fold(w) for w in words]
     verbless = not set(folded_words) & c.folded_auxiliaries
-    for pattern, size in c.openers:
+    for pattern, size in c.fragment_openers:
         if not pattern.match(folded_sentence):
             continue
         rest = folded_words[size:]
@@ -185,7 +185,7 @@ def _opening(words: list[str], cues: QuestionCues, c: _Compiled, exclaims: bool)
     aux = c.auxiliaries
     if len(words) >= 2 and words[0] in aux and words[1] in c.subjects:
         return True
-    for size, opener in c.openers_split:
+    for size, opener in c.question_openers:
         if len(words) >= size + 2 and " ".join(words[:size]) == opener:
             return True
     if exclaims:

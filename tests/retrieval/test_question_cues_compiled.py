@@ -61,7 +61,7 @@ def test_phrase_pattern_equals_any_phrase_for_arbitrary_phrases(phrases: list[st
 def test_fragment_openers_equal_the_plain_match(sentence: str) -> None:
     folded = fold(sentence).strip(" ¿¡")
     for cues in _CUES:
-        fast = [(bool(p.match(folded)), size) for p, size in compiled(cues).openers]
+        fast = [(bool(p.match(folded)), size) for p, size in compiled(cues).fragment_openers]
         plain = [(plain_opens(folded, o), len(fold(o).split())) for o in cues.fragment_openers]
         assert fast == plain
 
