@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
@@ -20,10 +21,18 @@ from engine.ports import Answerer
 log = structlog.get_logger("grace.eval")
 
 
+def _scratch(prefix: str) -> Path:
+    """A throw-away folder removed when the process exits: the bundle and specs loaded from it stay in memory,
+    and a run of `grace eval` leaves nothing behind in the temp folder."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
 def working_tree_bundle(root: Path) -> RuleBundle:
     """The rule files as they are now, ignoring publication records (development only): a scratch copy
     without ``published/`` is loaded, so an edited bundle can be evaluated before it is re-published."""
-    scratch = Path(tempfile.mkdtemp(prefix="grace-eval-rules-")) / "rules"
+    scratch = _scratch("grace-eval-rules-") / "rules"
     shutil.copytree(root, scratch, ignore=shutil.ignore_patterns("published"))
     return load_bundle(scratch, require_published=False)
 
@@ -67,7 +76,7 @@ def candidate_targets(paths: Sequence[Path], bundle: RuleBundle, with_answerer: 
     from engine.goals.publication import approve
 
     targets = {}
-    scratch = Path(tempfile.mkdtemp(prefix="grace-eval-"))
+    scratch = _scratch("grace-eval-")
     for path in paths:
         try:
             spec = GoalSpec.model_validate_json(path.read_bytes())
