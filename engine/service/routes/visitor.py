@@ -69,13 +69,13 @@ def visitor_router(ctx: ServiceContext) -> APIRouter:
     ) -> dict[str, Any]:
         check_text(body.message, "message")
         key = check_key(idempotency_key, limits.idempotency_key_max_chars)
-        state, goal = ctx.visitor_goal_of(conversation_id, visitor_token)
-        notes = consent_notes(goal.published.spec, state.turn, body.consent)
+        access, goal = ctx.visitor_access_of(conversation_id, visitor_token)
+        notes = consent_notes(goal.published.spec, access.turn, body.consent)
         submitted = submitter.submit(goal.runtime, conversation_id, body.message, key, notes=notes)
         if submitted.replayed:
             response.headers["Idempotent-Replayed"] = "true"
         # Derived from the stored response and the pinned spec, so a replay returns the same choices.
-        choices = quick_replies(goal.published.spec, submitted.response, state.language, goal.runtime.bundle)
+        choices = quick_replies(goal.published.spec, submitted.response, access.language, goal.runtime.bundle)
         return {**submitted.response, "choices": choices}
 
     @router.get(
