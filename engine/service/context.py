@@ -3,7 +3,7 @@ dependencies built on them (client address, rate limit families, operator roles,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
@@ -72,8 +72,10 @@ class ServiceContext:
                 return forwarded.split(",")[-1].strip() or "unknown"
         return request.client.host if request.client else "unknown"
 
-    def limited(self, family: str) -> Callable[[Request], None]:
-        def dependency(request: Request) -> None:
+    def limited(self, family: str) -> Callable[[Request], Awaitable[None]]:
+        # async: FastAPI runs a sync dependency on a worker thread, a hand-off per request for a dictionary
+        # update under a lock that is never held for long.
+        async def dependency(request: Request) -> None:
             self.limiter.check(family, self.client_of(request))
 
         return dependency
