@@ -32,11 +32,11 @@ from benchmarks.load_bench import (
     bench_env,
     cpu_seconds,
     in_process,
-    limit_native_threads,
     load_average,
     pct,
 )
 from benchmarks.load_client import Pool
+from engine.service.native_threads import limit_native_threads
 
 
 async def _turns(port: int, pid: int, turns: int) -> tuple[float, list[float], int]:
