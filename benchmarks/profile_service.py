@@ -66,7 +66,10 @@ async def _drive(port: int, conversations: int, turns: int) -> list[float]:
 
 # Innermost frames that are a thread waiting, not working: py-spy's idle detection misses some of them.
 WAITING = ("Condition.wait ", "Event.wait ", "Queue.get ", "EpollSelector.select ", "Thread.join ", "sleep ",
-           "_worker (concurrent/futures/thread.py:81)")
+           "_worker (concurrent/futures/thread.py:81)",
+           # Waking another thread (the event loop's self-pipe, the engine thread's queue) hands it the GIL: a
+           # sample here is the waker waiting to take the GIL back, not working.
+           "BaseSelectorEventLoop._write_to_self ", "ThreadPoolExecutor.submit ", "Condition.notify ")
 
 
 OURS = ("(engine/", "(audit/", "(llm_adapters/", "(spec/")

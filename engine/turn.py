@@ -36,6 +36,7 @@ from engine.ports import (
     TurnRater,
 )
 from engine.storage.codec import stored_form
+from engine.storage.turn_scope import remember_stored, turn_scope
 from engine.turn_limits import TurnLedger, check_deadline, run_decision, turn_deadline, turn_ledger
 from engine.turn_outcome import TurnOutcome, join_reply
 from engine.turn_record import Sealed, build_record, seal_for_store
@@ -157,6 +158,11 @@ class TurnRuntime:
         ``notes``: facts of the request the turn's audit record must keep (e.g. the visitor's consent).
         ``idempotency``: the client's key; the store commits it with the turn and the visitor's view of the
         outcome, so a retry gets the first response back."""
+        with turn_scope():  # the turn's load and commit share what they would both compute (storage/turn_scope)
+            return self._handle(conversation_id, text, received_at=received_at, notes=notes, idempotency=idempotency)
+
+    def _handle(self, conversation_id: str, text: str, *, received_at: datetime | None,
+                notes: Sequence[str], idempotency: IdempotencyKey | None) -> TurnOutcome:
         started = time.perf_counter()
         received_at = received_at or datetime.now(UTC)
         normalized = check_visitor_text(text, self._limits)
@@ -217,15 +223,17 @@ class TurnRuntime:
         assert decision is not None
         timings["total_ms"] = _ms(started)
         try:
-            new_state, sealed = self._seal(state, decision, proposal, answer, reply, fail_closed, timings,
-                                           received_at, ran, cipher, notes)
+            new_state, sealed, stored = self._seal(state, decision, proposal, answer, reply, fail_closed, timings,
+                                                   received_at, ran, cipher, notes)
         except Exception as exc:  # a record that does not validate must not crash the turn
             decision, proposal, reply = _closed_decision(working), _empty(proposal), Reply()
             decision.new_state.last_asked = None
             fail_closed = _closed("record", exc)
-            new_state, sealed = self._seal(state, decision, proposal, answer, reply, fail_closed, timings,
-                                           received_at, False, cipher, notes)
+            new_state, sealed, stored = self._seal(state, decision, proposal, answer, reply, fail_closed, timings,
+                                                   received_at, False, cipher, notes)
         new_state.audit_head = sealed.checkpoint
+        # The form the checkpoint hashed, now carrying that checkpoint: what the commit writes.
+        remember_stored(new_state, cipher, {**stored, **new_state.model_dump(mode="json", include={"audit_head"})})
         outcome = TurnOutcome(
             conversation_id=conversation_id,
             turn=turn,
@@ -254,7 +262,8 @@ class TurnRuntime:
         self, state: ConversationState, decision: Decision, proposal: Proposal, answer: GroundedAnswer,
         reply: Reply, fail_closed: tuple[str, str] | None, timings: dict[str, float],
         received_at: datetime, ran: bool, cipher: FieldCipher | None, notes: Sequence[str] = (),
-    ) -> tuple[ConversationState, Sealed]:
+    ) -> tuple[ConversationState, Sealed, dict[str, Any]]:
+        """The new state, its sealed record and checkpoint, and its stored form (which the checkpoint hashes)."""
         new_state = fork_state(decision.new_state)  # the assistant message goes on a fresh list only
         new_state.messages.append(
             Message(role=Role.ASSISTANT, turn=new_state.turn,
@@ -267,8 +276,9 @@ class TurnRuntime:
             received_at=received_at, completed_at=datetime.now(UTC), extra_notes=[*reply.notes, *notes],
             checked=ran,
         )
+        stored = stored_form(new_state, cipher)
         return new_state, seal_for_store(record, state.audit_head, self.audit_key, cipher=cipher,
-                                         stored_state=stored_form(new_state, cipher))
+                                         stored_state=stored), stored
 
     def _arc(self, decision: Decision, question: str | None, before: ConversationState) -> Reply:
         """The decided question worded as a clarification when it asks again for an answer its validator just

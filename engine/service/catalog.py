@@ -72,10 +72,14 @@ class Catalog:
         return found
 
     def for_state(self, state: ConversationState) -> ServedGoal:
-        found = self._by_ref.get(state.goal_ref)
+        return self.for_ref(state.goal_ref)
+
+    def for_ref(self, goal_ref: str) -> ServedGoal:
+        """The goal a conversation pinned to ``goal_ref`` is served by."""
+        found = self._by_ref.get(goal_ref)
         if found is None:
             raise ConflictError(
-                f"conversation is pinned to {state.goal_ref}, which this service does not serve",
+                f"conversation is pinned to {goal_ref}, which this service does not serve",
                 code="conversation.version_unavailable",
             )
         return found

@@ -3,9 +3,9 @@ dependencies built on them (client address, rate limit families, operator roles,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import structlog
 from fastapi import Depends, Header, Request
@@ -23,7 +23,7 @@ from engine.service.operators import Operator, OperatorDirectory, Role
 from engine.service.ratelimit import RateLimiter
 from engine.service.schemas import CONVERSATION_ID_PATTERN, ErrorResponse
 from engine.service.turns import TurnSubmitter
-from engine.storage.base import DurableStore
+from engine.storage.base import ConversationAccess, DurableStore
 
 log = structlog.get_logger("engine.service")
 
@@ -37,6 +37,7 @@ bearer = HTTPBearer(auto_error=False, description="GRACE_OPERATOR_TOKEN")
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorResponse} for status in (400, 401, 403, 404, 409, 410, 413, 415, 429, 500, 503)
 }
+T = TypeVar("T")
 MAX_OFFSET = 2**63 - 1  # SQL BIGINT: a larger OFFSET is a driver overflow, not an empty page
 
 
@@ -71,8 +72,10 @@ class ServiceContext:
                 return forwarded.split(",")[-1].strip() or "unknown"
         return request.client.host if request.client else "unknown"
 
-    def limited(self, family: str) -> Callable[[Request], None]:
-        def dependency(request: Request) -> None:
+    def limited(self, family: str) -> Callable[[Request], Awaitable[None]]:
+        # async: FastAPI runs a sync dependency on a worker thread, a hand-off per request for a dictionary
+        # update under a lock that is never held for long.
+        async def dependency(request: Request) -> None:
             self.limiter.check(family, self.client_of(request))
 
         return dependency
@@ -109,18 +112,26 @@ class ServiceContext:
         visitor_access.check_access(state, presented)
         return state, goal
 
+    def visitor_access_of(self, conversation_id: str, token: str | None) -> tuple[ConversationAccess, ServedGoal]:
+        """``visitor_goal_of`` for a turn: the same checks and refusals, on the stored state's access fields
+        only (the turn loads and decrypts the state itself, under the conversation's lock)."""
+        presented = visitor_access.require_token(token)
+        access = self._stored(self.store.access, conversation_id)
+        visitor_access.check_access(access, presented)
+        return access, self.catalog.for_ref(access.goal_ref)
+
     def goal_of(self, conversation_id: str) -> tuple[Any, ServedGoal]:
-        try:
-            state = self.store.load(conversation_id)
-        except StoreError as exc:
-            if exc.code == "store.not_found":
-                raise NotFoundError(f"no conversation {conversation_id}", code="conversation.not_found") from exc
-            raise
+        state = self._stored(self.store.load, conversation_id)
         return state, self.catalog.for_state(state)
 
     def records(self, conversation_id: str) -> list[dict[str, Any]]:
+        return self._stored(self.store.records, conversation_id)
+
+    @staticmethod
+    def _stored(read: Callable[[str], T], conversation_id: str) -> T:
+        """``read(conversation_id)`` with an unknown conversation answered as ``conversation.not_found``."""
         try:
-            return self.store.records(conversation_id)
+            return read(conversation_id)
         except StoreError as exc:
             if exc.code == "store.not_found":
                 raise NotFoundError(f"no conversation {conversation_id}", code="conversation.not_found") from exc

@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from typing import Protocol
 
-from engine.conversation import ConversationState
 from engine.service.errors import AuthError, NotFoundError
 
 HEADER = "X-Visitor-Token"
@@ -36,7 +36,18 @@ def require_token(token: str | None) -> str:
     return token
 
 
-def check_access(state: ConversationState, token: str) -> None:
+class Guarded(Protocol):
+    """A conversation as far as the access check needs it: a ``ConversationState`` or a store's
+    ``ConversationAccess``."""
+
+    @property
+    def conversation_id(self) -> str: ...
+
+    @property
+    def visitor_key(self) -> str | None: ...
+
+
+def check_access(state: Guarded, token: str) -> None:
     stored = state.visitor_key
     # Hash first: the comparison then takes the same time whatever the presented token is.
     presented = token_hash(token)

@@ -33,6 +33,18 @@ class ConversationSummary:
 
 
 @dataclass(frozen=True)
+class ConversationAccess:
+    """What the service checks before a turn (the visitor's token hash) and what it routes on: read from the
+    stored state without decrypting or parsing the rest of it."""
+
+    conversation_id: str
+    goal_ref: str
+    language: str
+    turn: int
+    visitor_key: str | None
+
+
+@dataclass(frozen=True)
 class Erasure:
     """An erased conversation: who erased it and when (from the append-only operator action log)."""
 
@@ -48,6 +60,10 @@ class DurableStore(Protocol):
     def create(self, state: ConversationState) -> None: ...
 
     def load(self, conversation_id: str) -> ConversationState: ...
+
+    def access(self, conversation_id: str) -> ConversationAccess:
+        """The fields of ``load(conversation_id)`` that ``ConversationAccess`` names, without decrypting."""
+        ...
 
     def commit_turn(
         self,

@@ -20,6 +20,7 @@ from audit.vault import FieldCipher, open_personal
 from engine.conversation import ConversationState
 from engine.errors import first_validation_error
 from engine.storage import errors
+from engine.storage.base import ConversationAccess
 
 
 def dump_json(value: Any, *, what: str) -> str:
@@ -73,6 +74,27 @@ def load_state(text: str, cipher: FieldCipher | None = None, *, erased: bool = F
     except ValidationError as exc:
         where, message = first_validation_error(exc)
         raise errors.StoreError(f"stored state does not parse at {where}: {message}", code=errors.CORRUPT) from exc
+
+
+# ConversationAccess field -> the exact type the fast read accepts; anything else takes the full parse.
+_ACCESS_TYPES: dict[str, tuple[type, ...]] = {
+    "conversation_id": (str,), "goal_ref": (str,), "language": (str,), "turn": (int,),
+    "visitor_key": (str, type(None)),
+}
+
+
+def load_access(text: str) -> ConversationAccess | None:
+    """The access fields of a stored state, read from its JSON without decrypting or validating the rest; None
+    when one of them is missing or not of its exact type (the caller then parses the whole state, so the
+    answer is always the one ``load_state`` would give)."""
+    data = load_stored(text)
+    fields: dict[str, Any] = {}
+    for name, types in _ACCESS_TYPES.items():
+        value = data.get(name)
+        if type(value) not in types or (name == "visitor_key" and name not in data):
+            return None
+        fields[name] = value
+    return ConversationAccess(**fields)
 
 
 def dump_record(record: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from engine.conversation import ConversationState
 from engine.errors import StoreError
 from engine.ports import IdempotencyEntry
+from engine.storage.base import ConversationAccess
 
 
 class InMemoryStore:
@@ -32,6 +33,14 @@ class InMemoryStore:
                 return copy.deepcopy(self._states[conversation_id])
             except KeyError:
                 raise StoreError(f"no conversation {conversation_id}", code="store.not_found") from None
+
+    def access(self, conversation_id: str) -> ConversationAccess:
+        with self._lock:
+            state = self._states.get(conversation_id)
+            if state is None:
+                raise StoreError(f"no conversation {conversation_id}", code="store.not_found")
+            return ConversationAccess(state.conversation_id, state.goal_ref, state.language, state.turn,
+                                      state.visitor_key)
 
     def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int, *,
                     idempotency: IdempotencyEntry | None = None) -> None:

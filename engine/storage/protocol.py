@@ -19,8 +19,8 @@ import structlog
 from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.ports import IdempotencyEntry
-from engine.storage import codec, errors
-from engine.storage.base import Erasure
+from engine.storage import codec, errors, turn_scope
+from engine.storage.base import ConversationAccess, Erasure
 from engine.storage.keyring import KeyRing
 
 log = structlog.get_logger("engine.storage.protocol")
@@ -114,6 +114,10 @@ class ProtocolStore:
     def load(self: SQLPort, conversation_id: str) -> ConversationState:
         return load(self, conversation_id)
 
+    def access(self: SQLPort, conversation_id: str) -> ConversationAccess:
+        """What the service checks and routes on before a turn, without decrypting the state."""
+        return access(self, conversation_id)
+
     def cipher(self: SQLPort, conversation_id: str) -> FieldCipher | None:
         """The conversation's field cipher (None: a plaintext conversation); ``store.erased`` once erased."""
         return cipher(self, conversation_id)
@@ -151,6 +155,17 @@ def load(port: SQLPort, conversation_id: str) -> ConversationState:
     """The state; personal strings show as erased once the conversation's key is gone."""
     row = _keyed(port, conversation_id, with_state=True)
     return codec.load_state(row.state_json, port.keys.open(conversation_id, row.wrapped_key), erased=row.erased)
+
+
+def access(port: SQLPort, conversation_id: str) -> ConversationAccess:
+    """``load``'s conversation id, goal, language, turn and visitor key hash, read from the stored JSON alone
+    (no key unwrapped, nothing decrypted, no model built): an erased conversation answers as ``load`` does."""
+    row = _keyed(port, conversation_id, with_state=True)
+    fast = codec.load_access(row.state_json)
+    if fast is not None:
+        return fast
+    state = codec.load_state(row.state_json, port.keys.open(conversation_id, row.wrapped_key), erased=row.erased)
+    return ConversationAccess(state.conversation_id, state.goal_ref, state.language, state.turn, state.visitor_key)
 
 
 def cipher(port: SQLPort, conversation_id: str) -> FieldCipher | None:
@@ -250,9 +265,13 @@ def commit_turn(
                 entry = IdempotencyRow(idempotency.key, idempotency.fingerprint,
                                        codec.dump_response(idempotency.response, sealer))
             seq = head.next_seq
+            # The turn already built the stored form for its checkpoint (engine/storage/turn_scope).
+            stored = turn_scope.stored_of(state, sealer)
+            state_json = (codec.dump_json(stored, what="state") if stored is not None
+                          else codec.dump_state(state, sealer))
             tx.write(CommitRows(
                 conversation_id=cid, turn=state.turn, state_bits=state.state_string(),
-                state_json=codec.dump_state(state, sealer), seq=seq, record_json=record_json,
+                state_json=state_json, seq=seq, record_json=record_json,
                 checkpoint=checkpoint, idempotency=entry,
             ))
     except Exception as exc:

@@ -6,9 +6,11 @@ one it is about the objective the previous question targeted.
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from engine.goals.models import Objective
 from engine.text import fold
@@ -32,18 +34,43 @@ class Cues:
 
 
 
+def cue_terms(cues: object) -> frozenset[str]:
+    """The plain definition: every entry of every list among the values of the ``cues`` mapping, folded."""
+    if not isinstance(cues, dict):
+        return frozenset()
+    return frozenset(fold(str(t)).strip() for terms in cues.values() if isinstance(terms, list) for t in terms)
+
+
 @lru_cache(maxsize=4096)
 def _cue_terms(cues_json: str) -> frozenset[str]:
-    raw = json.loads(cues_json)
-    if not isinstance(raw, dict):
-        return frozenset()
-    return frozenset(fold(str(t)).strip() for terms in raw.values() if isinstance(terms, list) for t in terms)
+    return cue_terms(json.loads(cues_json))
+
+
+# id(cues) -> (the cues object, a deep copy of it, its terms). Holding the object keeps its id from being reused;
+# the copy catches a change made in place. Only all-text cues are kept: between strings, equal means identical.
+_SEEN: dict[int, tuple[object, object, frozenset[str]]] = {}
+_SEEN_ENTRIES = 4096
+
+
+def _all_text(cues: dict[Any, Any]) -> bool:
+    return all(type(k) is str and type(v) is list and all(type(t) is str for t in v) for k, v in cues.items())
 
 
 def objective_cues(objective: Objective) -> frozenset[str]:
-    """The objective's own topic terms (criterion ``params.cues``, all languages), folded."""
+    """The objective's own topic terms (criterion ``params.cues``, all languages), folded (``cue_terms``). Called
+    for every objective on every sentence: a spec's cues are encoded once, not on every call."""
     cues = objective.criterion.params.get("cues")
-    return _cue_terms(json.dumps(cues, sort_keys=True)) if cues else frozenset()
+    if not cues:
+        return frozenset()
+    seen = _SEEN.get(id(cues))
+    if seen is not None and seen[0] is cues and seen[1] == cues:
+        return seen[2]
+    terms = _cue_terms(json.dumps(cues, sort_keys=True))
+    if isinstance(cues, dict) and _all_text(cues):
+        if len(_SEEN) >= _SEEN_ENTRIES:
+            _SEEN.clear()
+        _SEEN[id(cues)] = (cues, copy.deepcopy(cues), terms)
+    return terms
 
 
 @lru_cache(maxsize=4096)  # keyed on the term set (frozensets cache their hash): one entry per vocabulary or cue set

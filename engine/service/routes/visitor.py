@@ -3,7 +3,7 @@ returns its secret visitor token; reading it and posting to it need that token (
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Response
 from fastapi import Path as PathParam
@@ -11,6 +11,7 @@ from fastapi import Path as PathParam
 from engine.service import visitor_access
 from engine.service.context import ERRORS, ConversationId, ServiceContext, VisitorToken, check_text
 from engine.service.quick_replies import quick_replies
+from engine.service.replies import ModelReply
 from engine.service.schemas import (
     GOAL_PATTERN,
     ConversationCreated,
@@ -28,6 +29,7 @@ from engine.service.widget_config import consent_notes, widget_config_of
 def visitor_router(ctx: ServiceContext) -> APIRouter:
     router = APIRouter()
     catalog, limits, submitter = ctx.catalog, ctx.limits, ctx.submitter
+    turn_reply = ModelReply(TurnResponse)
 
     @router.post(
         "/v1/conversations",
@@ -63,20 +65,19 @@ def visitor_router(ctx: ServiceContext) -> APIRouter:
     def post_turn(
         conversation_id: ConversationId,
         body: TurnRequest,
-        response: Response,
         idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key")] = None,
         visitor_token: VisitorToken = None,
-    ) -> dict[str, Any]:
+    ) -> Response:
         check_text(body.message, "message")
         key = check_key(idempotency_key, limits.idempotency_key_max_chars)
-        state, goal = ctx.visitor_goal_of(conversation_id, visitor_token)
-        notes = consent_notes(goal.published.spec, state.turn, body.consent)
+        access, goal = ctx.visitor_access_of(conversation_id, visitor_token)
+        notes = consent_notes(goal.published.spec, access.turn, body.consent)
         submitted = submitter.submit(goal.runtime, conversation_id, body.message, key, notes=notes)
-        if submitted.replayed:
-            response.headers["Idempotent-Replayed"] = "true"
         # Derived from the stored response and the pinned spec, so a replay returns the same choices.
-        choices = quick_replies(goal.published.spec, submitted.response, state.language, goal.runtime.bundle)
-        return {**submitted.response, "choices": choices}
+        choices = quick_replies(goal.published.spec, submitted.response, access.language, goal.runtime.bundle)
+        # Validated and encoded here, on this request's thread (engine/service/replies).
+        return turn_reply({**submitted.response, "choices": choices},
+                          headers=[("Idempotent-Replayed", "true")] if submitted.replayed else [])
 
     @router.get(
         "/v1/conversations/{conversation_id}",
