@@ -52,6 +52,7 @@ from urllib.parse import quote
 
 from benchmarks import load_trace
 from benchmarks.load_client import REUSE, Pool
+from benchmarks.watchdog import start_watchdog
 from engine.service.native_threads import limit_native_threads
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +62,9 @@ MAX_WORKERS = 8
 MAX_STEPS = 10
 MAX_RATE = 2000.0
 MAX_STEP_SECONDS = 120.0
+# Beyond --max-seconds: one last step (at most MAX_STEP_SECONDS), the chain checks of every conversation and the
+# servers' stop fit well within this; a run still going then is stuck (see benchmarks/watchdog.py).
+STUCK_AFTER_BUDGET_S = 600.0
 
 SCRIPTS: list[tuple[str, str, list[str]]] = [
     (
@@ -688,6 +692,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--turn-workers must be 1..64")
     args.data_dir = args.data_dir.resolve()
     args.data_dir.mkdir(parents=True, exist_ok=True)
+    # Past its budget a run finishes its step, verifies every chain and stops its servers; far past it, it is stuck.
+    watchdog = start_watchdog(args.max_seconds + STUCK_AFTER_BUDGET_S, "grace bench load")
+    try:
+        return _run(args)
+    finally:
+        watchdog.cancel()
+
+
+def _run(args: argparse.Namespace) -> int:
     deadline = time.monotonic() + args.max_seconds
     configs = [c for c in args.configs if c[0] == "sqlite" or args.postgres_url]
     if len(configs) < len(args.configs):
