@@ -52,7 +52,7 @@ from urllib.parse import quote
 
 from benchmarks import load_trace
 from benchmarks.load_client import REUSE, Pool
-from benchmarks.watchdog import start_watchdog
+from benchmarks.watchdog import bounded_run
 from engine.service.native_threads import limit_native_threads
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -693,11 +693,8 @@ def main(argv: list[str] | None = None) -> int:
     args.data_dir = args.data_dir.resolve()
     args.data_dir.mkdir(parents=True, exist_ok=True)
     # Past its budget a run finishes its step, verifies every chain and stops its servers; far past it, it is stuck.
-    watchdog = start_watchdog(args.max_seconds + STUCK_AFTER_BUDGET_S, "grace bench load")
-    try:
+    with bounded_run(args.max_seconds + STUCK_AFTER_BUDGET_S, "grace bench load"):
         return _run(args)
-    finally:
-        watchdog.cancel()
 
 
 def _run(args: argparse.Namespace) -> int:
