@@ -195,6 +195,17 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def stop_process(proc: subprocess.Popen[Any]) -> None:
+    """SIGTERM (graceful: a server finishes its in-flight turns), then SIGKILL after 60 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 class Server:
     """``grace serve --demo --workers N`` on a free loopback port; waits until every worker is ready."""
 
@@ -228,13 +239,7 @@ class Server:
         threading.Thread(target=self.proc.stdout.read, daemon=True).start()  # drain the rest
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()  # graceful: in-flight turns finish
-            try:
-                self.proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         self._log.close()
 
 

@@ -39,20 +39,24 @@ from benchmarks.load_client import Pool
 from engine.service.native_threads import limit_native_threads
 
 
+async def plan_turns(pool: Pool, turns: int) -> list[tuple[str, str, str]]:
+    """(conversation id, visitor token, message) for ``turns`` turns of the demo scripts, conversations created
+    now. Turns of one conversation go in order; interleaving conversations would not change the CPU."""
+    plan: list[tuple[str, str, str]] = []
+    index = 0
+    while len(plan) < turns:
+        goal, lang, script = SCRIPTS[index % len(SCRIPTS)]
+        created = (await pool.request("POST", "/v1/conversations", {"goal": goal, "language": lang})).json()
+        plan.extend((created["conversation_id"], created["visitor_token"], m.format(n=index)) for m in script)
+        index += 1
+    return plan[:turns]
+
+
 async def _turns(port: int, pid: int, turns: int) -> tuple[float, list[float], int]:
     """(server CPU seconds over the turns, their latencies in ms, failed turns); one request in flight."""
     pool = Pool("127.0.0.1", port, 1)
     try:
-        plan: list[tuple[str, str, str]] = []  # (conversation id, visitor token, message)
-        index = 0
-        while len(plan) < turns:
-            goal, lang, script = SCRIPTS[index % len(SCRIPTS)]
-            created = (await pool.request("POST", "/v1/conversations", {"goal": goal, "language": lang})).json()
-            plan.extend((created["conversation_id"], created["visitor_token"], m.format(n=index)) for m in script)
-            index += 1
-        # Turns of one conversation must go in order; interleaving conversations would not change the CPU.
-        plan = plan[:turns]
-        return await _send(pool, pid, plan)
+        return await _send(pool, pid, await plan_turns(pool, turns))
     finally:
         pool.close()
 

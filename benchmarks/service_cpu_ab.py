@@ -25,8 +25,9 @@ import time
 import uuid
 from pathlib import Path
 
-from benchmarks.load_bench import SCRIPTS, bench_env, cpu_seconds
+from benchmarks.load_bench import bench_env, cpu_seconds, stop_process
 from benchmarks.load_client import Pool
+from benchmarks.service_cpu import plan_turns
 
 
 class TreeServer:
@@ -57,25 +58,8 @@ class TreeServer:
         threading.Thread(target=self.proc.stdout.read, daemon=True).start()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         self._log.close()
-
-
-async def _plan(pool: Pool, turns: int) -> list[tuple[str, str, str]]:
-    plan: list[tuple[str, str, str]] = []
-    index = 0
-    while len(plan) < turns:
-        goal, lang, script = SCRIPTS[index % len(SCRIPTS)]
-        created = (await pool.request("POST", "/v1/conversations", {"goal": goal, "language": lang})).json()
-        plan.extend((created["conversation_id"], created["visitor_token"], m.format(n=index)) for m in script)
-        index += 1
-    return plan[:turns]
 
 
 async def _rounds(servers: list[TreeServer], names: list[str], rounds: int, turns: int) -> list[list[float]]:
@@ -83,7 +67,7 @@ async def _rounds(servers: list[TreeServer], names: list[str], rounds: int, turn
     per_turn: list[list[float]] = [[] for _ in servers]
     try:
         for number in range(rounds + 1):
-            plans = [await _plan(pool, turns) for pool in pools]  # conversations are created outside the window
+            plans = [await plan_turns(pool, turns) for pool in pools]  # conversations are created outside the window
             before = [cpu_seconds(s.pid) for s in servers]
             for i in range(turns):
                 for pool, plan in zip(pools, plans, strict=True):
