@@ -43,6 +43,10 @@ class ConversationAccess:
     turn: int
     visitor_key: str | None
 
+    @classmethod
+    def of(cls, state: ConversationState) -> ConversationAccess:
+        return cls(state.conversation_id, state.goal_ref, state.language, state.turn, state.visitor_key)
+
 
 @dataclass(frozen=True)
 class Erasure:

@@ -90,10 +90,9 @@ def load_access(text: str) -> ConversationAccess | None:
     data = load_stored(text)
     fields: dict[str, Any] = {}
     for name, types in _ACCESS_TYPES.items():
-        value = data.get(name)
-        if type(value) not in types or (name == "visitor_key" and name not in data):
+        if name not in data or type(data[name]) not in types:
             return None
-        fields[name] = value
+        fields[name] = data[name]
     return ConversationAccess(**fields)
 
 

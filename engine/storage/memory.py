@@ -39,8 +39,7 @@ class InMemoryStore:
             state = self._states.get(conversation_id)
             if state is None:
                 raise StoreError(f"no conversation {conversation_id}", code="store.not_found")
-            return ConversationAccess(state.conversation_id, state.goal_ref, state.language, state.turn,
-                                      state.visitor_key)
+            return ConversationAccess.of(state)
 
     def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int, *,
                     idempotency: IdempotencyEntry | None = None) -> None:

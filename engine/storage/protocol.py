@@ -165,7 +165,7 @@ def access(port: SQLPort, conversation_id: str) -> ConversationAccess:
     if fast is not None:
         return fast
     state = codec.load_state(row.state_json, port.keys.open(conversation_id, row.wrapped_key), erased=row.erased)
-    return ConversationAccess(state.conversation_id, state.goal_ref, state.language, state.turn, state.visitor_key)
+    return ConversationAccess.of(state)
 
 
 def cipher(port: SQLPort, conversation_id: str) -> FieldCipher | None:
