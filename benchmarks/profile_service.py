@@ -150,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--raw", type=Path, default=None, help="also keep py-spy's raw folded stacks here")
     parser.add_argument("--postgres", action="store_true",
                         help="profile on PostgreSQL (GRACE_TEST_POSTGRES_URL, a throw-away schema) instead of SQLite")
+    parser.add_argument("--gil", action="store_true",
+                        help="sample only the thread holding the GIL: the process's Python CPU, without waits")
     args = parser.parse_args(argv)
     if not 1 <= args.turns <= 5000 or not 1 <= args.conversations <= 64:
         parser.error("--turns must be 1..5000 and --conversations 1..64")
@@ -170,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
             # --nonblocking: py-spy reads the stacks without stopping the process; stopping it at every sample
             # cut a PostgreSQL worker from 63 to 20 turns/s, so the profile showed a different load than it measured
             spy = subprocess.Popen([pyspy, "record", "--nonblocking", "--pid", str(server.pids[0]),
-                                    "--rate", str(args.rate), "--format", "raw", "--output", str(raw_path)],
+                                    "--rate", str(args.rate), "--format", "raw", "--output", str(raw_path),
+                                    *(["--gil"] if args.gil else [])],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(1.0)  # py-spy attaches
             load_before = load_average()
@@ -189,12 +192,13 @@ def main(argv: list[str] | None = None) -> int:
         f"# py-spy profile of one `grace serve --demo` worker ({'PostgreSQL' if args.postgres else 'SQLite'}) under"
         f" {args.conversations} concurrent conversations, closed loop",
         f"# command: python -m benchmarks.profile_service --turns {args.turns} --conversations {args.conversations}"
-        + (" --postgres" if args.postgres else ""),
+        + (" --postgres" if args.postgres else "") + (" --gil" if args.gil else ""),
         f"# turns {len(latencies)} in {wall:.1f} s = {len(latencies) / wall:.1f} turns/s; latency p50 "
         f"{pct(latencies, 50):.1f} ms p99 {pct(latencies, 99):.1f} ms; load average {load_before}-{load_average()}"
         f" on {os.cpu_count()} CPUs",
-        f"# samples {total} at {args.rate}/s of working threads (threads waiting on a lock, queue or socket are"
-        " left out)",
+        f"# samples {total} at {args.rate}/s of "
+        + ("the thread holding the GIL" if args.gil else
+           "working threads (threads waiting on a lock, queue or socket are left out)"),
     ]
     write_report(lines, (total, own, inclusive, ours), args.top, args.out)
     return 0

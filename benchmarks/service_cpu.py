@@ -52,13 +52,25 @@ async def plan_turns(pool: Pool, turns: int) -> list[tuple[str, str, str]]:
     return plan[:turns]
 
 
-async def _turns(port: int, pid: int, turns: int) -> tuple[float, list[float], int]:
-    """(server CPU seconds over the turns, their latencies in ms, failed turns); one request in flight."""
-    pool = Pool("127.0.0.1", port, 1)
+async def _turns(port: int, pid: int, turns: int, concurrency: int = 1) -> tuple[float, list[float], int]:
+    """(server CPU seconds over the turns, their latencies in ms, failed turns); ``concurrency`` requests in
+    flight, each lane a set of whole conversations sent in order."""
+    pool = Pool("127.0.0.1", port, concurrency)
     try:
-        return await _send(pool, pid, await plan_turns(pool, turns))
+        return await _send(pool, pid, await plan_turns(pool, turns), concurrency)
     finally:
         pool.close()
+
+
+def lanes(plan: list[tuple[str, str, str]], count: int) -> list[list[tuple[str, str, str]]]:
+    """``plan`` dealt into ``count`` lanes by conversation, so each conversation's turns stay in one lane, in
+    order (a conversation takes one turn at a time, as a visitor does)."""
+    lane_of: dict[str, int] = {}
+    dealt: list[list[tuple[str, str, str]]] = [[] for _ in range(count)]
+    for turn in plan:
+        index = lane_of.setdefault(turn[0], len(lane_of) % count)
+        dealt[index].append(turn)
+    return dealt
 
 
 def loop_thread_seconds(pid: int) -> float:
@@ -74,18 +86,23 @@ def cpu_seconds_of(stat: Path) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _send(pool: Pool, pid: int, plan: list[tuple[str, str, str]]) -> tuple[float, list[float], int]:
+async def _send(pool: Pool, pid: int, plan: list[tuple[str, str, str]],
+                concurrency: int = 1) -> tuple[float, list[float], int]:
     latencies: list[float] = []
-    failed = 0
+    failed = [0]
+
+    async def lane(turns: list[tuple[str, str, str]]) -> None:
+        for cid, token, message in turns:
+            headers = {"Idempotency-Key": uuid.uuid4().hex, "X-Visitor-Token": token}
+            t0 = time.perf_counter()
+            reply = await pool.request("POST", f"/v1/conversations/{cid}/turns", {"message": message}, headers)
+            latencies.append((time.perf_counter() - t0) * 1000)
+            failed[0] += reply.status != 200
+
     before, loop_before = cpu_seconds(pid), loop_thread_seconds(pid)
-    for cid, token, message in plan:
-        headers = {"Idempotency-Key": uuid.uuid4().hex, "X-Visitor-Token": token}
-        t0 = time.perf_counter()
-        reply = await pool.request("POST", f"/v1/conversations/{cid}/turns", {"message": message}, headers)
-        latencies.append((time.perf_counter() - t0) * 1000)
-        failed += reply.status != 200
+    await asyncio.gather(*(lane(turns) for turns in lanes(plan, concurrency)))
     LOOP_CPU.append(loop_thread_seconds(pid) - loop_before)
-    return cpu_seconds(pid) - before, latencies, failed
+    return cpu_seconds(pid) - before, latencies, failed[0]
 
 
 LOOP_CPU: list[float] = []  # the event-loop thread's share of each measured run
@@ -96,12 +113,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=300, help="measured turns (1..5000)")
     parser.add_argument("--warm-up", type=int, default=20, help="turns sent first and not measured")
     parser.add_argument("--postgres", action="store_true", help="PostgreSQL (GRACE_TEST_POSTGRES_URL) not SQLite")
+    parser.add_argument("--concurrency", type=int, default=1,
+                        help="requests in flight (closed loop, 1..64): CPU per turn under concurrency")
     parser.add_argument("--no-in-process", dest="in_process", action="store_false",
                         help="skip the in-process reference run")
     parser.add_argument("--data-dir", type=Path, default=ROOT / ".grace" / "bench")
     args = parser.parse_args(argv)
-    if not 1 <= args.turns <= 5000 or not 0 <= args.warm_up <= 1000:
-        parser.error("--turns must be 1..5000 and --warm-up 0..1000")
+    if not 1 <= args.turns <= 5000 or not 0 <= args.warm_up <= 1000 or not 1 <= args.concurrency <= 64:
+        parser.error("--turns must be 1..5000, --warm-up 0..1000 and --concurrency 1..64")
     args.data_dir = args.data_dir.resolve()
     args.data_dir.mkdir(parents=True, exist_ok=True)
     postgres_url = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
@@ -116,11 +135,12 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if args.warm_up:
                 asyncio.run(_turns(server.port, server.pids[0], args.warm_up))
-            cpu_s, latencies, failed = asyncio.run(_turns(server.port, server.pids[0], args.turns))
+            cpu_s, latencies, failed = asyncio.run(_turns(server.port, server.pids[0], args.turns, args.concurrency))
         finally:
             server.stop()
     http_ms = 1000 * cpu_s / args.turns
-    print(f"# benchmarks.service_cpu {backend}: {args.turns} sequential HTTP turns to one `grace serve --demo`"
+    flight = "sequential" if args.concurrency == 1 else f"closed-loop ({args.concurrency} in flight)"
+    print(f"# benchmarks.service_cpu {backend}: {args.turns} {flight} HTTP turns to one `grace serve --demo`"
           f" worker; load average {load_start}-{load_average()} on {os.cpu_count()} CPUs (upper bounds)")
     print(f"http       server CPU {http_ms:6.2f} ms/turn   latency p50 {pct(latencies, 50):6.2f} ms"
           f" p99 {pct(latencies, 99):6.2f} ms   failed {failed}")
