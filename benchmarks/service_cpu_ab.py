@@ -23,22 +23,24 @@ import tempfile
 import threading
 import time
 import uuid
+from contextlib import ExitStack
 from pathlib import Path
 
-from benchmarks.load_bench import bench_env, cpu_seconds, stop_process
+from benchmarks.load_bench import Database, bench_env, cpu_seconds, stop_process
 from benchmarks.load_client import Pool
 from benchmarks.service_cpu import plan_turns
 
 
 class TreeServer:
-    """``grace serve --demo`` from the code in ``tree`` on a loopback port, with its own SQLite file."""
+    """``grace serve --demo`` from the code in ``tree`` on a loopback port, with its own SQLite file (or the
+    PostgreSQL schema ``database_url`` names)."""
 
-    def __init__(self, tree: Path, tmp: Path, name: str) -> None:
+    def __init__(self, tree: Path, tmp: Path, name: str, database_url: str | None = None) -> None:
         env = bench_env(tmp, secrets.token_urlsafe(24))
         env["PYTHONPATH"] = str(tree)
         cmd = [sys.executable, "-m", "engine.cli", "serve", "--demo", "--host", "127.0.0.1", "--port", "0",
-               "--data-dir", str(tree / ".grace" / "bench"), "--database-url", f"sqlite:///{tmp / name}.db",
-               "--workers", "1"]
+               "--data-dir", str(tree / ".grace" / "bench"),
+               "--database-url", database_url or f"sqlite:///{tmp / name}.db", "--workers", "1"]
         self._log = (tmp / f"{name}.log").open("w", encoding="utf-8")
         self.proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=self._log, text=True)
         assert self.proc.stdout is not None
@@ -94,22 +96,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("trees", type=Path, nargs=2, help="two checkouts (each with .grace/bench for --demo)")
     parser.add_argument("--rounds", type=int, default=6, help="measured rounds (1..50)")
     parser.add_argument("--turns", type=int, default=150, help="turns per server per round (1..2000)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="each server on its own throw-away PostgreSQL schema (GRACE_TEST_POSTGRES_URL)")
     args = parser.parse_args(argv)
     if not 1 <= args.rounds <= 50 or not 1 <= args.turns <= 2000:
         parser.error("--rounds must be 1..50 and --turns 1..2000")
     trees = [t.resolve() for t in args.trees]
     names = [t.name for t in trees]
-    with tempfile.TemporaryDirectory(prefix="grace-svc-ab-") as tmp_name:
+    postgres_url = os.environ.get("GRACE_TEST_POSTGRES_URL", "")
+    if args.postgres and not postgres_url:
+        raise SystemExit("--postgres needs GRACE_TEST_POSTGRES_URL")
+    with tempfile.TemporaryDirectory(prefix="grace-svc-ab-") as tmp_name, ExitStack() as databases:
         servers: list[TreeServer] = []
         try:
             for k, tree in enumerate(trees):
-                servers.append(TreeServer(tree, Path(tmp_name), f"s{k}"))
+                url = databases.enter_context(Database("postgres", postgres_url)) if args.postgres else None
+                servers.append(TreeServer(tree, Path(tmp_name), f"s{k}", url))
             per_turn = asyncio.run(_rounds(servers, names, args.rounds, args.turns))
         finally:
             for server in servers:
                 server.stop()
-    print(f"# benchmarks.service_cpu_ab: {args.rounds} rounds x {args.turns} sequential HTTP turns per server,"
-          f" alternating; {os.cpu_count()} CPUs shared (upper bounds)")
+    print(f"# benchmarks.service_cpu_ab ({'postgres' if args.postgres else 'sqlite'}): {args.rounds} rounds x"
+          f" {args.turns} sequential HTTP turns per server, alternating; {os.cpu_count()} CPUs shared (upper bounds)")
     for tree, values in zip(trees, per_turn, strict=True):
         ordered = sorted(values)
         print(f"{tree}: median {ordered[len(ordered) // 2]:.2f}  min {ordered[0]:.2f} ms server CPU per turn")

@@ -17,13 +17,16 @@ class KeyedLocks:
         self._locks: dict[str, tuple[threading.Lock, int]] = {}
 
     @contextmanager
-    def hold(self, key: str) -> Iterator[None]:
+    def hold(self, key: str) -> Iterator[bool]:
+        """Hold ``key``'s lock; the block gets whether it had to wait for another holder first."""
         with self._guard:
             lock, users = self._locks.get(key, (threading.Lock(), 0))
             self._locks[key] = (lock, users + 1)
-        lock.acquire()
+        waited = not lock.acquire(blocking=False)
+        if waited:
+            lock.acquire()
         try:
-            yield
+            yield waited
         finally:
             lock.release()
             with self._guard:

@@ -29,6 +29,7 @@ from engine.ports import IdempotencyKey
 from engine.service.engine_thread import ENGINE, EngineThread
 from engine.service.errors import ConflictError, RequestError
 from engine.service.locks import KeyedLocks
+from engine.storage import read_ahead
 from engine.storage.base import DurableStore
 from engine.storage.errors import RETRYABLE
 from engine.turn import TurnRuntime
@@ -100,7 +101,9 @@ class TurnSubmitter:
         """Run one visitor turn through ``runtime`` (whose store is this submitter's store); ``notes`` go into
         the turn's audit record."""
         fp = fingerprint(message)
-        with self.locks.hold(conversation_id):
+        with self.locks.hold(conversation_id) as waited:
+            if waited:  # another turn of this conversation ran meanwhile: what was read before is stale
+                read_ahead.drop_current()
             for attempt in range(1, self.attempts + 1):
                 # Checked on every attempt: the conflicting commit may have been this very key.
                 replay = self._replay(conversation_id, key, fp)

@@ -22,10 +22,11 @@ from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engine.conversation import ConversationState
-from engine.storage import codec, errors
+from engine.storage import codec, errors, read_ahead
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
 from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
+from engine.storage.read_ahead import IdempotencyRow, TurnRow
 
 log = structlog.get_logger("engine.storage.postgres")
 
@@ -328,20 +329,45 @@ class PostgresStore(ProtocolStore):
                                     int(r[7]), int(r[8])) for r in rows]
 
     def idempotent(self, conversation_id: str, key: str) -> IdempotencyEntry | None:
+        ahead = read_ahead.open_for(conversation_id)
+        prefetched, entry, keyed = ahead.take_idempotency(key) if ahead is not None else (False, None, None)
+        if prefetched:
+            if entry is None or keyed is None:
+                return None
+            found = (entry.fingerprint, entry.turn, entry.response_json, keyed.wrapped_key, keyed.erased)
+        else:
+            with self._conn() as conn:
+                row = conn.execute(
+                    "SELECT i.fingerprint, i.turn, i.response_json, k.wrapped_key, EXISTS (SELECT 1 FROM"
+                    " grace_operator_actions a WHERE a.conversation_id = i.conversation_id AND a.action = %s)"
+                    " FROM grace_idempotency i LEFT JOIN grace_conversation_keys k"
+                    " ON k.conversation_id = i.conversation_id WHERE i.conversation_id = %s AND i.key = %s",
+                    (ERASE_ACTION, conversation_id, key),
+                ).fetchone()
+            if row is None:
+                return None
+            found = (row[0], row[1], row[2], bytes(row[3]) if row[3] is not None else None, bool(row[4]))
+        fingerprint, turn, response_json, wrapped, erased = found
+        if erased:
+            raise errors.erased(conversation_id)
+        cipher = self.keys.open(conversation_id, wrapped)
+        return IdempotencyEntry(conversation_id, key, fingerprint, turn, codec.load_response(response_json, cipher))
+
+    def turn_row(self, conversation_id: str, key: str | None) -> TurnRow:
+        """The conversation row and ``key``'s idempotency entry in one statement (engine/storage/read_ahead)."""
         with self._conn() as conn:
             row = conn.execute(
-                "SELECT i.fingerprint, i.turn, i.response_json, k.wrapped_key, EXISTS (SELECT 1 FROM"
-                " grace_operator_actions a WHERE a.conversation_id = i.conversation_id AND a.action = %s)"
-                " FROM grace_idempotency i LEFT JOIN grace_conversation_keys k"
-                " ON k.conversation_id = i.conversation_id WHERE i.conversation_id = %s AND i.key = %s",
-                (ERASE_ACTION, conversation_id, key),
+                "SELECT c.state_json, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
+                " WHERE a.conversation_id = c.id AND a.action = %s), i.fingerprint, i.turn, i.response_json"
+                " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
+                " LEFT JOIN grace_idempotency i ON i.conversation_id = c.id AND i.key = %s"
+                " WHERE c.id = %s",
+                (ERASE_ACTION, key, conversation_id),
             ).fetchone()
         if row is None:
-            return None
-        if row[4]:
-            raise errors.erased(conversation_id)
-        cipher = self.keys.open(conversation_id, bytes(row[3]) if row[3] is not None else None)
-        return IdempotencyEntry(conversation_id, key, row[0], row[1], codec.load_response(row[2], cipher))
+            return TurnRow(None, None)
+        keyed = KeyedRow(row[0], bytes(row[1]) if row[1] is not None else None, bool(row[2]))
+        return TurnRow(keyed, IdempotencyRow(row[3], row[4], row[5]) if row[3] is not None else None)
 
 
 def _keyed_row(conn: psycopg.Connection[Any], conversation_id: str, *, with_state: bool, lock: bool) -> KeyedRow | None:

@@ -19,7 +19,7 @@ import structlog
 from audit.vault import FieldCipher
 from engine.conversation import ConversationState
 from engine.ports import IdempotencyEntry
-from engine.storage import codec, errors, turn_scope
+from engine.storage import codec, errors, read_ahead, turn_scope
 from engine.storage.base import ConversationAccess, Erasure
 from engine.storage.keyring import KeyRing
 
@@ -159,8 +159,9 @@ def load(port: SQLPort, conversation_id: str) -> ConversationState:
 
 def access(port: SQLPort, conversation_id: str) -> ConversationAccess:
     """``load``'s conversation id, goal, language, turn and visitor key hash, read from the stored JSON alone
-    (no key unwrapped, nothing decrypted, no model built): an erased conversation answers as ``load`` does."""
-    row = _keyed(port, conversation_id, with_state=True)
+    (no key unwrapped, nothing decrypted, no model built): an erased conversation answers as ``load`` does.
+    Inside a turn request's ``read_ahead`` block this read also prefetches the turn's other reads."""
+    row = _access_row(port, conversation_id)
     fast = codec.load_access(row.state_json)
     if fast is not None:
         return fast
@@ -176,9 +177,23 @@ def cipher(port: SQLPort, conversation_id: str) -> FieldCipher | None:
     return port.keys.open(conversation_id, row.wrapped_key)
 
 
+def _access_row(port: SQLPort, conversation_id: str) -> KeyedRow:
+    ahead = read_ahead.open_for(conversation_id)
+    turn_row = getattr(port, "turn_row", None)
+    if ahead is None or ahead.filled or turn_row is None:
+        return _keyed(port, conversation_id, with_state=True)
+    prefetched: read_ahead.TurnRow = turn_row(conversation_id, ahead.key)
+    if prefetched.keyed is None:
+        raise errors.not_found(conversation_id)
+    ahead.fill(prefetched)
+    return prefetched.keyed
+
+
 def load_with_cipher(port: SQLPort, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
-    """``cipher`` and ``load`` from one read (a turn needs both): ``store.erased`` once erased."""
-    row = _keyed(port, conversation_id, with_state=True)
+    """``cipher`` and ``load`` from one read (a turn needs both): ``store.erased`` once erased. The row the
+    turn request's access check prefetched is used once (engine/storage/read_ahead)."""
+    ahead = read_ahead.open_for(conversation_id)
+    row = (ahead.take_row() if ahead is not None else None) or _keyed(port, conversation_id, with_state=True)
     if row.erased:
         raise errors.erased(conversation_id)
     opened = port.keys.open(conversation_id, row.wrapped_key)

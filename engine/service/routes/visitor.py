@@ -24,6 +24,7 @@ from engine.service.schemas import (
 )
 from engine.service.turns import check_key
 from engine.service.widget_config import consent_notes, widget_config_of
+from engine.storage.read_ahead import read_ahead
 
 
 def visitor_router(ctx: ServiceContext) -> APIRouter:
@@ -70,9 +71,11 @@ def visitor_router(ctx: ServiceContext) -> APIRouter:
     ) -> Response:
         check_text(body.message, "message")
         key = check_key(idempotency_key, limits.idempotency_key_max_chars)
-        access, goal = ctx.visitor_access_of(conversation_id, visitor_token)
-        notes = consent_notes(goal.published.spec, access.turn, body.consent)
-        submitted = submitter.submit(goal.runtime, conversation_id, body.message, key, notes=notes)
+        # The access check's read also fetches what the turn reads next (engine/storage/read_ahead).
+        with read_ahead(conversation_id, key):
+            access, goal = ctx.visitor_access_of(conversation_id, visitor_token)
+            notes = consent_notes(goal.published.spec, access.turn, body.consent)
+            submitted = submitter.submit(goal.runtime, conversation_id, body.message, key, notes=notes)
         # Derived from the stored response and the pinned spec, so a replay returns the same choices.
         choices = quick_replies(goal.published.spec, submitted.response, access.language, goal.runtime.bundle)
         # Validated and encoded here, on this request's thread (engine/service/replies).
