@@ -32,6 +32,7 @@ from engine.retrieval.grounding import ClaimCheck, check_claim
 from engine.retrieval.index import Retriever
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
+from engine.retrieval.questions import compiled as compiled_cues
 from engine.retrieval.questions import is_question, question_sentences
 from engine.retrieval.retrieval_rules import RetrievalRules
 from engine.retrieval.synthesis import Synthesizer, render
@@ -81,6 +82,9 @@ class GroundedAnswerer:
         words = "|".join(re.escape(k) for k in sorted(self._abbreviations, key=len, reverse=True)) or r"(?!)"
         self._abbreviation = re.compile(rf"(?<![\w'’])(?:{words})(?![\w'’])", re.IGNORECASE)
         self._function_words = function_words(rules)
+        for language in rules.languages.values():
+            # Compiled now, not in the first turn without a question mark (~90 patterns, 10 ms).
+            compiled_cues(language.question)
         self.judge = AnswerabilityJudge(
             rules,
             analyzers,
