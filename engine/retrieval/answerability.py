@@ -349,12 +349,11 @@ class AnswerabilityJudge:
         words = tokens(asked)
         # An ending is matched as written: "ís" marks "abrís" but not "crisis"; an unaccented one also matches
         # the folded word ("arreglais").
-        found = {
-            fold(w)
-            for w in (m.lower() for m in _CASED_WORD.findall(asked))
-            for s in self._verb_suffixes
-            if len(w) > len(s) + 2 and (w.endswith(s) or fold(w).endswith(s))
-        }
+        found: set[str] = set()
+        for w in (m.lower() for m in _CASED_WORD.findall(asked)):
+            folded = fold(w)  # once per word, not once per suffix
+            if any(len(w) > len(s) + 2 and (w.endswith(s) or folded.endswith(s)) for s in self._verb_suffixes):
+                found.add(folded)
         for i in range(len(words) - 2):
             if words[i] in self._auxiliaries and words[i + 1] in self._subjects:
                 found.add(words[i + 2])

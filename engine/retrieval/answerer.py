@@ -33,7 +33,7 @@ from engine.retrieval.index import Retriever
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.questions import compiled as compiled_cues
-from engine.retrieval.questions import is_question, question_sentences
+from engine.retrieval.questions import question_sentences
 from engine.retrieval.retrieval_rules import RetrievalRules
 from engine.retrieval.synthesis import Synthesizer, render
 from engine.retrieval.twins import translation_twins
@@ -173,12 +173,15 @@ class GroundedAnswerer:
         started = time.perf_counter()
         self.rules.language(language)  # unknown language: fail closed before doing anything
         text = normalize(message)
-        trace = AnswerTrace(is_question=is_question(text, self.rules))
+        sentences = question_sentences(text, self.rules.languages)  # is_question(text) is bool(sentences)
+        trace = AnswerTrace(is_question=bool(sentences))
         if not trace.is_question:
             result = GroundedAnswer(text="", supported=False, is_question=False)
             return self._done(result, trace, started, len(text))
         query = self._expand_abbreviations(text)
-        asked = " ".join(question_sentences(query, self.rules.languages)) or query
+        if query != text:  # the same text has the same question sentences
+            sentences = question_sentences(query, self.rules.languages)
+        asked = " ".join(sentences) or query
         trace.language = question_language(asked, self.rules, language, self._function_words)
         terms = self.judge.asked_terms(asked, trace.language)
         # Words matched across languages also search the keyword index (the same-language sections would
