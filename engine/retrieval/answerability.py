@@ -37,6 +37,7 @@ from rapidfuzz import fuzz, process
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, is_number, tokens
 from engine.retrieval.calibration import Calibration
 from engine.retrieval.concepts import Concepts
+from engine.retrieval.cue_patterns import CueSet
 from engine.retrieval.decision import AnswerModel, clip
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
@@ -162,6 +163,8 @@ class AnswerabilityJudge:
         self._price_cues = tuple(fold(c) for lang in rules.languages.values() for c in lang.price_cues)
         self._clock_cues = tuple(fold(c) for lang in rules.languages.values() for c in lang.clock_cues)
         self._date_cues = tuple(fold(c) for lang in rules.languages.values() for c in lang.date_cues)
+        self._price_set, self._clock_set, self._date_set = (
+            CueSet.of(self._price_cues), CueSet.of(self._clock_cues), CueSet.of(self._date_cues))
         clock = re.compile(self.settings.clock_pattern)
         calendar = _calendar_words(tuple(sorted(rules.languages)))
         self._states_clock = {p.id: bool(clock.search(fold(p.indexed_text()))) for p in passages}
@@ -313,20 +316,13 @@ class AnswerabilityJudge:
     def asked_kind(self, asked: str) -> str:
         """What the question asks for, when it is a kind a passage must visibly state: "price", "clock" (a time
         of day), "date" (a time, weekday or month), else ""."""
-        folded = fold(asked)
-        starts = [fold(s).strip(" ¿¡") for s in _SENTENCE_SPLIT.split(asked) if s.strip(" ¿¡")]
-
-        def anywhere(cues: tuple[str, ...]) -> bool:
-            return any(re.search(rf"(?<!\w){re.escape(cue)}(?!\w)", folded) for cue in cues)
-
-        def opening(cues: tuple[str, ...]) -> bool:  # "when" opens a question; "… when I am away" does not
-            return any(re.match(rf"(?:\w+ )?{re.escape(cue)}(?!\w)", start) for start in starts for cue in cues)
-
-        if anywhere(self._price_cues):
+        if self._price_set.anywhere(fold(asked)):
             return "price"
-        if opening(self._clock_cues):
+        # "when" opens a question; "… when I am away" does not
+        starts = [fold(s).strip(" ¿¡") for s in _SENTENCE_SPLIT.split(asked) if s.strip(" ¿¡")]
+        if self._clock_set.opening(starts):
             return "clock"
-        return "date" if opening(self._date_cues) else ""
+        return "date" if self._date_set.opening(starts) else ""
 
     def states_kind(self, passage_id: str, kind: str) -> bool:
         table = {"price": self._states_price, "clock": self._states_clock, "date": self._states_date}.get(kind)
@@ -353,12 +349,11 @@ class AnswerabilityJudge:
         words = tokens(asked)
         # An ending is matched as written: "ís" marks "abrís" but not "crisis"; an unaccented one also matches
         # the folded word ("arreglais").
-        found = {
-            fold(w)
-            for w in (m.lower() for m in _CASED_WORD.findall(asked))
-            for s in self._verb_suffixes
-            if len(w) > len(s) + 2 and (w.endswith(s) or fold(w).endswith(s))
-        }
+        found: set[str] = set()
+        for w in (m.lower() for m in _CASED_WORD.findall(asked)):
+            folded = fold(w)  # once per word, not once per suffix
+            if any(len(w) > len(s) + 2 and (w.endswith(s) or folded.endswith(s)) for s in self._verb_suffixes):
+                found.add(folded)
         for i in range(len(words) - 2):
             if words[i] in self._auxiliaries and words[i + 1] in self._subjects:
                 found.add(words[i + 2])

