@@ -9,7 +9,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from audit.chain import SealedHead, checkpoint, seal, state_hash
+from audit.chain import SealedHead, checkpoint, seal_dump, state_hash
 from audit.record import TransitionRecord
 from audit.redaction import redact_record
 from audit.stateseal import snapshot
@@ -139,7 +139,7 @@ def seal_for_store(
     if cipher is not None:
         redacted = protect_record(body, redacted, cipher)
     prev = None if head is None else SealedHead(head["conversation_id"], int(head["seq"]), str(head["head_hash"]))
-    sealed = seal(redacted, prev)
+    sealed = seal_dump(redacted, prev)  # ``redacted`` is a fresh JSON-mode dump with strings replaced, ours to give
     counter = 1 if head is None else int(head["counter"]) + 1
     mark = checkpoint(sealed["conversation_id"], sealed["seq"], sealed["hash"], key,
                       state_hash=state_hash(stored_state), counter=counter)
