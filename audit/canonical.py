@@ -51,8 +51,13 @@ def canonical_bytes_of_plain(value: JsonValue) -> bytes:
     """``canonical_bytes`` for data that is already plain JSON as ``json.loads`` returns it (str keys, finite
     numbers, no other types): the same bytes without the preparing walk. Anything else must go through
     ``canonical_bytes``."""
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return text.encode("utf-8")
+    return _ENCODE(value).encode("utf-8")
+
+
+# json.dumps's encoder with the canonical settings, made once. check_circular=False: plain JSON data as json.loads
+# returns it (or as _prepare builds it, a fresh bounded tree) has no cycles, and the flag does not change the bytes.
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False,
+                           check_circular=False).encode
 
 
 def canonical_text(value: Any) -> str:

@@ -190,6 +190,9 @@ class Redactor:
                     or item is None or (kind is str and item.isascii() and not trigger.search(item)):
                 out.append(item)
                 continue
+            if kind is dict:  # what _walk does for a dict within the depth limit, without its type ladder
+                out.append(self._walk_mapping(item, strict, phones, child, seen))
+                continue
             leaf = self._leaf(item, phones, seen)
             out.append(self._walk(item, strict, phones, child, seen) if leaf is _NOT_LEAF else leaf)
         return out
@@ -208,18 +211,29 @@ class Redactor:
             if new_key in out:
                 raise RedactionError("two keys redact to the same token", code="audit.redaction.key_collision")
             kind = type(item)
-            if inline and (kind is float or kind is bool or item is None):  # never redacted (as in _walk)
+            if not inline:
+                out[new_key] = self._walk(item, strict, key not in exempt, child, seen)
+                continue
+            if kind is float or kind is bool or item is None:  # never redacted (as in _walk)
                 out[new_key] = item
                 continue
             item_phones = key not in exempt
             # _leaf's cheapest cases in the loop itself, without the call: a clean ASCII string (ids, codes,
             # rationales) or an int that is not phone-like (offsets, counts, turns)
-            if inline and ((kind is str and item.isascii() and not (_ASCII_TRIGGER if item_phones else _ASCII_AT)
-                            .search(item)) or (kind is int and not (item_phones and low <= abs(item) < high))):
+            if kind is str:
+                if item.isascii() and not (_ASCII_TRIGGER if item_phones else _ASCII_AT).search(item):
+                    out[new_key] = item
+                else:
+                    out[new_key] = self._leaf(item, item_phones, seen)
+            elif kind is dict:  # what _walk does for a dict within the depth limit, without its type ladder
+                out[new_key] = self._walk_mapping(item, strict, item_phones, child, seen)
+            elif kind is int and not (item_phones and low <= abs(item) < high):
                 out[new_key] = item
-                continue
-            leaf = self._leaf(item, item_phones, seen) if inline else _NOT_LEAF
-            out[new_key] = self._walk(item, strict, item_phones, child, seen) if leaf is _NOT_LEAF else leaf
+            elif kind is list:
+                out[new_key] = self._walk_list(item, strict, item_phones, child, seen)
+            else:
+                leaf = self._leaf(item, item_phones, seen)
+                out[new_key] = self._walk(item, strict, item_phones, child, seen) if leaf is _NOT_LEAF else leaf
         return out
 
     def _walk_key(self, key: Any, strict: bool) -> Any:
