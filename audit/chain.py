@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ import structlog
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from audit.canonical import MAX_DEPTH, canonical_bytes, canonical_bytes_of_plain, sha256_hex, sha256_of
+from audit.canonical import canonical_bytes, canonical_bytes_of_plain, is_plain, sha256_hex, sha256_of
 from audit.errors import AuditKeyError, CanonicalError, ChainIntegrityError, RecordError
 from audit.keys import check_key
 from audit.record import TransitionRecord
@@ -174,7 +173,7 @@ def seal_dump(record: dict[str, Any], prev: SealedHead | None) -> dict[str, Any]
     _validated(record)  # the schema is checked on exactly what is stored; the model itself is not needed
     free = [c.get("command") for c in record["candidates"]]
     free += [call.get("output") for call in record["llm_calls"] if call.get("output") is not None]
-    if not all(_is_plain(value, 3) for value in free):  # as in plain_of_model
+    if not all(is_plain(value, 3) for value in free):  # as in plain_of_model
         return seal(record, prev)
     return _chained(dict(record), seq, prev_hash)
 
@@ -231,32 +230,13 @@ def plain_of_model(model: TransitionRecord) -> dict[str, Any] | None:
     free: list[Any] = [c.command for c in model.candidates]
     free += [call.output for call in model.llm_calls if call.output is not None]
     # 3: a free-form part's depth inside the record (record, list, item); canonical JSON counts from the record
-    if not all(_is_plain(value, 3) for value in free):
+    if not all(is_plain(value, 3) for value in free):
         return None
     try:
         plain: dict[str, Any] = model.model_dump(mode="json")
     except PydanticSerializationError:
         return None
     return plain
-
-
-_SCALAR = frozenset({str, int, bool, type(None)})
-
-
-def _is_plain(value: Any, depth: int) -> bool:
-    """JSON data as ``json.loads`` returns it, with finite floats and within canonical JSON's depth limit."""
-    kind = type(value)
-    if kind in _SCALAR:
-        return True
-    if kind is float:
-        return math.isfinite(value)
-    if depth >= MAX_DEPTH - 1:  # near the limit: the canonical path decides (and raises where it must)
-        return False
-    if kind is dict:
-        return all(type(k) is str and _is_plain(v, depth + 1) for k, v in value.items())
-    if kind is list:
-        return all(_is_plain(v, depth + 1) for v in value)
-    return False
 
 
 def checkpoint(
