@@ -97,17 +97,19 @@ class _Ground:
         self._rest = (z3.Ast * (self.size - HEAD))(*(v.as_ast() for v in variables[HEAD:]))
         self._partial: dict[tuple[object, ...], z3.BoolRef] = {}
 
-    def evaluate(self, head: tuple[object, ...], terms: list[z3.ExprRef]) -> str | None:
-        """"unsat" (the invariants hold), "sat" (violated), or None (undecided). ``head`` identifies the values
-        of the first ``HEAD`` terms (the key of the pre-substituted formula). Called under Z3_LOCK."""
+    def evaluate(self, head: tuple[object, ...], terms: list[tuple[z3.ExprRef, z3.Ast]]) -> str | None:
+        """"unsat" (the invariants hold), "sat" (violated), or None (undecided). ``terms``: each variable's
+        constant as a term and its AST; ``head`` identifies the values of the first ``HEAD`` (the key of the
+        pre-substituted formula). Called under Z3_LOCK."""
         partial = self._partial.get(head)
         if partial is None:
             if len(self._partial) >= PARTIAL_ENTRIES:
                 self._partial.clear()
-            partial = z3.simplify(z3.substitute(self.negated, *zip(self._head, terms[:HEAD], strict=True)))
+            head_terms = [term for term, _ in terms[:HEAD]]
+            partial = z3.simplify(z3.substitute(self.negated, *zip(self._head, head_terms, strict=True)))
             self._partial[head] = partial
         ctx = self.negated.ctx.ref()
-        values = (z3.Ast * (self.size - HEAD))(*(t.as_ast() for t in terms[HEAD:]))
+        values = (z3.Ast * (self.size - HEAD))(*[ast for _, ast in terms[HEAD:]])
         substituted = z3core.Z3_substitute(ctx, partial.as_ast(), self.size - HEAD, self._rest, values)
         z3core.Z3_inc_ref(ctx, substituted)
         try:
@@ -161,7 +163,7 @@ class InvariantChecker:
         self._timeout_ms = timeout_ms
         self._cache: dict[int, tuple[z3.Solver, TransitionEncoding]] = {}
         self._ground: dict[int, _Ground] = {}
-        self._terms: dict[tuple[str, object], z3.ExprRef] = {}
+        self._terms: dict[tuple[str, object], tuple[z3.ExprRef, z3.Ast]] = {}  # a term keeps its AST alive
         self._memo: OrderedDict[tuple[int, tuple[tuple[str, object], ...]], CheckOutcome] = OrderedDict()
         self._memo_entries = memo_entries
         self.hits = 0
@@ -182,9 +184,9 @@ class InvariantChecker:
             cache[n] = (solver, encoding)
         return cache[n]
 
-    def _term(self, value: tuple[str, object]) -> z3.ExprRef:
-        term = self._terms.get(value)
-        if term is None:
+    def _term(self, value: tuple[str, object]) -> tuple[z3.ExprRef, z3.Ast]:
+        entry = self._terms.get(value)
+        if entry is None:
             if len(self._terms) >= VALUE_ENTRIES:
                 self._terms.clear()  # terms are only used inside one evaluation, under the lock
             sort, constant = value
@@ -195,8 +197,8 @@ class InvariantChecker:
             else:  # an exact rational, as (numerator, denominator)
                 numerator, denominator = cast(tuple[int, int], constant)
                 term = q(Fraction(numerator, denominator))
-            self._terms[value] = term
-        return term
+            entry = self._terms[value] = (term, term.as_ast())
+        return entry
 
     def check(self, facts: TransitionFacts) -> CheckOutcome:
         with Z3_LOCK:
@@ -223,7 +225,8 @@ class InvariantChecker:
             if ground is None:
                 ground = self._ground[n] = _Ground(self._solver(n)[1])
             bound = values or bound_values(facts)
-            return ground.evaluate(bound[:HEAD], [self._term(v) for v in bound])
+            terms = self._terms
+            return ground.evaluate(bound[:HEAD], [terms.get(v) or self._term(v) for v in bound])
 
     def check_fresh(self, facts: TransitionFacts) -> CheckOutcome:
         """Ask the solver, bypassing the memo and the evaluation (what the soundness tests compare against)."""
