@@ -51,6 +51,8 @@ def _outcome(fn: Any, record: TransitionRecord, head: dict[str, Any] | None, cip
                  cipher=FieldCipher("conv-1", CIPHER_KEY) if cipher else None)
     except AuditError as exc:
         return "error", type(exc).__name__, exc.code, str(exc)
+    except UnicodeEncodeError as exc:  # pydantic's JSON-mode dump of a key with a lone surrogate, on both paths
+        return "error", type(exc).__name__, str(exc)
     sealed, mark = (out.record, out.checkpoint) if hasattr(out, "record") else out
     # json.dumps without sort_keys: the key order of the returned record counts too (API responses show it)
     return "ok", json.dumps(sealed, ensure_ascii=False), json.dumps(mark)
