@@ -156,7 +156,7 @@ def seal(record: Mapping[str, Any], prev: SealedHead | None, *, validate: bool =
     return _chained(sealed, seq, prev_hash)
 
 
-def seal_dump(record: dict[str, Any], prev: SealedHead | None) -> dict[str, Any]:
+def seal_dump(record: dict[str, Any], prev: SealedHead | None, *, validated: bool = False) -> dict[str, Any]:
     """``seal(record, prev)`` for a record that is a JSON-mode dump of a ``TransitionRecord``
     (``model_dump(mode="json")``) with some strings replaced (redaction, encryption): the same sealed record and
     the same errors, without dumping the validated model again. Takes ``record`` over: the result is ``record``'s
@@ -168,9 +168,14 @@ def seal_dump(record: dict[str, Any], prev: SealedHead | None) -> dict[str, Any]
     validates dumps back to itself, and ``seal``'s stored form (the validated model's JSON dump) equals it.
     Replaced strings stay strings (a phone-like int redacted to a token in a typed field fails validation, as in
     ``seal``). Where ``seal`` would take its canonical round trip instead (free-form parts that are not plain JSON
-    or nest near the depth limit), this is ``seal``. tests/audit/test_seal_dump.py holds it to ``seal``."""
+    or nest near the depth limit), this is ``seal``. tests/audit/test_seal_dump.py holds it to ``seal``.
+
+    ``validated``: the caller vouches that ``record`` is, unchanged, a fresh JSON-mode dump of a model validated in
+    this process, that nobody else held in between (``engine.turn_record.build_and_seal``); it then dumps back to
+    itself and validates, and is not validated again."""
     seq, prev_hash = _position(record, prev)
-    _validated(record)  # the schema is checked on exactly what is stored; the model itself is not needed
+    if not validated:
+        _validated(record)  # the schema is checked on exactly what is stored; the model itself is not needed
     free = [c.get("command") for c in record["candidates"]]
     free += [call.get("output") for call in record["llm_calls"] if call.get("output") is not None]
     if not all(is_plain(value, 3) for value in free):  # as in plain_of_model

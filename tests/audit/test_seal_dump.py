@@ -1,8 +1,9 @@
 """``engine.turn_record.seal_for_store`` seals the redacted JSON dump with ``audit.chain.seal_dump`` (no second
-dump of the validated model): the same sealed record (bytes, hash, key order), the same checkpoint, or the same
-error, as the plain definition (dump, redact, encrypt, ``seal``, checkpoint) for any record: random ones with
-contact-like strings (e-mails, phones, names, card numbers) anywhere, odd free-form values, deep nesting,
-redactions that break the schema, with and without a cipher and a previous head."""
+dump of the validated model), and ``build_and_seal`` also skips the second validation when redaction changed
+nothing: the same sealed record (bytes, hash, key order), the same checkpoint, or the same error, as the plain
+definition (dump, redact, encrypt, ``seal``, checkpoint) for any record: random ones with contact-like strings
+(e-mails, phones, names, card numbers) anywhere, odd free-form values, deep nesting, redactions that break the
+schema, with and without a cipher and a previous head."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from audit.errors import AuditError
 from audit.record import TransitionRecord
 from audit.redaction import redact_record
 from audit.vault import FieldCipher, protect_record
-from engine.turn_record import seal_for_store
+from engine.turn_record import _seal, build_and_seal, seal_for_store
 from tests.audit.factory import KEY, make_record
 
 STATE: dict[str, Any] = {"bits": [1, 0], "messages": [{"text": "call me at 611 222 333"}], "audit_head": None}
@@ -58,11 +59,18 @@ def _outcome(fn: Any, record: TransitionRecord, head: dict[str, Any] | None, cip
     return "ok", json.dumps(sealed, ensure_ascii=False), json.dumps(mark)
 
 
+def _built(record: TransitionRecord, head: dict[str, Any] | None, key: bytes, *, stored_state: dict[str, Any],
+           cipher: FieldCipher | None = None) -> Any:
+    """What build_and_seal does with the record build_record validated (these records are validated models)."""
+    return _seal(record, head, key, stored_state, cipher, built=True)
+
+
 def assert_same(record: TransitionRecord) -> None:
     for head in (None, HEAD):
         for cipher in (False, True):
-            assert _outcome(seal_for_store, record, head, cipher) == \
-                _outcome(reference_seal_for_store, record, head, cipher)
+            expected = _outcome(reference_seal_for_store, record, head, cipher)
+            assert _outcome(seal_for_store, record, head, cipher) == expected
+            assert _outcome(_built, record, head, cipher) == expected
 
 
 # -- contact-like strings and odd values ---------------------------------------------------------------------
@@ -143,11 +151,18 @@ def test_records_of_the_decision_layer_seal_as_before() -> None:
         case = random_case(rng)
         decision = Decider(case.spec, bundle).decide(case.state, case.commands,
                                                      company_question=case.company_question)
-        record = build_record(spec=case.spec, bundle=bundle, state_before=case.state, state_after=decision.new_state,
-                              proposal=Proposal(adapter="bench", adapter_version="1"), decision=decision,
-                              question="Your e-mail, Vera? (e.g. vera@example.org)", answer=GroundedAnswer(),
-                              fail_closed=None, timings={"total_ms": 1.5}, received_at=now, completed_at=now)
+        fields: dict[str, Any] = dict(
+            spec=case.spec, bundle=bundle, state_before=case.state, state_after=decision.new_state,
+            proposal=Proposal(adapter="bench", adapter_version="1"), decision=decision,
+            question=rng.choice([None, "Your e-mail, Vera? (e.g. vera@example.org)"]), answer=GroundedAnswer(),
+            fail_closed=None, timings={"total_ms": 1.5}, received_at=now, completed_at=now)
+        record = build_record(**fields)
         assert_same(record)
+        for head in (None, {**HEAD, "conversation_id": record.conversation_id}):
+            sealed = build_and_seal(head, KEY, stored_state=STATE, **fields)
+            record_then, mark = reference_seal_for_store(record, head, KEY, stored_state=STATE)
+            assert json.dumps(sealed.record, ensure_ascii=False) == json.dumps(record_then, ensure_ascii=False)
+            assert sealed.checkpoint == mark
 
 
 @pytest.mark.parametrize("depth", [58, 59, 60, 61, 62])
