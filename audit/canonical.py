@@ -42,7 +42,8 @@ def to_json_value(value: Any) -> JsonValue:
 def canonical_bytes(value: Any) -> bytes:
     """The canonical JSON encoding of ``value`` as UTF-8 bytes."""
     try:
-        return canonical_bytes_of_plain(_prepare(value, 0))
+        # Plain JSON data (stored states, records read back) is what _prepare would copy unchanged: encode it as is.
+        return canonical_bytes_of_plain(value if is_plain(value, 0) else _prepare(value, 0))
     except UnicodeEncodeError as exc:  # lone surrogates survive json.dumps but are not UTF-8
         raise CanonicalError("string is not valid Unicode (lone surrogate)", code="audit.canonical.bad_string") from exc
 
@@ -51,8 +52,13 @@ def canonical_bytes_of_plain(value: JsonValue) -> bytes:
     """``canonical_bytes`` for data that is already plain JSON as ``json.loads`` returns it (str keys, finite
     numbers, no other types): the same bytes without the preparing walk. Anything else must go through
     ``canonical_bytes``."""
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return text.encode("utf-8")
+    return _ENCODE(value).encode("utf-8")
+
+
+# json.dumps's encoder with the canonical settings, made once. check_circular=False: plain JSON data as json.loads
+# returns it (or as _prepare builds it, a fresh bounded tree) has no cycles, and the flag does not change the bytes.
+_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False,
+                           check_circular=False).encode
 
 
 def canonical_text(value: Any) -> str:
@@ -70,6 +76,34 @@ def sha256_of(value: Any) -> str:
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def is_plain(value: Any, depth: int) -> bool:
+    """``value``, standing ``depth`` levels inside the value being encoded, is JSON data as ``json.loads`` returns
+    it (exact types, str keys, finite floats) and its containers stay below the depth limit: ``_prepare`` would
+    return an equal copy of it. False where ``_prepare`` must decide (it converts, or raises)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return True
+    if kind is float:
+        return math.isfinite(value)
+    if depth >= MAX_DEPTH - 1:  # near the limit: _prepare decides (and raises where it must)
+        return False
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                return False
+            kind = type(item)
+            if kind not in _PLAIN and not (kind is float and math.isfinite(item)) and not is_plain(item, depth + 1):
+                return False
+        return True
+    if kind is list:
+        for item in value:
+            kind = type(item)
+            if kind not in _PLAIN and not (kind is float and math.isfinite(item)) and not is_plain(item, depth + 1):
+                return False
+        return True
+    return False
 
 
 def _prepare(value: Any, depth: int) -> JsonValue:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ import structlog
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError
 
-from audit.canonical import MAX_DEPTH, canonical_bytes, canonical_bytes_of_plain, sha256_hex, sha256_of
+from audit.canonical import canonical_bytes, canonical_bytes_of_plain, is_plain, sha256_hex, sha256_of
 from audit.errors import AuditKeyError, CanonicalError, ChainIntegrityError, RecordError
 from audit.keys import check_key
 from audit.record import TransitionRecord
@@ -143,6 +142,49 @@ def seal(record: Mapping[str, Any], prev: SealedHead | None, *, validate: bool =
     With ``validate`` (the default) the record must match ``TransitionRecord``; the stored form is then the
     validated model's canonical JSON, so every sealed record conforms to the committed schema. Redact first.
     """
+    seq, prev_hash = _position(record, prev)
+    sealed: dict[str, Any] | None = None
+    body: Any = record
+    if validate:
+        model = _validated(record)
+        sealed = plain_of_model(model)
+        if sealed is None:
+            body = model.model_dump(mode="python")
+    if sealed is None:
+        # Round-trip through canonical JSON: the stored record is plain JSON data, byte-stable on reload.
+        sealed = json.loads(canonical_bytes(body))
+    return _chained(sealed, seq, prev_hash)
+
+
+def seal_dump(record: dict[str, Any], prev: SealedHead | None, *, validated: bool = False) -> dict[str, Any]:
+    """``seal(record, prev)`` for a record that is a JSON-mode dump of a ``TransitionRecord``
+    (``model_dump(mode="json")``) with some strings replaced (redaction, encryption): the same sealed record and
+    the same errors, without dumping the validated model again. Takes ``record`` over: the result is ``record``'s
+    top-level copy with the chain fields, sharing its nested containers.
+
+    The record is still validated in full. A JSON-mode dump holds only dicts, lists, str, int, float, bool and None
+    in the very types and key order the model dumps them in, and no validator of the schema rewrites a valid value
+    (strings are kept as given, timestamps are already UTC with ``Z``, numbers keep their type): so a record that
+    validates dumps back to itself, and ``seal``'s stored form (the validated model's JSON dump) equals it.
+    Replaced strings stay strings (a phone-like int redacted to a token in a typed field fails validation, as in
+    ``seal``). Where ``seal`` would take its canonical round trip instead (free-form parts that are not plain JSON
+    or nest near the depth limit), this is ``seal``. tests/audit/test_seal_dump.py holds it to ``seal``.
+
+    ``validated``: the caller vouches that ``record`` is, unchanged, a fresh JSON-mode dump of a model validated in
+    this process, that nobody else held in between (``engine.turn_record.build_and_seal``); it then dumps back to
+    itself and validates, and is not validated again."""
+    seq, prev_hash = _position(record, prev)
+    if not validated:
+        _validated(record)  # the schema is checked on exactly what is stored; the model itself is not needed
+    free = [c.get("command") for c in record["candidates"]]
+    free += [call.get("output") for call in record["llm_calls"] if call.get("output") is not None]
+    if not all(is_plain(value, 3) for value in free):  # as in plain_of_model
+        return seal(record, prev)
+    return _chained(dict(record), seq, prev_hash)
+
+
+def _position(record: Mapping[str, Any], prev: SealedHead | None) -> tuple[int, str | None]:
+    """``(seq, prev_hash)`` of ``record`` chained after ``prev``, or ``RecordError``."""
     if not isinstance(record, Mapping):
         raise RecordError("record must be a JSON object", code="audit.record.not_object")
     present = [name for name in CHAIN_FIELDS if name in record]
@@ -152,38 +194,34 @@ def seal(record: Mapping[str, Any], prev: SealedHead | None, *, validate: bool =
     if not isinstance(cid, str) or not cid:
         raise RecordError("record has no conversation_id", code="audit.record.no_conversation")
     if prev is None:
-        seq, prev_hash = 0, None
-    else:
-        if prev.conversation_id != cid:
-            raise RecordError("previous head belongs to another conversation", code="audit.conversation_mismatch")
-        if prev.seq < 0 or not _HASH_RE.match(prev.hash):
-            raise RecordError("previous head is malformed", code="audit.record.bad_head")
-        seq, prev_hash = prev.seq + 1, prev.hash
-    sealed: dict[str, Any] | None = None
-    body: Any = record
-    if validate:
-        try:
-            model = TransitionRecord.model_validate(dict(record))
-        except ValidationError as exc:
-            where, message = first_validation_error(exc, ".", "record")
-            raise RecordError(
-                f"{where}: {message} ({exc.error_count()} error(s))", code="audit.record.schema_invalid"
-            ) from exc
-        sealed = plain_of_model(model)
-        if sealed is None:
-            body = model.model_dump(mode="python")
-    if sealed is None:
-        # Round-trip through canonical JSON: the stored record is plain JSON data, byte-stable on reload.
-        sealed = json.loads(canonical_bytes(body))
+        return 0, None
+    if prev.conversation_id != cid:
+        raise RecordError("previous head belongs to another conversation", code="audit.conversation_mismatch")
+    if prev.seq < 0 or not _HASH_RE.match(prev.hash):
+        raise RecordError("previous head is malformed", code="audit.record.bad_head")
+    return prev.seq + 1, prev.hash
+
+
+def _validated(record: Mapping[str, Any]) -> TransitionRecord:
+    try:
+        return TransitionRecord.model_validate(dict(record))
+    except ValidationError as exc:
+        where, message = first_validation_error(exc, ".", "record")
+        raise RecordError(
+            f"{where}: {message} ({exc.error_count()} error(s))", code="audit.record.schema_invalid"
+        ) from exc
+
+
+def _chained(sealed: dict[str, Any], seq: int, prev_hash: str | None) -> dict[str, Any]:
     sealed["seq"] = seq
     sealed["prev_hash"] = prev_hash
-    # ``sealed`` is plain JSON read back from canonical bytes: hashed without a second preparing walk (the bytes
-    # equal ``record_hash``'s, which verification recomputes).
+    # ``sealed`` is plain JSON (read back from canonical bytes, or a JSON-mode dump): hashed without a second
+    # preparing walk (the bytes equal ``record_hash``'s, which verification recomputes).
     try:
         sealed["hash"] = sha256_hex(canonical_bytes_of_plain(sealed))
     except UnicodeEncodeError as exc:  # a lone surrogate: what canonical_bytes raises on the slow path
         raise CanonicalError("string is not valid Unicode (lone surrogate)", code="audit.canonical.bad_string") from exc
-    log.debug("audit.record.sealed", conversation_id=cid, seq=seq, hash=sealed["hash"])
+    log.debug("audit.record.sealed", conversation_id=sealed["conversation_id"], seq=seq, hash=sealed["hash"])
     return sealed
 
 
@@ -197,32 +235,13 @@ def plain_of_model(model: TransitionRecord) -> dict[str, Any] | None:
     free: list[Any] = [c.command for c in model.candidates]
     free += [call.output for call in model.llm_calls if call.output is not None]
     # 3: a free-form part's depth inside the record (record, list, item); canonical JSON counts from the record
-    if not all(_is_plain(value, 3) for value in free):
+    if not all(is_plain(value, 3) for value in free):
         return None
     try:
         plain: dict[str, Any] = model.model_dump(mode="json")
     except PydanticSerializationError:
         return None
     return plain
-
-
-_SCALAR = frozenset({str, int, bool, type(None)})
-
-
-def _is_plain(value: Any, depth: int) -> bool:
-    """JSON data as ``json.loads`` returns it, with finite floats and within canonical JSON's depth limit."""
-    kind = type(value)
-    if kind in _SCALAR:
-        return True
-    if kind is float:
-        return math.isfinite(value)
-    if depth >= MAX_DEPTH - 1:  # near the limit: the canonical path decides (and raises where it must)
-        return False
-    if kind is dict:
-        return all(type(k) is str and _is_plain(v, depth + 1) for k, v in value.items())
-    if kind is list:
-        return all(_is_plain(v, depth + 1) for v in value)
-    return False
 
 
 def checkpoint(

@@ -17,19 +17,20 @@ from engine.evaluation.differential import Case, random_case, reference_decision
 from engine.ports import GroundedAnswer, Proposal
 from engine.progress import progress
 from engine.storage.codec import stored_form
-from engine.turn_record import build_record, seal_for_store
+from engine.turn_record import build_and_seal
 
 
 def engine_turn(case: Case, deciders: dict[str, Decider], bundle: RuleBundle, key: bytes) -> None:
-    """The engine side of one case, as timed: decide, build the audit record, redact and seal it for the store."""
+    """The engine side of one case, as timed: decide, build the audit record, redact and seal it for the store
+    (as a turn does)."""
     decision = deciders[case.spec.content_hash].decide(case.state, case.commands,
                                                        company_question=case.company_question)
     now = datetime.now(UTC)
-    record = build_record(spec=case.spec, bundle=bundle, state_before=case.state, state_after=decision.new_state,
-                          proposal=Proposal(adapter="bench", adapter_version="1"), decision=decision,
-                          question=None, answer=GroundedAnswer(), fail_closed=None, timings={},
-                          received_at=now, completed_at=now)
-    seal_for_store(record, None, key, stored_state=stored_form(decision.new_state))
+    build_and_seal(None, key, stored_state=stored_form(decision.new_state),
+                   spec=case.spec, bundle=bundle, state_before=case.state, state_after=decision.new_state,
+                   proposal=Proposal(adapter="bench", adapter_version="1"), decision=decision,
+                   question=None, answer=GroundedAnswer(), fail_closed=None, timings={},
+                   received_at=now, completed_at=now)
 
 
 def _percentile(values: list[float], q: float) -> float:

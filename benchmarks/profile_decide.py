@@ -48,7 +48,7 @@ def _timed_loop(bundle: Any, cases: list[Any], deciders: dict[str, Any], rounds:
 
     from engine.ports import GroundedAnswer, Proposal
     from engine.storage.codec import stored_form
-    from engine.turn_record import build_record, seal_for_store
+    from engine.turn_record import build_and_seal
 
     key = b"bench-key-0123456789abcdef012345"
     for _ in range(rounds):
@@ -56,12 +56,11 @@ def _timed_loop(bundle: Any, cases: list[Any], deciders: dict[str, Any], rounds:
             decision = deciders[case.spec.content_hash].decide(case.state, case.commands,
                                                                company_question=case.company_question)
             now = datetime.now(UTC)
-            record = build_record(spec=case.spec, bundle=bundle, state_before=case.state,
-                                  state_after=decision.new_state,
-                                  proposal=Proposal(adapter="bench", adapter_version="1"), decision=decision,
-                                  question=None, answer=GroundedAnswer(), fail_closed=None, timings={},
-                                  received_at=now, completed_at=now)
-            seal_for_store(record, None, key, stored_state=stored_form(decision.new_state))
+            build_and_seal(None, key, stored_state=stored_form(decision.new_state),
+                           spec=case.spec, bundle=bundle, state_before=case.state, state_after=decision.new_state,
+                           proposal=Proposal(adapter="bench", adapter_version="1"), decision=decision,
+                           question=None, answer=GroundedAnswer(), fail_closed=None, timings={},
+                           received_at=now, completed_at=now)
 
 
 def main(argv: list[str] | None = None) -> int:

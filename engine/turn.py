@@ -39,7 +39,7 @@ from engine.storage.codec import stored_form
 from engine.storage.turn_scope import remember_stored, turn_scope
 from engine.turn_limits import TurnLedger, check_deadline, run_decision, turn_deadline, turn_ledger
 from engine.turn_outcome import TurnOutcome, join_reply
-from engine.turn_record import Sealed, build_record, seal_for_store
+from engine.turn_record import Sealed, build_and_seal
 
 log = structlog.get_logger("grace.turn")
 
@@ -270,15 +270,15 @@ class TurnRuntime:
                     text=join_reply(answer.text, reply.notice, reply.question, reply.closing),
                     asked_objective=decision.chosen if reply.question else None)
         )
-        record = build_record(
+        stored = stored_form(new_state, cipher)
+        sealed = build_and_seal(
+            state.audit_head, self.audit_key, stored_state=stored, cipher=cipher,
             spec=self.spec, bundle=self.bundle, state_before=state, state_after=new_state, proposal=proposal,
             decision=decision, answer=answer, question=reply.question, fail_closed=fail_closed, timings=timings,
             received_at=received_at, completed_at=datetime.now(UTC), extra_notes=[*reply.notes, *notes],
             checked=ran,
         )
-        stored = stored_form(new_state, cipher)
-        return new_state, seal_for_store(record, state.audit_head, self.audit_key, cipher=cipher,
-                                         stored_state=stored), stored
+        return new_state, sealed, stored
 
     def _arc(self, decision: Decision, question: str | None, before: ConversationState) -> Reply:
         """The decided question worded as a clarification when it asks again for an answer its validator just

@@ -9,7 +9,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from audit.chain import SealedHead, checkpoint, seal, state_hash
+from audit.chain import SealedHead, checkpoint, seal_dump, state_hash
 from audit.record import TransitionRecord
 from audit.redaction import redact_record
 from audit.stateseal import snapshot
@@ -133,13 +133,34 @@ def seal_for_store(
     cipher: FieldCipher | None = None,
 ) -> Sealed:
     """Redact contact data (encrypt the personal parts when the conversation has a key), chain the record to
-    the previous head, and key a new head checkpoint over it and the state as it will be stored."""
+    the previous head, and key a new head checkpoint over it and the state as it will be stored. ``record`` may
+    come from anywhere (copied, constructed): it is validated again, as stored."""
+    return _seal(record, head, key, stored_state, cipher, built=False)
+
+
+def build_and_seal(
+    head: dict[str, Any] | None, key: bytes, *, stored_state: dict[str, Any], cipher: FieldCipher | None = None,
+    **fields: Any,
+) -> Sealed:
+    """``seal_for_store(build_record(**fields), ...)``, what a turn calls. The record is validated where it is
+    built, here, and dumped at once: its dump is a fresh dump of a validated frozen model that nobody else holds.
+    When redaction (and encryption) leave that dump unchanged, validating it again could only repeat
+    build_record's verdict, and is skipped (see ``audit.chain.seal_dump``); otherwise it is validated as stored."""
+    return _seal(build_record(**fields), head, key, stored_state, cipher, built=True)
+
+
+def _seal(record: TransitionRecord, head: dict[str, Any] | None, key: bytes, stored_state: dict[str, Any],
+          cipher: FieldCipher | None, built: bool) -> Sealed:
     body = record.model_dump(mode="json")  # the one serialisation of the record
     redacted = redact_record(body, key)
     if cipher is not None:
         redacted = protect_record(body, redacted, cipher)
     prev = None if head is None else SealedHead(head["conversation_id"], int(head["seq"]), str(head["head_hash"]))
-    sealed = seal(redacted, prev)
+    # ``redacted`` is a fresh JSON-mode dump with strings replaced, ours to give. Equal to ``body`` only if no
+    # value changed: redaction and encryption turn strings into other strings and ints into strings, never one
+    # number type into another, so == (which equates 1, 1.0 and True) cannot hide a change here.
+    unchanged = built and redacted == body
+    sealed = seal_dump(redacted, prev, validated=unchanged)
     counter = 1 if head is None else int(head["counter"]) + 1
     mark = checkpoint(sealed["conversation_id"], sealed["seq"], sealed["hash"], key,
                       state_hash=state_hash(stored_state), counter=counter)

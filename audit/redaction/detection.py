@@ -63,6 +63,8 @@ class Detector:
 
     def find(self, text: str, *, phones: bool = True) -> list[Finding]:
         """Contact data in ``text`` as given (no normalisation), in order, non-overlapping."""
+        if _whole_date(text):  # every record's timestamps: nothing to find, known without the finders
+            return []
         findings = [
             Finding("email", m.start(), m.end())
             for m in _EMAIL_RE.finditer(text)
@@ -173,6 +175,15 @@ def _marker_pattern(marker: str) -> str:
     before = r"(?<!\w)" if marker[0].isalnum() else ""
     after = r"(?!\w)" if marker[-1].isalnum() else ""
     return before + re.escape(marker) + after
+
+
+def _whole_date(text: str) -> bool:
+    """``text`` is one calendar date or ISO timestamp, as ``_date_spans`` protects it: the first span it finds
+    (a match at 0 is the one ``finditer`` tries first) covers the whole text. Then ``find`` finds nothing: the
+    pattern holds no '@', and every phone-like run starts inside the protected span and is skipped."""
+    match = _ISO_RE.match(text)
+    return (match is not None and match.end() == len(text)
+            and _valid_date(int(match.group(1)), int(match.group(2)), int(match.group(3))))
 
 
 def _date_spans(text: str) -> list[tuple[int, int]]:

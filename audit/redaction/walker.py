@@ -25,6 +25,8 @@ _KEY_CACHE_SIZE = 4096  # bound on remembered key redactions / cached redactors
 # Bound on the characters of remembered string redactions per redactor (a few MB): past it the memory starts afresh.
 _SEEN_MAX_CHARS = 1_000_000
 _SEEN_MAX_TEXT = 4096  # longer strings are redacted every time, not remembered
+_CLEAN_MAX = 16384  # bound on remembered clean strings per redactor (each at most _CLEAN_MAX_TEXT characters)
+_CLEAN_MAX_TEXT = 256
 _MAX_DEPTH = 64  # deeper values are refused (cycles or hostile input)
 _Seen = dict[tuple[str, bool], str]  # string redactions of one walk
 _NOT_LEAF = object()  # sentinel: the value is a container or an unusual type and takes the full walk
@@ -47,6 +49,10 @@ class Redactor:
         # is replaced, never cleared, when full, so a thread still walking with the old one is unaffected.
         self._seen: _Seen = {}
         self._seen_chars = 0
+        # ASCII strings without a digit or an '@' met in walks (ids, codes, rationales, field values that repeat from
+        # record to record): they hold no contact data whatever the key, and a set lookup is a tenth of the regex
+        # test that showed it. Replaced, never cleared, when full (as _seen).
+        self._clean: set[str] = set()
 
     @property
     def keyed(self) -> bool:
@@ -92,6 +98,8 @@ class Redactor:
         """
         if self._seen_chars > _SEEN_MAX_CHARS:
             self._seen, self._seen_chars = {}, 0
+        if len(self._clean) > _CLEAN_MAX:
+            self._clean = set()
         return self._walk(value, strict, True, 0, self._seen)
 
     def leaks(self, value: Any) -> list[str]:
@@ -183,12 +191,25 @@ class Redactor:
         out = []
         trigger = _ASCII_TRIGGER if phones else _ASCII_AT
         low, high = self._int_bounds
+        clean = self._clean
         for item in value:
             kind = type(item)
-            # _leaf's cheapest cases in the loop itself (bits, counts, ids): no call
-            if (kind is int and not (phones and low <= abs(item) < high)) or kind is float or kind is bool \
-                    or item is None or (kind is str and item.isascii() and not trigger.search(item)):
+            if kind is str:
+                if item in clean:
+                    out.append(item)
+                    continue
+                if item.isascii() and not trigger.search(item):
+                    if phones and len(item) <= _CLEAN_MAX_TEXT:  # no digit, no '@': clean under any key
+                        clean.add(item)
+                    out.append(item)
+                    continue
+            # _leaf's cheapest cases in the loop itself (bits, counts): no call
+            elif (kind is int and not (phones and low <= abs(item) < high)) or kind is float or kind is bool \
+                    or item is None:
                 out.append(item)
+                continue
+            if kind is dict:  # what _walk does for a dict within the depth limit, without its type ladder
+                out.append(self._walk_mapping(item, strict, phones, child, seen))
                 continue
             leaf = self._leaf(item, phones, seen)
             out.append(self._walk(item, strict, phones, child, seen) if leaf is _NOT_LEAF else leaf)
@@ -199,7 +220,7 @@ class Redactor:
         out: dict[Any, Any] = {}
         child = depth + 1
         inline = child <= _MAX_DEPTH
-        key_cache, exempt = self._key_cache, self._exempt
+        key_cache, exempt, clean = self._key_cache, self._exempt, self._clean
         low, high = self._int_bounds
         for key, item in value.items():
             new_key = key_cache.get(key) if type(key) is str else None
@@ -208,18 +229,33 @@ class Redactor:
             if new_key in out:
                 raise RedactionError("two keys redact to the same token", code="audit.redaction.key_collision")
             kind = type(item)
-            if inline and (kind is float or kind is bool or item is None):  # never redacted (as in _walk)
+            if not inline:
+                out[new_key] = self._walk(item, strict, key not in exempt, child, seen)
+                continue
+            if kind is float or kind is bool or item is None:  # never redacted (as in _walk)
                 out[new_key] = item
                 continue
             item_phones = key not in exempt
             # _leaf's cheapest cases in the loop itself, without the call: a clean ASCII string (ids, codes,
             # rationales) or an int that is not phone-like (offsets, counts, turns)
-            if inline and ((kind is str and item.isascii() and not (_ASCII_TRIGGER if item_phones else _ASCII_AT)
-                            .search(item)) or (kind is int and not (item_phones and low <= abs(item) < high))):
+            if kind is str:
+                if item in clean:
+                    out[new_key] = item
+                elif item.isascii() and not (_ASCII_TRIGGER if item_phones else _ASCII_AT).search(item):
+                    if item_phones and len(item) <= _CLEAN_MAX_TEXT:  # no digit, no '@': clean under any key
+                        clean.add(item)
+                    out[new_key] = item
+                else:
+                    out[new_key] = self._leaf(item, item_phones, seen)
+            elif kind is dict:  # what _walk does for a dict within the depth limit, without its type ladder
+                out[new_key] = self._walk_mapping(item, strict, item_phones, child, seen)
+            elif kind is int and not (item_phones and low <= abs(item) < high):
                 out[new_key] = item
-                continue
-            leaf = self._leaf(item, item_phones, seen) if inline else _NOT_LEAF
-            out[new_key] = self._walk(item, strict, item_phones, child, seen) if leaf is _NOT_LEAF else leaf
+            elif kind is list:
+                out[new_key] = self._walk_list(item, strict, item_phones, child, seen)
+            else:
+                leaf = self._leaf(item, item_phones, seen)
+                out[new_key] = self._walk(item, strict, item_phones, child, seen) if leaf is _NOT_LEAF else leaf
         return out
 
     def _walk_key(self, key: Any, strict: bool) -> Any:

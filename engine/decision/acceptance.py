@@ -37,7 +37,7 @@ class AcceptanceRules:
         self.rules = rules
         self._order = {rule.id: index for index, rule in enumerate(rules)}
         self._fired: list[str] = []
-        self._memo: dict[tuple[tuple[str, str, object], ...], AcceptanceRule | None] = {}
+        self._memo: dict[FactKey, AcceptanceRule | None] = {}
         self.hits = 0
         self._define()
 
@@ -91,15 +91,23 @@ class AcceptanceRules:
         return self.rules[self._order[fired[0]]] if fired else None
 
 
-_SCALARS = (str, bool, int, type(None))
+_SCALARS = frozenset({str, bool, int, type(None)})
 MEMO_ENTRIES = 16384
+FactKey = tuple[tuple[str, ...], tuple[type, ...], tuple[object, ...]]
 
 
-def _fact_key(fact: dict[str, Any]) -> tuple[tuple[str, str, object], ...] | None:
-    """The fact as a hashable key, or None when a value is not a plain scalar (then it is never memoised)."""
-    if not all(type(v) in _SCALARS for v in fact.values()):
+def _fact_key(fact: dict[str, Any]) -> FactKey | None:
+    """The fact as a hashable key, or None when a value is not a plain scalar (then it is never memoised).
+
+    Fields, value types and values, in the fact's own order: equal keys mean the same fields with equal values of
+    the same types (``True`` is not ``1`` here), so the same rules fire. A fact with its fields in another order
+    only misses the memo (the facts of one decider are built in one order). Made of three C-level tuples: several
+    times cheaper than a sorted tuple of triples, on every candidate."""
+    values = tuple(fact.values())
+    types = tuple(map(type, values))
+    if not _SCALARS.issuperset(types):
         return None
-    return tuple(sorted((k, type(v).__name__, v) for k, v in fact.items()))
+    return tuple(fact), types, values
 
 
 def _observed(_context: Any) -> None:

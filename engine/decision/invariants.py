@@ -67,6 +67,10 @@ MEMO_ENTRIES = 65536  # bounded: about 20 MB at most; a miss only costs one eval
 VALUE_ENTRIES = 65536  # distinct constants kept as Z3 terms (bits, booleans, weights and utilities repeat)
 
 
+PARTIAL_ENTRIES = 1024  # pre-substituted formulas kept per objective count (eps, NONE utility and chosen repeat)
+HEAD = 3  # the leading variables pre-substituted: eps, the NONE utility (policy constants) and the chosen action
+
+
 class _Ground:
     """The negated invariants for n objectives with every variable replaced by its bound constant, simplified by
     Z3 (``Z3_substitute`` + ``Z3_simplify`` through the C API; several times cheaper than a solver call).
@@ -74,7 +78,13 @@ class _Ground:
     With every variable bound, ``negated invariants ∧ bindings`` is satisfiable exactly when the substituted,
     closed formula is true, and Z3's simplifier is an equivalence-preserving rewriter that evaluates a closed
     formula over numerals to ``true`` or ``false``. Anything else (never seen) is "undecided" and goes to the
-    solver. No timeout is needed: rewriting a closed formula is linear in its size."""
+    solver. No timeout is needed: rewriting a closed formula is linear in its size.
+
+    In two steps: the first ``HEAD`` variables (eps and the NONE utility, fixed by the policy, and the chosen
+    action, one of n + 1) take only a few values, so the formula with just those substituted and simplified is
+    kept per their values; each check then substitutes the rest into that smaller formula (the optimality clauses
+    of the actions not chosen, a quadratic part, are gone). Simplifying is equivalence-preserving, so the partly
+    simplified formula with the rest substituted is true exactly when the whole substituted formula is."""
 
     def __init__(self, encoding: TransitionEncoding) -> None:
         e = encoding
@@ -83,13 +93,24 @@ class _Ground:
             variables += [e.s[i], e.z[i], e.s1[i], e.w[i], e.uv[i], e.witness[i], e.vetoed[i], e.own_contact[i]]
         self.size = len(variables)
         self.negated = e.negated_invariants
-        self.variables = (z3.Ast * self.size)(*(v.as_ast() for v in variables))
+        self._head = variables[:HEAD]
+        self._rest = (z3.Ast * (self.size - HEAD))(*(v.as_ast() for v in variables[HEAD:]))
+        self._partial: dict[tuple[object, ...], z3.BoolRef] = {}
 
-    def evaluate(self, terms: list[z3.ExprRef]) -> str | None:
-        """"unsat" (the invariants hold), "sat" (violated), or None (undecided). Called under Z3_LOCK."""
+    def evaluate(self, head: tuple[object, ...], terms: list[tuple[z3.ExprRef, z3.Ast]]) -> str | None:
+        """"unsat" (the invariants hold), "sat" (violated), or None (undecided). ``terms``: each variable's
+        constant as a term and its AST; ``head`` identifies the values of the first ``HEAD`` (the key of the
+        pre-substituted formula). Called under Z3_LOCK."""
+        partial = self._partial.get(head)
+        if partial is None:
+            if len(self._partial) >= PARTIAL_ENTRIES:
+                self._partial.clear()
+            head_terms = [term for term, _ in terms[:HEAD]]
+            partial = z3.simplify(z3.substitute(self.negated, *zip(self._head, head_terms, strict=True)))
+            self._partial[head] = partial
         ctx = self.negated.ctx.ref()
-        values = (z3.Ast * self.size)(*(t.as_ast() for t in terms))
-        substituted = z3core.Z3_substitute(ctx, self.negated.as_ast(), self.size, self.variables, values)
+        values = (z3.Ast * (self.size - HEAD))(*[ast for _, ast in terms[HEAD:]])
+        substituted = z3core.Z3_substitute(ctx, partial.as_ast(), self.size - HEAD, self._rest, values)
         z3core.Z3_inc_ref(ctx, substituted)
         try:
             simplified = z3core.Z3_simplify(ctx, substituted)
@@ -142,7 +163,7 @@ class InvariantChecker:
         self._timeout_ms = timeout_ms
         self._cache: dict[int, tuple[z3.Solver, TransitionEncoding]] = {}
         self._ground: dict[int, _Ground] = {}
-        self._terms: dict[tuple[str, object], z3.ExprRef] = {}
+        self._terms: dict[tuple[str, object], tuple[z3.ExprRef, z3.Ast]] = {}  # a term keeps its AST alive
         self._memo: OrderedDict[tuple[int, tuple[tuple[str, object], ...]], CheckOutcome] = OrderedDict()
         self._memo_entries = memo_entries
         self.hits = 0
@@ -163,9 +184,9 @@ class InvariantChecker:
             cache[n] = (solver, encoding)
         return cache[n]
 
-    def _term(self, value: tuple[str, object]) -> z3.ExprRef:
-        term = self._terms.get(value)
-        if term is None:
+    def _term(self, value: tuple[str, object]) -> tuple[z3.ExprRef, z3.Ast]:
+        entry = self._terms.get(value)
+        if entry is None:
             if len(self._terms) >= VALUE_ENTRIES:
                 self._terms.clear()  # terms are only used inside one evaluation, under the lock
             sort, constant = value
@@ -176,8 +197,8 @@ class InvariantChecker:
             else:  # an exact rational, as (numerator, denominator)
                 numerator, denominator = cast(tuple[int, int], constant)
                 term = q(Fraction(numerator, denominator))
-            self._terms[value] = term
-        return term
+            entry = self._terms[value] = (term, term.as_ast())
+        return entry
 
     def check(self, facts: TransitionFacts) -> CheckOutcome:
         with Z3_LOCK:
@@ -203,7 +224,9 @@ class InvariantChecker:
             ground = self._ground.get(n)
             if ground is None:
                 ground = self._ground[n] = _Ground(self._solver(n)[1])
-            return ground.evaluate([self._term(v) for v in (values or bound_values(facts))])
+            bound = values or bound_values(facts)
+            terms = self._terms
+            return ground.evaluate(bound[:HEAD], [terms.get(v) or self._term(v) for v in bound])
 
     def check_fresh(self, facts: TransitionFacts) -> CheckOutcome:
         """Ask the solver, bypassing the memo and the evaluation (what the soundness tests compare against)."""
