@@ -154,23 +154,45 @@ class _Markers:
         for name in ("third_party", "refused", "anaphora"):
             object.__setattr__(self, f"any_{name}", any_of(getattr(self, name)))
 
-    any_third_party: re.Pattern[str] = field(init=False, compare=False, repr=False)
-    any_refused: re.Pattern[str] = field(init=False, compare=False, repr=False)
-    any_anaphora: re.Pattern[str] = field(init=False, compare=False, repr=False)
+    any_third_party: re.Pattern[str] | _EachOf = field(init=False, compare=False, repr=False)
+    any_refused: re.Pattern[str] | _EachOf = field(init=False, compare=False, repr=False)
+    any_anaphora: re.Pattern[str] | _EachOf = field(init=False, compare=False, repr=False)
 
 
-def any_of(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str]:
-    """One pattern that matches a text exactly when one of ``patterns`` does (all compiled with the same flags).
+class _EachOf:
+    """``any_of`` for patterns that cannot be joined into one alternation: searched one by one."""
 
-    An alternation tries every branch at every position, so it finds a match iff some branch matches somewhere.
-    Each branch keeps its meaning: the marker patterns use no back-references by number (groups are renumbered)
-    and no inline flags (Python refuses them inside a group), and ``^`` still means the start of the text."""
+    def __init__(self, patterns: Sequence[re.Pattern[str]]) -> None:
+        self.patterns = tuple(patterns)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        for pattern in self.patterns:
+            found = pattern.search(text)
+            if found is not None:
+                return found
+        return None
+
+
+# A back-reference by number (or by name) would point at another group once the branches are numbered together.
+_BACK_REFERENCE = re.compile(r"\\[1-9]|\(\?P=")
+
+
+def any_of(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str] | _EachOf:
+    """What matches a text exactly when one of ``patterns`` does: one alternation where that keeps every branch's
+    meaning, else the patterns one by one.
+
+    An alternation tries every branch at every position, so it finds a match iff some branch matches somewhere,
+    provided each branch keeps its meaning: the same flags for all, no back-references (groups are renumbered),
+    and no inline global flags (Python refuses them inside a group); ``^`` still means the start of the text. The
+    rule files are data, so a pattern that breaks one of these falls back to the plain search, never to an error."""
     if not patterns:
         return re.compile(r"(?!)")  # matches nothing, as any() of nothing
-    flags = {p.flags for p in patterns}
-    if len(flags) != 1:
-        raise ValueError("marker patterns must share their flags")
-    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), flags.pop())
+    if len({p.flags for p in patterns}) != 1 or any(_BACK_REFERENCE.search(p.pattern) for p in patterns):
+        return _EachOf(patterns)
+    try:
+        return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), patterns[0].flags)
+    except re.error:
+        return _EachOf(patterns)
 
 
 @dataclass(frozen=True)
