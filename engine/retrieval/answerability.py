@@ -160,11 +160,10 @@ class AnswerabilityJudge:
         self._stop = frozenset().union(*(a.stopwords for a in analyzers.by_language.values()))
         self._ordinary = ordinary_names(tuple(sorted(rules.languages)))
         self.concepts = Concepts(rules, analyzers)
-        self._price_cues = tuple(fold(c) for lang in rules.languages.values() for c in lang.price_cues)
-        self._clock_cues = tuple(fold(c) for lang in rules.languages.values() for c in lang.clock_cues)
-        self._date_cues = tuple(fold(c) for lang in rules.languages.values() for c in lang.date_cues)
-        self._price_set, self._clock_set, self._date_set = (
-            CueSet.of(self._price_cues), CueSet.of(self._clock_cues), CueSet.of(self._date_cues))
+        languages = rules.languages.values()
+        self._price_set = CueSet.of(tuple(fold(c) for lang in languages for c in lang.price_cues))
+        self._clock_set = CueSet.of(tuple(fold(c) for lang in languages for c in lang.clock_cues))
+        self._date_set = CueSet.of(tuple(fold(c) for lang in languages for c in lang.date_cues))
         clock = re.compile(self.settings.clock_pattern)
         calendar = _calendar_words(tuple(sorted(rules.languages)))
         self._states_clock = {p.id: bool(clock.search(fold(p.indexed_text()))) for p in passages}

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -17,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from engine.retrieval.env_numbers import whole_number
 from engine.retrieval.errors import RetrievalConfigError
 from engine.retrieval.omp_threads import OmpThreads, one_text_threads
 from engine.text import fold
@@ -48,14 +48,7 @@ QUERY_CACHE_ENV = "GRACE_QUERY_CACHE_ENTRIES"  # operators (and the load benchma
 
 
 def query_cache_entries() -> int:
-    raw = os.environ.get(QUERY_CACHE_ENV, "")
-    if not raw:
-        return QUERY_CACHE_ENTRIES
-    if not raw.isdigit():
-        raise RetrievalConfigError(
-            f"{QUERY_CACHE_ENV} must be a whole number, got {raw!r}", code="retrieval.config.query_cache"
-        )
-    return int(raw)
+    return whole_number(QUERY_CACHE_ENV, QUERY_CACHE_ENTRIES, "retrieval.config.query_cache")
 
 
 class QueryCache:

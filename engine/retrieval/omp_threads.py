@@ -15,26 +15,18 @@ one call and restoring the previous value touches no other thread's calls, e.g. 
 from __future__ import annotations
 
 import ctypes
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from engine.retrieval.errors import RetrievalConfigError
+from engine.retrieval.env_numbers import whole_number
 
 ONE_TEXT_THREADS = 1  # a turn embeds one text: one thread is faster under load and never slower in CPU
 ONE_TEXT_THREADS_ENV = "GRACE_EMBED_ONE_TEXT_THREADS"  # operators may raise it on an idle host; 0: every core
 
 
 def one_text_threads() -> int:
-    raw = os.environ.get(ONE_TEXT_THREADS_ENV, "")
-    if not raw:
-        return ONE_TEXT_THREADS
-    if not raw.isdigit():
-        raise RetrievalConfigError(
-            f"{ONE_TEXT_THREADS_ENV} must be a whole number, got {raw!r}", code="retrieval.config.embed_threads"
-        )
-    return int(raw)
+    return whole_number(ONE_TEXT_THREADS_ENV, ONE_TEXT_THREADS, "retrieval.config.embed_threads")
 
 
 class OmpThreads:

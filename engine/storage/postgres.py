@@ -334,24 +334,27 @@ class PostgresStore(ProtocolStore):
         if prefetched:
             if entry is None or keyed is None:
                 return None
-            found = (entry.fingerprint, entry.turn, entry.response_json, keyed.wrapped_key, keyed.erased)
-        else:
-            with self._conn() as conn:
-                row = conn.execute(
-                    "SELECT i.fingerprint, i.turn, i.response_json, k.wrapped_key, EXISTS (SELECT 1 FROM"
-                    " grace_operator_actions a WHERE a.conversation_id = i.conversation_id AND a.action = %s)"
-                    " FROM grace_idempotency i LEFT JOIN grace_conversation_keys k"
-                    " ON k.conversation_id = i.conversation_id WHERE i.conversation_id = %s AND i.key = %s",
-                    (ERASE_ACTION, conversation_id, key),
-                ).fetchone()
-            if row is None:
-                return None
-            found = (row[0], row[1], row[2], bytes(row[3]) if row[3] is not None else None, bool(row[4]))
-        fingerprint, turn, response_json, wrapped, erased = found
+            return self._entry(conversation_id, key, entry, keyed.wrapped_key, keyed.erased)
+        with self._conn() as conn:
+            row = conn.execute(
+                "SELECT i.fingerprint, i.turn, i.response_json, k.wrapped_key, EXISTS (SELECT 1 FROM"
+                " grace_operator_actions a WHERE a.conversation_id = i.conversation_id AND a.action = %s)"
+                " FROM grace_idempotency i LEFT JOIN grace_conversation_keys k"
+                " ON k.conversation_id = i.conversation_id WHERE i.conversation_id = %s AND i.key = %s",
+                (ERASE_ACTION, conversation_id, key),
+            ).fetchone()
+        if row is None:
+            return None
+        return self._entry(conversation_id, key, IdempotencyRow(row[0], row[1], row[2]),
+                           bytes(row[3]) if row[3] is not None else None, bool(row[4]))
+
+    def _entry(self, conversation_id: str, key: str, row: IdempotencyRow, wrapped: bytes | None,
+               erased: bool) -> IdempotencyEntry:
         if erased:
             raise errors.erased(conversation_id)
         cipher = self.keys.open(conversation_id, wrapped)
-        return IdempotencyEntry(conversation_id, key, fingerprint, turn, codec.load_response(response_json, cipher))
+        return IdempotencyEntry(conversation_id, key, row.fingerprint, row.turn,
+                                codec.load_response(row.response_json, cipher))
 
     def turn_row(self, conversation_id: str, key: str | None) -> TurnRow:
         """The conversation row and ``key``'s idempotency entry in one statement (engine/storage/read_ahead)."""
