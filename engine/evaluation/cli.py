@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,25 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--quiet", action="store_true", help="print the metrics only, not the mismatch diff")
     parser.add_argument("--limit", type=int, default=0,
                         help="the first N conversations only (default 0 = all): bounds a run with a slow model")
+    add_now_argument(parser)
     add_llm_arguments(parser)
     parser.set_defaults(handler=run_eval)
+
+
+def _aware_time(text: str) -> datetime:
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from exc
+    if value.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{text!r} needs a time zone (e.g. 2026-01-05T10:00:00Z)")
+    return value
+
+
+def add_now_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--now", type=_aware_time, default=None,
+                        help="when the conversations happen if the dataset has no reference_time (ISO 8601 with "
+                             "a zone); default: a fixed Monday, so results never depend on the day of the run")
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,13 +101,13 @@ def run_eval(args: argparse.Namespace) -> int:
 
         roles, label = evaluation_roles(bundle, args.llm, base_url=args.llm_base_url, model=args.llm_model)
     runs = run_dataset(dataset, demos, bundle=bundle, proposer=proposer, demo=args.demo, show_progress=True,
-                       label="offline" if args.llm else None)
+                       label="offline" if args.llm else None, now=args.now)
     metrics = metrics_by_config(runs)
     payload = results_json(dataset.name, runs, metrics, dataset.paper_results)
     llm_runs: list[ConversationRun] = []
     if roles is not None and label is not None:
         llm_runs = run_dataset(dataset, demos, bundle=bundle, proposer=proposer, demo=args.demo,
-                               show_progress=True, roles=roles, label=label)
+                               show_progress=True, roles=roles, label=label, now=args.now)
         payload["llm"] = results_json(dataset.name, llm_runs, metrics_by_config(llm_runs), None)
     if llm_runs and label is not None:
         print(f"dataset {dataset.name}: {len(runs)} conversations, {sum(len(r.turns) for r in runs)} visitor turns; "

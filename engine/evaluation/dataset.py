@@ -4,6 +4,7 @@ domain) and conversations of visitor turns with reference state vectors (read on
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -46,6 +47,7 @@ class DatasetConversation(BaseModel):
     config: str
     language: str | None = None
     title: str = ""
+    reference_time: datetime | None = None  # when this conversation happens (overrides the dataset's)
     turns: list[DatasetTurn] = Field(min_length=1)
 
 
@@ -56,14 +58,38 @@ class Dataset(BaseModel):
     configs: dict[str, DatasetConfig] = Field(min_length=1)
     conversations: list[DatasetConversation] = Field(min_length=1)
     paper_results: dict[str, dict[str, str]] | None = None
+    # When the conversations happen: relative dates ("tomorrow", "next Friday") resolve against it, so a result
+    # never depends on the day the command runs. ``--now`` or the evaluation default applies when absent.
+    reference_time: datetime | None = None
+
+
+# Used when neither the dataset, the conversation nor ``--now`` says when a conversation happens: a fixed Monday,
+# so every evaluation of the same commit gives the same numbers whatever day it runs.
+DEFAULT_REFERENCE_TIME = datetime(2026, 1, 5, 10, 0, tzinfo=UTC)
+TURN_SPACING = timedelta(minutes=1)  # visitor turn n of a conversation happens (n - 1) minutes after its start
+
+
+def turn_times(conversation: DatasetConversation, dataset: Dataset, now: datetime | None) -> list[datetime]:
+    """The ``received_at`` of each visitor turn: the conversation's time, else the dataset's, else ``now``, else
+    ``DEFAULT_REFERENCE_TIME``, one minute apart."""
+    start = conversation.reference_time or dataset.reference_time or now or DEFAULT_REFERENCE_TIME
+    return [start + TURN_SPACING * index for index in range(len(conversation.turns))]
+
+
+def _check_time(where: str, value: datetime | None) -> None:
+    if value is not None and value.tzinfo is None:
+        raise EvaluationError(f"{where}: reference_time needs a time zone (e.g. 2026-01-05T10:00:00Z)",
+                              code="eval.dataset_invalid")
 
 
 def _check(dataset: Dataset) -> None:
+    _check_time("dataset", dataset.reference_time)
     seen: set[str] = set()
     for conversation in dataset.conversations:
         if conversation.id in seen:
             raise EvaluationError(f"conversation id {conversation.id} appears twice", code="eval.dataset_invalid")
         seen.add(conversation.id)
+        _check_time(conversation.id, conversation.reference_time)
         config = dataset.configs.get(conversation.config)
         if config is None:
             raise EvaluationError(f"{conversation.id}: unknown config {conversation.config!r}",

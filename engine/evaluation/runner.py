@@ -5,13 +5,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import structlog
 
 from engine.bundle_loader import RuleBundle
 from engine.conversation import Role
-from engine.evaluation.dataset import Dataset, DatasetConfig, DatasetConversation
+from engine.evaluation.dataset import Dataset, DatasetConfig, DatasetConversation, turn_times
 from engine.evaluation.errors import EvaluationError
 from engine.evaluation.guarantees import turn_violations
 from engine.evaluation.metrics import ConversationOutcome, TurnOutcome
@@ -111,7 +112,9 @@ def _reason(candidate: Mapping[str, Any]) -> str:
 def run_conversation(
     conversation: DatasetConversation, config: DatasetConfig, target: DemoTarget, *,
     bundle: RuleBundle, proposer: Proposer, audit_key: bytes, roles: RoleChoice | None = None,
+    times: list[datetime] | None = None,
 ) -> ConversationRun:
+    """``times``: each turn's ``received_at`` (``dataset.turn_times``); the real clock when absent."""
     spec_ids = [o.id for o in target.spec.spec.ordered()]
     missing = [oid for oid in config.ids if oid not in spec_ids]
     if missing:
@@ -125,8 +128,9 @@ def run_conversation(
     state = runtime.start(conversation_id=f"eval-{conversation.id}", language=language)
     initial = _reorder(state.state_string(), spec_ids, config.ids)
     rows = []
-    for turn in conversation.turns:
-        result = runtime.handle(state.conversation_id, turn.visitor)
+    for index, turn in enumerate(conversation.turns):
+        received_at = times[index] if times is not None else None
+        result = runtime.handle(state.conversation_id, turn.visitor, received_at=received_at)
         record = result.record
         refused = [c for c in record.get("candidates", []) if not c.get("accepted")]
         stored = runtime.store.load(state.conversation_id)
@@ -147,8 +151,9 @@ def run_conversation(
 def run_dataset(
     dataset: Dataset, demos: Mapping[str, DemoTarget], *, bundle: RuleBundle, proposer: Proposer,
     demo: str = "auto", audit_key: bytes | None = None, show_progress: bool = False,
-    roles: RoleChoice | None = None, label: str | None = None,
+    roles: RoleChoice | None = None, label: str | None = None, now: datetime | None = None,
 ) -> list[ConversationRun]:
+    """``now``: when the conversations happen if the dataset does not say (``--now``); see ``turn_times``."""
     key = audit_key or secrets.token_bytes(32)  # records are sealed in memory only; nothing outlives the run
     runs = []
     conversations = dataset.conversations
@@ -157,5 +162,6 @@ def run_dataset(
         config = dataset.configs[conversation.config]
         target = pick_demo(conversation.config, config, demos, demo)
         runs.append(run_conversation(conversation, config, target, bundle=bundle, proposer=proposer,
-                                     audit_key=key, roles=roles))
+                                     audit_key=key, roles=roles,
+                                     times=turn_times(conversation, dataset, now)))
     return runs

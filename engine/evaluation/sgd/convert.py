@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.evaluation.dataset import Dataset, parse_dataset
-from engine.evaluation.sgd.corpus import SPLIT, SgdDialogue
+from engine.evaluation.sgd.corpus import SPLITS, SgdDialogue
 from engine.evaluation.sgd.errors import SgdError
 from engine.evaluation.sgd.evidence import visitor_turns
 from engine.evaluation.sgd.mapping import ServiceBench
@@ -50,7 +50,7 @@ def convert_service(dialogues: Sequence[SgdDialogue], bench: ServiceBench, limit
     objectives = [{"id": o.id, "name": o.name, "kind": o.criterion.kind.value, "slots": list(bench.slots[o.id])}
                   for o in bench.objectives]
     return parse_dataset({
-        "name": f"sgd-{SPLIT}-{name}",
+        "name": f"sgd-{'+'.join(s for s in SPLITS if any(d.split == s for d in chosen))}-{name}",
         "configs": {config_name(name): {"language": "en", "service": name, "objectives": objectives}},
         "conversations": conversations,
     })
