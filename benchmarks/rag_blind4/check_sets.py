@@ -51,7 +51,9 @@ def _cited_languages(item: LabelledItem, by_language: dict[str, str], corpus_lan
     return corpus_languages if len(corpus_languages) == 1 else {item.language}
 
 
-def _check_item(item: LabelledItem, texts: dict[str, str], by_language: dict[str, str], languages: set[str]) -> list[str]:
+def _check_item(
+    item: LabelledItem, texts: dict[str, str], by_language: dict[str, str], languages: set[str]
+) -> list[str]:
     problems: list[str] = []
     for pid in [*item.relevant, *item.near]:
         if pid not in texts:
@@ -85,7 +87,9 @@ def _check_item(item: LabelledItem, texts: dict[str, str], by_language: dict[str
     low, high = LONG_CHARS
     long_enough = low <= len(item.message) <= high
     if ("long_message" in item.tags) != long_enough:
-        problems.append(f"{item.id}: {len(item.message)} characters, long_message tag {'missing' if long_enough else 'wrong'}")
+        problems.append(
+            f"{item.id}: {len(item.message)} characters, long_message tag {'missing' if long_enough else 'wrong'}"
+        )
     return problems
 
 
@@ -94,7 +98,9 @@ def _check_multi_part(set_path: Path, items: list[LabelledItem]) -> list[str]:
     described = json.loads(sidecar.read_text(encoding="utf-8"))["items"] if sidecar.exists() else {}
     tagged = {item.id for item in items if "multi_part" in item.tags}
     problems = [f"{i}: multi_part item not described in {sidecar.name}" for i in sorted(tagged - set(described))]
-    problems.extend(f"{i}: described in {sidecar.name} but not tagged multi_part" for i in sorted(set(described) - tagged))
+    problems.extend(
+        f"{i}: described in {sidecar.name} but not tagged multi_part" for i in sorted(set(described) - tagged)
+    )
     problems.extend(
         f"{i}: {sidecar.name} entry needs 'answered' and 'not_answered'"
         for i, entry in described.items()
@@ -114,7 +120,7 @@ def check(set_path: Path) -> tuple[list[str], set[str]]:
     name = set_path.parent.name
     problems = [p for item in items for p in _check_item(item, texts, by_language, languages)]
     problems.extend(_check_multi_part(set_path, items))
-    kinds = Counter(item.kind for item in items)
+    kinds: Counter[str] = Counter(item.kind for item in items)
     tags = Counter(tag for item in items for tag in item.tags)
     if len(items) < MIN_ITEMS:
         problems.append(f"{name}: {len(items)} items, expected at least {MIN_ITEMS}")
