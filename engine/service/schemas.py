@@ -84,6 +84,10 @@ class TurnResponse(BaseModel):
     bits: list[int]
     action: str = Field(description="'NONE' or 'ASK(<objective id>)'.")
     question: str | None = Field(description="The one follow-up question, or null.")
+    pending: str | None = Field(
+        default=None,
+        description="When nothing is asked while objectives are still open (SPEC D-11): what is still needed, "
+        "named as optional; part of response_text. Null otherwise.")
     answer: AnswerOut
     response_text: str = Field(description="What the visitor is shown: answer, then the question.")
     fail_closed: str | None = Field(description="Reason code when the turn failed closed.")
@@ -149,7 +153,7 @@ class ConversationSummaryOut(BaseModel):
 
 class OperatorMe(BaseModel):
     name: str
-    role: str = Field(description="viewer | auditor | admin")
+    role: str = Field(description="viewer | sales | auditor | admin")
 
 
 class ConversationList(BaseModel):

@@ -3,6 +3,7 @@ and every call is logged as an operator action."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -38,6 +39,7 @@ def operator_router(ctx: ServiceContext) -> APIRouter:
     store, catalog, limits, audit_key, notifier = ctx.store, ctx.catalog, ctx.limits, ctx.audit_key, ctx.notifier
 
     viewer = [Depends(ctx.require(Role.VIEWER))]
+    sales = [Depends(ctx.require(Role.SALES))]
     auditor = [Depends(ctx.require(Role.AUDITOR))]
     admin = [Depends(ctx.require(Role.ADMIN))]
 
@@ -223,6 +225,42 @@ def operator_router(ctx: ServiceContext) -> APIRouter:
         log.warning("operator.leads.requeued", delivery_id=delivery_id, goal=delivery.goal, operator=who.name,
                     client=ctx.client_of(request))
         return DeliveryOut.of(delivery)
+
+    @router.get(
+        "/v1/operator/leads/export",
+        response_class=Response,
+        responses={**ERRORS, 200: {"content": {"text/csv": {}, "application/json": {}},
+                                   "description": "the leads file (an attachment)"}},
+        dependencies=sales,
+        tags=["operator"],
+        summary="Collected values per conversation as CSV or JSON, by goal and period (an operator action, logged)",
+    )
+    def export_leads(
+        request: Request,
+        goal: Annotated[str | None, Query(max_length=120)] = None,
+        since: Annotated[str | None, Query(max_length=40, description="YYYY-MM-DD or ISO 8601")] = None,
+        until: Annotated[str | None, Query(max_length=40, description="YYYY-MM-DD or ISO 8601, exclusive")] = None,
+        completed_only: bool = False,
+        format: Annotated[str, Query(pattern="^(csv|json)$")] = "csv",
+    ) -> Response:
+        from engine.leads.errors import LeadExportError
+        from engine.leads.export import LeadFilter, collect_leads, parse_day, to_csv, to_json
+
+        who: Operator = request.state.operator
+        selection = LeadFilter(goal=goal, since=parse_day(since, "since"), until=parse_day(until, "until"),
+                               completed_only=completed_only)
+        if selection.since and selection.until and selection.since >= selection.until:
+            raise LeadExportError("since must be before until", code="leads.date_range_empty")
+        leads = collect_leads(store, selection)
+        # Who took which selection out, and how many conversations; never the values.
+        log.warning("operator.leads.exported", operator=who.name, role=who.role.label, goal=goal, since=since,
+                    until=until, completed_only=completed_only, conversations=len(leads), format=format,
+                    client=ctx.client_of(request))
+        body, media = (to_json(leads), "application/json") if format == "json" else (to_csv(leads), "text/csv")
+        name = "leads-" + re.sub(r"[^A-Za-z0-9._-]", "-", goal or "all") + f".{format}"
+        return Response(body, media_type=f"{media}; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"',
+                                 "Cache-Control": "no-store"})
 
     @router.get(
         "/v1/operator/rule-bundles",

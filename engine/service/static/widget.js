@@ -264,6 +264,8 @@
       if (reply.question && part === reply.question.trim() && !questionShown) {
         questionShown = true;
         box.appendChild(el("p", { "class": "question", "data-testid": "grace-question" }, part));
+      } else if (reply.pending && part === reply.pending.trim()) {
+        box.appendChild(el("p", { "class": "answer said-more pending", "data-testid": "grace-pending" }, part));
       } else {
         box.appendChild(el("p", { "class": "answer said-more", "data-testid": reply.completed ? "grace-closing" : "grace-notice" }, part));
       }
