@@ -263,6 +263,35 @@ def operator_router(ctx: ServiceContext) -> APIRouter:
                                  "Cache-Control": "no-store"})
 
     @router.get(
+        "/v1/operator/analytics",
+        response_class=Response,
+        responses={**ERRORS, 200: {"content": {"application/json": {}, "text/csv": {}},
+                                   "description": "per goal: started, completed, stopped, abandoned, open, "
+                                                  "handoffs, corrections, questions and unanswered questions, and "
+                                                  "per objective asked, completed, refused, rejected, corrections, "
+                                                  "dropped (engine/analytics)"}},
+        dependencies=auditor,
+        tags=["operator"],
+        summary="How conversations go, per goal and period (counts only: no personal value is opened)",
+    )
+    def analytics(
+        goal: Annotated[str | None, Query(max_length=120)] = None,
+        since: Annotated[str | None, Query(max_length=40, description="YYYY-MM-DD or ISO 8601")] = None,
+        until: Annotated[str | None, Query(max_length=40, description="YYYY-MM-DD or ISO 8601, exclusive")] = None,
+        idle_hours: Annotated[float, Query(gt=0, le=24 * 365)] = 24.0,
+        format: Annotated[str, Query(pattern="^(csv|json)$")] = "json",
+    ) -> Response:
+        from engine.analytics.collect import collect
+        from engine.analytics.report import selection, to_csv, to_json
+
+        order = {g.published.spec.id: [o.id for o in g.published.spec.ordered()] for g in catalog.goals}
+        reports = collect(store, selection(goal, since, until, idle_hours), order)
+        if format == "csv":
+            return Response(to_csv(reports), media_type="text/csv; charset=utf-8",
+                            headers={"Content-Disposition": 'attachment; filename="analytics.csv"'})
+        return Response(to_json(reports), media_type="application/json")
+
+    @router.get(
         "/v1/operator/rule-bundles",
         response_model=RuleBundleList,
         responses=ERRORS,

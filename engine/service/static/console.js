@@ -80,6 +80,7 @@
       $("whoami").textContent = "Signed in as " + who.name + " (" + who.role + ")";
       $("dead-letters").hidden = !may("auditor");
       $("export-leads").hidden = !may("sales");
+      $("analytics").hidden = !may("auditor");
     }).catch(function () { /* the list call reports the problem */ });
     loadList();
   }
@@ -555,6 +556,76 @@
     detail.appendChild(form);
   }
 
+  // -- analytics: how conversations go, per goal and period (counts only; auditors and admins) -------------------
+  var ANALYTICS = "#analytics";
+
+  function countTable(label, headers, rows, testid) {
+    var body = el("tbody");
+    rows.forEach(function (cells) { body.appendChild(el("tr", {}, cells.map(function (c, i) { return el(i ? "td" : "th", i ? { "class": "num" } : { "scope": "row" }, String(c)); }))); });
+    return scrollable(label, el("table", { "data-testid": testid }, [
+      el("thead", {}, el("tr", {}, headers.map(function (h) { return el("th", { "scope": "col" }, h); }))), body]));
+  }
+
+  function showAnalytics() {
+    selected = ANALYTICS;
+    Array.prototype.forEach.call(document.querySelectorAll(".conv-item"), function (b) { b.setAttribute("aria-current", "false"); });
+    var detail = $("detail");
+    detail.textContent = "";
+    var goal = el("select", { "data-testid": "console-analytics-goal" }, el("option", { "value": "" }, "All goals"));
+    Array.from(new Set(loaded.map(function (c) { return c.goal_ref.split("/")[0]; }))).sort().forEach(function (g) {
+      goal.appendChild(el("option", { "value": g }, g));
+    });
+    var since = el("input", { "type": "date", "data-testid": "console-analytics-since" });
+    var until = el("input", { "type": "date", "data-testid": "console-analytics-until" });
+    var out = el("div", { "data-testid": "console-analytics" });
+    var form = el("form", { "class": "export-form", "aria-label": "Analytics period" }, [
+      labelled("Goal", goal), labelled("Started on or after", since), labelled("Started before", until),
+      el("button", { "type": "submit", "data-testid": "console-analytics-show" }, "Show")]);
+    function query(format) {
+      var q = ["format=" + format];
+      if (goal.value) { q.push("goal=" + encodeURIComponent(goal.value)); }
+      if (since.value) { q.push("since=" + since.value); }
+      if (until.value) { q.push("until=" + until.value); }
+      return "/v1/operator/analytics?" + q.join("&");
+    }
+    function render() {
+      out.textContent = "";
+      out.appendChild(el("p", { "class": "muted" }, "Loading…"));
+      api(query("json")).then(function (data) {
+        if (selected !== ANALYTICS) { return; }
+        out.textContent = "";
+        var goals = data.goals || [];
+        if (!goals.length) { out.appendChild(el("p", { "data-testid": "console-analytics-empty" }, "No conversation started in this period.")); return; }
+        goals.forEach(function (g) {
+          out.appendChild(el("h2", {}, g.goal));
+          out.appendChild(countTable("Conversations of " + g.goal, ["Conversations", "Count"], [
+            ["Started", g.started], ["Completed (every objective recorded)", g.completed], ["Stopped by the visitor", g.stopped],
+            ["Abandoned (idle for a day)", g.abandoned], ["Still open", g.open], ["Asked for a person", g.handoffs],
+            ["Corrections", g.corrections], ["Questions asked", g.questions],
+            ["Questions the documents could not answer", g.unanswered_questions]], "console-analytics-goal-table"));
+          out.appendChild(el("h4", {}, "Per objective"));
+          out.appendChild(countTable("Objectives of " + g.goal, ["Objective", "Asked", "Recorded", "Refused", "Rejected answers", "Corrections", "Dropped off here"],
+            (g.objectives || []).map(function (o) { return [o.objective, o.asked, o.completed, o.refused, o.rejected, o.corrections, o.dropped]; }),
+            "console-analytics-objectives"));
+          if ((g.unanswered_refs || []).length) {
+            out.appendChild(el("p", { "class": "muted" }, "Turns with an unanswered question (open the conversation to read it): " + g.unanswered_refs.slice(0, 20).join(", ")));
+          }
+        });
+      }).catch(function (err) {
+        if (err.message === "auth") { return; }
+        out.textContent = "";
+        out.appendChild(el("p", { "class": "error", "role": "alert" }, "Could not load the analytics: " + err.message));
+      });
+    }
+    form.addEventListener("submit", function (event) { event.preventDefault(); render(); });
+    detail.appendChild(el("h1", {}, "Analytics"));
+    detail.appendChild(el("p", { "class": "muted" }, "How conversations go, counted from the stored records without opening any personal value. " +
+      "Also on the command line: grace analytics --db URL --format csv."));
+    detail.appendChild(form);
+    detail.appendChild(out);
+    render();
+  }
+
   // The latest conversations (up to 1000), filtered in the browser by text, goal, status, turns and date.
   var loaded = [];
 
@@ -625,10 +696,11 @@
     $("signout").addEventListener("click", function () { signOut(""); });
     $("refresh").addEventListener("click", function () {
       loadList();
-      if (selected === DEAD) { showDeadLetters(); } else if (selected === EXPORT) { showExport(); } else if (selected) { showDetail(selected); }
+      if (selected === DEAD) { showDeadLetters(); } else if (selected === EXPORT) { showExport(); } else if (selected === ANALYTICS) { showAnalytics(); } else if (selected) { showDetail(selected); }
     });
     $("dead-letters").addEventListener("click", showDeadLetters);
     $("export-leads").addEventListener("click", showExport);
+    $("analytics").addEventListener("click", showAnalytics);
     token = readToken();
     if (token) { showApp(); } else { showSignin(""); }
   });
