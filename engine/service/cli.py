@@ -61,6 +61,13 @@ def register(subparsers: Any) -> None:
         help="JSON file of completion webhooks per goal (engine/leads/webhooks.schema.json); outbox in --data-dir",
     )
     parser.add_argument(
+        "--handoff",
+        type=Path,
+        default=None,
+        help="JSON file of how each goal's people take over when a visitor asks for a person: e-mail, phone, "
+        "webhook, opening hours (engine/handoff/handoff.schema.json)",
+    )
+    parser.add_argument(
         "--cors-origin",
         action="append",
         default=[],

@@ -4,7 +4,7 @@ dependencies built on them (client address, rate limit families, operator roles,
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
 import structlog
@@ -13,6 +13,7 @@ from fastapi import Path as PathParam
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from engine.errors import StoreError
+from engine.handoff.config import HandoffConfig
 from engine.leads.notifier import LeadNotifier
 from engine.service import visitor_access
 from engine.service.catalog import Catalog, ServedGoal
@@ -61,6 +62,7 @@ class ServiceContext:
     submitter: TurnSubmitter
     operators: OperatorDirectory
     notifier: LeadNotifier | None = None
+    handoff: dict[str, HandoffConfig] = field(default_factory=dict)  # goal spec id -> how its people take over
 
     @property
     def limits(self) -> ServiceLimits:

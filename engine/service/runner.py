@@ -11,6 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from engine.errors import InputError
+from engine.handoff.config import load_handoff
 from engine.leads.notifier import LeadNotifier
 from engine.service import demo
 from engine.service.app import create_app
@@ -76,6 +77,8 @@ def check_arguments(args: argparse.Namespace) -> None:
     for goal, folder in corpora.items():
         if not folder.is_dir():
             raise InputError(f"--corpus {goal}={folder}: no such folder", code="service.corpus_missing")
+    if getattr(args, "handoff", None) is not None:
+        load_handoff(args.handoff)  # handoff.config_unreadable / config_invalid before the port is bound
     if not args.demo:
         env = dict(os.environ)
         if args.cors_origin:
@@ -129,7 +132,8 @@ def build_from_args(args: argparse.Namespace) -> Built:
     catalog = build_catalog(
         store=store, bundle=bundle, proposer=demo.offline_proposer(bundle), goals=sources, audit_key=key,
     )
-    app = create_app(config=config, store=store, catalog=catalog, audit_key=key, notifier=notifier)
+    handoff = load_handoff(args.handoff) if getattr(args, "handoff", None) is not None else {}
+    app = create_app(config=config, store=store, catalog=catalog, audit_key=key, notifier=notifier, handoff=handoff)
     built = Built(app, store, catalog, config.operator_token, generated, label)
     if getattr(args, "warm_up", True):
         warm_up(catalog)  # before any request: the first visitors must not wait for models to load

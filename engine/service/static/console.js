@@ -29,6 +29,9 @@
   }
 
   // -- token -------------------------------------------------------------------------------------
+  // "#conversation=<id>": the transcript link of a handoff opens that conversation once signed in.
+  var openOnLoad = (window.location.hash.match(/conversation=([0-9a-f]{8,64})/) || [null, null])[1];
+
   function readToken() {
     var match = window.location.hash.match(/token=([^&]+)/);
     if (match) {
@@ -641,6 +644,7 @@
       });
       goals.value = chosen;
       renderList();
+      if (openOnLoad) { var id = openOnLoad; openOnLoad = null; showDetail(id); }
     }).catch(function (err) {
       if (err.message !== "auth") { $("whoami").textContent = "Could not load conversations: " + err.message; }
     });
