@@ -23,6 +23,7 @@ from engine.storage import open_store
 from engine.storage.base import DurableStore
 
 OUTBOX_FILE = "outbox.db"
+DEMO_HANDOFF = Path(__file__).resolve().parents[2] / "demos" / "handoff.json"  # the demo companies' people
 
 
 @dataclass
@@ -132,7 +133,8 @@ def build_from_args(args: argparse.Namespace) -> Built:
     catalog = build_catalog(
         store=store, bundle=bundle, proposer=demo.offline_proposer(bundle), goals=sources, audit_key=key,
     )
-    handoff = load_handoff(args.handoff) if getattr(args, "handoff", None) is not None else {}
+    handoff_file = getattr(args, "handoff", None) or (DEMO_HANDOFF if args.demo and DEMO_HANDOFF.is_file() else None)
+    handoff = load_handoff(handoff_file) if handoff_file is not None else {}
     app = create_app(config=config, store=store, catalog=catalog, audit_key=key, notifier=notifier, handoff=handoff)
     built = Built(app, store, catalog, config.operator_token, generated, label)
     if getattr(args, "warm_up", True):

@@ -126,3 +126,13 @@ def test_spanish_visitor_gets_the_handoff_in_spanish(desk: tuple[Service, Receiv
     reply = service.turn(cid, "Prefiero hablar con una persona").json()
     assert reply["handoff"] is not None and "team@shop.example" in reply["handoff"]["text"]
     assert reply["handoff"]["text"].startswith("Por supuesto")
+
+
+def test_the_demo_companies_have_a_handoff_configuration() -> None:
+    from engine.service.runner import DEMO_HANDOFF
+
+    configs = load_handoff(DEMO_HANDOFF)
+    specs = {json.loads(p.read_text(encoding="utf-8"))["id"]
+             for p in (DEFAULT_RULES_DIR.parent / "demos").glob("*/goal_spec.json")}
+    assert set(configs) <= specs and {"real-estate", "cleaning"} <= set(configs)
+    assert all(c.email and c.phone and c.hours for c in configs.values())
