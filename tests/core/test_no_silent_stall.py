@@ -143,3 +143,16 @@ def test_after_a_stop_nothing_is_pending(full_bundle: RuleBundle) -> None:
     results = _talk(_runtime(full_bundle, REAL_ESTATE), "Please stop asking me questions", "What else?")
     assert results[0].new_state.stopped
     assert all(r.pending is None and r.question is None for r in results)
+
+
+@pytest.mark.invariant("I-15")
+def test_grace_chat_prints_the_pending_statement(full_bundle: RuleBundle) -> None:
+    import io
+
+    from engine.cli.chat import run_chat
+
+    out = io.StringIO()
+    lines = "My budget is 300,000 euros\nSomewhere near Vera\nThree bedrooms and a pool\nWhat time do you open?\n\n"
+    assert run_chat(_runtime(full_bundle, REAL_ESTATE), "en", io.StringIO(lines), out) == 0
+    assert "grace> If you wish, you can still share: contact for the viewing." in out.getvalue()
+    assert "(no question)" not in out.getvalue()
