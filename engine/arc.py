@@ -21,7 +21,7 @@ from engine.bundle_loader import RuleBundle
 from engine.conversation import ConversationState
 from engine.decision.decider import Decision
 from engine.goals.company_data import criterion_vocabulary, locale_value
-from engine.goals.models import GoalSpec, Objective
+from engine.goals.models import GoalSpec, Objective, company_name
 
 REJECTED = "validator.rejected"
 CLOSING_NOTE = "arc.closing:"  # audit-record note of the closing turn: "arc.closing:<reason>"
@@ -131,12 +131,35 @@ class ArcWording:
                                           for option in vocabulary.options)
         return values
 
+    # ---- pending (SPEC D-11) -------------------------------------------------------------------------------
+
+    def pending(self, objective_ids: tuple[str, ...], max_listed_options: int) -> str | None:
+        """The statement that names what is still open as optional, with the options of a short vocabulary; None
+        when this language's wording has no pending block (a bundle before 1.9.0)."""
+        texts = (self._data or {}).get("pending")
+        if texts is None or not objective_ids:
+            return None
+        lang, fallback = self.language, self.spec.default_language
+        by_id = {o.id: o for o in self.spec.objectives}
+        named = [by_id[i] for i in objective_ids if i in by_id]
+        labels = [o.label(lang, fallback).lower() for o in named]
+        joined = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + texts["last_joiner"] + labels[-1]
+        sentences = [str(texts["statement"]).replace("{objectives}", joined)]
+        for objective in named:
+            vocabulary = criterion_vocabulary(objective.criterion, self.spec, self.bundle)
+            if vocabulary is None or not 0 < len(vocabulary.options) <= max_listed_options:
+                continue
+            options = ", ".join(option_label(vocabulary, option, lang, fallback) for option in vocabulary.options)
+            sentences.append(str(texts["options"]).replace("{objective}", objective.label(lang, fallback).lower())
+                             .replace("{options}", options))
+        return " ".join(sentences)
+
     # ---- closing -------------------------------------------------------------------------------------------
 
     @property
     def company(self) -> str:
-        closing = self.spec.closing
-        return (closing.company_name if closing and closing.company_name else self.spec.title).strip()
+        """The configured company name, or '' (the wording then falls back to one that names no company)."""
+        return company_name(self.spec) or ""
 
     def closing(self, before: ConversationState, after: ConversationState) -> Closing | None:
         """The closing turn: the turn every objective became complete, or the visitor asked to stop."""
@@ -178,7 +201,10 @@ class ArcWording:
         if text:
             return text.strip()
         assert self._data is not None
-        return str(self._data["closing"]["default_next_step"]).replace("{company}", self.company)
+        texts = self._data["closing"]
+        if not self.company and texts.get("default_next_step_unnamed"):
+            return str(texts["default_next_step_unnamed"])  # never a title cut short where a name should be
+        return str(texts["default_next_step"]).replace("{company}", self.company)
 
 
 def _currency_name(code: Any, language: str) -> str:

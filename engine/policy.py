@@ -8,6 +8,7 @@ U_B; equal weights go to the earlier approved order; NONE is chosen when no ASK 
 from __future__ import annotations
 
 import threading
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -179,3 +180,43 @@ def evaluate_actions(
     actions.append(ActionUtility("NONE", None, _ZERO, config.none_utility,
                                  config.none_utility >= config.epsilon))
     return actions, chosen
+
+
+@dataclass(frozen=True)
+class StallRule:
+    """rules/policy.json ``no_silent_stall`` (SPEC D-11): how many open objectives a PENDING statement names, and
+    up to how many vocabulary options it lists for one of them."""
+
+    max_named: int
+    max_listed_options: int
+
+    @staticmethod
+    def from_policy(policy: dict[str, Any]) -> StallRule | None:
+        rule = policy.get("no_silent_stall")  # absent from bundles published before 1.9.0: no PENDING move
+        if rule is None:
+            return None
+        return StallRule(int(rule["max_named"]), int(rule["max_listed_options"]))
+
+
+@dataclass(frozen=True)
+class Move:
+    """How a turn moves the conversation (SPEC D-11): ASK the chosen objective, state what is still PENDING (a
+    statement naming open objectives as optional, never an ask), or NONE (stopped, or nothing open)."""
+
+    kind: str  # "ASK" | "PENDING" | "NONE"
+    objectives: tuple[str, ...] = ()
+
+
+def conversation_move(objectives: list[ObjectiveView], bits_after: list[int], refused: Collection[str],
+                      stopped: bool, chosen: str | None, rule: StallRule | None) -> Move:
+    """INVARIANT (I-15): a turn that leaves an open, undeclined objective and a visitor who has not stopped asks
+    (the ε-policy's choice) or names what is pending; a refused objective is never named (I-9)."""
+    if chosen is not None:
+        return Move("ASK", (chosen,))
+    if stopped or rule is None:
+        return Move("NONE")
+    open_ = [(index, o) for index, o in enumerate(objectives) if bits_after[index] == 0 and o.id not in refused]
+    # The order of eq. 14: larger weight first, the earlier approved objective on ties.
+    open_.sort(key=lambda item: (-item[1].weight, item[0]))
+    named = tuple(o.id for _, o in open_[: rule.max_named])
+    return Move("PENDING", named) if named else Move("NONE")

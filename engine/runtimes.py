@@ -6,15 +6,19 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.bundle_proofs import load_verified_bundle
 from engine.demos import DEFAULT_VARIANT, Demo, load_demo
 from engine.errors import InputError
-from engine.goals.models import PublishedGoalSpec
+from engine.goals.models import PublishedGoalSpec, company_name
 from engine.ports import Answerer, ConversationStore
 from engine.storage.memory import InMemoryStore
 from engine.turn import RoleChoice, TurnRoles, TurnRuntime
+
+if TYPE_CHECKING:
+    from engine.retrieval.corpus import CorpusManifest
 
 AUDIT_KEY_ENV = "GRACE_AUDIT_KEY"
 
@@ -30,11 +34,23 @@ def audit_key_from_env() -> bytes:
         return raw.encode("utf-8")
 
 
-def embedded_answerer(corpus_dir: Path, bundle: RuleBundle | None = None) -> Answerer:
-    """Hybrid lexical + dense retrieval in process, following the pinned bundle's retrieval rules."""
+def embedded_answerer(corpus_dir: Path, bundle: RuleBundle | None = None,
+                      spec: PublishedGoalSpec | None = None) -> Answerer:
+    """Hybrid lexical + dense retrieval in process, following the pinned bundle's retrieval rules. With ``spec``,
+    a plain folder of documents (no ``corpus.json``, as ``grace compile --corpus`` reads) takes the company name and
+    language from the goal spec."""
     from engine.retrieval.factory import build_answerer
 
-    return build_answerer(corpus_dir, bundle=bundle if bundle is not None else load_verified_bundle())
+    default = plain_folder_manifest(spec) if spec is not None else None
+    return build_answerer(corpus_dir, bundle=bundle if bundle is not None else load_verified_bundle(),
+                          default_manifest=default)
+
+
+def plain_folder_manifest(spec: PublishedGoalSpec) -> CorpusManifest:
+    """The manifest a corpus folder without ``corpus.json`` is read with: the spec's company and language."""
+    from engine.retrieval.corpus import implicit_manifest
+
+    return implicit_manifest(company_name(spec.spec) or spec.spec.id, spec.spec.default_language)
 
 
 def directory_answerer(

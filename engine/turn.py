@@ -24,6 +24,7 @@ from engine.goals.company_data import resolve_vocabulary
 from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import spec_hash
 from engine.input_checks import check_visitor_text
+from engine.policy import StallRule, conversation_move
 from engine.ports import (
     Answerer,
     ConversationStore,
@@ -72,6 +73,7 @@ class Reply:
     closing: str | None = None
     closing_reason: str | None = None
     notes: tuple[str, ...] = ()
+    pending: str | None = None  # SPEC D-11: what is still open, said as optional when nothing is asked
 
 
 class TurnRuntime:
@@ -114,6 +116,7 @@ class TurnRuntime:
         # D-10: contact values of the company (corpus, directory, published details) never complete an objective.
         self.decider = Decider(spec, bundle, company_contacts(spec, bundle, answerer, self.company_texts))
         self._limits = bundle.file("runtime")
+        self._stall_rule = StallRule.from_policy(bundle.file("policy"))
         deadline = self._limits.get("turn_deadline_ms")  # absent from bundles published before it existed
         self._deadline_ms: float | None = float(deadline) if deadline is not None else None
 
@@ -245,6 +248,7 @@ class TurnRuntime:
             fail_closed=fail_closed[0] if fail_closed else None,
             notice=reply.notice,
             closing=reply.closing,
+            pending=reply.pending,
         )
         entry = None
         if idempotency is not None:
@@ -267,7 +271,7 @@ class TurnRuntime:
         new_state = fork_state(decision.new_state)  # the assistant message goes on a fresh list only
         new_state.messages.append(
             Message(role=Role.ASSISTANT, turn=new_state.turn,
-                    text=join_reply(answer.text, reply.notice, reply.question, reply.closing),
+                    text=join_reply(answer.text, reply.notice, reply.question, reply.pending, reply.closing),
                     asked_objective=decision.chosen if reply.question else None)
         )
         stored = stored_form(new_state, cipher)
@@ -297,8 +301,16 @@ class TurnRuntime:
         closing = wording.closing(before, decision.new_state)
         if closing is not None:
             notes.append(closing.note)
+        pending = None
+        # INVARIANT (I-15): no silent stall; the move is computed from the decision, the ε-policy chose what is asked
+        move = conversation_move(self.decider.views, decision.bits_after, decision.new_state.refused,
+                                 decision.new_state.stopped, decision.chosen if question else None, self._stall_rule)
+        if move.kind == "PENDING" and closing is None and self._stall_rule is not None:
+            pending = wording.pending(move.objectives, self._stall_rule.max_listed_options)
+            if pending is not None:
+                notes.append(f"arc.pending:{','.join(move.objectives)}")
         return Reply(question, notice, closing.text if closing else None, closing.reason if closing else None,
-                     tuple(notes))
+                     tuple(notes), pending)
 
     def _check_seal(self, state: ConversationState, cipher: FieldCipher | None) -> None:
         """Refuse to seal on top of a state that is not the one the last checkpoint sealed (edited row,

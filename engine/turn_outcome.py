@@ -24,6 +24,7 @@ class TurnOutcome:
     fail_closed: str | None  # stable code when the turn failed closed
     notice: str | None = None  # why the visitor's last answer was not recorded, when not asked again
     closing: str | None = None  # the closing turn: summary of what was recorded and the company's next step
+    pending: str | None = None  # SPEC D-11: what is still open, named as optional, when nothing is asked
 
     @property
     def state(self) -> str:
@@ -40,7 +41,7 @@ class TurnOutcome:
 
     def response_text(self) -> str:
         # INVARIANT (I-11): the grounded answer plus at most one question (the decided one, or none)
-        return join_reply(self.answer.text, self.notice, self.question, self.closing)
+        return join_reply(self.answer.text, self.notice, self.question, self.pending, self.closing)
 
     def visitor_view(self) -> dict[str, Any]:
         """The visitor-facing turn response (the HTTP body without its quick replies)."""
@@ -59,6 +60,7 @@ class TurnOutcome:
                     for c in self.answer.citations
                 ],
             },
+            "pending": self.pending,
             "response_text": self.response_text(),
             "fail_closed": self.fail_closed,
             "stopped": self.new_state.stopped,

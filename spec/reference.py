@@ -279,3 +279,18 @@ def decide(objectives: list[RefObjective], s: RefState, candidates: list[RefCand
     # eq. 12: U_B(ASK_i) is the published weight of an objective still open after the update, 0 otherwise
     business = [o.weight if bits[ids.index(o.id)] == 0 else Fraction(0) for o in objectives]
     return RefDecision(reasons, tuple(bits), frozenset(refused), stopped, uncertain, utilities, chosen, business)
+
+
+def move(objectives: list[RefObjective], d: RefDecision, policy: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """D-11: how the turn moves the conversation: ("ASK", (a*,)), ("PENDING", named ids) or ("NONE", ())."""
+    if d.chosen is not None:
+        return "ASK", (d.chosen,)
+    rule = policy.get("no_silent_stall")
+    if d.stopped or rule is None:
+        return "NONE", ()
+    ids = [o.id for o in objectives]
+    open_ = [o for o in objectives if d.bits_after[ids.index(o.id)] == 0 and o.id not in d.refused]
+    # weight descending, approved order on ties (the order of eq. 14); sorted() is stable
+    ranked = sorted(open_, key=lambda o: -o.weight)
+    named = tuple(o.id for o in ranked[: int(rule["max_named"])])
+    return ("PENDING", named) if named else ("NONE", ())

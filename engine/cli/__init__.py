@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "conversations": ("engine.storage.cli", "register"),
     "audit": ("audit.cli", "register"),
     "leads": ("engine.leads.cli", "register"),
+    "analytics": ("engine.analytics.cli", "register"),
 }
 
 

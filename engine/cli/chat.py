@@ -18,7 +18,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     source = chat.add_mutually_exclusive_group(required=True)
     source.add_argument("--demo", help="demo company: real-estate, cleaning or pantry-helpline")
     source.add_argument("--spec", type=Path, help="a published goal spec file (…/published/<id>/vN.json)")
-    chat.add_argument("--corpus", type=Path, help="company corpus folder for grounded answers (with --spec)")
+    chat.add_argument("--corpus", type=Path,
+                      help="company documents folder for grounded answers (with --spec); the same plain folder "
+                           "`grace compile --corpus` reads: a corpus.json manifest is optional (needed only to "
+                           "declare CSV/JSON record files)")
     chat.add_argument("--language", help="conversation language (default: the spec's)")
     chat.add_argument("--no-answers", action="store_true", help="skip retrieval (no grounded answers)")
     chat.add_argument("--llm", metavar="PROVIDER",
@@ -62,8 +65,12 @@ def run_chat(runtime: TurnRuntime, language: str | None, stdin: TextIO, stdout: 
                 stdout.write(f"         [{ref}]\n")
         if result.notice:
             stdout.write(f"grace> {result.notice}\n")
-        if result.question or not result.closing:
-            stdout.write(f"grace> {result.question or '(no question)'}\n")
+        if result.question:
+            stdout.write(f"grace> {result.question}\n")
+        elif result.pending:
+            stdout.write(f"grace> {result.pending}\n")
+        elif not result.closing:
+            stdout.write("grace> (no question)\n")
         if result.closing:
             stdout.write("".join(f"grace> {line}\n" for line in result.closing.splitlines() if line.strip()))
         stdout.write(f"  state {result.state}  action {result.action}"
@@ -83,6 +90,6 @@ def _chat(args: argparse.Namespace) -> int:
         _, runtime = demo_runtime(args.demo, with_answerer=not args.no_answers, roles=roles)
     else:
         spec = load_published(args.spec)
-        answerer = embedded_answerer(args.corpus) if args.corpus and not args.no_answers else None
+        answerer = (embedded_answerer(args.corpus, spec=spec) if args.corpus and not args.no_answers else None)
         runtime = offline_runtime(spec, answerer=answerer, roles=roles)
     return run_chat(runtime, args.language, sys.stdin, sys.stdout)

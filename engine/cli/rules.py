@@ -79,11 +79,31 @@ def _approve(args: argparse.Namespace) -> int:
         print(f"refused: acceptance samples fail: {', '.join(sample_failures)}")
         return 1
     proofs = [{"name": r.name, "status": r.status, "description": r.description} for r in prove_bundle(bundle)]
+    already = _published_record(args.rules)
     record = approve_bundle(args.rules, args.by, proofs=proofs)
     archived = store_blobs(args.rules.resolve(), record["files"])
+    if already is not None and already.get("content_hash") == record["content_hash"]:
+        # A published version is immutable: approving the same content again records nothing, not even --by.
+        print(f"unchanged: bundle {record['version']} {record['content_hash']} is already published with this "
+              f"content, approved by {record['approved_by']} at {record['approved_at']}; --by {args.by.strip()!r} "
+              f"is not recorded (a published version is immutable: change a rule file and bump bundle.json "
+              f"'version' to publish again)")
+        return 0
     print(f"published bundle {record['version']} {record['content_hash']} by {record['approved_by']} "
           f"({archived} new file(s) archived)")
     return 0
+
+
+def _published_record(root: Path) -> dict[str, object] | None:
+    """The publication record of the bundle's current version, if that version is already published."""
+    import json
+
+    try:
+        version = json.loads((root / "bundle.json").read_text(encoding="utf-8"))["version"]
+        target = root / "published" / f"{version}.json"
+        return dict(json.loads(target.read_text(encoding="utf-8"))) if target.is_file() else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # approve_bundle reports a broken bundle with its own coded error
 
 
 def _versions(args: argparse.Namespace) -> int:

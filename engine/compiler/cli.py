@@ -26,7 +26,9 @@ def register(subparsers: Any) -> None:
     intent = parser.add_mutually_exclusive_group(required=True)
     intent.add_argument("--intent", help="the manager's intent, as text")
     intent.add_argument("--intent-file", type=Path, help="a UTF-8 file holding the manager's intent")
-    parser.add_argument("--language", default="en", help="language of the intent (en|es)")
+    parser.add_argument("--language", default="en",
+                        help="language of the intent: en, es, or a language the engine understands (fr), whose "
+                             "questions are then written in en for you to translate")
     parser.add_argument("--languages", default=None,
                         help="comma-separated languages for canonical questions (default: all supported)")
     parser.add_argument("--corpus", type=Path, default=None, help="company corpus folder to derive vocabularies")
@@ -74,6 +76,22 @@ def output_folder(path: Path, code: str) -> None:
     folder.mkdir()
 
 
+def _writing_language(args: argparse.Namespace) -> str:
+    """The language the candidate's questions are first written in. An intent in a language the conversation
+    engine understands (rules/patterns/<lang>.json, e.g. French) but the compiler cannot yet write questions in is
+    accepted: its objectives are found with the keywords of every language, the questions are written in the
+    compiler's first language, and a note says what to add to offer that language to visitors."""
+    writable = load_compiler_rules(args.rules).languages
+    if args.language in writable or not (args.rules / "patterns" / f"{args.language}.json").is_file():
+        return str(args.language)  # writable, or unknown everywhere: the compiler's own check reports it
+    first = writable[0] if writable else "en"
+    print(f"note: the intent is read as {args.language}; the compiler writes questions in {', '.join(writable)} "
+          f"only, so the candidate's questions are in {first}: add question.{args.language} and "
+          f"labels.{args.language} to each objective and '{args.language}' to languages before "
+          f"`grace goals validate` to offer {args.language} to visitors", file=sys.stderr)
+    return first
+
+
 def _compiler(args: argparse.Namespace) -> GoalCompiler:
     rules = load_compiler_rules(args.rules)
     governance = load_governance_rules(args.rules)
@@ -110,10 +128,11 @@ def run(args: argparse.Namespace) -> int:
     if args.out.is_dir():
         raise CompileError(f"{args.out} is a folder; give a file name", code="compile.output_invalid")
     languages = [lang.strip() for lang in args.languages.split(",") if lang.strip()] if args.languages else None
+    language = _writing_language(args)
     try:
         request = CompileInput(
             intent=_intent_text(args),
-            language=args.language,
+            language=language,
             languages=languages,
             spec_id=args.spec_id,
             title=args.title,

@@ -114,7 +114,8 @@ def parse_dataset(raw: object) -> Dataset:
         dataset = Dataset.model_validate(raw)
     except ValidationError as exc:
         where, message = first_validation_error(exc, "/", "(top)")
-        raise EvaluationError(f"dataset at {where}: {message}", code="eval.dataset_invalid") from exc
+        raise EvaluationError(f"dataset at {where}: {message} (format: README 'Evaluation datasets'; example: "
+                              f"tests/golden/golden_conversations.json)", code="eval.dataset_invalid") from exc
     _check(dataset)
     return dataset
 

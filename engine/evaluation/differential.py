@@ -265,6 +265,11 @@ def reference_decision(case: Case, bundle: RuleBundle) -> RefDecision:
         shown_texts=(*(m.text for m in s.messages if m.role == "assistant" and m.turn < s.turn), *case.passages),
         phone_min_digits=rules.min_digits,
     )
-    return decide([RefObjective(o.id, Fraction(str(o.weight)), o.criterion.kind.value, _region(o, bundle))
-                   for o in objectives],
-                  ref_state, candidates, bundle.file("policy"), case.company_question)
+    return decide(reference_objectives(case, bundle), ref_state, candidates, bundle.file("policy"),
+                  case.company_question)
+
+
+def reference_objectives(case: Case, bundle: RuleBundle) -> list[RefObjective]:
+    """The case's objectives as the reference model sees them, in approved order."""
+    return [RefObjective(o.id, Fraction(str(o.weight)), o.criterion.kind.value, _region(o, bundle))
+            for o in case.spec.spec.ordered()]

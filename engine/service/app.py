@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 
+from engine.handoff.config import HandoffConfig
 from engine.leads.notifier import LeadNotifier
 from engine.service import visitor_access
 from engine.service.catalog import Catalog
@@ -67,6 +68,7 @@ def create_app(
     clock: Callable[[], float] | None = None,
     engine: EngineThread | None = None,
     notifier: LeadNotifier | None = None,
+    handoff: dict[str, HandoffConfig] | None = None,
 ) -> FastAPI:
     limits = config.limits
     limiter = (
@@ -77,7 +79,8 @@ def create_app(
     submitter = TurnSubmitter(store, attempts=limits.turn_commit_attempts, engine=engine,
                               workers=limits.turn_workers, notifier=notifier)
     ctx = ServiceContext(config=config, store=store, catalog=catalog, audit_key=audit_key, limiter=limiter,
-                         submitter=submitter, operators=config.operators(), notifier=notifier)
+                         submitter=submitter, operators=config.operators(), notifier=notifier,
+                         handoff=dict(handoff or {}))
 
     app = FastAPI(
         title="GRACE conversation service",

@@ -61,6 +61,13 @@ def register(subparsers: Any) -> None:
         help="JSON file of completion webhooks per goal (engine/leads/webhooks.schema.json); outbox in --data-dir",
     )
     parser.add_argument(
+        "--handoff",
+        type=Path,
+        default=None,
+        help="JSON file of how each goal's people take over when a visitor asks for a person: e-mail, phone, "
+        "webhook, opening hours (engine/handoff/handoff.schema.json)",
+    )
+    parser.add_argument(
         "--cors-origin",
         action="append",
         default=[],
@@ -79,11 +86,12 @@ def serve(args: argparse.Namespace) -> int:
     import os
 
     from engine.service.native_threads import limit_native_threads
-    from engine.service.runner import storage_location
+    from engine.service.runner import check_arguments, storage_location
     from engine.service.workers import check_workers
 
     limit_native_threads(os.environ)  # before any native library loads; the workers inherit it
 
+    check_arguments(args)  # before the port is bound: a bad command line is reported as such, even on a busy port
     _, url = storage_location(args)
     check_workers(args.workers, url)  # before anything slow is loaded
     # Bound before anything slow is loaded, so a port in use is reported at once.

@@ -62,8 +62,9 @@ def config_from_env(env: Mapping[str, str] | None = None, *, operator_token: str
     token = operator_token or source.get("GRACE_OPERATOR_TOKEN", "")
     operators = source.get("GRACE_OPERATORS_FILE")
     if not token and not operators:
-        raise RequestError("set GRACE_OPERATOR_TOKEN or GRACE_OPERATORS_FILE (or run with --demo)",
-                           code="service.token_missing")
+        raise RequestError("serving --goals needs an operator token: export GRACE_OPERATOR_TOKEN=<at least 20 "
+                           "characters> (e.g. `export GRACE_OPERATOR_TOKEN=$(openssl rand -hex 24)`) or "
+                           "GRACE_OPERATORS_FILE=operators.json; --demo generates one", code="service.token_missing")
     limits_path = source.get("GRACE_SERVICE_LIMITS")
     return ServiceConfig(
         operator_token=token,

@@ -4,7 +4,7 @@ dependencies built on them (client address, rate limit families, operator roles,
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
 import structlog
@@ -13,6 +13,7 @@ from fastapi import Path as PathParam
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from engine.errors import StoreError
+from engine.handoff.config import HandoffConfig
 from engine.leads.notifier import LeadNotifier
 from engine.service import visitor_access
 from engine.service.catalog import Catalog, ServedGoal
@@ -25,6 +26,8 @@ from engine.service.schemas import CONVERSATION_ID_PATTERN, ErrorResponse
 from engine.service.turns import TurnSubmitter
 from engine.storage.base import ConversationAccess, DurableStore
 
+# Reads that take personal data out of the service: logged like actions.
+_EXPORTS = ("/audit/packet", "/leads/export")
 log = structlog.get_logger("engine.service")
 
 ConversationId = Annotated[str, PathParam(pattern=CONVERSATION_ID_PATTERN)]
@@ -59,6 +62,7 @@ class ServiceContext:
     submitter: TurnSubmitter
     operators: OperatorDirectory
     notifier: LeadNotifier | None = None
+    handoff: dict[str, HandoffConfig] = field(default_factory=dict)  # goal spec id -> how its people take over
 
     @property
     def limits(self) -> ServiceLimits:
@@ -98,9 +102,12 @@ class ServiceContext:
                             method=request.method, path=request.url.path)
                 raise ForbiddenError(f"operator {who.name} ({who.role.label}) may not do this; needs "
                                      f"{needed.label}", code="auth.forbidden")
-            # warning level: operator actions are audit events and must show at the default log level
-            log.warning("operator.request", operator=who.name, role=who.role.label, method=request.method,
-                        path=request.url.path, client=self.client_of(request))
+            # Reads are routine (info); an action that changes or takes something out (erase, requeue, export) is an
+            # audit event and shows at the default warning level.
+            routine = request.method in ("GET", "HEAD") and not request.url.path.endswith(_EXPORTS)
+            (log.info if routine else log.warning)(
+                "operator.request", operator=who.name, role=who.role.label, method=request.method,
+                path=request.url.path, client=self.client_of(request))
             request.state.operator = who  # handlers name the operator in what they log and record
             return who
 

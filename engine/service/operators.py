@@ -1,6 +1,7 @@
 """Named operators with roles, instead of one shared token.
 
 viewer   lists conversations (summaries only), goal specs and rule bundles;
+sales    also exports the collected values (leads) as CSV or JSON, an action logged with the operator's name;
 auditor  also reads a conversation, its audit trail and verification, and the webhook dead letters;
 admin    also erases a conversation and requeues a dead letter.
 
@@ -27,8 +28,9 @@ MIN_TOKEN_CHARS = 16
 
 class Role(IntEnum):
     VIEWER = 1
-    AUDITOR = 2
-    ADMIN = 3
+    SALES = 2  # the company's sales staff: the leads export, not the audit trail
+    AUDITOR = 3
+    ADMIN = 4
 
     @property
     def label(self) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from engine.errors import InputError
+from engine.handoff.config import load_handoff
 from engine.leads.notifier import LeadNotifier
 from engine.service import demo
 from engine.service.app import create_app
@@ -22,6 +23,7 @@ from engine.storage import open_store
 from engine.storage.base import DurableStore
 
 OUTBOX_FILE = "outbox.db"
+DEMO_HANDOFF = Path(__file__).resolve().parents[2] / "demos" / "handoff.json"  # the demo companies' people
 
 
 @dataclass
@@ -64,6 +66,27 @@ def _corpus_map(items: list[str]) -> dict[str, Path]:
     return out
 
 
+def check_arguments(args: argparse.Namespace) -> None:
+    """Every cheap check of ``grace serve``'s arguments and environment, run before the port is bound: a wrong
+    command line is reported as such even when the port is taken (e.g. by a running ``make demo``)."""
+    corpora = _corpus_map(args.corpus)
+    if not args.demo and not args.goals:
+        raise InputError("nothing to serve: use --demo or --goals DIR", code="service.no_goals")
+    for folder in args.goals:
+        if not Path(folder).is_dir():
+            raise InputError(f"--goals {folder}: no such folder of published goal specs", code="service.goals_missing")
+    for goal, folder in corpora.items():
+        if not folder.is_dir():
+            raise InputError(f"--corpus {goal}={folder}: no such folder", code="service.corpus_missing")
+    if getattr(args, "handoff", None) is not None:
+        load_handoff(args.handoff)  # handoff.config_unreadable / config_invalid before the port is bound
+    if not args.demo:
+        env = dict(os.environ)
+        if args.cors_origin:
+            env["GRACE_CORS_ORIGINS"] = ",".join(args.cors_origin)
+        config_from_env(env)  # service.token_missing / token_weak / cors_invalid
+
+
 def storage_location(args: argparse.Namespace) -> tuple[Path, str]:
     """The data folder (made if missing) and the database URL. The folder is resolved against the working
     directory (the checkout), so two checkouts never share one database or audit key by default."""
@@ -77,6 +100,7 @@ def build_from_args(args: argparse.Namespace) -> Built:
     from engine.bundle_proofs import load_verified_bundle
     from engine.goals.publication import list_published
     from engine.retrieval.factory import build_answerer
+    from engine.runtimes import plain_folder_manifest
 
     corpora = _corpus_map(args.corpus)  # argument errors first, before anything slow is loaded
     if not args.demo and not args.goals:
@@ -97,7 +121,8 @@ def build_from_args(args: argparse.Namespace) -> Built:
     for folder in args.goals:
         for published in list_published(folder):
             corpus = corpora.get(published.spec.id)
-            answerer = build_answerer(corpus, bundle=bundle, cache_dir=data_dir / "embeddings") if corpus else None
+            answerer = build_answerer(corpus, bundle=bundle, cache_dir=data_dir / "embeddings",
+                                      default_manifest=plain_folder_manifest(published)) if corpus else None
             sources.append(GoalSource(spec=published, answerer=answerer))
     if not sources:
         raise InputError("nothing to serve: use --demo or --goals DIR", code="service.no_goals")
@@ -108,7 +133,9 @@ def build_from_args(args: argparse.Namespace) -> Built:
     catalog = build_catalog(
         store=store, bundle=bundle, proposer=demo.offline_proposer(bundle), goals=sources, audit_key=key,
     )
-    app = create_app(config=config, store=store, catalog=catalog, audit_key=key, notifier=notifier)
+    handoff_file = getattr(args, "handoff", None) or (DEMO_HANDOFF if args.demo and DEMO_HANDOFF.is_file() else None)
+    handoff = load_handoff(handoff_file) if handoff_file is not None else {}
+    app = create_app(config=config, store=store, catalog=catalog, audit_key=key, notifier=notifier, handoff=handoff)
     built = Built(app, store, catalog, config.operator_token, generated, label)
     if getattr(args, "warm_up", True):
         warm_up(catalog)  # before any request: the first visitors must not wait for models to load

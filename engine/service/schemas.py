@@ -77,6 +77,14 @@ class AnswerOut(BaseModel):
     citations: list[CitationOut]
 
 
+class HandoffOut(BaseModel):
+    text: str = Field(description="What the visitor is told: a person takes over, how to reach them, when.")
+    email: str | None = None
+    phone: str | None = None
+    open_now: bool | None = Field(default=None, description="Within the company's opening hours (null: none set).")
+    hours: str | None = Field(default=None, description="The opening hours as configured, with their time zone.")
+
+
 class TurnResponse(BaseModel):
     conversation_id: str
     turn: int
@@ -84,6 +92,13 @@ class TurnResponse(BaseModel):
     bits: list[int]
     action: str = Field(description="'NONE' or 'ASK(<objective id>)'.")
     question: str | None = Field(description="The one follow-up question, or null.")
+    pending: str | None = Field(
+        default=None,
+        description="When nothing is asked while objectives are still open (SPEC D-11): what is still needed, "
+        "named as optional; part of response_text. Null otherwise.")
+    handoff: HandoffOut | None = Field(
+        default=None, description="The visitor asked for a person: how the company's people take over (the "
+        "request is in the turn's audit record and, when configured, sent to the company's webhook).")
     answer: AnswerOut
     response_text: str = Field(description="What the visitor is shown: answer, then the question.")
     fail_closed: str | None = Field(description="Reason code when the turn failed closed.")
@@ -149,7 +164,7 @@ class ConversationSummaryOut(BaseModel):
 
 class OperatorMe(BaseModel):
     name: str
-    role: str = Field(description="viewer | auditor | admin")
+    role: str = Field(description="viewer | sales | auditor | admin")
 
 
 class ConversationList(BaseModel):

@@ -3,7 +3,7 @@ first message when the company requires it."""
 
 from __future__ import annotations
 
-from engine.goals.models import GoalSpec, PublishedGoalSpec
+from engine.goals.models import GoalSpec, PublishedGoalSpec, company_name
 from engine.goals.widget import palette
 from engine.service.errors import RequestError
 from engine.service.schemas import WidgetConfigOut
@@ -16,12 +16,11 @@ def widget_config_of(published: PublishedGoalSpec, lang: str | None) -> WidgetCo
     language = lang if lang in spec.languages else spec.default_language
     widget = spec.widget
     shown = palette(widget)
-    closing_name = spec.closing.company_name if spec.closing is not None else None
     return WidgetConfigOut(
         goal_ref=published.ref,
         language=language,
         languages=list(spec.languages),
-        company_name=(widget.company_name if widget is not None else None) or closing_name,
+        company_name=(widget.company_name if widget is not None else None) or company_name(spec),
         primary_color=shown.primary,
         text_color=shown.text,
         accent_color=shown.accent,

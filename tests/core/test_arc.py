@@ -19,7 +19,7 @@ from llm_adapters.offline import OfflineProposer
 ROOT = Path(__file__).resolve().parents[2]
 KEY = b"k" * 32
 REAL_ESTATE = ROOT / "demos" / "real_estate" / "published" / "real-estate"
-PLACEHOLDERS = {"question", "objective", "company", "currency", "options", "min", "max", "unit"}
+PLACEHOLDERS = {"question", "objective", "objectives", "company", "currency", "options", "min", "max", "unit"}
 
 
 @pytest.fixture(scope="module")

@@ -110,3 +110,15 @@ def test_uncertainty_cooldown_property_depends_on_levels(rules: Path) -> None:
     (rules / "policy.json").write_text(json.dumps(policy))
     failed = {r.name for r in prove_bundle(load_bundle(rules, require_published=False)) if r.status != "proved"}
     assert failed == {"uncertain_objective_not_reasked_in_cooldown"}
+
+
+def test_approving_an_unchanged_bundle_says_why_by_is_not_recorded(
+        rules: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from engine.cli import main
+
+    assert main(["rules", "approve", "--rules", str(rules), "--by", "Compliance Officer"]) == 0
+    assert "published bundle" in capsys.readouterr().out
+    assert main(["rules", "approve", "--rules", str(rules), "--by", "Someone Else"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("unchanged:") and "approved by Compliance Officer" in out
+    assert "--by 'Someone Else' is not recorded" in out and "immutable" in out

@@ -22,7 +22,16 @@ from hypothesis import strategies as st
 from engine.bundle_loader import RuleBundle
 from engine.decision.decider import Decider
 from engine.decision.provenance import ContactIndex, ProvenanceContext
-from engine.evaluation.differential import Case, case_from_json, case_to_json, random_case, reference_decision
+from engine.evaluation.differential import (
+    Case,
+    case_from_json,
+    case_to_json,
+    random_case,
+    reference_decision,
+    reference_objectives,
+)
+from engine.policy import StallRule, conversation_move
+from spec.reference import move as reference_move
 
 T = TypeVar("T")
 
@@ -30,7 +39,7 @@ CASES = int(os.environ.get("GRACE_DIFFERENTIAL_CASES", "10000"))
 PROPERTY_EXAMPLES = int(os.environ.get("GRACE_DIFFERENTIAL_EXAMPLES", "300"))
 CORPUS = Path(__file__).parent / "corpus"
 FIELDS = ("reasons", "bits_after", "refused", "stopped", "uncertain", "ask_utilities", "business_utilities",
-          "chosen", "fail_closed")
+          "chosen", "fail_closed", "move")
 
 _deciders: dict[str, Decider] = {}
 
@@ -54,13 +63,18 @@ def views(case: Case, bundle: RuleBundle) -> tuple[tuple[Any, ...], tuple[Any, .
             break
         got = decider.decide(case.state, case.commands, company_question=case.company_question, context=context)
     want = reference_decision(case, bundle)
+    policy = bundle.file("policy")
+    # D-11 / I-15: the turn's move (ASK, PENDING naming open objectives, or NONE), from each model's own decision
+    got_move = conversation_move(decider.views, got.bits_after, got.new_state.refused, got.new_state.stopped,
+                                 got.chosen, StallRule.from_policy(policy))
     engine_view = (
         [c.reason for c in got.candidates], tuple(got.bits_after), frozenset(got.new_state.refused),
         got.new_state.stopped, dict(got.new_state.uncertain), [a.u_v for a in got.actions[:-1]],
-        [a.u_b for a in got.actions[:-1]], got.chosen, got.fail_closed,
+        [a.u_b for a in got.actions[:-1]], got.chosen, got.fail_closed, (got_move.kind, got_move.objectives),
     )
     ref_view = (want.reasons, want.bits_after, want.refused, want.stopped, want.uncertain, want.ask_utilities,
-                want.business_utilities, want.chosen, None)
+                want.business_utilities, want.chosen, None,
+                reference_move(reference_objectives(case, bundle), want, policy))
     return engine_view, ref_view
 
 
@@ -110,14 +124,14 @@ def _check(case: Case, bundle: RuleBundle) -> None:
         pytest.fail(f"engine and reference model disagree{where}:\n{explain(case, engine_view, ref_view)}")
 
 
-@pytest.mark.invariant("I-3", "I-6", "I-7", "I-8", "I-9", "I-14")
+@pytest.mark.invariant("I-3", "I-6", "I-7", "I-8", "I-9", "I-14", "I-15")
 @pytest.mark.parametrize("path", sorted(CORPUS.glob("*.json")), ids=lambda p: p.stem)
 def test_saved_corpus_agrees(bundle: RuleBundle, path: Path) -> None:
     _check(case_from_json(json.loads(path.read_text(encoding="utf-8"))), bundle)
 
 
 @pytest.mark.slow
-@pytest.mark.invariant("I-3", "I-6", "I-7", "I-8", "I-9", "I-14")
+@pytest.mark.invariant("I-3", "I-6", "I-7", "I-8", "I-9", "I-14", "I-15")
 def test_engine_agrees_with_reference_model(bundle: RuleBundle) -> None:
     rng = random.Random(20261130)
     disagreements = 0
@@ -134,7 +148,7 @@ def test_engine_agrees_with_reference_model(bundle: RuleBundle) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.invariant("I-3", "I-6", "I-7", "I-8", "I-9", "I-14")
+@pytest.mark.invariant("I-3", "I-6", "I-7", "I-8", "I-9", "I-14", "I-15")
 @settings(max_examples=PROPERTY_EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())

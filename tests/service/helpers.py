@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from engine.bundle_loader import RuleBundle
 from engine.commands import Command, Complete, Span
 from engine.goals.models import PublishedGoalSpec
+from engine.handoff.config import HandoffConfig
 from engine.leads.notifier import LeadNotifier
 from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
 from engine.service.app import create_app
@@ -153,6 +154,7 @@ def make_service(
     engine: EngineThread | None = None,
     notifier: LeadNotifier | None = None,
     config: ServiceConfig | None = None,
+    handoff: dict[str, HandoffConfig] | None = None,
 ) -> Service:
     proposer = proposer or ScriptProposer()
     catalog = build_catalog(
@@ -166,7 +168,7 @@ def make_service(
     config = config or ServiceConfig(operator_token=TOKEN, limits=limits or generous_limits(), cors_origins=cors)
     app = create_app(
         config=config, store=store, catalog=catalog, audit_key=AUDIT_KEY, clock=clock, engine=engine or ENGINE,
-        notifier=notifier,
+        notifier=notifier, handoff=handoff,
     )
     client = TestClient(app, raise_server_exceptions=False)
     return Service(app, client, store, catalog, proposer, clock)

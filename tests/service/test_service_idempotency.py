@@ -33,8 +33,9 @@ def test_stored_response_is_committed_with_the_turn(service: Service) -> None:
     response = service.turn(cid, "budget 120000 EUR", key="k-stored").json()
     entry = service.store.idempotent(cid, "k-stored")
     assert entry is not None
-    # quick replies are derived from the stored response and the pinned spec, not stored
-    assert entry.response == {k: v for k, v in response.items() if k != "choices"}
+    # quick replies and the handoff box are derived (stored response, pinned spec, the message and the company's
+    # handoff data), not stored
+    assert entry.response == {k: v for k, v in response.items() if k not in ("choices", "handoff")}
     assert entry.turn == 1
 
 

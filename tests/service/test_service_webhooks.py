@@ -70,7 +70,8 @@ def test_closing_turn_is_flagged_and_queues_one_signed_webhook(
     assert first["completed"] is False
     last = service.turn(cid, "write to me at lu@example.org").json()
     assert last["completed"] is True and last["state"] == "11"
-    assert "lu@example.org" in last["response_text"] and "The team at Shop" in last["response_text"]
+    # The spec names no company (no closing or widget company_name): the next step never uses its title as a name
+    assert "lu@example.org" in last["response_text"] and "Our team will follow up" in last["response_text"]
     [delivered] = notifier.dispatcher.run_due(datetime.now(UTC))
     assert delivered.status == "delivered"
     [(headers, body)] = receiver.requests

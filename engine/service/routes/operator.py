@@ -3,6 +3,7 @@ and every call is logged as an operator action."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -38,6 +39,7 @@ def operator_router(ctx: ServiceContext) -> APIRouter:
     store, catalog, limits, audit_key, notifier = ctx.store, ctx.catalog, ctx.limits, ctx.audit_key, ctx.notifier
 
     viewer = [Depends(ctx.require(Role.VIEWER))]
+    sales = [Depends(ctx.require(Role.SALES))]
     auditor = [Depends(ctx.require(Role.AUDITOR))]
     admin = [Depends(ctx.require(Role.ADMIN))]
 
@@ -223,6 +225,71 @@ def operator_router(ctx: ServiceContext) -> APIRouter:
         log.warning("operator.leads.requeued", delivery_id=delivery_id, goal=delivery.goal, operator=who.name,
                     client=ctx.client_of(request))
         return DeliveryOut.of(delivery)
+
+    @router.get(
+        "/v1/operator/leads/export",
+        response_class=Response,
+        responses={**ERRORS, 200: {"content": {"text/csv": {}, "application/json": {}},
+                                   "description": "the leads file (an attachment)"}},
+        dependencies=sales,
+        tags=["operator"],
+        summary="Collected values per conversation as CSV or JSON, by goal and period (an operator action, logged)",
+    )
+    def export_leads(
+        request: Request,
+        goal: Annotated[str | None, Query(max_length=120)] = None,
+        since: Annotated[str | None, Query(max_length=40, description="YYYY-MM-DD or ISO 8601")] = None,
+        until: Annotated[str | None, Query(max_length=40, description="YYYY-MM-DD or ISO 8601, exclusive")] = None,
+        completed_only: bool = False,
+        format: Annotated[str, Query(pattern="^(csv|json)$")] = "csv",
+    ) -> Response:
+        from engine.leads.errors import LeadExportError
+        from engine.leads.export import LeadFilter, collect_leads, parse_day, to_csv, to_json
+
+        who: Operator = request.state.operator
+        selection = LeadFilter(goal=goal, since=parse_day(since, "since"), until=parse_day(until, "until"),
+                               completed_only=completed_only)
+        if selection.since and selection.until and selection.since >= selection.until:
+            raise LeadExportError("since must be before until", code="leads.date_range_empty")
+        leads = collect_leads(store, selection)
+        # Who took which selection out, and how many conversations; never the values.
+        log.warning("operator.leads.exported", operator=who.name, role=who.role.label, goal=goal, since=since,
+                    until=until, completed_only=completed_only, conversations=len(leads), format=format,
+                    client=ctx.client_of(request))
+        body, media = (to_json(leads), "application/json") if format == "json" else (to_csv(leads), "text/csv")
+        name = "leads-" + re.sub(r"[^A-Za-z0-9._-]", "-", goal or "all") + f".{format}"
+        return Response(body, media_type=f"{media}; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"',
+                                 "Cache-Control": "no-store"})
+
+    @router.get(
+        "/v1/operator/analytics",
+        response_class=Response,
+        responses={**ERRORS, 200: {"content": {"application/json": {}, "text/csv": {}},
+                                   "description": "per goal: started, completed, stopped, abandoned, open, "
+                                                  "handoffs, corrections, questions and unanswered questions, and "
+                                                  "per objective asked, completed, refused, rejected, corrections, "
+                                                  "dropped (engine/analytics)"}},
+        dependencies=auditor,
+        tags=["operator"],
+        summary="How conversations go, per goal and period (counts only: no personal value is opened)",
+    )
+    def analytics(
+        goal: Annotated[str | None, Query(max_length=120)] = None,
+        since: Annotated[str | None, Query(max_length=40, description="YYYY-MM-DD or ISO 8601")] = None,
+        until: Annotated[str | None, Query(max_length=40, description="YYYY-MM-DD or ISO 8601, exclusive")] = None,
+        idle_hours: Annotated[float, Query(gt=0, le=24 * 365)] = 24.0,
+        format: Annotated[str, Query(pattern="^(csv|json)$")] = "json",
+    ) -> Response:
+        from engine.analytics.collect import collect
+        from engine.analytics.report import selection, to_csv, to_json
+
+        order = {g.published.spec.id: [o.id for o in g.published.spec.ordered()] for g in catalog.goals}
+        reports = collect(store, selection(goal, since, until, idle_hours), order)
+        if format == "csv":
+            return Response(to_csv(reports), media_type="text/csv; charset=utf-8",
+                            headers={"Content-Disposition": 'attachment; filename="analytics.csv"'})
+        return Response(to_json(reports), media_type="application/json")
 
     @router.get(
         "/v1/operator/rule-bundles",

@@ -10,6 +10,7 @@ from fastapi import Path as PathParam
 
 from engine.service import visitor_access
 from engine.service.context import ERRORS, ConversationId, ServiceContext, VisitorToken, check_text
+from engine.service.handoff import HandoffDesk
 from engine.service.quick_replies import quick_replies
 from engine.service.replies import ModelReply
 from engine.service.schemas import (
@@ -31,6 +32,7 @@ def visitor_router(ctx: ServiceContext) -> APIRouter:
     router = APIRouter()
     catalog, limits, submitter = ctx.catalog, ctx.limits, ctx.submitter
     turn_reply = ModelReply(TurnResponse)
+    desk = HandoffDesk(ctx.handoff, ctx.notifier, ctx.store)
 
     @router.post(
         "/v1/conversations",
@@ -75,11 +77,19 @@ def visitor_router(ctx: ServiceContext) -> APIRouter:
         with read_ahead(conversation_id, key):
             access, goal = ctx.visitor_access_of(conversation_id, visitor_token)
             notes = consent_notes(goal.published.spec, access.turn, body.consent)
-            submitted = submitter.submit(goal.runtime, conversation_id, body.message, key, notes=notes)
+            # A visitor may ask for a person at any time: noted in this turn's audit record.
+            handoff = desk.request(goal, body.message, access.language)
+            submitted = submitter.submit(goal.runtime, conversation_id, body.message, key,
+                                         notes=(*notes, *desk.notes(handoff)))
         # Derived from the stored response and the pinned spec, so a replay returns the same choices.
         choices = quick_replies(goal.published.spec, submitted.response, access.language, goal.runtime.bundle)
+        extra: dict[str, object] = {"choices": choices}
+        if handoff is not None:
+            extra["handoff"] = desk.view(goal, handoff, access.language)
+            if not submitted.replayed:
+                desk.deliver(goal, conversation_id, int(submitted.response["turn"]))
         # Validated and encoded here, on this request's thread (engine/service/replies).
-        return turn_reply({**submitted.response, "choices": choices},
+        return turn_reply({**submitted.response, **extra},
                           headers=[("Idempotent-Replayed", "true")] if submitted.replayed else [])
 
     @router.get(

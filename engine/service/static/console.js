@@ -10,7 +10,7 @@
   var token = null;
   var selected = null;
   var me = null;  // { name, role } of the signed-in operator
-  var ROLES = { viewer: 1, auditor: 2, admin: 3 };
+  var ROLES = { viewer: 1, sales: 2, auditor: 3, admin: 4 };
   function may(role) { return me !== null && (ROLES[me.role] || 0) >= ROLES[role]; }
 
   function $(id) { return document.getElementById(id); }
@@ -29,6 +29,9 @@
   }
 
   // -- token -------------------------------------------------------------------------------------
+  // "#conversation=<id>": the transcript link of a handoff opens that conversation once signed in.
+  var openOnLoad = (window.location.hash.match(/conversation=([0-9a-f]{8,64})/) || [null, null])[1];
+
   function readToken() {
     var match = window.location.hash.match(/token=([^&]+)/);
     if (match) {
@@ -79,6 +82,8 @@
       me = who;
       $("whoami").textContent = "Signed in as " + who.name + " (" + who.role + ")";
       $("dead-letters").hidden = !may("auditor");
+      $("export-leads").hidden = !may("sales");
+      $("analytics").hidden = !may("auditor");
     }).catch(function () { /* the list call reports the problem */ });
     loadList();
   }
@@ -184,6 +189,31 @@
     return out;
   }
 
+  // A wide table scrolls inside its own focusable region instead of pushing the page wider (narrow screens).
+  function scrollable(label, table) {
+    return el("div", { "class": "table-wrap", "role": "region", "aria-label": label, "tabindex": "0" }, table);
+  }
+
+  // A candidate's value as the console may show it. Audit records keep personal values sealed ("enc:siv:…"): an
+  // accepted value is shown from the conversation's stored state (already opened by the server for this role);
+  // any other sealed value gets a label, never the ciphertext.
+  var SEALED = "enc:siv:";
+  function shownValue(c, w, state) {
+    var v = field(c, "value");
+    if (v === null || v === undefined) {
+      return c.value_digest ? "(kept out of the audit record; the witness shows the visitor's words)" : "—";
+    }
+    if (typeof v !== "string") { return JSON.stringify(v); }
+    if (v.indexOf(SEALED) !== 0) { return v; }
+    var records = ((state && state.values) || {})[field(c, "objective")] || [];
+    var hit = null;
+    records.forEach(function (r) {
+      if (w && r.turn === w.turn && r.span_start === w.start && r.span_end === w.end) { hit = r; }
+    });
+    if (hit && typeof hit.value === "string" && hit.value.indexOf(SEALED) !== 0) { return hit.value; }
+    return "(encrypted personal value; the witness shows the visitor's words)";
+  }
+
   // -- views -------------------------------------------------------------------------------------
   function candidateTable(rec, state) {
     var cands = rec.candidates || [];
@@ -206,7 +236,7 @@
         el("td", {}, String(field(c, "type") || "?")),
         el("td", {}, String(field(c, "objective") || "—")),
         el("td", {}, w ? [el("q", {}, quote || "(span not found)"), el("div", { "class": "muted mono" }, "turn " + w.turn + " [" + w.start + ", " + w.end + ")")] : "—"),
-        el("td", {}, String(field(c, "value") !== null ? field(c, "value") : (c.value_digest ? "(kept out of the audit record; the witness shows the visitor's words)" : "—"))),
+        el("td", { "class": "value" }, shownValue(c, w, state)),
         el("td", {}, [el("span", { "class": "badge " + (accepted ? "ok" : "warn") }, accepted ? "accepted" : "rejected"),
                       el("div", { "class": "mono" }, reason), details ? el("div", { "class": "muted" }, details) : null])
       ]));
@@ -217,7 +247,7 @@
         el("td", {}, "—"), el("td", {}, [el("span", { "class": "badge warn" }, "rejected"), el("div", { "class": "mono" }, m.reason_code || m.code || "command.malformed")])
       ]));
     });
-    return el("table", {}, [el("thead", {}, el("tr", {}, ["Command", "Objective", "Witness (visitor's words)", "Value", "Decision"].map(function (h) { return el("th", {}, h); }))), body]);
+    return scrollable("Candidate commands", el("table", { "class": "candidates" }, [el("thead", {}, el("tr", {}, ["Command", "Objective", "Witness (visitor's words)", "Value", "Decision"].map(function (h) { return el("th", {}, h); }))), body]));
   }
 
   function utilityTable(rec, objectives) {
@@ -249,7 +279,7 @@
         el("td", {}, rationale)
       ]));
     });
-    return el("table", {}, [el("thead", {}, el("tr", {}, ["Question", "Value to the company (U_B)", "Cost–benefit for the visitor (U_V)", "Status", "Why (rubric)"].map(function (h) { return el("th", {}, h); }))), body]);
+    return scrollable("Questions considered", el("table", {}, [el("thead", {}, el("tr", {}, ["Question", "Value to the company (U_B)", "Cost–benefit for the visitor (U_V)", "Status", "Why (rubric)"].map(function (h) { return el("th", {}, h); }))), body]));
   }
 
   // The Z3 check asks for a counterexample to the invariants: "unsat" means none exists (the transition is safe).
@@ -470,6 +500,135 @@
     });
   }
 
+  // -- leads export: sales staff take the collected values out as CSV or JSON (logged under their name) ----------
+  var EXPORT = "#export";
+
+  function labelled(text, control) { return el("label", { "class": "field" }, [el("span", {}, text), control]); }
+
+  function showExport() {
+    selected = EXPORT;
+    Array.prototype.forEach.call(document.querySelectorAll(".conv-item"), function (b) { b.setAttribute("aria-current", "false"); });
+    var detail = $("detail");
+    detail.textContent = "";
+    var goal = el("select", { "id": "export-goal", "data-testid": "console-export-goal" }, el("option", { "value": "" }, "All goals"));
+    Array.from(new Set(loaded.map(function (c) { return c.goal_ref.split("/")[0]; }))).sort().forEach(function (g) {
+      goal.appendChild(el("option", { "value": g }, g));
+    });
+    var since = el("input", { "type": "date", "id": "export-since", "data-testid": "console-export-since" });
+    var until = el("input", { "type": "date", "id": "export-until", "data-testid": "console-export-until" });
+    var completed = el("input", { "type": "checkbox", "id": "export-completed", "data-testid": "console-export-completed" });
+    var format = el("select", { "id": "export-format", "data-testid": "console-export-format" },
+                    [el("option", { "value": "csv" }, "CSV (spreadsheet)"), el("option", { "value": "json" }, "JSON")]);
+    var status = el("p", { "role": "status", "data-testid": "console-export-status" });
+    var button = el("button", { "type": "submit", "data-testid": "console-export-download" }, "Download leads");
+    var form = el("form", { "class": "export-form", "aria-label": "Export leads" }, [
+      labelled("Goal", goal), labelled("Active since", since), labelled("Active before", until),
+      el("label", { "class": "check" }, [completed, " Only conversations where every objective was recorded"]),
+      labelled("Format", format), button, status]);
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var query = ["format=" + format.value];
+      if (goal.value) { query.push("goal=" + encodeURIComponent(goal.value)); }
+      if (since.value) { query.push("since=" + since.value); }
+      if (until.value) { query.push("until=" + until.value); }
+      if (completed.checked) { query.push("completed_only=true"); }
+      button.disabled = true;
+      status.textContent = "Preparing the file…";
+      fetch("/v1/operator/leads/export?" + query.join("&"), { headers: { "Authorization": "Bearer " + token } }).then(function (res) {
+        if (!res.ok) {
+          return res.json().catch(function () { return {}; }).then(function (data) {
+            throw new Error(data && data.error ? data.error.code + ": " + data.error.message : "HTTP " + res.status);
+          });
+        }
+        var disposition = res.headers.get("Content-Disposition") || "";
+        var name = (/filename="([^"]+)"/.exec(disposition) || [null, "leads." + format.value])[1];
+        return res.blob().then(function (blob) {
+          var link = el("a", { "href": URL.createObjectURL(blob), "download": name, "data-testid": "console-export-link" }, "Save " + name + " again");
+          link.addEventListener("click", function () { /* the browser saves it */ });
+          status.textContent = "Downloaded " + name + " (" + blob.size + " bytes). The export is logged under your name. ";
+          status.appendChild(link);
+          link.click();
+        });
+      }).catch(function (err) {
+        status.textContent = "Could not export: " + err.message;
+      }).then(function () { button.disabled = false; });
+    });
+    detail.appendChild(el("h1", {}, "Export leads"));
+    detail.appendChild(el("p", { "class": "muted" }, "The values visitors gave, one row per conversation, for the goal and period you choose. " +
+      "Cells that a spreadsheet would run as a formula are written as text. Every export is logged with your name."));
+    detail.appendChild(form);
+  }
+
+  // -- analytics: how conversations go, per goal and period (counts only; auditors and admins) -------------------
+  var ANALYTICS = "#analytics";
+
+  function countTable(label, headers, rows, testid) {
+    var body = el("tbody");
+    rows.forEach(function (cells) { body.appendChild(el("tr", {}, cells.map(function (c, i) { return el(i ? "td" : "th", i ? { "class": "num" } : { "scope": "row" }, String(c)); }))); });
+    return scrollable(label, el("table", { "data-testid": testid }, [
+      el("thead", {}, el("tr", {}, headers.map(function (h) { return el("th", { "scope": "col" }, h); }))), body]));
+  }
+
+  function showAnalytics() {
+    selected = ANALYTICS;
+    Array.prototype.forEach.call(document.querySelectorAll(".conv-item"), function (b) { b.setAttribute("aria-current", "false"); });
+    var detail = $("detail");
+    detail.textContent = "";
+    var goal = el("select", { "data-testid": "console-analytics-goal" }, el("option", { "value": "" }, "All goals"));
+    Array.from(new Set(loaded.map(function (c) { return c.goal_ref.split("/")[0]; }))).sort().forEach(function (g) {
+      goal.appendChild(el("option", { "value": g }, g));
+    });
+    var since = el("input", { "type": "date", "data-testid": "console-analytics-since" });
+    var until = el("input", { "type": "date", "data-testid": "console-analytics-until" });
+    var out = el("div", { "data-testid": "console-analytics" });
+    var form = el("form", { "class": "export-form", "aria-label": "Analytics period" }, [
+      labelled("Goal", goal), labelled("Started on or after", since), labelled("Started before", until),
+      el("button", { "type": "submit", "data-testid": "console-analytics-show" }, "Show")]);
+    function query(format) {
+      var q = ["format=" + format];
+      if (goal.value) { q.push("goal=" + encodeURIComponent(goal.value)); }
+      if (since.value) { q.push("since=" + since.value); }
+      if (until.value) { q.push("until=" + until.value); }
+      return "/v1/operator/analytics?" + q.join("&");
+    }
+    function render() {
+      out.textContent = "";
+      out.appendChild(el("p", { "class": "muted" }, "Loading…"));
+      api(query("json")).then(function (data) {
+        if (selected !== ANALYTICS) { return; }
+        out.textContent = "";
+        var goals = data.goals || [];
+        if (!goals.length) { out.appendChild(el("p", { "data-testid": "console-analytics-empty" }, "No conversation started in this period.")); return; }
+        goals.forEach(function (g) {
+          out.appendChild(el("h2", {}, g.goal));
+          out.appendChild(countTable("Conversations of " + g.goal, ["Conversations", "Count"], [
+            ["Started", g.started], ["Completed (every objective recorded)", g.completed], ["Stopped by the visitor", g.stopped],
+            ["Abandoned (idle for a day)", g.abandoned], ["Still open", g.open], ["Asked for a person", g.handoffs],
+            ["Corrections", g.corrections], ["Questions asked", g.questions],
+            ["Questions the documents could not answer", g.unanswered_questions]], "console-analytics-goal-table"));
+          out.appendChild(el("h4", {}, "Per objective"));
+          out.appendChild(countTable("Objectives of " + g.goal, ["Objective", "Asked", "Recorded", "Refused", "Rejected answers", "Corrections", "Dropped off here"],
+            (g.objectives || []).map(function (o) { return [o.objective, o.asked, o.completed, o.refused, o.rejected, o.corrections, o.dropped]; }),
+            "console-analytics-objectives"));
+          if ((g.unanswered_refs || []).length) {
+            out.appendChild(el("p", { "class": "muted" }, "Turns with an unanswered question (open the conversation to read it): " + g.unanswered_refs.slice(0, 20).join(", ")));
+          }
+        });
+      }).catch(function (err) {
+        if (err.message === "auth") { return; }
+        out.textContent = "";
+        out.appendChild(el("p", { "class": "error", "role": "alert" }, "Could not load the analytics: " + err.message));
+      });
+    }
+    form.addEventListener("submit", function (event) { event.preventDefault(); render(); });
+    detail.appendChild(el("h1", {}, "Analytics"));
+    detail.appendChild(el("p", { "class": "muted" }, "How conversations go, counted from the stored records without opening any personal value. " +
+      "Also on the command line: grace analytics --db URL --format csv."));
+    detail.appendChild(form);
+    detail.appendChild(out);
+    render();
+  }
+
   // The latest conversations (up to 1000), filtered in the browser by text, goal, status, turns and date.
   var loaded = [];
 
@@ -485,6 +644,7 @@
       });
       goals.value = chosen;
       renderList();
+      if (openOnLoad) { var id = openOnLoad; openOnLoad = null; showDetail(id); }
     }).catch(function (err) {
       if (err.message !== "auth") { $("whoami").textContent = "Could not load conversations: " + err.message; }
     });
@@ -540,9 +700,11 @@
     $("signout").addEventListener("click", function () { signOut(""); });
     $("refresh").addEventListener("click", function () {
       loadList();
-      if (selected === DEAD) { showDeadLetters(); } else if (selected) { showDetail(selected); }
+      if (selected === DEAD) { showDeadLetters(); } else if (selected === EXPORT) { showExport(); } else if (selected === ANALYTICS) { showAnalytics(); } else if (selected) { showDetail(selected); }
     });
     $("dead-letters").addEventListener("click", showDeadLetters);
+    $("export-leads").addEventListener("click", showExport);
+    $("analytics").addEventListener("click", showAnalytics);
     token = readToken();
     if (token) { showApp(); } else { showSignin(""); }
   });

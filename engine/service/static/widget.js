@@ -264,6 +264,8 @@
       if (reply.question && part === reply.question.trim() && !questionShown) {
         questionShown = true;
         box.appendChild(el("p", { "class": "question", "data-testid": "grace-question" }, part));
+      } else if (reply.pending && part === reply.pending.trim()) {
+        box.appendChild(el("p", { "class": "answer said-more pending", "data-testid": "grace-pending" }, part));
       } else {
         box.appendChild(el("p", { "class": "answer said-more", "data-testid": reply.completed ? "grace-closing" : "grace-notice" }, part));
       }
@@ -284,6 +286,16 @@
         chips.appendChild(chip);
       });
       box.appendChild(chips);
+    }
+    if (reply.handoff) {
+      // The visitor asked for a person: how the company's people take over, with links to reach them.
+      var desk = el("div", { "class": "handoff", "role": "status", "data-testid": "grace-handoff" });
+      desk.appendChild(el("p", {}, reply.handoff.text));
+      var links = el("p", { "class": "handoff-links" });
+      if (reply.handoff.email) { links.appendChild(el("a", { "href": "mailto:" + reply.handoff.email, "data-testid": "grace-handoff-email" }, reply.handoff.email)); }
+      if (reply.handoff.phone) { links.appendChild(el("a", { "href": "tel:" + reply.handoff.phone.replace(/[^0-9+]/g, ""), "data-testid": "grace-handoff-phone" }, reply.handoff.phone)); }
+      if (links.childNodes.length) { desk.appendChild(links); }
+      box.appendChild(desk);
     }
     if (!box.childNodes.length) {
       // Nothing to answer and nothing left to ask: acknowledge instead of showing an empty bubble.
