@@ -92,6 +92,14 @@ class ArcWording:
             text = self._fill(template, objective, question) or ""
         return Clarification(objective.id, code, "ask" if asked_again else "notice", text)
 
+    def notice_for(self, objective: Objective, code: str) -> str | None:
+        """The one-sentence notice for a rejected value of ``objective`` (e.g. a rejected correction)."""
+        if self._data is None:
+            return None
+        texts = self._data["clarifications"].get(code, self._data["clarification_default"])
+        return self._fill(texts["notice"], objective, None) or self._fill(
+            self._data["clarification_default"]["notice"], objective, None)
+
     def _rejected(self, decision: Decision) -> tuple[Objective, str] | None:
         by_id = {o.id: o for o in self.spec.objectives}
         for candidate in decision.candidates:

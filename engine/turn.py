@@ -35,6 +35,7 @@ from engine.ports import (
     ProposerInput,
     TurnRater,
 )
+from engine.revision import RevisionWording
 from engine.storage.codec import stored_form
 from engine.storage.turn_scope import remember_stored, turn_scope
 from engine.turn_limits import TurnLedger, check_deadline, run_decision, turn_deadline, turn_ledger
@@ -210,7 +211,8 @@ class TurnRuntime:
                 closed = (decision.fail_closed, "the Z3 invariant check did not confirm the transition")
             elif closed is None and decision is not None:
                 try:
-                    reply = self._arc(decision, self._question(decision, answer, state.language), state)
+                    reply = self._arc(decision, self._question(decision, answer, state.language), state,
+                                      proposal.notes)
                 except Exception as exc:
                     reply, closed = Reply(), _closed("question", exc)
         fail_closed = closed
@@ -280,7 +282,8 @@ class TurnRuntime:
         )
         return new_state, sealed, stored
 
-    def _arc(self, decision: Decision, question: str | None, before: ConversationState) -> Reply:
+    def _arc(self, decision: Decision, question: str | None, before: ConversationState,
+             proposal_notes: Sequence[str] = ()) -> Reply:
         """The decided question worded as a clarification when it asks again for an answer its validator just
         rejected, a one-sentence notice when the policy asks something else, and the closing turn (engine/arc.py).
         Which objective is asked stays the policy's decision."""
@@ -297,6 +300,12 @@ class TurnRuntime:
         closing = wording.closing(before, decision.new_state)
         if closing is not None:
             notes.append(closing.note)
+        # A revised or unapplied correction is said in one sentence before the rest (engine/revision.py).
+        revision = RevisionWording(self.bundle, self.spec.spec, before.language).reply(before, decision,
+                                                                                       proposal_notes)
+        notes.extend(revision.notes)
+        if revision.text and closing is None:
+            notice = f"{revision.text} {notice}" if notice else revision.text
         return Reply(question, notice, closing.text if closing else None, closing.reason if closing else None,
                      tuple(notes))
 
@@ -346,6 +355,7 @@ class TurnRuntime:
             refused=list(before.refused),
             stopped=before.stopped,
             reference_time=received_at,
+            recorded={oid: records[-1].value for oid, records in before.values.items() if records},
         )
         empty = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
         proposal: Proposal | None = None

@@ -21,6 +21,7 @@ from llm_adapters.offline import gazetteer
 from llm_adapters.offline.analysis import Analysis, analyze
 from llm_adapters.offline.choices import extract_enumeration, extract_features
 from llm_adapters.offline.contact import extract_contact
+from llm_adapters.offline.corrections import UNRESOLVED_NOTE, Revisions, find_revisions
 from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.free_text import extract_free_text
@@ -132,9 +133,33 @@ class OfflineProposer:
         bits = {o.id: int(b) for o, b in zip(objectives, request.bits, strict=False)}
         cues = detect_cues(analysis, objectives, bits, request.last_asked)
         evidence, replacing = self._evidence(analysis, objectives, bits, cues, request)
-        commands = _commands(request, analysis, objectives, bits, cues, evidence, replacing)
+        revisions = self._revisions(analysis, objectives, bits, cues, evidence, replacing, request)
+        commands = _commands(request, analysis, objectives, bits, cues, evidence, revisions)
         log.debug("proposer.offline.proposed", turn=request.turn, commands=[c.type for c in commands])
-        return Proposal(commands=commands, adapter=self.name, adapter_version=self.version)
+        notes = [f"{UNRESOLVED_NOTE}:{oid}" for oid in revisions.unresolved]
+        return Proposal(commands=commands, adapter=self.name, adapter_version=self.version, notes=notes)
+
+    def _revisions(
+        self, analysis: Analysis, objectives: list[Objective], bits: dict[str, int], cues: Cues,
+        evidence: dict[str, Evidence], replacing: set[str], request: ProposerInput,
+    ) -> Revisions:
+        """Recorded values this message revises (llm_adapters/offline/corrections.py)."""
+        settings = analysis.rules.settings
+        short = len(analysis.words(0, len(analysis.masked))) <= settings.implicit_correction_max_words
+
+        def extract(objective: Objective, lenient: bool) -> list[Evidence]:
+            if not (short or cues.correcting):
+                return []  # a bare "not 2, 3" is short; a long message revises only with a cue or a topic word
+            ctx = ExtractionContext(
+                analysis=analysis, objective=objective, lenient=lenient, correcting=cues.correcting,
+                company_terms=self._company_terms(request.spec), spec=request.spec.spec,
+                reference_time=request.reference_time,
+            )
+            return [e for e in self._extract(ctx, self._vocabulary(objective, request.spec))
+                    if 0 < len(e.value) <= MAX_VALUE]
+
+        return find_revisions(analysis, cues, objectives, bits, evidence, replacing, request.recorded,
+                              request.last_asked, extract)
 
     def _company_vocabularies(self, spec: PublishedGoalSpec) -> dict[str, VocabularyData]:
         """The spec's own vocabularies (spec/adr/0003 §1), converted once per published version."""
@@ -241,7 +266,7 @@ def _hit_span(request: ProposerInput, analysis: Analysis, hit: CueHit) -> Span:
 
 def _commands(
     request: ProposerInput, analysis: Analysis, objectives: list[Objective], bits: dict[str, int],
-    cues: Cues, evidence: dict[str, Evidence], replacing: set[str],
+    cues: Cues, evidence: dict[str, Evidence], revisions: Revisions,
 ) -> list[Command]:
     commands: list[Command] = []
     known = {o.id for o in objectives}
@@ -251,15 +276,14 @@ def _commands(
                 commands.append(Resume(objective=refused, span=_hit_span(request, analysis, hit)))
         if request.stopped:
             commands.append(Resume(objective=None, span=_hit_span(request, analysis, hit)))
-    corrected = _corrected(cues, evidence, bits, replacing)
     for objective in objectives:
-        found = evidence.get(objective.id)
+        found = evidence.get(objective.id) if bits.get(objective.id) == 0 else revisions.values.get(objective.id)
         if found is None:
             continue
         span = _span(request, analysis, found.sentences, found.pos)
         if bits.get(objective.id) == 0:
             commands.append(Complete(objective=objective.id, span=span, value=found.value))
-        elif objective.id in corrected:
+        else:
             commands.append(Correct(objective=objective.id, span=span, value=found.value))
     for kind, factory in (("refusal", Refuse), ("uncertainty", Uncertain)):
         for hit in cues.of(kind):
@@ -270,17 +294,6 @@ def _commands(
     if stops and not request.stopped:
         commands.append(Stop(span=_hit_span(request, analysis, stops[0])))
     return _dedupe(commands)
-
-
-def _corrected(cues: Cues, evidence: dict[str, Evidence], bits: dict[str, int], replacing: set[str]) -> set[str]:
-    """Complete objectives a correction targets: a replaced value, a topic word in the correction sentence, or
-    the only complete objective restated. Merely restating another value is not a correction."""
-    if not cues.correcting:
-        return set()
-    restated = {oid for oid in evidence if bits.get(oid) == 1}
-    named = {oid for hit in cues.of("correction") for oid in hit.objectives}
-    targeted = restated & (replacing | named)
-    return targeted or (restated if len(restated) == 1 else set())
 
 
 def _dedupe(commands: list[Command]) -> list[Command]:
