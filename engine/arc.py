@@ -22,6 +22,7 @@ from engine.conversation import ConversationState
 from engine.decision.decider import Decision
 from engine.goals.company_data import criterion_vocabulary, locale_value
 from engine.goals.models import GoalSpec, Objective
+from engine.values import current_value
 
 REJECTED = "validator.rejected"
 CLOSING_NOTE = "arc.closing:"  # audit-record note of the closing turn: "arc.closing:<reason>"
@@ -175,7 +176,8 @@ class ArcWording:
             message = state.visitor_message(latest.turn)
             words = message.text[latest.span_start:latest.span_end].strip() if message else ""
             label = objective.label(self.language, self.spec.default_language)
-            shown = display_value(objective, latest.value, words, self.language, self.spec, self.bundle)
+            value = current_value([r.value for r in records])  # every contact channel kept (spec/adr/0006)
+            shown = display_value(objective, value, words, self.language, self.spec, self.bundle)
             lines.append(f"{label}: {shown}")
         return lines
 

@@ -19,9 +19,10 @@ from typing import Any
 from engine.arc import ArcWording
 from engine.arc_values import display_value
 from engine.bundle_loader import RuleBundle
-from engine.conversation import ConversationState, ValueRecord
+from engine.conversation import ConversationState
 from engine.decision.decider import Decision
 from engine.goals.models import GoalSpec, Objective
+from engine.values import current_value
 
 REVISED_NOTE = "arc.revision:"  # "arc.revision:<objective>": a recorded value this turn replaced
 UNAPPLIED_NOTE = "arc.revision_unapplied:"  # "arc.revision_unapplied:<objective>:<reason code>"
@@ -40,7 +41,8 @@ def revised_objectives(before: ConversationState, after: ConversationState) -> l
     changed = []
     for objective, records in after.values.items():
         earlier = before.values.get(objective) or []
-        if earlier and len(records) > len(earlier) and records[-1].value != earlier[-1].value:
+        if earlier and len(records) > len(earlier) and (current_value([r.value for r in records])
+                                                         != current_value([r.value for r in earlier])):
             changed.append(objective)
     return changed
 
@@ -93,24 +95,28 @@ class RevisionWording:
             reason = self.arc.notice_for(objective, code) if code != UNRESOLVED else None
             sentences.append(_fill(template, {
                 "objective": objective.label(self.language, self.spec.default_language).lower(),
-                "current": self._shown(objective, after, (after.values.get(objective.id) or [None])[-1]),
+                "current": self._shown(objective, after),
                 "reason": reason or "",
             }))
         return RevisionReply(" ".join(s for s in sentences if s), tuple(notes))
 
     def _change(self, objective: Objective, before: ConversationState, after: ConversationState) -> str:
         label = objective.label(self.language, self.spec.default_language)
-        new = self._shown(objective, after, after.values[objective.id][-1])
-        old = self._shown(objective, before, before.values[objective.id][-1])
+        new = self._shown(objective, after)
+        old = self._shown(objective, before)
         assert self._texts is not None
         return f"{label}: {new} ({self._texts['previously'].replace('{value}', old)})"
 
-    def _shown(self, objective: Objective, state: ConversationState, record: ValueRecord | None) -> str:
-        if record is None:
+    def _shown(self, objective: Objective, state: ConversationState) -> str:
+        """The objective's current value in ``state`` as the closing summary shows it."""
+        records = state.values.get(objective.id) or []
+        if not records:
             return ""
-        message = state.visitor_message(record.turn)
-        words = message.text[record.span_start:record.span_end].strip() if message else ""
-        return display_value(objective, record.value, words, self.language, self.spec, self.bundle)
+        latest = records[-1]
+        message = state.visitor_message(latest.turn)
+        words = message.text[latest.span_start:latest.span_end].strip() if message else ""
+        value = current_value([r.value for r in records])
+        return display_value(objective, value, words, self.language, self.spec, self.bundle)
 
 
 def _fill(template: str, values: dict[str, str]) -> str:

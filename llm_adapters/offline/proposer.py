@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import structlog
 
 from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
+from engine.decision.provenance import ProvenanceRules, attribution
 from engine.goals.models import CriterionKind, Objective, PublishedGoalSpec
 from engine.ports import Proposal, ProposerInput
 from engine.turn_limits import check_deadline
+from engine.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from llm_adapters.offline import gazetteer
 from llm_adapters.offline.analysis import Analysis, analyze
 from llm_adapters.offline.choices import extract_enumeration, extract_features
@@ -39,6 +42,9 @@ from llm_adapters.offline.places import extract_place
 from llm_adapters.offline.quantity import extract_quantity
 from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 from llm_adapters.offline.terms import compiled_terms
+
+if TYPE_CHECKING:
+    from engine.bundle_loader import RuleBundle
 
 log = structlog.get_logger("grace.proposer.offline")
 
@@ -68,8 +74,10 @@ class OfflineProposer:
     name = "offline"
     version = "1.0.0"
 
-    def __init__(self, rules: OfflineRules, files: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    def __init__(self, rules: OfflineRules, files: Mapping[str, Mapping[str, Any]] | None = None,
+                 provenance: ProvenanceRules | None = None) -> None:
         self._rules = rules
+        self._provenance = provenance  # the decision layer's attribution markers (rules/provenance.json)
         self._files = files  # raw rule files: per-language subsets of the rules are built from them on demand
         self._scoped: dict[frozenset[str], OfflineRules] = {}
         self._spec_vocabularies: dict[str, dict[str, VocabularyData]] = {}
@@ -86,7 +94,9 @@ class OfflineProposer:
     def from_bundle(cls, bundle: _BundleLike) -> OfflineProposer:
         """Use the vocabularies and patterns of a loaded (already schema-validated) rule bundle."""
         files = {k: v for k, v in bundle.files.items() if k.startswith(tuple(f"{f}/" for f in PROPOSER_FOLDERS))}
-        return cls(build_rules(files), files)
+        provenance = (ProvenanceRules.from_bundle(cast("RuleBundle", bundle))
+                      if "provenance" in bundle.files and hasattr(bundle, "content_hash") else None)
+        return cls(build_rules(files), files, provenance)
 
     @property
     def rules(self) -> OfflineRules:
@@ -221,6 +231,8 @@ class OfflineProposer:
             # A value the command schema cannot carry (a 600-character digit or e-mail run) is no candidate.
             found = [e for e in self._extract(ctx, self._vocabulary(objective, request.spec))
                      if 0 < len(e.value) <= MAX_VALUE]
+            if objective.criterion.kind is CriterionKind.CONTACT:
+                found = self._own_channels(found, request, analysis)
             if any(e.old for e in found):
                 replacing.add(objective.id)
             candidates = [e for e in found if not e.old]
@@ -231,6 +243,26 @@ class OfflineProposer:
             if candidates:
                 chosen[objective.id] = min(candidates, key=lambda e: (-e.rank, e.pos))
         return chosen, replacing
+
+    def _own_channels(self, found: list[Evidence], request: ProposerInput, analysis: Analysis) -> list[Evidence]:
+        """A several-channel contact value keeps only the channels the decision layer would attribute to the
+        visitor (D-10 (c), the same markers): one channel of someone else's must not cost the visitor theirs."""
+        if self._provenance is None:
+            return found
+        kept: list[Evidence] = []
+        for evidence in found:
+            channels = contact_channels(evidence.value)
+            if len(channels) < 2:
+                kept.append(evidence)
+                continue
+            span = _span(request, analysis, evidence.sentences, evidence.pos)
+            own = [c for c in channels
+                   if not any(attribution(request.message.text, c, (span.start, span.end), self._provenance))]
+            if len(own) == len(channels):
+                kept.append(evidence)
+            elif len(own) > 1:
+                kept.append(replace(evidence, value=f"{CHANNEL_SEPARATOR} ".join(own)))
+        return kept
 
     def _extract(self, ctx: ExtractionContext, vocabulary: VocabularyData | None) -> list[Evidence]:
         kind = ctx.objective.criterion.kind
