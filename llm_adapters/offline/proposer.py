@@ -22,7 +22,7 @@ from engine.turn_limits import check_deadline
 from engine.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from llm_adapters.offline import gazetteer
 from llm_adapters.offline.analysis import Analysis, analyze
-from llm_adapters.offline.choices import extract_enumeration, extract_features
+from llm_adapters.offline.choices import AMBIGUOUS_NOTE, ambiguous_choices, extract_enumeration, extract_features
 from llm_adapters.offline.contact import extract_contact
 from llm_adapters.offline.corrections import UNRESOLVED_NOTE, Revisions, find_revisions
 from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
@@ -147,6 +147,8 @@ class OfflineProposer:
         commands = _commands(request, analysis, objectives, bits, cues, evidence, revisions)
         log.debug("proposer.offline.proposed", turn=request.turn, commands=[c.type for c in commands])
         notes = [f"{UNRESOLVED_NOTE}:{oid}" for oid in revisions.unresolved]
+        notes += [f"{AMBIGUOUS_NOTE}:{oid}:{','.join(options)}" for oid, options in ambiguous_choices(analysis).items()
+                  if oid not in evidence and bits.get(oid) == 0]
         return Proposal(commands=commands, adapter=self.name, adapter_version=self.version, notes=notes)
 
     def _revisions(
