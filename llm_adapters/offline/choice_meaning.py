@@ -30,6 +30,7 @@ import structlog
 
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.cues import mentions_any
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.terms import negated
@@ -88,32 +89,49 @@ def _function_words(analysis: Analysis) -> frozenset[str]:
     return frozenset().union(*analysis.rules.function_words.values()) if analysis.rules.function_words else frozenset()
 
 
-def _term_stems(vocabulary: VocabularyData, algorithms: tuple[str, ...],
-                function_words: frozenset[str]) -> list[tuple[str, list[frozenset[str]]]]:
-    """(option, stems of each content word) per vocabulary term, once per vocabulary and language set."""
+def _term_stems(vocabulary: VocabularyData, algorithms: tuple[str, ...], function_words: frozenset[str],
+                topic: frozenset[str]) -> list[tuple[str, list[frozenset[str]]]]:
+    """(option, stems of each distinctive content word) per vocabulary term, once per vocabulary, language set and
+    objective topic. A word that names the objective itself ('cleaning' of a cleaning-service list) or that terms of
+    several options share tells no option from another, so it never matches one on its own."""
     def build() -> list[tuple[str, list[frozenset[str]]]]:
-        out = []
+        per_term = []
+        owners: dict[str, set[str]] = {}
+        topic_stems = {stem for word in topic for stem in _stems(word, algorithms)}
         for term, option in vocabulary.terms:
             words = _content(fold(term).replace("-", " ").split(), function_words)
-            if words:
-                out.append((option, [_stems(w, algorithms) for w in words]))
+            stems = [_stems(w, algorithms) for w in words]
+            per_term.append((option, stems))
+            for word_stems in stems:
+                for stem in word_stems:
+                    owners.setdefault(stem, set()).add(option)
+        out = []
+        for option, stems in per_term:
+            distinctive = [w for w in stems if not (w & topic_stems) and all(len(owners[s]) == 1 for s in w)]
+            if distinctive:
+                out.append((option, distinctive))
         return out
-    return memo(vocabulary, f"choice_stems:{','.join(algorithms)}", build)
+    key = f"choice_stems:{','.join(algorithms)}:{','.join(sorted(topic))}"
+    return memo(vocabulary, key, build)
 
 
 def _lexical(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSettings,
-             sentences: list[Sentence]) -> ChoiceMatch | None:
+             sentences: list[Sentence], topic: frozenset[str], taken: frozenset[int],
+             company_terms: frozenset[str]) -> ChoiceMatch | None:
     algorithms = _algorithms(analysis, settings)
     function_words = _function_words(analysis)
-    terms = _term_stems(vocabulary, algorithms, function_words)
+    terms = _term_stems(vocabulary, algorithms, function_words, topic)
     best: tuple[float, int] = (0.0, 0)
     found: dict[str, tuple[Sentence, int]] = {}
     for sentence in sentences:
         text = analysis.masked
         positions = []
         for word in _content(analysis.words(sentence.start, sentence.end), function_words):
+            if mentions_any([word], company_terms):
+                continue  # no term of this list was written, so a company word here names another objective's value
             at = text.find(word, sentence.start, sentence.end)
-            if at >= 0 and not negated(analysis, sentence, at, at + len(word)):
+            # a word already the value of another objective ('es una oficina' as the client type) is not this one's
+            if at >= 0 and at not in taken and not negated(analysis, sentence, at, at + len(word)):
                 positions.append((at, _stems(word, algorithms)))
         for option, stems in terms:
             hits = [min(at for at, word in positions if word & stem) for stem in stems
@@ -179,11 +197,14 @@ def _semantic(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSe
 
 
 def match_by_meaning(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSettings | None,
-                     answering: bool, allowed: Sequence[Sentence]) -> ChoiceMatch | None:
-    """The option(s) the allowed sentences name by meaning; embeddings only when ``answering`` the question."""
+                     answering: bool, allowed: Sequence[Sentence], topic: frozenset[str] = frozenset(),
+                     taken: frozenset[int] = frozenset(), company_terms: frozenset[str] = frozenset(),
+                     ) -> ChoiceMatch | None:
+    """The option(s) the allowed sentences name by meaning; embeddings only when ``answering`` the question.
+    ``topic``: the objective's own cue words (folded), which name the objective, not one of its options."""
     if settings is None or not allowed:
         return None
-    lexical = _lexical(analysis, vocabulary, settings, list(allowed))
+    lexical = _lexical(analysis, vocabulary, settings, list(allowed), topic, taken, company_terms)
     if lexical is not None or not answering:
         return lexical
     return _semantic(analysis, vocabulary, settings, list(allowed))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from llm_adapters.offline.choice_meaning import ChoiceSettings, match_by_meaning
+from llm_adapters.offline.cues import objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
@@ -86,7 +87,9 @@ def _by_meaning(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evid
                     lambda: ChoiceSettings.from_json(analysis.rules.settings.choice_matching))
     allowed = [s for s in analysis.sentences
                if ctx.allowed(s.is_question, "enumeration") and not analysis.blocked(s.start)]
-    found = match_by_meaning(analysis, vocabulary, settings, ctx.lenient, allowed)
+    topic = frozenset(w for cue in objective_cues(ctx.objective) for w in cue.split())
+    found = match_by_meaning(analysis, vocabulary, settings, ctx.lenient, allowed, topic, frozenset(ctx.taken),
+                             ctx.company_terms)
     if found is None:
         return []
     if len(found.options) > 1:
