@@ -15,7 +15,7 @@ from audit.chain import CHECKPOINT_MISSING, STATE_MISMATCH, checkpoint_problem, 
 from audit.vault import FieldCipher
 from engine.arc import ArcWording
 from engine.bundle_loader import RuleBundle
-from engine.choice_clarification import choice_clarification
+from engine.choice_clarification import choice_clarification, weekday_clarification
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.company import company_contacts
 from engine.decision.decider import Decider, Decision, fork_state
@@ -304,6 +304,9 @@ class TurnRuntime:
         choice = choice_clarification(self.bundle, self.spec.spec, before.language, decision.chosen, proposal_notes,
                                       [o.id for o, bit in zip(self.spec.spec.ordered(), decision.bits_after,
                                                               strict=True) if bit])
+        if choice is None:
+            choice = weekday_clarification(self.bundle, self.spec.spec, before.language, decision.chosen,
+                                           proposal_notes)
         if choice is not None and clarification is None:  # an ambiguous choice: name the options it could be
             notes.append(choice.note)
             if choice.mode == "ask" and question is not None:

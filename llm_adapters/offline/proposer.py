@@ -29,6 +29,7 @@ from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.free_text import extract_free_text
 from llm_adapters.offline.language import detect_languages
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.money import extract_money, warm_money
 from llm_adapters.offline.offline_rules import (
     DEFAULT_RULES_DIR,
@@ -42,6 +43,7 @@ from llm_adapters.offline.places import extract_place
 from llm_adapters.offline.quantity import extract_quantity
 from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 from llm_adapters.offline.terms import compiled_terms
+from llm_adapters.offline.weekday_check import WEEKDAY_NOTE, weekday_conflict
 
 if TYPE_CHECKING:
     from engine.bundle_loader import RuleBundle
@@ -149,6 +151,7 @@ class OfflineProposer:
         notes = [f"{UNRESOLVED_NOTE}:{oid}" for oid in revisions.unresolved]
         notes += [f"{AMBIGUOUS_NOTE}:{oid}:{','.join(options)}" for oid, options in ambiguous_choices(analysis).items()
                   if oid not in evidence and bits.get(oid) == 0]
+        notes += self._conflicts(analysis)
         return Proposal(commands=commands, adapter=self.name, adapter_version=self.version, notes=notes)
 
     def _revisions(
@@ -243,8 +246,18 @@ class OfflineProposer:
                 # uses a change verb about something else, and its date is the visitor's answer.
                 candidates = list(found)
             if candidates:
-                chosen[objective.id] = min(candidates, key=lambda e: (-e.rank, e.pos))
+                best = min(candidates, key=lambda e: (-e.rank, e.pos))
+                dated = objective.criterion.kind is CriterionKind.DATETIME
+                stated = weekday_conflict(analysis, best) if dated else None
+                if stated is not None:  # "Saturday 16 May" on a Sunday: ask, never store either reading
+                    self._conflicts(analysis).append(f"{WEEKDAY_NOTE}:{objective.id}:{best.value[:10]}:{stated}")
+                    continue
+                chosen[objective.id] = best
         return chosen, replacing
+
+    @staticmethod
+    def _conflicts(analysis: Analysis) -> list[str]:
+        return memo(analysis, "weekday_conflicts", list)
 
     def _own_channels(self, found: list[Evidence], request: ProposerInput, analysis: Analysis) -> list[Evidence]:
         """A several-channel contact value keeps only the channels the decision layer would attribute to the

@@ -23,7 +23,8 @@ REAL_ESTATE = ROOT / "demos" / "real_estate" / "published" / "real-estate"
 PLACEHOLDERS = {"question", "objective", "company", "currency", "options", "min", "max", "unit"}
 # engine/revision.py and engine/choice_clarification.py fill these in their own sections
 SECTION_PLACEHOLDERS = {"revision": {"changes", "value", "objective", "current", "reason"},
-                        "choice_ambiguous": {"candidates", "objective"}}
+                        "choice_ambiguous": {"candidates", "objective"},
+                        "weekday_conflict": {"date", "actual", "stated"}}
 
 
 @pytest.fixture(scope="module")
