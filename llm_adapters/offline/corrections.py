@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.goals.models import Objective
+from engine.goals.models import CriterionKind, Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.cues import Cues, topic_objectives
@@ -77,7 +77,9 @@ def find_revisions(
     else:
         by_id = {o.id: o for o in objectives}
         for oid, found in restated.items():
-            if oid in replacing or _named(analysis, found, by_id[oid], objectives, bits, last_asked):
+            # free text restated without a cue is rarely a revision ('el coche está en …' is not a new car)
+            free = by_id[oid].criterion.kind is CriterionKind.FREE_TEXT
+            if oid in replacing or (not free and _named(analysis, found, by_id[oid], objectives, bits, last_asked)):
                 revised[oid] = found
     if not revised:
         revised.update(_implicit(complete, recorded, extract))

@@ -15,6 +15,7 @@ from llm_adapters.offline.evidence import Evidence
 
 WEEKDAY_NOTE = "proposer.weekday_conflict"  # "<note>:<objective>:<date>:<stated weekday key>"
 _KEYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # date.weekday() order
+_NEAR = 12  # characters around the date's mention where its weekday is written
 _DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2})?$")
 
 
@@ -36,11 +37,22 @@ def weekday_conflict(analysis: Analysis, evidence: Evidence) -> str | None:
     names = _weekdays(analysis)
     stated = set()
     for start, end in evidence.sentences:
-        for word in analysis.words(start, end):
+        # only a weekday written right beside the date's mention ('Saturday 16 May', 'el sábado 16'), not one of
+        # another date of the sentence ('Christmas … on Thursday 9 December')
+        window = analysis.masked[max(start, evidence.pos - _NEAR):min(end, evidence.pos + _NEAR)]
+        for word in re.findall(r"[^\W\d_]+", window):
             if word in names:
                 stated.add(names[word])
     if len(stated) != 1:
         return None
     key = stated.pop()
-    actual = _KEYS[date.fromisoformat(match[1]).weekday()]
-    return key if key != actual else None
+    day = date.fromisoformat(match[1])
+    if _KEYS[day.weekday()] == key:
+        return None
+    for year in (day.year - 1, day.year + 1):  # the stated weekday fits this day in a neighbouring year: the year
+        try:                                   # was inferred, not written; no contradiction of the visitor's own
+            if _KEYS[day.replace(year=year).weekday()] == key and str(day.year) not in analysis.masked:
+                return None
+        except ValueError:  # 29 February
+            continue
+    return key
