@@ -22,6 +22,7 @@ from engine.conversation import ConversationState
 from engine.decision.decider import Decision
 from engine.goals.company_data import criterion_vocabulary, locale_value
 from engine.goals.models import GoalSpec, Objective, company_name
+from engine.values import current_value
 
 REJECTED = "validator.rejected"
 CLOSING_NOTE = "arc.closing:"  # audit-record note of the closing turn: "arc.closing:<reason>"
@@ -91,6 +92,14 @@ class ArcWording:
             template = texts["ask"] if asked_again else texts["notice"]
             text = self._fill(template, objective, question) or ""
         return Clarification(objective.id, code, "ask" if asked_again else "notice", text)
+
+    def notice_for(self, objective: Objective, code: str) -> str | None:
+        """The one-sentence notice for a rejected value of ``objective`` (e.g. a rejected correction)."""
+        if self._data is None:
+            return None
+        texts = self._data["clarifications"].get(code, self._data["clarification_default"])
+        return self._fill(texts["notice"], objective, None) or self._fill(
+            self._data["clarification_default"]["notice"], objective, None)
 
     def _rejected(self, decision: Decision) -> tuple[Objective, str] | None:
         by_id = {o.id: o for o in self.spec.objectives}
@@ -190,7 +199,8 @@ class ArcWording:
             message = state.visitor_message(latest.turn)
             words = message.text[latest.span_start:latest.span_end].strip() if message else ""
             label = objective.label(self.language, self.spec.default_language)
-            shown = display_value(objective, latest.value, words, self.language, self.spec, self.bundle)
+            value = current_value([r.value for r in records])  # every contact channel kept (spec/adr/0006)
+            shown = display_value(objective, value, words, self.language, self.spec, self.bundle)
             lines.append(f"{label}: {shown}")
         return lines
 

@@ -4,8 +4,10 @@ by their name in the visitor's language, and the visitor's own words where a nor
 from __future__ import annotations
 
 import re
+from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from babel.dates import format_date
 from babel.numbers import format_currency
 
 from engine.bundle_loader import RuleBundle, Vocabulary
@@ -29,9 +31,28 @@ def display_value(objective: Objective, value: str, words: str, language: str, s
     if kind == "quantity":
         unit = _unit(objective, language, spec.default_language)
         return f"{value} {unit}".strip()
-    if kind == "datetime" and words and len(words) <= _MAX_WORDS:
-        return words  # the visitor's own phrasing reads better than the value grammar
+    if kind == "datetime":
+        day = _day(value, language)
+        if day is not None:
+            return day  # a calendar date reads best in the visitor's language, never as their whole sentence
+        if words and len(words) <= _MAX_WORDS:
+            return words  # the visitor's own phrasing reads better than the value grammar
     return value
+
+
+_DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}))?$")
+
+
+def _day(value: str, language: str) -> str | None:
+    """'2027-05-16' -> 'Sunday, 16 May 2027' in the visitor's language; a time of day is kept beside it."""
+    match = _DATE.match(value.strip())
+    if match is None:
+        return None
+    try:
+        shown = str(format_date(date.fromisoformat(match[1]), format="full", locale=language))
+    except (ValueError, LookupError):
+        return None
+    return f"{shown} {match[2]}" if match[2] else shown
 
 
 def _money(value: str, language: str) -> str | None:

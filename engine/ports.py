@@ -65,6 +65,8 @@ class ProposerInput(BaseModel):
     refused: list[str] = Field(default_factory=list)
     stopped: bool = False
     reference_time: datetime | None = None  # the turn's received-at: anchors relative dates (spec/adr/0003)
+    # objective -> its latest accepted value: lets a proposer tell a revision ("not 2, 3") from a restatement
+    recorded: dict[str, str] = Field(default_factory=dict)
 
 
 class Proposal(BaseModel):

@@ -15,6 +15,7 @@ from audit.chain import CHECKPOINT_MISSING, STATE_MISMATCH, checkpoint_problem, 
 from audit.vault import FieldCipher
 from engine.arc import ArcWording
 from engine.bundle_loader import RuleBundle
+from engine.choice_clarification import choice_clarification, weekday_clarification
 from engine.conversation import ConversationState, Message, Role
 from engine.decision.company import company_contacts
 from engine.decision.decider import Decider, Decision, fork_state
@@ -36,6 +37,7 @@ from engine.ports import (
     ProposerInput,
     TurnRater,
 )
+from engine.revision import RevisionWording
 from engine.storage.codec import stored_form
 from engine.storage.turn_scope import remember_stored, turn_scope
 from engine.turn_limits import TurnLedger, check_deadline, run_decision, turn_deadline, turn_ledger
@@ -213,7 +215,8 @@ class TurnRuntime:
                 closed = (decision.fail_closed, "the Z3 invariant check did not confirm the transition")
             elif closed is None and decision is not None:
                 try:
-                    reply = self._arc(decision, self._question(decision, answer, state.language), state)
+                    reply = self._arc(decision, self._question(decision, answer, state.language), state,
+                                      proposal.notes)
                 except Exception as exc:
                     reply, closed = Reply(), _closed("question", exc)
         fail_closed = closed
@@ -284,7 +287,8 @@ class TurnRuntime:
         )
         return new_state, sealed, stored
 
-    def _arc(self, decision: Decision, question: str | None, before: ConversationState) -> Reply:
+    def _arc(self, decision: Decision, question: str | None, before: ConversationState,
+             proposal_notes: Sequence[str] = ()) -> Reply:
         """The decided question worded as a clarification when it asks again for an answer its validator just
         rejected, a one-sentence notice when the policy asks something else, and the closing turn (engine/arc.py).
         Which objective is asked stays the policy's decision."""
@@ -301,6 +305,24 @@ class TurnRuntime:
         closing = wording.closing(before, decision.new_state)
         if closing is not None:
             notes.append(closing.note)
+        choice = choice_clarification(self.bundle, self.spec.spec, before.language, decision.chosen, proposal_notes,
+                                      [o.id for o, bit in zip(self.spec.spec.ordered(), decision.bits_after,
+                                                              strict=True) if bit])
+        if choice is None:
+            choice = weekday_clarification(self.bundle, self.spec.spec, before.language, decision.chosen,
+                                           proposal_notes)
+        if choice is not None and clarification is None:  # an ambiguous choice: name the options it could be
+            notes.append(choice.note)
+            if choice.mode == "ask" and question is not None:
+                question = choice.text
+            else:
+                notice = f"{notice} {choice.text}" if notice else choice.text
+        # A revised or unapplied correction is said in one sentence before the rest (engine/revision.py).
+        revision = RevisionWording(self.bundle, self.spec.spec, before.language).reply(before, decision,
+                                                                                       proposal_notes)
+        notes.extend(revision.notes)
+        if revision.text and closing is None:
+            notice = f"{revision.text} {notice}" if notice else revision.text
         pending = None
         # INVARIANT (I-15): no silent stall; the move is computed from the decision, the ε-policy chose what is asked
         move = conversation_move(self.decider.views, decision.bits_after, decision.new_state.refused,
@@ -358,6 +380,7 @@ class TurnRuntime:
             refused=list(before.refused),
             stopped=before.stopped,
             reference_time=received_at,
+            recorded={oid: records[-1].value for oid, records in before.values.items() if records},
         )
         empty = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
         proposal: Proposal | None = None

@@ -164,8 +164,9 @@ def _look_alike(value: str) -> bool:
 
 
 def contact_reason(c: RefCandidate, o: RefObjective, s: RefState) -> str | None:
-    """D-10: why a contact value is not the visitor's own, in the order SPEC.md lists the reasons."""
-    values = [v for v in {c.value, c.normalized or c.value} if v]
+    """D-10: why a contact value is not the visitor's own, in the order SPEC.md lists the reasons. A value of
+    several channels separated by ';' is judged channel by channel: one failing channel rejects it."""
+    values = [v.strip() for v in {*c.value.split(";"), *(c.normalized or c.value).split(";")} if v.strip()]
     if any(_text_has_contact(s.company_texts, v, o.region, s.phone_min_digits) for v in values):
         return "provenance.company_contact"
     if any(_text_has_contact(s.shown_texts, v, o.region, s.phone_min_digits) for v in values):

@@ -20,6 +20,7 @@ from confusable_homoglyphs import confusables
 
 from engine.bundle_loader import RuleBundle
 from engine.text import normalize
+from engine.validators.contact import contact_channels
 from spec.z3_encodings import CONTACT_FACTS
 
 # Fact names, in the order the acceptance rules list them (A08..A12); the Z3 rule proof uses the same tuple.
@@ -381,10 +382,14 @@ def contact_facts(
     context: ProvenanceContext,
     rules: ProvenanceRules,
 ) -> dict[str, bool]:
-    """The five provenance facts of one contact value (raw and validator-normalised forms both count)."""
-    values = [v for v in {value, normalized or value} if v]
+    """The five provenance facts of one contact value (raw and validator-normalised forms both count). A value
+    of several channels ('a@b.example; +34 600 000 000', spec/adr/0006) has a fact when any channel has it."""
+    values = [v for v in {*contact_channels(value), *contact_channels(normalized or value)} if v]
     shown = ContactIndex.from_texts([*assistant_texts, *context.shown], region)
-    third, refused = attribution(message, value, span, rules)
+    third = refused = False
+    for channel in contact_channels(value) or [value]:
+        channel_third, channel_refused = attribution(message, channel, span, rules)
+        third, refused = third or channel_third, refused or channel_refused
     return {
         COMPANY: any(context.company.holds(v, region, rules.min_digits) for v in values),
         ECHO: any(shown.holds(v, region, rules.min_digits) for v in values),

@@ -36,7 +36,9 @@ VALUES = ["<=350000 EUR", "350000 EUR", "~300 EUR", "Vera", "Mojácar", "a@b.com
 COMPANY_TEXTS = ["Write to a@b.com or call +34 600 000 005.", "Our staff write from @x.com only.",
                  "Oficina: 950 000 100, info@empresa.example"]
 CONTACT_VALUES = ["me@home.org", "a@b.com", "ME@Home.org", "іnfo@home.org", "sales@x.com", "612 345 678",
-                  "+34 600 000 005", "950 000 100", "600000005", "info@empresa.example"]
+                  "+34 600 000 005", "950 000 100", "600000005", "info@empresa.example",
+                  # several channels in one value (spec/adr/0006): one company channel must reject the whole value
+                  "me@home.org; 612 345 678", "me@home.org; +34 600 000 005", "a@b.com; 612 345 678"]
 CONTACT_PHRASES = ["my email is {v}", "call me at {v}", "my wife's phone is {v}", "{v} is my husband's, mine is x",
                    "don't use {v}", "mi correo es {v}", "no es mi correo: {v}", "mon numéro est {v}",
                    "le numéro de ma femme est {v}", "{v}", "reach me on {v} but not my colleague"]
@@ -250,8 +252,10 @@ def reference_decision(case: Case, bundle: RuleBundle) -> RefDecision:
             result = validate_value(by_id[c.objective].criterion, c.value, c.span.quote, bundle, case.spec.spec)
             ok, normalized = result.ok, result.normalized
             message = case.state.visitor_message(c.span.turn)
-            if message is not None:
-                third, refused = attribution(message.text, c.value, (c.span.start, c.span.end), rules)
+            if message is not None:  # D-10 (c) per channel of a several-channel value (spec/adr/0006)
+                for channel in [p.strip() for p in c.value.split(";") if p.strip()] or [c.value]:
+                    t, r = attribution(message.text, channel, (c.span.start, c.span.end), rules)
+                    third, refused = third or t, refused or r
         candidates.append(RefCandidate(c.type, getattr(c, "objective", None), c.span.turn, c.span.start,
                                        c.span.end, normalize(c.span.quote), ok, getattr(c, "value", ""),
                                        normalized, third, refused))

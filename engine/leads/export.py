@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime, time
 from engine.conversation import ConversationState
 from engine.leads.errors import LeadExportError
 from engine.storage.base import ConversationSummary, DurableStore
+from engine.values import current_values
 
 FORMATS = ("csv", "json")
 
@@ -27,6 +28,8 @@ class Lead:
     completed: bool  # every objective recorded
     stopped: bool  # the visitor asked to stop
     values: dict[str, str] = field(default_factory=dict)  # objective id -> latest accepted (normalised) value
+    # objective id -> every accepted value in order, for objectives the visitor revised (issue 32: corrections)
+    revisions: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,8 +80,19 @@ def collect_leads(store: DurableStore, selection: LeadFilter, *, page: int = 500
 
 
 def latest_values(state: ConversationState) -> dict[str, str]:
-    """Objective id -> its latest accepted value (a correction replaces the first completion)."""
-    return {objective: records[-1].value for objective, records in state.values.items() if records}
+    """Objective id -> its current value: the latest accepted one (a correction replaces the first completion),
+    with every contact channel kept (engine/values.py)."""
+    return current_values(state)
+
+
+def value_revisions(state: ConversationState) -> dict[str, list[str]]:
+    """Objective id -> its accepted values in order, for each objective whose value the visitor revised."""
+    revised = {}
+    for objective, records in state.values.items():
+        history = [r.value for r in records]
+        if len(set(history)) > 1:
+            revised[objective] = history
+    return revised
 
 
 def lead_of(state: ConversationState, summary: ConversationSummary) -> Lead:
@@ -86,7 +100,7 @@ def lead_of(state: ConversationState, summary: ConversationSummary) -> Lead:
     return Lead(
         conversation_id=state.conversation_id, goal_ref=state.goal_ref, language=state.language,
         created_at=summary.created_at, updated_at=summary.updated_at, state=state.state_string(),
-        completed=all(state.bits), stopped=state.stopped, values=values,
+        completed=all(state.bits), stopped=state.stopped, values=values, revisions=value_revisions(state),
     )
 
 
@@ -95,16 +109,18 @@ def to_json(leads: Iterable[Lead]) -> str:
 
 
 def to_csv(leads: list[Lead]) -> str:
-    """One row per conversation; one column per objective id seen in the export (sorted)."""
+    """One row per conversation; one column per objective id seen in the export (sorted), then ``revised``: each
+    revised objective with its values in order ("guest_count: 2 > 3")."""
     objectives = sorted({objective for lead in leads for objective in lead.values})
     fixed = ["conversation_id", "goal_ref", "language", "created_at", "updated_at", "state", "completed", "stopped"]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(fixed + objectives)
+    writer.writerow([*fixed, *objectives, "revised"])
     for lead in leads:
         row = [lead.conversation_id, lead.goal_ref, lead.language, lead.created_at, lead.updated_at, lead.state,
                str(lead.completed).lower(), str(lead.stopped).lower()]
-        writer.writerow(row + [_cell(lead.values.get(o, "")) for o in objectives])
+        revised = "; ".join(f"{o}: {' > '.join(history)}" for o, history in sorted(lead.revisions.items()))
+        writer.writerow(row + [_cell(lead.values.get(o, "")) for o in objectives] + [_cell(revised)])
     return buffer.getvalue()
 
 

@@ -14,18 +14,32 @@ import structlog
 
 from engine.arc import closing_reason
 from engine.conversation import ConversationState
-from engine.leads.export import Lead, latest_values
-from engine.leads.webhook import WebhookDispatcher, completion_event
+from engine.leads.export import Lead, latest_values, value_revisions
+from engine.leads.webhook import WebhookDispatcher, completion_event, revision_event
+from engine.revision import revision_notes
 from engine.storage.base import DurableStore
 
 log = structlog.get_logger("grace.leads")
-def event_of(state: ConversationState, record: dict[str, Any], reason: str) -> dict[str, Any]:
+def event_of(state: ConversationState, record: dict[str, Any], reason: str | None) -> dict[str, Any]:
+    """The completion event of a closing turn, or (``reason`` None) the revision event of a later correction."""
     values = latest_values(state)
     stamps = record.get("timestamps") or {}
     occurred = stamps.get("completed_at") or datetime.now(UTC).isoformat()
     lead = Lead(state.conversation_id, state.goal_ref, state.language, "", str(occurred), state.state_string(),
-                all(state.bits), state.stopped, values)
-    return completion_event(lead, int(record.get("turn", state.turn)), reason, datetime.fromisoformat(str(occurred)))
+                all(state.bits), state.stopped, values, value_revisions(state))
+    turn, when = int(record.get("turn", state.turn)), datetime.fromisoformat(str(occurred))
+    if reason is None:
+        return revision_event(lead, turn, revision_notes(record), when)
+    return completion_event(lead, turn, reason, when)
+
+
+def _event_reason(state: ConversationState, record: dict[str, Any]) -> tuple[bool, str | None]:
+    """Whether the committed turn delivers an event: its closing, or a revision of an already closed lead."""
+    reason = closing_reason(record)
+    if reason is not None:
+        return True, reason
+    closed = all(state.bits) or state.stopped
+    return closed and bool(revision_notes(record)), None
 
 
 class LeadNotifier:
@@ -35,8 +49,8 @@ class LeadNotifier:
         self._thread: threading.Thread | None = None
 
     def on_commit(self, state: ConversationState, record: dict[str, Any]) -> None:
-        reason = closing_reason(record)
-        if reason is None:
+        deliver, reason = _event_reason(state, record)
+        if not deliver:
             return
         try:
             if self.dispatcher.enqueue(event_of(state, record, reason), datetime.now(UTC)):
@@ -51,9 +65,11 @@ class LeadNotifier:
             if "0" in summary.state:
                 continue  # only fully complete conversations are swept; a stop closes with its own turn
             state = store.load(summary.conversation_id)
+            closed = False
             for record in store.records(summary.conversation_id):
                 reason = closing_reason(record)
-                if reason is not None:
+                closed = closed or reason is not None
+                if reason is not None or (closed and revision_notes(record)):  # revisions after the closing too
                     queued += self.dispatcher.enqueue(event_of(state, record, reason), datetime.now(UTC))
         return queued
 

@@ -29,6 +29,7 @@ from engine.leads.outbox import Delivery, Outbox
 log = structlog.get_logger("grace.leads")
 SETTINGS_PATH = Path(__file__).with_name("delivery.json")
 EVENT = "conversation.completed"
+REVISED_EVENT = "conversation.revised"  # a value of a delivered lead was corrected afterwards (issue 32)
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,15 @@ def completion_event(lead: Lead, turn: int, reason: str, occurred_at: datetime) 
         "language": lead.language,
         "state": lead.state,
         "values": dict(lead.values),
+        "revisions": {objective: list(history) for objective, history in lead.revisions.items()},
     }
+
+
+def revision_event(lead: Lead, turn: int, revised: list[str], occurred_at: datetime) -> dict[str, Any]:
+    """A delivered lead whose values the visitor corrected in ``turn``: the full lead again (latest values), the
+    objectives revised in that turn and, per revised objective, its values in order."""
+    event = completion_event(lead, turn, "visitor_corrected", occurred_at)
+    return {**event, "event": REVISED_EVENT, "revised": list(revised)}
 
 
 def sign(body: bytes, secret: bytes, timestamp: int) -> str:
@@ -124,6 +133,13 @@ def verify_signature(body: bytes, header: str, secret: bytes, *, now: int, toler
     if abs(now - stamp) > tolerance:
         return False
     return hmac.compare_digest(sign(body, secret, stamp), f"t={stamp},v1={fields.get('v1', '')}")
+
+
+def _event_name(body: bytes) -> str:
+    try:
+        return str(json.loads(body).get("event", EVENT))
+    except (ValueError, AttributeError):
+        return EVENT
 
 
 # (url, body, headers, timeout) -> HTTP status; raises OSError on a transport failure
@@ -172,7 +188,7 @@ class WebhookDispatcher:
         headers = {
             "Content-Type": "application/json",
             "User-Agent": "grace-webhook/1",
-            "X-Grace-Event": EVENT,
+            "X-Grace-Event": _event_name(delivery.body),
             "X-Grace-Delivery": delivery.delivery_id,
             "X-Grace-Signature": sign(delivery.body, target.secret, stamp),
         }

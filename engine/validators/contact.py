@@ -11,6 +11,7 @@ from engine.text import fold
 from engine.validators.result import ValidationResult
 
 VALIDATOR = "contact/1"
+CHANNEL_SEPARATOR = ";"  # several channels of one contact value: 'jane@example.com; +447700900123'
 _DIGITS = re.compile(r"\D+")
 
 
@@ -27,8 +28,28 @@ def _placeholder(national: str) -> bool:
     return len(set(national)) <= 2 or national in _ASCENDING or national in _DESCENDING
 
 
+def contact_channels(value: str) -> list[str]:
+    """The channels of one contact value: 'jane@example.com; +447700900123' holds two (spec/adr/0006)."""
+    return [part.strip() for part in value.split(CHANNEL_SEPARATOR) if part.strip()]
+
+
 def validate_contact(
     value: str, span_text: str, channels: list[str], region: str, phone_check: str = "valid"
+) -> ValidationResult:
+    """Every channel of the value must pass on its own; the normalised value lists each channel normalised."""
+    parts = contact_channels(value)
+    if len(parts) <= 1:
+        return _validate_channel(value, span_text, channels, region, phone_check)
+    results = [_validate_channel(part, span_text, channels, region, phone_check) for part in parts]
+    failed = next((r for r in results if not r.ok), None)
+    if failed is not None:
+        return failed
+    normalized = CHANNEL_SEPARATOR.join(f" {r.normalized}" for r in results).strip()
+    return ValidationResult(ok=True, code="contact.channels_ok", validator=VALIDATOR, normalized=normalized)
+
+
+def _validate_channel(
+    value: str, span_text: str, channels: list[str], region: str, phone_check: str
 ) -> ValidationResult:
     value = value.strip()
     if "@" in value:

@@ -46,7 +46,8 @@ def validate_value(
     if kind is CriterionKind.PLACE:
         return validate_place(value, span_text, vocabulary, int(defaults["place"]["min_length"]))
     if kind is CriterionKind.ENUMERATION:
-        return validate_enumeration(value, span_text, vocabulary)
+        grounding = defaults.get("enumeration", {}).get("grounding_stemmers", [])  # absent before rules 1.9.0
+        return validate_enumeration(value, span_text, vocabulary, tuple(str(s) for s in grounding))
     if kind is CriterionKind.FEATURES:
         return validate_features(value, span_text, vocabulary)
     if kind is CriterionKind.QUANTITY:

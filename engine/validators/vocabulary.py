@@ -14,10 +14,25 @@ FEATURES = "features/1"
 _FEATURE_ITEM = re.compile(r"^(?P<id>[a-z][a-z0-9_]*)(?:\s*=\s*(?P<n>\d+(?:\.\d+)?))?$")
 
 
-def _grounded(vocabulary: Vocabulary, option: str, span_text: str) -> bool:
-    """Some term of the option (any language) occurs in the span: the value is the visitor's, not invented."""
+def _grounded(vocabulary: Vocabulary, option: str, span_text: str, stemmers: tuple[str, ...] = ()) -> bool:
+    """Some term of the option (any language) occurs in the span: the value is the visitor's, not invented. With
+    ``stemmers`` (rules/criteria.json, issue 32: choices by meaning) a word of the span sharing its stem with a
+    word of a term also grounds it ('rent two kayaks' -> 'kayak rental')."""
     folded = fold(span_text)
-    return any(fold(term) in folded for term in vocabulary.terms(option))
+    if any(fold(term) in folded for term in vocabulary.terms(option)):
+        return True
+    return bool(stemmers) and bool(_stems(folded, stemmers) & _stems(" ".join(
+        fold(term) for term in vocabulary.terms(option)), stemmers))
+
+
+_WORDS = re.compile(r"[^\W\d_]{4,}")  # words of four letters or more: articles and prepositions never ground
+
+
+def _stems(text: str, stemmers: tuple[str, ...]) -> set[str]:
+    import Stemmer  # PyStemmer (Snowball), already a dependency of retrieval
+
+    words = _WORDS.findall(text)
+    return {stem for name in stemmers for stem in Stemmer.Stemmer(name).stemWords(words)}
 
 
 def validate_place(value: str, span_text: str, vocabulary: Vocabulary | None, min_length: int) -> ValidationResult:
@@ -33,13 +48,14 @@ def validate_place(value: str, span_text: str, vocabulary: Vocabulary | None, mi
     return ValidationResult(ok=True, code="place.ok", validator=PLACE, normalized=text)
 
 
-def validate_enumeration(value: str, span_text: str, vocabulary: Vocabulary | None) -> ValidationResult:
+def validate_enumeration(value: str, span_text: str, vocabulary: Vocabulary | None,
+                         stemmers: tuple[str, ...] = ()) -> ValidationResult:
     if vocabulary is None:
         return ValidationResult.reject("enumeration.vocabulary_missing", ENUMERATION)
     option = value.strip()
     if option not in vocabulary.options:
         return ValidationResult.reject("enumeration.unknown_option", ENUMERATION)
-    if not _grounded(vocabulary, option, span_text):
+    if not _grounded(vocabulary, option, span_text, stemmers):
         return ValidationResult.reject("enumeration.not_in_span", ENUMERATION)
     return ValidationResult(ok=True, code="enumeration.ok", validator=ENUMERATION, normalized=option)
 

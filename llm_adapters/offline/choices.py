@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from llm_adapters.offline.choice_meaning import ChoiceSettings, match_by_meaning
+from llm_adapters.offline.cues import objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.terms import TermMatch, find_terms, is_modifier, negated, replaced
@@ -63,4 +66,34 @@ def extract_enumeration(ctx: ExtractionContext, vocabulary: VocabularyData) -> l
             continue
         evidence.append(Evidence(value=match.option, pos=match.start,
                                  sentences=((sentence.start, sentence.end),), old=old, rank=2))
+    if not evidence and not find_terms(analysis, vocabulary):
+        evidence = _by_meaning(ctx, vocabulary)
     return evidence
+
+
+AMBIGUITY_MEMO = "choice_ambiguity"  # per message: objective id -> the options a phrasing could mean
+AMBIGUOUS_NOTE = "proposer.choice_ambiguous"  # proposal note "<note>:<objective>:<option>,<option>"
+
+
+def ambiguous_choices(ctx_analysis: object) -> dict[str, tuple[str, ...]]:
+    """Objective id -> candidate options of the message's ambiguous choices (llm_adapters/offline/choice_meaning)."""
+    return memo(ctx_analysis, AMBIGUITY_MEMO, dict)
+
+
+def _by_meaning(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evidence]:
+    """No term of the vocabulary was written: an option named by its meaning, or an ambiguity to clarify."""
+    analysis = ctx.analysis
+    settings = memo(analysis.rules, "choice_settings",
+                    lambda: ChoiceSettings.from_json(analysis.rules.settings.choice_matching))
+    allowed = [s for s in analysis.sentences
+               if ctx.allowed(s.is_question, "enumeration") and not analysis.blocked(s.start)]
+    topic = frozenset(w for cue in objective_cues(ctx.objective) for w in cue.split())
+    found = match_by_meaning(analysis, vocabulary, settings, ctx.lenient, allowed, topic, frozenset(ctx.taken),
+                             ctx.company_terms)
+    if found is None:
+        return []
+    if len(found.options) > 1:
+        ambiguous_choices(analysis)[ctx.objective.id] = found.options
+        return []
+    return [Evidence(value=found.options[0], pos=found.pos, sentences=((found.sentence.start, found.sentence.end),),
+                     rank=1)]

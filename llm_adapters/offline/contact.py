@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from engine.text import fold
+from engine.validators.contact import CHANNEL_SEPARATOR
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import Spans
@@ -94,6 +96,22 @@ def _phones(ctx: ExtractionContext) -> list[Evidence]:
     return found
 
 
+def _all_channels(found: list[Evidence]) -> Evidence | None:
+    """Every plausible channel the visitor gives as their own, kept together ('jane@… or +44 7700 900123'):
+    one value of several channels (spec/adr/0006), preferred over any single channel. A replaced value
+    ('not 612…, use 699…') is not one of them."""
+    kept: dict[str, Evidence] = {}
+    for evidence in found:
+        if not evidence.old and evidence.rank >= 2:
+            kept.setdefault(fold(evidence.value), evidence)
+    if len(kept) < 2:
+        return None
+    chosen = list(kept.values())
+    sentences = tuple(dict.fromkeys(span for e in chosen for span in e.sentences))
+    return Evidence(value=f"{CHANNEL_SEPARATOR} ".join(e.value for e in chosen), pos=chosen[0].pos,
+                    sentences=sentences, rank=max(e.rank for e in chosen) + 1)
+
+
 def extract_contact(ctx: ExtractionContext) -> list[Evidence]:
     channels = set(ctx.params.get("channels", ["email", "phone"]))
     found: list[Evidence] = []
@@ -101,4 +119,6 @@ def extract_contact(ctx: ExtractionContext) -> list[Evidence]:
         found.extend(_emails(ctx))
     if "phone" in channels:
         found.extend(_phones(ctx))
-    return sorted(found, key=lambda e: e.pos)
+    found.sort(key=lambda e: e.pos)
+    combined = _all_channels(found)
+    return found if combined is None else [combined, *found]

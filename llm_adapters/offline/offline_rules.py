@@ -94,6 +94,11 @@ class Settings:
     language_min_hits: int = 2
     language_min_share: float = 0.15
     max_sentence_chars: int | None = None  # None: sentences are never cut (bundles before rules 1.4.0)
+    # A message this short may revise a recorded value without a cue or topic word ("not 2, 3"); bundles before
+    # rules 1.9.0 have no such setting: a bare answer's length applies.
+    implicit_correction_max_words: int = 6
+    # Choice matching by meaning (llm_adapters/offline/choice_meaning.py); None in bundles before rules 1.9.0
+    choice_matching: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -237,6 +242,9 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
         language_min_hits=int(settings_raw.get("language_min_hits", 2)),
         language_min_share=float(settings_raw.get("language_min_share", 0.15)),
         max_sentence_chars=int(settings_raw["max_sentence_chars"]) if "max_sentence_chars" in settings_raw else None,
+        implicit_correction_max_words=int(settings_raw.get("implicit_correction_max_words",
+                                                           settings_raw.get("bare_answer_max_words", 6))),
+        choice_matching=settings_raw.get("choice_matching"),
     )
     vocabularies = {}
     for name, data in files.items():

@@ -8,23 +8,28 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import structlog
 
 from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
+from engine.decision.provenance import ProvenanceRules, attribution
 from engine.goals.models import CriterionKind, Objective, PublishedGoalSpec
 from engine.ports import Proposal, ProposerInput
 from engine.turn_limits import check_deadline
+from engine.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from llm_adapters.offline import gazetteer
 from llm_adapters.offline.analysis import Analysis, analyze
-from llm_adapters.offline.choices import extract_enumeration, extract_features
+from llm_adapters.offline.choices import AMBIGUOUS_NOTE, ambiguous_choices, extract_enumeration, extract_features
 from llm_adapters.offline.contact import extract_contact
+from llm_adapters.offline.corrections import UNRESOLVED_NOTE, Revisions, find_revisions
 from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.free_text import extract_free_text
 from llm_adapters.offline.language import detect_languages
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.money import extract_money, warm_money
 from llm_adapters.offline.offline_rules import (
     DEFAULT_RULES_DIR,
@@ -38,6 +43,10 @@ from llm_adapters.offline.places import extract_place
 from llm_adapters.offline.quantity import extract_quantity
 from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 from llm_adapters.offline.terms import compiled_terms
+from llm_adapters.offline.weekday_check import WEEKDAY_NOTE, weekday_conflict
+
+if TYPE_CHECKING:
+    from engine.bundle_loader import RuleBundle
 
 log = structlog.get_logger("grace.proposer.offline")
 
@@ -67,8 +76,10 @@ class OfflineProposer:
     name = "offline"
     version = "1.0.0"
 
-    def __init__(self, rules: OfflineRules, files: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    def __init__(self, rules: OfflineRules, files: Mapping[str, Mapping[str, Any]] | None = None,
+                 provenance: ProvenanceRules | None = None) -> None:
         self._rules = rules
+        self._provenance = provenance  # the decision layer's attribution markers (rules/provenance.json)
         self._files = files  # raw rule files: per-language subsets of the rules are built from them on demand
         self._scoped: dict[frozenset[str], OfflineRules] = {}
         self._spec_vocabularies: dict[str, dict[str, VocabularyData]] = {}
@@ -85,7 +96,9 @@ class OfflineProposer:
     def from_bundle(cls, bundle: _BundleLike) -> OfflineProposer:
         """Use the vocabularies and patterns of a loaded (already schema-validated) rule bundle."""
         files = {k: v for k, v in bundle.files.items() if k.startswith(tuple(f"{f}/" for f in PROPOSER_FOLDERS))}
-        return cls(build_rules(files), files)
+        provenance = (ProvenanceRules.from_bundle(cast("RuleBundle", bundle))
+                      if "provenance" in bundle.files and hasattr(bundle, "content_hash") else None)
+        return cls(build_rules(files), files, provenance)
 
     @property
     def rules(self) -> OfflineRules:
@@ -132,9 +145,36 @@ class OfflineProposer:
         bits = {o.id: int(b) for o, b in zip(objectives, request.bits, strict=False)}
         cues = detect_cues(analysis, objectives, bits, request.last_asked)
         evidence, replacing = self._evidence(analysis, objectives, bits, cues, request)
-        commands = _commands(request, analysis, objectives, bits, cues, evidence, replacing)
+        revisions = self._revisions(analysis, objectives, bits, cues, evidence, replacing, request)
+        commands = _commands(request, analysis, objectives, bits, cues, evidence, revisions)
         log.debug("proposer.offline.proposed", turn=request.turn, commands=[c.type for c in commands])
-        return Proposal(commands=commands, adapter=self.name, adapter_version=self.version)
+        notes = [f"{UNRESOLVED_NOTE}:{oid}" for oid in revisions.unresolved]
+        notes += [f"{AMBIGUOUS_NOTE}:{oid}:{','.join(options)}" for oid, options in ambiguous_choices(analysis).items()
+                  if oid not in evidence and bits.get(oid) == 0]
+        notes += self._conflicts(analysis)
+        return Proposal(commands=commands, adapter=self.name, adapter_version=self.version, notes=notes)
+
+    def _revisions(
+        self, analysis: Analysis, objectives: list[Objective], bits: dict[str, int], cues: Cues,
+        evidence: dict[str, Evidence], replacing: set[str], request: ProposerInput,
+    ) -> Revisions:
+        """Recorded values this message revises (llm_adapters/offline/corrections.py)."""
+        settings = analysis.rules.settings
+        short = len(analysis.words(0, len(analysis.masked))) <= settings.implicit_correction_max_words
+
+        def extract(objective: Objective, lenient: bool) -> list[Evidence]:
+            if not (short or cues.correcting):
+                return []  # a bare "not 2, 3" is short; a long message revises only with a cue or a topic word
+            ctx = ExtractionContext(
+                analysis=analysis, objective=objective, lenient=lenient, correcting=cues.correcting,
+                company_terms=self._company_terms(request.spec), spec=request.spec.spec,
+                reference_time=request.reference_time,
+            )
+            return [e for e in self._extract(ctx, self._vocabulary(objective, request.spec))
+                    if 0 < len(e.value) <= MAX_VALUE]
+
+        return find_revisions(analysis, cues, objectives, bits, evidence, replacing, request.recorded,
+                              request.last_asked, extract)
 
     def _company_vocabularies(self, spec: PublishedGoalSpec) -> dict[str, VocabularyData]:
         """The spec's own vocabularies (spec/adr/0003 §1), converted once per published version."""
@@ -196,6 +236,8 @@ class OfflineProposer:
             # A value the command schema cannot carry (a 600-character digit or e-mail run) is no candidate.
             found = [e for e in self._extract(ctx, self._vocabulary(objective, request.spec))
                      if 0 < len(e.value) <= MAX_VALUE]
+            if objective.criterion.kind is CriterionKind.CONTACT:
+                found = self._own_channels(found, request, analysis)
             if any(e.old for e in found):
                 replacing.add(objective.id)
             candidates = [e for e in found if not e.old]
@@ -204,8 +246,38 @@ class OfflineProposer:
                 # uses a change verb about something else, and its date is the visitor's answer.
                 candidates = list(found)
             if candidates:
-                chosen[objective.id] = min(candidates, key=lambda e: (-e.rank, e.pos))
+                best = min(candidates, key=lambda e: (-e.rank, e.pos))
+                dated = objective.criterion.kind is CriterionKind.DATETIME
+                stated = weekday_conflict(analysis, best) if dated else None
+                if stated is not None:  # "Saturday 16 May" on a Sunday: ask, never store either reading
+                    self._conflicts(analysis).append(f"{WEEKDAY_NOTE}:{objective.id}:{best.value[:10]}:{stated}")
+                    continue
+                chosen[objective.id] = best
         return chosen, replacing
+
+    @staticmethod
+    def _conflicts(analysis: Analysis) -> list[str]:
+        return memo(analysis, "weekday_conflicts", list)
+
+    def _own_channels(self, found: list[Evidence], request: ProposerInput, analysis: Analysis) -> list[Evidence]:
+        """A several-channel contact value keeps only the channels the decision layer would attribute to the
+        visitor (D-10 (c), the same markers): one channel of someone else's must not cost the visitor theirs."""
+        if self._provenance is None:
+            return found
+        kept: list[Evidence] = []
+        for evidence in found:
+            channels = contact_channels(evidence.value)
+            if len(channels) < 2:
+                kept.append(evidence)
+                continue
+            span = _span(request, analysis, evidence.sentences, evidence.pos)
+            own = [c for c in channels
+                   if not any(attribution(request.message.text, c, (span.start, span.end), self._provenance))]
+            if len(own) == len(channels):
+                kept.append(evidence)
+            elif len(own) > 1:
+                kept.append(replace(evidence, value=f"{CHANNEL_SEPARATOR} ".join(own)))
+        return kept
 
     def _extract(self, ctx: ExtractionContext, vocabulary: VocabularyData | None) -> list[Evidence]:
         kind = ctx.objective.criterion.kind
@@ -241,7 +313,7 @@ def _hit_span(request: ProposerInput, analysis: Analysis, hit: CueHit) -> Span:
 
 def _commands(
     request: ProposerInput, analysis: Analysis, objectives: list[Objective], bits: dict[str, int],
-    cues: Cues, evidence: dict[str, Evidence], replacing: set[str],
+    cues: Cues, evidence: dict[str, Evidence], revisions: Revisions,
 ) -> list[Command]:
     commands: list[Command] = []
     known = {o.id for o in objectives}
@@ -251,15 +323,14 @@ def _commands(
                 commands.append(Resume(objective=refused, span=_hit_span(request, analysis, hit)))
         if request.stopped:
             commands.append(Resume(objective=None, span=_hit_span(request, analysis, hit)))
-    corrected = _corrected(cues, evidence, bits, replacing)
     for objective in objectives:
-        found = evidence.get(objective.id)
+        found = evidence.get(objective.id) if bits.get(objective.id) == 0 else revisions.values.get(objective.id)
         if found is None:
             continue
         span = _span(request, analysis, found.sentences, found.pos)
         if bits.get(objective.id) == 0:
             commands.append(Complete(objective=objective.id, span=span, value=found.value))
-        elif objective.id in corrected:
+        else:
             commands.append(Correct(objective=objective.id, span=span, value=found.value))
     for kind, factory in (("refusal", Refuse), ("uncertainty", Uncertain)):
         for hit in cues.of(kind):
@@ -270,17 +341,6 @@ def _commands(
     if stops and not request.stopped:
         commands.append(Stop(span=_hit_span(request, analysis, stops[0])))
     return _dedupe(commands)
-
-
-def _corrected(cues: Cues, evidence: dict[str, Evidence], bits: dict[str, int], replacing: set[str]) -> set[str]:
-    """Complete objectives a correction targets: a replaced value, a topic word in the correction sentence, or
-    the only complete objective restated. Merely restating another value is not a correction."""
-    if not cues.correcting:
-        return set()
-    restated = {oid for oid in evidence if bits.get(oid) == 1}
-    named = {oid for hit in cues.of("correction") for oid in hit.objectives}
-    targeted = restated & (replacing | named)
-    return targeted or (restated if len(restated) == 1 else set())
 
 
 def _dedupe(commands: list[Command]) -> list[Command]:

@@ -33,9 +33,10 @@ def test_invalid_contacts_are_still_proposed_so_the_audit_shows_the_rejection(te
     assert not accepted_value("re", commands[0])
 
 
-def test_one_value_per_objective_and_replaced_addresses_are_skipped() -> None:
+def test_every_channel_is_kept_in_one_value_and_replaced_addresses_are_skipped() -> None:
+    # spec/adr/0006: one value per objective, holding every channel the visitor gave as their own
     assert summary("re", "My contacts are first@example.com and second@example.com.") == {
-        "complete:contact": "first@example.com"}
+        "complete:contact": "first@example.com; second@example.com"}
     assert summary("re", "Please use only second@example.com and disregard first@example.com.",
                    bits="1111") == {"correct:contact": "second@example.com"}
 

