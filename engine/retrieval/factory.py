@@ -11,6 +11,7 @@ from engine.bundle_loader import RuleBundle
 from engine.retrieval.analysis import AnalyzerSet
 from engine.retrieval.answerer import GroundedAnswerer
 from engine.retrieval.cache import EmbeddingCache
+from engine.retrieval.sentences import build_sentence_index
 from engine.retrieval.corpus import load_corpus
 from engine.retrieval.embedder import Embedder, make_embedder
 from engine.retrieval.errors import RetrievalConfigError
@@ -109,4 +110,6 @@ def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -
     )
     # Cross-lingual word matching needs the corpus's words embedded once (cached with the passage embeddings).
     lexicon = build_lexicon(corpus, analyzers, embedder, cache) if rules.grounding.word_match else None
-    return GroundedAnswerer(retriever, rules, analyzers, synthesizer, filters, lexicon)
+    # A related reply shows the sentences most likely to hold the answer: each section's sentences embedded once.
+    sentences = build_sentence_index(corpus, analyzers, embedder, cache)
+    return GroundedAnswerer(retriever, rules, analyzers, synthesizer, filters, lexicon, sentences, embedder)
