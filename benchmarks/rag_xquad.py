@@ -38,7 +38,11 @@ from engine.retrieval.sentences import rank_sentences
 from engine.text import fold, normalize
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DIR = ROOT.parent / "shared" / "data" / "xquad"
+# ../shared/data/xquad beside the checkout (a worktree one level deeper looks one more level up)
+_RELATIVE = Path("shared") / "data" / "xquad"
+DEFAULT_DIR = next(
+    (p / _RELATIVE for p in (ROOT.parent, ROOT.parent.parent) if (p / _RELATIVE).is_dir()), ROOT.parent / _RELATIVE
+)
 LANGUAGES = ("en", "es")
 LEXICAL_GRID = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 
@@ -57,6 +61,7 @@ class Question:
     paragraph: int  # index into the language's paragraph list (same index in both languages)
     text: str
     gold: int  # index of the sentence holding the answer
+    position: int  # among all the file's questions (skipped ones included), in file order
 
 
 def _answer_sentence(context: str, sentences: list[str], start: int, answer: str) -> int | None:
@@ -79,6 +84,12 @@ def _answer_sentence(context: str, sentences: list[str], start: int, answer: str
     return min(holding, key=lambda i: abs(spans[i][0] - start))
 
 
+def question_texts(folder: Path, language: str) -> list[str]:
+    """Every question of the file in order (the embedded batch: skipped ones too, so batches never shift)."""
+    data = json.loads((folder / f"xquad.{language}.json").read_text(encoding="utf-8"))["data"]
+    return [qa["question"] for article in data for raw in article["paragraphs"] for qa in raw["qas"]]
+
+
 def load_language(folder: Path, language: str) -> tuple[list[Paragraph], list[Question], int]:
     """Paragraphs and questions of one language file; also how many questions were skipped (answer not inside
     one sentence)."""
@@ -89,7 +100,7 @@ def load_language(folder: Path, language: str) -> tuple[list[Paragraph], list[Qu
         raise RetrievalError(f"XQuAD file not found: {path}", code="bench.xquad.missing") from None
     paragraphs: list[Paragraph] = []
     questions: list[Question] = []
-    skipped = 0
+    skipped = position = 0
     for a, article in enumerate(data):
         for raw in article["paragraphs"]:
             sentences = split_sentences(raw["context"])
@@ -98,10 +109,11 @@ def load_language(folder: Path, language: str) -> tuple[list[Paragraph], list[Qu
             for qa in raw["qas"]:
                 first = qa["answers"][0]
                 gold = _answer_sentence(raw["context"], sentences, int(first["answer_start"]), first["text"])
+                position += 1
                 if gold is None:
                     skipped += 1
                     continue
-                questions.append(Question(qa["id"], a, index, qa["question"], gold))
+                questions.append(Question(qa["id"], a, index, qa["question"], gold, position - 1))
     return paragraphs, questions, skipped
 
 
@@ -152,13 +164,13 @@ def _prepare(folder: Path, rules: RetrievalRules, embedder: str, cache: Embeddin
         for p, t in zip(paragraphs, terms, strict=True):
             by_article.setdefault(p.article, []).extend(t)
         stats = {a: TermStats.build(docs) for a, docs in by_article.items()}
-        qvectors = _embedded(embedder, [q.text for q in questions], "query", cache)
+        qvectors = _embedded(embedder, question_texts(folder, language), "query", cache)
         out[language] = _LanguageData(
             paragraphs,
             {q.qid: q for q in questions},
             rows,
             terms,
-            {q.qid: qvectors[i] for i, q in enumerate(questions)},
+            {q.qid: qvectors[q.position] for q in questions},
             stats,
             skipped,
         )
@@ -230,7 +242,8 @@ def run_xquad(
         w = SentenceWeights(dense_z=1.0, lexical=lexical)
         same = _pooled(prepared, w, fit, crossed=False)
         cross = _pooled(prepared, w, fit, crossed=True)
-        grid.append({"lexical": lexical, "fit_same": same, "fit_cross": cross, "fit_mean": round((same + cross) / 2, 4)})
+        mean = round((same + cross) / 2, 4)
+        grid.append({"lexical": lexical, "fit_same": same, "fit_cross": cross, "fit_mean": mean})
     best = max(grid, key=lambda g: (g["fit_mean"], -g["lexical"]))
     variants[f"best on fit half (lexical {best['lexical']})"] = SentenceWeights(dense_z=1.0, lexical=best["lexical"])
     report: dict[str, Any] = {
@@ -296,4 +309,4 @@ def sample_ids(ids: Sequence[str], n: int) -> list[str]:
     return [ordered[int(i * step)] for i in range(n)]
 
 
-__all__ = ["run_xquad", "print_xquad", "load_language", "write_article_corpora", "sample_ids"]
+__all__ = ["load_language", "print_xquad", "run_xquad", "sample_ids", "write_article_corpora"]

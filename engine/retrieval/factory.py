@@ -11,7 +11,6 @@ from engine.bundle_loader import RuleBundle
 from engine.retrieval.analysis import AnalyzerSet
 from engine.retrieval.answerer import GroundedAnswerer
 from engine.retrieval.cache import EmbeddingCache
-from engine.retrieval.sentences import build_sentence_index
 from engine.retrieval.corpus import load_corpus
 from engine.retrieval.embedder import Embedder, make_embedder
 from engine.retrieval.errors import RetrievalConfigError
@@ -19,6 +18,7 @@ from engine.retrieval.filters import FieldFilter, parse_filters
 from engine.retrieval.index import EmbeddedIndex, Retriever
 from engine.retrieval.lexicon import build_lexicon
 from engine.retrieval.retrieval_rules import RetrievalRules, rules_from_bundle
+from engine.retrieval.sentences import build_sentence_index
 from engine.retrieval.synthesis import ExtractiveSynthesizer, Synthesizer
 
 BACKENDS = ("embedded", "weaviate")

@@ -55,7 +55,9 @@ def test_more_evidence_never_lowers_the_tier(
 
 @settings(max_examples=200, deadline=None)
 @given(_signals)
-def test_a_question_level_veto_or_nothing_retrieved_is_never_related(rules: RetrievalRules, signals: TierSignals) -> None:
+def test_a_question_level_veto_or_nothing_retrieved_is_never_related(
+    rules: RetrievalRules, signals: TierSignals
+) -> None:
     tier = decide_tier(signals, rules.answering)
     if signals.answerable:
         assert tier == "answer"
@@ -99,8 +101,7 @@ def test_the_sentence_stating_the_asked_words_wins_on_words_alone(rules: Retriev
     assert ranked[0].text == sentences[1]
 
 
-def test_the_embedding_decides_when_no_word_is_shared(rules: RetrievalRules) -> None:
-    analyzers = _analyzers(rules)
+def test_the_embedding_decides_when_no_word_is_shared() -> None:
     sentences = ["one", "two", "three"]
     vectors = np.eye(3, dtype=np.float32)
     query = np.array([0.1, 0.2, 0.9], dtype=np.float32)
@@ -175,3 +176,36 @@ def test_the_pool_is_bounded_and_a_third_caller_waits_for_a_free_model(monkeypat
     embedder._free.put(held)
     thread.join(30)
     assert done.is_set()
+
+
+class _RelatedAnswerer:
+    """Stands for the corpus answerer's related tier: the frame, one verbatim sentence, one link."""
+
+    def answer(self, message: str, language: str) -> GroundedAnswer:
+        frame = "I'm not sure this answers your question, but our page “Prices › Plans” says:"
+        quote = "The monthly plan costs 20 EUR."
+        return GroundedAnswer(
+            text=f"{frame}\n{quote}", kind="related", frame=frame, is_question=True,
+            citations=[Citation(source="prices.md", passage_id="prices.md#plans", quote=quote, label="Prices › Plans")],
+            links=[Citation(source="faq.md", passage_id="faq.md#trial", quote="", label="FAQ › Trial")],
+        )
+
+
+def test_the_tier_reaches_the_visitor_view_and_the_sealed_record() -> None:
+    from engine.storage.memory import InMemoryStore
+    from engine.turn import TurnRuntime
+    from tests.conftest import make_spec, publish
+    from tests.core.scripted import ScriptedProposer
+
+    bundle = load_bundle(DEFAULT_RULES_DIR, require_published=False)
+    runtime = TurnRuntime(spec=publish(make_spec()), bundle=bundle, proposer=ScriptedProposer(),  # type: ignore[arg-type]
+                          answerer=_RelatedAnswerer(), store=InMemoryStore(), audit_key=b"k" * 32)
+    cid = runtime.start().conversation_id
+    outcome = runtime.handle(cid, "how much is the monthly plan?")
+    view = outcome.visitor_view()["answer"]
+    assert view["kind"] == "related" and view["supported"] is False
+    assert view["frame"].startswith("I'm not sure")
+    assert view["citations"][0]["quote"] == "The monthly plan costs 20 EUR."
+    assert view["links"] == [{"label": "FAQ › Trial", "source": "faq.md", "passage_id": "faq.md#trial"}]
+    assert outcome.record["answer"]["kind"] == "related"
+    assert runtime.store.records(cid)[-1]["answer"]["kind"] == "related"
