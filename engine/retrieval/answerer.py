@@ -336,6 +336,12 @@ class GroundedAnswerer:
         words = self.analyzers.query_words(asked)
         if not evidence:
             return self._done(self._not_answered(language, trace, search, words), trace, started, len(text))
+        lead = next(i for i, h in enumerate(trace.hits) if h.passage.id == evidence[0].passage.id)
+        confidence = TierSignals(answerable=True, probability=trace.support[lead].probability,
+                                 standing=trace.support[lead].standing, veto="")
+        if decide_tier(confidence, self.rules.answering) == "related":
+            # The model leans to this section but is not confident: its sentences, framed, not an answer.
+            return self._done(self._related(language, trace, lead, search, words), trace, started, len(text))
         claims = self.synthesizer.synthesize(text, evidence, language)
         by_id = {h.passage.id: h.passage for h in evidence}
         trace.checks = [check_claim(c, by_id, self.analyzers, self.rules.grounding) for c in claims]

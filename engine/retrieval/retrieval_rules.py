@@ -209,6 +209,7 @@ class AnsweringSettings(_Frozen):
     """Graded replies (answer / related / none): thresholds, sentence choice and frames (rules/retrieval.json)."""
 
     description: str
+    answer_min_probability: float = 0.0  # below it an answering passage is shown as related instead (not sure)
     related_min_probability: float
     related_min_standing: float
     related_vetoes: frozenset[str]
