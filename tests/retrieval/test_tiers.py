@@ -198,7 +198,7 @@ def test_the_tier_reaches_the_visitor_view_and_the_sealed_record() -> None:
     from tests.core.scripted import ScriptedProposer
 
     bundle = load_bundle(DEFAULT_RULES_DIR, require_published=False)
-    runtime = TurnRuntime(spec=publish(make_spec()), bundle=bundle, proposer=ScriptedProposer(),  # type: ignore[arg-type]
+    runtime = TurnRuntime(spec=publish(make_spec()), bundle=bundle, proposer=ScriptedProposer(),
                           answerer=_RelatedAnswerer(), store=InMemoryStore(), audit_key=b"k" * 32)
     cid = runtime.start().conversation_id
     outcome = runtime.handle(cid, "how much is the monthly plan?")
