@@ -189,6 +189,11 @@ class AnswerSummary(_Model):
     """The grounded (company-evidence) answer of the turn, summarised."""
 
     supported: bool = Field(description="True if the answer is backed by at least one retrieved passage.")
+    kind: Literal["answer", "related", "none"] = Field(
+        default="none",
+        description="The graded reply: 'answer' (the documents answer), 'related' (a related section shown verbatim "
+        "with an honest frame), 'none' (nothing relevant found).",
+    )
     is_question: bool = Field(default=False, description="The visitor message asked the company something.")
     citations: list[CitationRef] = Field(default_factory=list, description="Passages the answer cites.")
     carried: list[str] = Field(default_factory=list,

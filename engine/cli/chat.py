@@ -47,6 +47,22 @@ def _witnesses(runtime: TurnRuntime, result: TurnOutcome, text: str) -> list[str
     return lines
 
 
+def _answer_lines(result: TurnOutcome) -> list[str]:
+    """The graded reply, each tier marked: an answer with its sources; a related section's frame, its verbatim
+    sentences as quotes and the other sections as links; the no-information reply."""
+    answer = result.answer
+    if answer.kind == "related":
+        lines = [f"grace> [related] {answer.frame}\n"]
+        lines += [f"         “{c.quote}”\n" for c in answer.citations]
+        lines += [f"         [{ref}]\n" for ref in dict.fromkeys(c.shown() for c in answer.citations)]
+        lines += [f"         see also: [{c.shown()}]\n" for c in answer.links]
+        return lines
+    mark = "[answer] " if answer.kind == "answer" else "[no information] " if answer.is_question else ""
+    lines = [f"grace> {mark}{answer.text}\n"]
+    lines += [f"         [{ref}]\n" for ref in dict.fromkeys(c.shown() for c in answer.citations)]
+    return lines
+
+
 def run_chat(runtime: TurnRuntime, language: str | None, stdin: TextIO, stdout: TextIO) -> int:
     state = runtime.start(language=language)
     names = [o.id for o in runtime.spec.spec.ordered()]
@@ -60,9 +76,7 @@ def run_chat(runtime: TurnRuntime, language: str | None, stdin: TextIO, stdout: 
         result = runtime.handle(state.conversation_id, line.strip())
         visitor_text = runtime.store.load(state.conversation_id).visitor_message(result.turn)
         if result.answer.text:
-            stdout.write(f"grace> {result.answer.text}\n")
-            for ref in dict.fromkeys(c.shown() for c in result.answer.citations):
-                stdout.write(f"         [{ref}]\n")
+            stdout.writelines(_answer_lines(result))
         if result.notice:
             stdout.write(f"grace> {result.notice}\n")
         if result.question:

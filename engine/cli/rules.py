@@ -9,6 +9,7 @@ from engine.bundle_archive import materialize, missing_blobs, publication, publi
 from engine.bundle_loader import DEFAULT_RULES_DIR, approve_bundle, load_bundle
 from engine.decision.invariants import prove_bundle
 from engine.decision.samples import rules_without_samples, run_samples
+from engine.retrieval.tiers import run_tier_samples
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,9 +63,14 @@ def _test(args: argparse.Namespace) -> int:
     failed = [r for r in results if not r.ok]
     for rule_id in missing:
         print(f"FAIL {rule_id} has no reject or no accept sample")
+    tiers = run_tier_samples(bundle)  # the graded reply's policy (retrieval.json answering.samples)
+    for tier in tiers:
+        print(tier.line())
+    tier_failed = [t for t in tiers if not t.ok]
     print(f"{len(results) - len(failed)}/{len(results)} samples hold" + (f"; {len(missing)} rules lack samples"
-                                                                       if missing else ""))
-    return 1 if failed or missing else 0
+                                                                       if missing else "")
+          + f"; answering tiers {len(tiers) - len(tier_failed)}/{len(tiers)}")
+    return 1 if failed or missing or tier_failed else 0
 
 
 def _approve(args: argparse.Namespace) -> int:
@@ -75,6 +81,7 @@ def _approve(args: argparse.Namespace) -> int:
         return 1
     sample_failures = [f"{r.rule_id} {r.expectation}[{r.index}]" for r in run_samples(bundle) if not r.ok]
     sample_failures += [f"{rule_id} (no samples)" for rule_id in rules_without_samples(bundle)]
+    sample_failures += [f"answering.samples[{t.index}]" for t in run_tier_samples(bundle) if not t.ok]
     if sample_failures:
         print(f"refused: acceptance samples fail: {', '.join(sample_failures)}")
         return 1

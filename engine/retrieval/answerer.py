@@ -2,10 +2,14 @@
 
 One call reads only the current visitor message (turn-local). Its output is a ``GroundedAnswer``: company
 evidence with citations, never visitor evidence. Steps: question detection → TopK retrieval (eq. 7) →
-answerability by support (answerability.py) → synthesis (eq. 6) → per-claim support check (eq. 8) → answer, or
-an explicit message in the visitor's language when nothing retrieved supports an answer: the unavailable-information
-message, or — when a retrieved section is about a related topic but not the asked thing — the near-miss message
-naming what the documents do cover.
+answerability by support (answerability.py) → synthesis (eq. 6) → per-claim support check (eq. 8) → a graded
+reply (tiers.py): ``answer``; else ``related`` when the best retrieved section stands out for the question (an
+honest frame, its one or two sentences most likely to hold the answer, verbatim, and links to at most two other
+sections; never synthesised); else ``none``: the unavailable-information message — or the near-miss message naming
+what the documents do cover — and the documents' own contact sentence when one states it.
+
+Long messages: what is embedded and searched is the message when it is short, else its question sentences, cut to
+``answering.query_max_chars`` at a word boundary (a 4,000-character message costs what a short one does).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from dataclasses import dataclass, field
 import structlog
 
 from engine.ports import Citation, GroundedAnswer
-from engine.retrieval.analysis import AnalyzerSet
+from engine.retrieval.analysis import AnalyzerSet, QueryWord, split_sentences
 from engine.retrieval.answerability import (
     AnswerabilityJudge,
     AskedTerm,
@@ -27,15 +31,18 @@ from engine.retrieval.answerability import (
     question_language,
 )
 from engine.retrieval.calibration import calibrate
+from engine.retrieval.embedder import Embedder
 from engine.retrieval.filters import FieldFilter
-from engine.retrieval.grounding import ClaimCheck, check_claim
+from engine.retrieval.grounding import Claim, ClaimCheck, check_claim
 from engine.retrieval.index import Retriever
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.questions import compiled as compiled_cues
 from engine.retrieval.questions import question_sentences
-from engine.retrieval.retrieval_rules import RetrievalRules
+from engine.retrieval.retrieval_rules import RetrievalRules, TierSignals
+from engine.retrieval.sentences import SentenceIndex, rank_sentences, shown_sentences
 from engine.retrieval.synthesis import Synthesizer, render
+from engine.retrieval.tiers import Tier, decide_tier
 from engine.retrieval.twins import translation_twins
 from engine.text import normalize
 
@@ -58,6 +65,9 @@ class AnswerTrace:
     evidence: list[str] = field(default_factory=list)  # passage ids that support an answer
     near_miss: str = ""  # passage id of the related section named in the near-miss message
     checks: list[ClaimCheck] = field(default_factory=list)
+    tier: Tier = "none"
+    related: str = ""  # passage id whose sentences a related reply shows
+    query_chars: int = 0  # characters of the text that was embedded and searched
     ms: float = 0.0
 
 
@@ -70,6 +80,8 @@ class GroundedAnswerer:
         synthesizer: Synthesizer,
         filters: Sequence[FieldFilter] = (),
         lexicon: Lexicon | None = None,
+        sentences: SentenceIndex | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.retriever = retriever
         self.rules = rules
@@ -97,6 +109,22 @@ class GroundedAnswerer:
         )
         min_z = rules.grounding.twin_min_z
         self.twins = translation_twins(retriever.corpus.passages, retriever.vectors, min_z) if min_z > 0 else {}
+        self.sentences = sentences
+        self.embedder = embedder
+        self._contact = re.compile(rules.answering.contact_pattern)
+        self._contacts = self._contact_sentences()
+
+    def _contact_sentences(self) -> dict[str, tuple[Passage, str]]:
+        """Per passage language, the first sentence of the documents that gives a contact (e-mail, phone)."""
+        found: dict[str, tuple[Passage, str]] = {}
+        for passage in self.retriever.corpus.passages:
+            if passage.language in found:
+                continue
+            for sentence in split_sentences(passage.text):
+                if self._contact.search(sentence):
+                    found[passage.language] = (passage, sentence)
+                    break
+        return found
 
     def _expand_abbreviations(self, text: str) -> str:
         """Chat abbreviations of every rule language spelled out ("dnd estais" → "dónde estais") for retrieval."""
@@ -110,16 +138,122 @@ class GroundedAnswerer:
         return self.answer_with_trace(message, language)[0]
 
     def _unavailable(self, language: str, trace: AnswerTrace) -> GroundedAnswer:
-        """The unavailable-information message, or the near-miss message when the section that stands out for the
-        question is about it but lacks the asked thing ("the clutch" in a section on oil-change prices)."""
+        """The ``none`` reply: the unavailable-information message, or the near-miss message when the section that
+        stands out for the question is about it but lacks the asked thing ("the clutch" in a section on oil-change
+        prices); then the documents' own contact sentence, cited, when one states it."""
         rules = self.rules.language(language)
-        text = rules.unavailable_message
+        text = self.rules.answering.frames_for(language).none
         near = self._near_miss(trace)
         if near is not None:
             passage, asked = near
             text = rules.near_miss_message.format(covered=passage.title or passage.label, asked=asked)
             trace.near_miss = passage.id
-        return GroundedAnswer(text=text, citations=[], supported=False, is_question=True)
+        trace.tier = "none"
+        contact = self._contacts.get(language) or next(iter(self._contacts.values()), None)
+        if contact is None:
+            return GroundedAnswer(text=text, citations=[], supported=False, is_question=True, kind="none")
+        passage, sentence = contact
+        frame = self.rules.answering.frames_for(language).contact.format(label=passage.label or passage.title)
+        citation = Citation(source=passage.source, passage_id=passage.id, quote=sentence, label=passage.label)
+        return GroundedAnswer(
+            text=f"{text}\n{frame} {sentence}", citations=[citation], supported=False, is_question=True, kind="none"
+        )
+
+    def _best_related(self, trace: AnswerTrace) -> tuple[TierSignals, int | None]:
+        """What the tier decision reads, and the index of the hit a related reply would show: the model's most
+        probable section, else (every section vetoed) the one that stands out most."""
+        if not trace.hits:
+            return TierSignals(answerable=False, probability=0.0, standing=0.0, veto="", retrieved=False), None
+        vetoes = self.rules.answering.related_vetoes
+        question_veto = next((s.reason for s in trace.support if s.reason in vetoes), "")
+        scored = [i for i, s in enumerate(trace.support) if s.logit is not None]
+        pool = scored or list(range(len(trace.support)))
+        best = max(pool, key=lambda i: (trace.support[i].probability, trace.support[i].standing, -i))
+        support = trace.support[best]
+        signals = TierSignals(
+            answerable=False,
+            probability=support.probability,
+            standing=support.standing,
+            veto=question_veto or ("" if support.logit is not None else support.reason),
+        )
+        return signals, best
+
+    def _not_answered(self, language: str, trace: AnswerTrace, search: str, words: list[QueryWord]) -> GroundedAnswer:
+        signals, best = self._best_related(trace)
+        if best is None or decide_tier(signals, self.rules.answering) != "related":
+            return self._unavailable(language, trace)
+        return self._related(language, trace, best, search, words)
+
+    def _related(
+        self, language: str, trace: AnswerTrace, best: int, search: str, words: list[QueryWord]
+    ) -> GroundedAnswer:
+        """The section's sentences most likely to hold the answer, verbatim, framed honestly; never synthesised."""
+        settings = self.rules.answering
+        passage = trace.hits[best].passage
+        picked = self._pick_sentences(passage, search, words)
+        by_id = {passage.id: passage}
+        trace.checks = [
+            check_claim(Claim(text=s, passage_id=passage.id), by_id, self.analyzers, self.rules.grounding)
+            for s in picked
+        ]
+        kept = [c.claim.text for c in trace.checks if c.supported]
+        if not kept:  # cannot happen for verbatim sentences; fail closed all the same
+            return self._unavailable(language, trace)
+        frames = settings.frames_for(language)
+        label = passage.label or passage.title or passage.source
+        others = [
+            h.passage
+            for i, (h, s) in enumerate(zip(trace.hits, trace.support, strict=True))
+            if i != best and s.reason not in settings.related_vetoes and h.passage.label != passage.label
+            and decide_tier(
+                TierSignals(answerable=False, probability=s.probability, standing=s.standing, veto=""), settings
+            ) == "related"
+        ]
+        links = [
+            Citation(source=p.source, passage_id=p.id, quote="", label=p.label or p.title)
+            for p in list({p.label or p.id: p for p in others}.values())[: settings.related_max_links]
+        ]
+        frame = frames.related.format(label=label)
+        text = f"{frame}\n{' '.join(kept)}"
+        if links:
+            text += f"\n{frames.see_also} " + "; ".join(c.shown() for c in links)
+        citations = [Citation(source=passage.source, passage_id=passage.id, quote=s, label=passage.label) for s in kept]
+        trace.tier, trace.related = "related", passage.id
+        return GroundedAnswer(
+            text=text, citations=citations, supported=False, is_question=True, kind="related", frame=frame, links=links
+        )
+
+    def _pick_sentences(self, passage: Passage, search: str, words: list[QueryWord]) -> list[str]:
+        settings = self.rules.answering
+        index = self.sentences
+        if index is None or self.embedder is None or passage.id not in index.sentences:
+            found = split_sentences(passage.text)
+            return found[: settings.related_max_sentences]
+        query_vector = self.embedder.embed_queries([search])[0]
+        ranked = rank_sentences(
+            index.sentences[passage.id],
+            index.vectors[passage.id],
+            query_vector,
+            words,
+            index.terms[passage.id],
+            self.retriever.term_stats,
+            settings.sentence_weights,
+        )
+        shown = shown_sentences(ranked, settings.related_max_sentences, settings.second_sentence_share)
+        return [r.text for r in shown]
+
+    def bounded_query(self, text: str, sentences: list[str]) -> str:
+        """What is embedded and searched: the message when it is short, else its question sentences (the last
+        ones first kept whole), cut at a word boundary to ``answering.query_max_chars``."""
+        limit = self.rules.answering.query_max_chars
+        if len(text) <= limit:
+            return text
+        asked = " ".join(sentences) if sentences else text
+        if len(asked) <= limit:
+            return asked
+        cut = asked[:limit]
+        space = cut.rfind(" ")
+        return cut[:space] if space > limit // 2 else cut
 
     def _near_miss(self, trace: AnswerTrace) -> tuple[Passage, str] | None:
         if not trace.support:
@@ -181,7 +315,9 @@ class GroundedAnswerer:
         query = self._expand_abbreviations(text)
         if query != text:  # the same text has the same question sentences
             sentences = question_sentences(query, self.rules.languages)
-        asked = " ".join(sentences) or query
+        query = self.bounded_query(query, sentences)
+        trace.query_chars = len(query)
+        asked = self.bounded_query(" ".join(sentences), []) or query
         trace.language = question_language(asked, self.rules, language, self._function_words)
         terms = self.judge.asked_terms(asked, trace.language)
         # Words matched across languages also search the keyword index (the same-language sections would
@@ -197,14 +333,21 @@ class GroundedAnswerer:
         trace.hits = self.retriever.search(search, self.rules.retrieval.top_k, self.filters, expansion)
         evidence = self._evidence(asked, terms, trace)
         trace.evidence = [h.passage.id for h in evidence]
+        words = self.analyzers.query_words(asked)
         if not evidence:
-            return self._done(self._unavailable(language, trace), trace, started, len(text))
+            return self._done(self._not_answered(language, trace, search, words), trace, started, len(text))
+        lead = next(i for i, h in enumerate(trace.hits) if h.passage.id == evidence[0].passage.id)
+        confidence = TierSignals(answerable=True, probability=trace.support[lead].probability,
+                                 standing=trace.support[lead].standing, veto="")
+        if decide_tier(confidence, self.rules.answering) == "related":
+            # The model leans to this section but is not confident: its sentences, framed, not an answer.
+            return self._done(self._related(language, trace, lead, search, words), trace, started, len(text))
         claims = self.synthesizer.synthesize(text, evidence, language)
         by_id = {h.passage.id: h.passage for h in evidence}
         trace.checks = [check_claim(c, by_id, self.analyzers, self.rules.grounding) for c in claims]
         kept = [c.claim for c in trace.checks if c.supported]
         if not kept:
-            return self._done(self._unavailable(language, trace), trace, started, len(text))
+            return self._done(self._not_answered(language, trace, search, words), trace, started, len(text))
         citations = [
             Citation(
                 source=by_id[c.passage_id].source,
@@ -214,7 +357,8 @@ class GroundedAnswerer:
             )
             for c in kept
         ]
-        result = GroundedAnswer(text=render(kept), citations=citations, supported=True, is_question=True)
+        result = GroundedAnswer(text=render(kept), citations=citations, supported=True, is_question=True, kind="answer")
+        trace.tier = "answer"
         return self._done(result, trace, started, len(text))
 
     def _done(
@@ -227,6 +371,9 @@ class GroundedAnswerer:
             chars=chars,
             is_question=result.is_question,
             supported=result.supported,
+            kind=result.kind,
+            related=trace.related or None,
+            query_chars=trace.query_chars,
             evidence=trace.evidence,
             reasons=[s.reason for s in trace.support],
             near_miss=trace.near_miss or None,

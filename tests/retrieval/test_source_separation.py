@@ -53,12 +53,16 @@ def test_planted_contact_details_come_back_only_as_cited_company_evidence(plante
 @pytest.mark.invariant("I-5")
 def test_answer_types_cannot_carry_visitor_evidence() -> None:
     # A grounded answer holds text and corpus citations only: no span, no role, no command.
-    assert set(GroundedAnswer.model_fields) == {"text", "citations", "supported", "is_question", "carried"}
+    # kind is a closed set, frame rule text (answering.frames), links corpus sections (label only).
+    assert set(GroundedAnswer.model_fields) == {
+        "text", "citations", "supported", "is_question", "carried", "kind", "frame", "links"
+    }
     # 'carried' (directory follow-ups) names constraint kinds from a closed set, never visitor text
     (kinds,) = typing.get_args(typing.get_type_hints(GroundedAnswer)["carried"])
     assert typing.get_origin(kinds) is typing.Literal
     with pytest.raises(ValueError):
         GroundedAnswer(carried=["my phone is 612 345 678"])
+    assert typing.get_origin(typing.get_type_hints(GroundedAnswer)["kind"]) is typing.Literal
     assert set(Citation.model_fields) == {"source", "passage_id", "quote", "label"}
     # The proposer, which alone produces visitor evidence, is never handed the grounded answer.
     hints = typing.get_type_hints(ProposerInput)

@@ -24,6 +24,7 @@
       placeholder: "Type your message…",
       send: "Send",
       sources: "Sources",
+      seeAlso: "See also",
       choices: "Options",
       conversation: "Conversation",
       thinking: "Thinking…",
@@ -55,6 +56,7 @@
       placeholder: "Escriba su mensaje…",
       send: "Enviar",
       sources: "Fuentes",
+      seeAlso: "Vea también",
       choices: "Opciones",
       conversation: "Conversación",
       thinking: "Pensando…",
@@ -86,6 +88,7 @@
       placeholder: "Écrivez votre message…",
       send: "Envoyer",
       sources: "Sources",
+      seeAlso: "Voir aussi",
       choices: "Options",
       conversation: "Conversation",
       thinking: "Réflexion…",
@@ -235,13 +238,31 @@
   }
 
   function addBot(reply) {
-    var box = el("div", { "class": "msg bot", "data-testid": "grace-bot", "data-action": reply.action || "NONE", "data-state": reply.state || "" });
     var answer = reply.answer || {};
-    if (answer.text) {
-      box.appendChild(el("p", { "class": "answer", "data-testid": "grace-answer" }, answer.text));
-    }
+    var kind = answer.text ? (answer.kind || (answer.supported ? "answer" : "none")) : "";
+    var box = el("div", { "class": "msg bot", "data-testid": "grace-bot", "data-action": reply.action || "NONE", "data-state": reply.state || "", "data-answer-kind": kind });
     var citations = answer.citations || [];
-    if (citations.length) {
+    if (kind === "related") {
+      // A related section: the honest frame, then the section's own sentences quoted verbatim with their source,
+      // then other sections that may help. Never phrased as an answer.
+      box.appendChild(el("p", { "class": "answer frame", "data-testid": "grace-related-frame" }, answer.frame || ""));
+      var quoted = el("blockquote", { "class": "related", "data-testid": "grace-related" });
+      citations.forEach(function (c) { quoted.appendChild(el("p", {}, c.quote || "")); });
+      if (citations.length) { quoted.appendChild(el("cite", { "class": "src" }, citations[0].label || "")); }
+      box.appendChild(quoted);
+      var links = answer.links || [];
+      if (links.length) {
+        var also = el("div", { "class": "see-also", "data-testid": "grace-links" });
+        also.appendChild(el("span", {}, T.seeAlso + ": "));
+        var listed = el("ul");
+        links.forEach(function (l) { listed.appendChild(el("li", { "data-testid": "grace-link" }, l.label || "")); });
+        also.appendChild(listed);
+        box.appendChild(also);
+      }
+    } else if (answer.text) {
+      box.appendChild(el("p", { "class": kind === "none" ? "answer none" : "answer", "data-testid": kind === "none" ? "grace-none" : "grace-answer" }, answer.text));
+    }
+    if (citations.length && kind !== "related") {
       var details = el("details", { "class": "sources", "data-testid": "grace-sources" });
       details.appendChild(el("summary", {}, T.sources + " (" + citations.length + ")"));
       var list = el("ol");

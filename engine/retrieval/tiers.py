@@ -1,0 +1,57 @@
+"""The graded reply's tier (issue 29): ``answer``, ``related`` or ``none``, from rule data.
+
+The all-or-nothing answer decision threw away most of what retrieval found: the right section was ranked first for
+most answerable questions of new companies, yet the model's probability stayed under the answer threshold. Showing
+that section's own sentences, framed as "I'm not sure this answers it, but our page … says", asserts nothing the
+company did not write. So: ``answer`` when the decision finds a passage that answers with a probability of at least
+``answer_min_probability`` (a less confident one is shown as ``related``); ``related`` when it finds none but the
+best section stands out for the question (probability or standing over the related thresholds) and no
+precise veto named something the documents never state; ``none`` otherwise. The thresholds and the veto list are
+``answering`` in rules/retrieval.json; its samples are checked by ``grace rules test``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.bundle_loader import RuleBundle
+from engine.retrieval.retrieval_rules import AnsweringSettings, TierSignals, rules_from_bundle
+
+Tier = Literal["answer", "related", "none"]
+
+
+def decide_tier(signals: TierSignals, settings: AnsweringSettings) -> Tier:
+    if signals.answerable:
+        # the decision found an answering passage; only a confident one is stated as the answer
+        return "answer" if signals.probability >= settings.answer_min_probability else "related"
+    if not signals.retrieved or signals.veto in settings.related_vetoes:
+        return "none"
+    if signals.probability >= settings.related_min_probability or signals.standing >= settings.related_min_standing:
+        return "related"
+    return "none"
+
+
+@dataclass(frozen=True)
+class TierSampleResult:
+    index: int
+    signals: TierSignals
+    want: Tier
+    got: Tier
+
+    @property
+    def ok(self) -> bool:
+        return self.want == self.got
+
+    def line(self) -> str:
+        mark = "ok  " if self.ok else "FAIL"
+        return f"{mark} answering.samples[{self.index}] {self.signals.model_dump()} -> {self.got} (want {self.want})"
+
+
+def run_tier_samples(bundle: RuleBundle) -> list[TierSampleResult]:
+    """Every sample of the answering policy, decided by ``decide_tier`` under the bundle's own settings."""
+    settings = rules_from_bundle(bundle).answering
+    return [
+        TierSampleResult(i, sample.signals, sample.tier, decide_tier(sample.signals, settings))
+        for i, sample in enumerate(settings.samples)
+    ]
