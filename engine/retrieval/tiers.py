@@ -49,7 +49,10 @@ class TierSampleResult:
 
 
 def run_tier_samples(bundle: RuleBundle) -> list[TierSampleResult]:
-    """Every sample of the answering policy, decided by ``decide_tier`` under the bundle's own settings."""
+    """Every sample of the answering policy, decided by ``decide_tier`` under the bundle's own settings; none for a
+    bundle without retrieval rules (a decision-layer bundle answers no questions)."""
+    if "retrieval" not in bundle.files:
+        return []
     settings = rules_from_bundle(bundle).answering
     return [
         TierSampleResult(i, sample.signals, sample.tier, decide_tier(sample.signals, settings))
