@@ -61,6 +61,8 @@ _STATUS_BY_CODE = {
     "store.busy": 503,
     "store.erased": 410,
     "store.not_erasable": 409,
+    "leads.delivery_unknown": 404,
+    "leads.not_dead_letter": 409,
 }
 
 

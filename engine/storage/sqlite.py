@@ -25,6 +25,7 @@ from engine.conversation import ConversationState
 from engine.storage import codec, errors
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
+from engine.storage.private_files import private_file
 from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
 from engine.storage.sqlite_checkpoint import AUTOCHECKPOINT_BACKSTOP_PAGES, WalCheckpointer
 
@@ -125,7 +126,7 @@ class SQLiteStore(ProtocolStore):
             raise errors.StoreError(f"synchronous must be one of {SYNCHRONOUS_MODES}", code=errors.URL_INVALID)
         self._synchronous = synchronous.upper()
         self.keys = KeyRing(audit_key)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)  # 0600 before SQLite opens it: its WAL and shm files take the same mode
         self._busy_timeout_ms = busy_timeout_ms
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
