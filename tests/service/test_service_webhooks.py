@@ -138,7 +138,7 @@ def test_erasure_cancels_a_queued_lead_and_leaves_no_personal_data_in_the_data_f
         if path.is_file():
             scanned += 1
             assert EMAIL.encode() not in path.read_bytes(), path.name
-    assert scanned >= 2  # the outbox at least (and the SQLite database, its WAL and shm)
+    assert scanned >= 1  # the outbox at least (and with SQLite the database, its WAL and shm)
 
 
 def test_requeue_answers_404_for_an_unknown_and_409_for_a_delivered_id(
