@@ -364,10 +364,8 @@ def not_own_words(folded: str, start: int, end: int, spans: Sequence[tuple[int, 
                   rules: ProvenanceRules) -> bool:
     """The occurrence [start, end) stands inside embedded text (a URL, markup, another speaker's line) or inside a
     quote the visitor does not adopt: whoever the value belongs to, the visitor did not give it as theirs."""
-    for lo, hi, quoted in spans:
-        if lo <= start and end <= hi and not (quoted and _adopted(folded, lo, rules)):
-            return True
-    return False
+    return any(lo <= start and end <= hi and not (quoted and _adopted(folded, lo, rules))
+               for lo, hi, quoted in spans)
 
 
 def attribution(message: str, value: str, span: tuple[int, int], rules: ProvenanceRules) -> tuple[bool, bool]:
