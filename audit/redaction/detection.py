@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
+
+import babel.numbers
 
 from audit.redaction.policy import RedactionPolicy
 from engine.text import normalize
+from engine.validators.temporal import PARTS_OF_DAY, WEEKDAYS
 
 Kind = Literal["email", "phone"]
 
@@ -23,10 +27,28 @@ _ISO_RE = re.compile(
     r"(?<![\w./-])(\d{4})-(\d{2})-(\d{2})"
     r"(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?!\d|[./-]\d)"
 )
+# A date range of the validators' grammar ("2027-06-21/2027-09-21"): the second date follows a '/', which the
+# date pattern above does not accept before a date (so "12/2026-01-01" is not read as one).
+_ISO_RANGE_RE = re.compile(
+    r"(?<![\w./-])(\d{4})-(\d{2})-(\d{2})/(\d{4})-(\d{2})-(\d{2})(?!\d|[./-]\d)"
+)
+# A whole value that is two ascending plain numbers joined by one dash ("1500-2000", "150000-250000"): the
+# quantity and amount ranges the validators write. Contact data is stored by the contact validator in E.164
+# ('+' first) or as an address, never in this form (see the policy's description).
+_NUMBER_RANGE_RE = re.compile(r"([1-9]\d*|0)(?:\.(\d+))?-([1-9]\d*|0)(?:\.(\d+))?")
+# A weekly schedule of the datetime validator's grammar ("weekly:thu,fri@afternoon", "weekly:mon@09:00-12:00"):
+# its '@' is "at", not an address, and its clock times are not phone numbers. Its words are the validator's own.
+_DAY = "|".join(WEEKDAYS)
+_AT = "|".join(PARTS_OF_DAY) + r"|\d{2}:\d{2}(?:-\d{2}:\d{2})?"
+_SCHEDULE_RE = re.compile(rf"(?<![\w.-])weekly:(?:{_DAY})(?:,(?:{_DAY}))*(?:@(?:{_AT}))?(?![\w@.-])")
 _DMY_RE = re.compile(r"(?<![\w./-])(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?![\w]|[./-]\d)")
 _YMD_RE = re.compile(r"(?<![\w./-])(\d{4})([./])(\d{1,2})\2(\d{1,2})(?![\w]|[./-]\d)")
 _DECIMAL_RE = re.compile(r"\d+\.\d+")
-_AMOUNT_RE = re.compile(r"\d+(?:[.,]\d{1,2})?|\d{1,3}([.,' \u00a0])\d{3}(?:\1\d{3})*(?:[.,]\d{1,2})?")
+_AMOUNT_RE = re.compile(r"\d+(?:\.\d+|,\d{1,2})?|\d{1,3}([.,' \u00a0])\d{3}(?:\1\d{3})*(?:[.,]\d{1,2})?")
+# After the run: its decimals, or the rest of a range too long for one phone-like run ("10000000-20000000 CHF").
+_RANGE_REST = r"(?:[.,]\d{1,2}|\.\d+)?(?:\s?[-–]\s?\d+(?:\.\d+)?)?"
+_CODE_AFTER_RE = re.compile(rf"{_RANGE_REST}[ \u00a0]?([A-Z]{{3}})(?!\w)")
+_CODE_BEFORE_RE = re.compile(r"(?<!\w)([A-Z]{3})[ \u00a0]?$")
 _DIGIT_RE = re.compile(r"\d")
 _DIGITS_RE = re.compile(r"\d+")
 PHONE_SEPARATORS = " \t\u00a0().-/"
@@ -58,18 +80,24 @@ class Detector:
         )
         markers = sorted({m.strip() for m in policy.money_markers}, key=len, reverse=True)
         alternation = "|".join(_marker_pattern(m) for m in markers)
-        self._money_after = re.compile(rf"(?:[.,]\d{{1,2}})?[ \u00a0]?(?:{alternation})", re.IGNORECASE)
+        self._money_after = re.compile(rf"{_RANGE_REST}[ \u00a0]?(?:{alternation})", re.IGNORECASE)
         self._money_before = re.compile(rf"(?:{alternation})[ \u00a0]?$", re.IGNORECASE)
+        # ISO 4217 codes ("CHF", "MXN") mark amounts too, as the money validator writes them: upper case only.
+        self._codes: frozenset[str] = _iso_4217_codes() if policy.iso_4217_codes else frozenset()
 
     def find(self, text: str, *, phones: bool = True) -> list[Finding]:
         """Contact data in ``text`` as given (no normalisation), in order, non-overlapping."""
         if _whole_date(text):  # every record's timestamps: nothing to find, known without the finders
             return []
+        schedules = [m.span() for m in _SCHEDULE_RE.finditer(text)] if "weekly:" in text else []
         findings = [
             Finding("email", m.start(), m.end())
             for m in _EMAIL_RE.finditer(text)
-            if not _VERSION_DOMAIN_RE.fullmatch(re.split("[@\uff20\ufe6b]", m.group(), maxsplit=1)[1])
+            if _is_domain(re.split("[@\uff20\ufe6b]", m.group(), maxsplit=1)[1])
+            and not any(start <= m.start() < end for start, end in schedules)
         ]
+        if phones and not findings and _ascending_range(text):
+            return []
         if phones:
             masked = text
             if findings:  # an address's digits are never a phone number
@@ -140,6 +168,13 @@ class Detector:
             return False
         if self._money_after.match(text, end):
             return True
+        if self._codes:
+            after = _CODE_AFTER_RE.match(text, end)
+            if after is not None and after.group(1) in self._codes:
+                return True
+            before = _CODE_BEFORE_RE.search(text, max(0, start - 8), start)
+            if before is not None and before.group(1) in self._codes:
+                return True
         return self._money_before.search(text[max(0, start - 24) : start]) is not None
 
 
@@ -177,6 +212,26 @@ def _marker_pattern(marker: str) -> str:
     return before + re.escape(marker) + after
 
 
+@lru_cache(maxsize=1)
+def _iso_4217_codes() -> frozenset[str]:
+    return frozenset(code for code in babel.numbers.list_currencies() if len(code) == 3 and code.isalpha())
+
+
+def _is_domain(domain: str) -> bool:
+    """An e-mail domain, not a version ("spec@v3", "pkg@1.2.0")."""
+    return _VERSION_DOMAIN_RE.fullmatch(domain) is None
+
+
+def _ascending_range(text: str) -> bool:
+    """``text`` is exactly a range "A-B" of plain numbers with A <= B (a quantity or amount range)."""
+    match = _NUMBER_RANGE_RE.fullmatch(text)
+    if match is None:
+        return False
+    low = float(f"{match.group(1)}.{match.group(2) or 0}")
+    high = float(f"{match.group(3)}.{match.group(4) or 0}")
+    return low <= high
+
+
 def _whole_date(text: str) -> bool:
     """``text`` is one calendar date or ISO timestamp, as ``_date_spans`` protects it: the first span it finds
     (a match at 0 is the one ``finditer`` tries first) covers the whole text. Then ``find`` finds nothing: the
@@ -188,6 +243,10 @@ def _whole_date(text: str) -> bool:
 
 def _date_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
+    for match in _ISO_RANGE_RE.finditer(text):
+        groups = [int(g) for g in match.groups()]
+        if _valid_date(*groups[:3]) and _valid_date(*groups[3:]):
+            spans.append(match.span())
     for match in _ISO_RE.finditer(text):
         if _valid_date(int(match.group(1)), int(match.group(2)), int(match.group(3))):
             spans.append(match.span())

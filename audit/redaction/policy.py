@@ -40,6 +40,9 @@ class RedactionPolicy(BaseModel):
     phone: PhonePolicy = Field(description="What counts as a phone-like string.")
     money_markers: list[str] = Field(description="Currency symbols/words that mark a number as an amount.")
     phone_exempt_keys: list[str] = Field(description="Keys whose values are machine ids/digests.")
+    iso_4217_codes: bool = Field(
+        default=False, description="ISO 4217 currency codes (upper case, e.g. 'CHF') mark amounts like money_markers."
+    )
 
     @model_validator(mode="after")
     def _markers(self) -> RedactionPolicy:

@@ -203,6 +203,11 @@ class ProvenanceRules:
     markers: _Markers
     min_digits: int
     alone_max_words: int = 2
+    # Text that is never the visitor's own words (URLs, markup, other speakers' lines), quoted text, and the words
+    # before a quote that adopt it ("my email is \"...\"").
+    embedded: tuple[re.Pattern[str], ...] = ()
+    quoted: tuple[re.Pattern[str], ...] = ()
+    adoption: tuple[re.Pattern[str], ...] = ()
 
     @classmethod
     def from_bundle(cls, bundle: RuleBundle) -> ProvenanceRules:
@@ -220,11 +225,15 @@ def _rules(key: str, bundle: RuleBundle) -> ProvenanceRules:
         def compiled(field: str) -> tuple[re.Pattern[str], ...]:
             return tuple(re.compile(p, re.IGNORECASE) for lang in langs for p in lang[field])
 
+        flags = re.IGNORECASE | re.MULTILINE
         _RULES[key] = ProvenanceRules(
             _Markers(compiled("clause_breakers"), compiled("third_party"), compiled("refused"),
                      compiled("anaphora")),
             int(data["phone_suffix_min_digits"]),
             int(data["alone_max_words"]),
+            tuple(re.compile(p, flags) for p in data.get("embedded", [])),
+            tuple(re.compile(p, flags) for p in data.get("quoted", [])),
+            tuple(re.compile(p, re.IGNORECASE) for lang in langs for p in lang.get("adoption", [])),
         )
     return _RULES[key]
 
@@ -336,6 +345,30 @@ class _Clauses:
         return "".join(parts)
 
 
+def _embedded_spans(folded: str, rules: ProvenanceRules) -> list[tuple[int, int, bool]]:
+    """(start, end, quoted) of the parts of the folded message that are not the visitor's own words: web addresses,
+    markup, lines presented as another speaker's, and (``quoted``) text in quotation marks or '>' quote lines."""
+    spans: list[tuple[int, int, bool]] = []
+    for patterns, quoted in ((rules.embedded, False), (rules.quoted, True)):
+        for pattern in patterns:
+            spans.extend((m.start(), m.end(), quoted) for m in pattern.finditer(folded) if m.end() > m.start())
+    return spans
+
+
+def _adopted(folded: str, start: int, rules: ProvenanceRules) -> bool:
+    """The words right before a quote make the quoted value the visitor's own ("my email is \"...\"")."""
+    before = folded[max(0, start - 80):start]
+    return any(pattern.search(before) for pattern in rules.adoption)
+
+
+def not_own_words(folded: str, start: int, end: int, spans: Sequence[tuple[int, int, bool]],
+                  rules: ProvenanceRules) -> bool:
+    """The occurrence [start, end) stands inside embedded text (a URL, markup, another speaker's line) or inside a
+    quote the visitor does not adopt: whoever the value belongs to, the visitor did not give it as theirs."""
+    return any(lo <= start and end <= hi and not (quoted and _adopted(folded, lo, rules))
+               for lo, hi, quoted in spans)
+
+
 def attribution(message: str, value: str, span: tuple[int, int], rules: ProvenanceRules) -> tuple[bool, bool]:
     """(third party, refused) for ``value`` in the visitor ``message``: any occurrence's clause counts. Each
     distinct clause is judged once, so a value repeated many times costs no more than the message is long."""
@@ -348,6 +381,9 @@ def attribution(message: str, value: str, span: tuple[int, int], rules: Provenan
     clauses = _Clauses(folded, rules)
     markers = rules.markers
     third = refused = False
+    embedded = _embedded_spans(folded, rules)
+    if embedded and any(not_own_words(folded, start, end, embedded, rules) for start, end in places):
+        third = True
     judged: set[tuple[int, int, int]] = set()
     for start, end in places:
         key = clauses.key(start, end)

@@ -2,7 +2,10 @@
 
 Queuing happens after the turn's commit and never fails the turn (the visitor's reply does not wait on a
 receiver). A completion lost to a crash between commit and queue is recovered by ``sweep``, which re-queues
-the closing turns of recently active conversations (delivery ids are stable, so nothing is sent twice)."""
+the closing turns of recently active conversations, whatever closed them (every objective answered, or the
+visitor asking to stop with objectives still open); delivery ids are stable, so nothing is sent twice. An erased
+conversation is never queued or sent, and the background pass also purges delivered payloads past their
+retention."""
 
 from __future__ import annotations
 
@@ -58,15 +61,32 @@ class LeadNotifier:
         except Exception as exc:  # the visitor's turn is committed; delivery problems are logged, never raised
             log.error("leads.webhook.queue_failed", conversation_id=state.conversation_id, error=type(exc).__name__)
 
+    def watch(self, store: DurableStore) -> None:
+        """Ask ``store``'s erasure log before each send (erasures made by other processes included)."""
+        self.dispatcher.is_erased = lambda conversation_id: store.erasure(conversation_id) is not None
+
+    def erased(self, conversation_id: str) -> None:
+        """The conversation was erased here: its deliveries become tombstones now."""
+        try:
+            dropped = self.dispatcher.forget_conversation(conversation_id)
+        except Exception as exc:  # the erasure itself is done; the pass's erasure check still holds the lead
+            log.error("leads.webhook.erase_failed", conversation_id=conversation_id, error=type(exc).__name__)
+            return
+        log.info("leads.webhook.erased", conversation_id=conversation_id, deliveries=dropped)
+
     def sweep(self, store: DurableStore, *, limit: int = 1000) -> int:
-        """Queue the closing turns of the ``limit`` most recently listed conversations that have one."""
+        """Queue the closing turns of the ``limit`` most recently listed conversations that have one, whatever
+        the closing reason; erased conversations are skipped."""
         queued = 0
         for summary in store.summaries(limit=limit):
-            if "0" in summary.state:
-                continue  # only fully complete conversations are swept; a stop closes with its own turn
+            if store.erasure(summary.conversation_id) is not None:
+                continue
+            records = store.records(summary.conversation_id)
+            if not any(closing_reason(record) is not None for record in records):
+                continue
             state = store.load(summary.conversation_id)
             closed = False
-            for record in store.records(summary.conversation_id):
+            for record in records:
                 reason = closing_reason(record)
                 closed = closed or reason is not None
                 if reason is not None or (closed and revision_notes(record)):  # revisions after the closing too
@@ -81,6 +101,7 @@ class LeadNotifier:
         while not self._stop.wait(self.dispatcher.settings.poll_seconds):
             try:
                 self.dispatcher.run_due(datetime.now(UTC))
+                self.dispatcher.purge_delivered()
             except Exception as exc:  # keep delivering after a bad pass
                 log.error("leads.webhook.pass_failed", error=type(exc).__name__)
 

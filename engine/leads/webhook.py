@@ -13,8 +13,9 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,6 +39,8 @@ class DeliverySettings:
     timeout_seconds: float
     signature_tolerance_seconds: int
     poll_seconds: float = 2.0
+    lanes_per_goal: int = 4
+    delivered_retention_seconds: float = 604800.0
 
     @property
     def attempts(self) -> int:
@@ -52,7 +55,8 @@ class DeliverySettings:
         except jsonschema.ValidationError as exc:
             raise LeadExportError(f"{path.name}: {exc.message}", code="leads.settings_invalid") from None
         return DeliverySettings(tuple(float(x) for x in data["backoff_seconds"]), float(data["timeout_seconds"]),
-                                int(data["signature_tolerance_seconds"]), float(data["poll_seconds"]))
+                                int(data["signature_tolerance_seconds"]), float(data["poll_seconds"]),
+                                int(data["lanes_per_goal"]), float(data["delivered_retention_seconds"]))
 
 
 @dataclass(frozen=True)
@@ -144,26 +148,51 @@ def _event_name(body: bytes) -> str:
 
 # (url, body, headers, timeout) -> HTTP status; raises OSError on a transport failure
 Transport = Callable[[str, bytes, dict[str, str], float], int]
+Clock = Callable[[], datetime]
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is the receiver's answer, not a new address: following it would send the lead (and its signature
+    headers) somewhere nobody configured, and a GET after a 302 drops the body. It counts as a failed attempt."""
+
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any,
+                         newurl: str) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
 
 
 def urllib_transport(url: str, body: bytes, headers: dict[str, str], timeout: float) -> int:
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # http(s) only: checked by WebhookTarget
+        with _OPENER.open(request, timeout=timeout) as response:  # http(s) only: checked by WebhookTarget
             return int(response.status)
-    except urllib.error.HTTPError as exc:
+    except urllib.error.HTTPError as exc:  # every status urllib does not treat as success, 3xx included
         return int(exc.code)
 
 
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
 class WebhookDispatcher:
-    """Queues completion events per goal and delivers what is due; one ``run_due`` call is one pass."""
+    """Queues completion events per goal and delivers what is due; one ``run_due`` call is one pass.
+
+    A pass sends each goal's due deliveries over at most ``lanes_per_goal`` connections at once, and the goals
+    side by side, so a slow or dead receiver holds up only its own goal's lanes. ``clock`` tells when an attempt
+    ended: a retry waits its backoff from the failure, not from the start of the pass. ``is_erased`` (the
+    store's erasure log) is asked before each send, so a lead of an erased conversation is never sent."""
 
     def __init__(self, outbox: Outbox, targets: dict[str, WebhookTarget], settings: DeliverySettings,
-                 transport: Transport = urllib_transport) -> None:
+                 transport: Transport = urllib_transport, *, clock: Clock = _utc_now,
+                 is_erased: Callable[[str], bool] | None = None) -> None:
         self.outbox = outbox
         self.targets = targets
         self.settings = settings
         self.transport = transport
+        self.clock = clock
+        self.is_erased = is_erased
 
     def enqueue(self, event: dict[str, Any], now: datetime) -> bool:
         """Queue an event for its goal's webhook. False when the goal has none or the delivery id is already
@@ -172,15 +201,42 @@ class WebhookDispatcher:
         if goal not in self.targets:
             return False
         body = json.dumps(event, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        return self.outbox.enqueue(str(event["delivery_id"]), goal, body, now)
+        return self.outbox.enqueue(str(event["delivery_id"]), goal, body, now, str(event["conversation_id"]))
 
     def run_due(self, now: datetime) -> list[Delivery]:
-        done = []
-        for delivery in self.outbox.due(now):
-            done.append(self._attempt(delivery, now))
-        return done
+        """One pass over the deliveries due at ``now``: every goal in parallel, each in bounded lanes."""
+        due = self.outbox.due(now)
+        if not due:
+            return []
+        by_goal: dict[str, list[Delivery]] = {}
+        for delivery in due:
+            by_goal.setdefault(delivery.goal, []).append(delivery)
+        lanes = sum(min(len(items), self.settings.lanes_per_goal) for items in by_goal.values())
+        results: dict[str, Delivery] = {}
+        with ThreadPoolExecutor(max_workers=lanes, thread_name_prefix="grace-webhook") as pool:
+            futures = [pool.submit(self._goal_lane, items[lane::self.settings.lanes_per_goal], now)
+                       for items in by_goal.values()
+                       for lane in range(min(len(items), self.settings.lanes_per_goal))]
+            for future in futures:
+                for delivery in future.result():
+                    results[delivery.delivery_id] = delivery
+        return [results[d.delivery_id] for d in due]
+
+    def forget_conversation(self, conversation_id: str) -> int:
+        """Erasure: the conversation's deliveries become tombstones; a pending one is never sent."""
+        return self.outbox.erase_conversation(conversation_id, self.clock())
+
+    def purge_delivered(self) -> int:
+        return self.outbox.purge_delivered(self.clock(), self.settings.delivered_retention_seconds)
+
+    def _goal_lane(self, deliveries: list[Delivery], now: datetime) -> list[Delivery]:
+        return [self._attempt(delivery, now) for delivery in deliveries]
 
     def _attempt(self, delivery: Delivery, now: datetime) -> Delivery:
+        if delivery.conversation_id and self.is_erased is not None and self.is_erased(delivery.conversation_id):
+            self.outbox.erase_conversation(delivery.conversation_id, now)
+            log.info("leads.webhook.erased", delivery_id=delivery.delivery_id, goal=delivery.goal)
+            return self.outbox.get(delivery.delivery_id)
         target = self.targets.get(delivery.goal)
         if target is None:
             return self.outbox.dead_letter(delivery.delivery_id, now, "no webhook configured for this goal any more")
@@ -192,11 +248,13 @@ class WebhookDispatcher:
             "X-Grace-Delivery": delivery.delivery_id,
             "X-Grace-Signature": sign(delivery.body, target.secret, stamp),
         }
+        started = self.clock()
         try:
             status = self.transport(target.url, delivery.body, headers, self.settings.timeout_seconds)
             error = None if 200 <= status < 300 else f"HTTP {status}"
         except (OSError, ValueError) as exc:  # refused, timed out, DNS, TLS: retried like a 5xx
             error = type(exc).__name__
+        now += max(self.clock() - started, timedelta(0))  # when the attempt ended: backoff counts from the failure
         if error is None:
             log.info("leads.webhook.delivered", delivery_id=delivery.delivery_id, goal=delivery.goal,
                      attempt=delivery.attempts + 1)

@@ -61,12 +61,18 @@ _STATUS_BY_CODE = {
     "store.busy": 503,
     "store.erased": 410,
     "store.not_erasable": 409,
+    "store.rollback_detected": 409,
+    "leads.delivery_unknown": 404,
+    "leads.not_dead_letter": 409,
 }
 
 
 def status_for(error: GraceError) -> int:
     if error.code in _STATUS_BY_CODE:
         return _STATUS_BY_CODE[error.code]
+    if isinstance(error, IntegrityError) and error.code.startswith("audit."):
+        # The conversation's chain or seal fails verification: closed to new turns, and the code says why.
+        return 409
     for cls, status in (
         (AuthError, 401),
         (ForbiddenError, 403),

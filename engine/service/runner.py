@@ -21,6 +21,7 @@ from engine.service.config import config_from_env
 from engine.service.readiness import warm_up
 from engine.storage import open_store
 from engine.storage.base import DurableStore
+from engine.storage.private_files import DIR_MODE
 
 OUTBOX_FILE = "outbox.db"
 DEMO_HANDOFF = Path(__file__).resolve().parents[2] / "demos" / "handoff.json"  # the demo companies' people
@@ -92,6 +93,7 @@ def storage_location(args: argparse.Namespace) -> tuple[Path, str]:
     directory (the checkout), so two checkouts never share one database or audit key by default."""
     data_dir = Path(args.data_dir).expanduser().resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(data_dir, DIR_MODE)  # the folder holds the database, its WAL, the outbox and the key: owner only
     url = args.database_url or os.environ.get("GRACE_DATABASE_URL") or f"sqlite:///{data_dir / 'grace.db'}"
     return data_dir, url
 
@@ -141,6 +143,7 @@ def build_from_args(args: argparse.Namespace) -> Built:
         warm_up(catalog)  # before any request: the first visitors must not wait for models to load
     app.state.warmed = True
     if notifier is not None:
+        notifier.watch(store)  # a lead of an erased conversation is never sent
         notifier.sweep(store)  # completions a crash left unqueued
         notifier.start()
         built.closers.append(notifier.close)

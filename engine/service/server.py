@@ -16,13 +16,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from engine.service.slow_clients import TIMEOUT_REPLY, SlowClientLimits
 
 MALFORMED = {"error": {"code": "http.malformed", "message": "the HTTP request could not be parsed"}}
 _MALFORMED_BODY = json.dumps(MALFORMED).encode()
@@ -37,6 +40,69 @@ _MALFORMED_REPLY = b"".join([
 
 
 class JsonErrorHttpToolsProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a JSON 400, and the slow-client guards of ``slow_clients.json``: headers
+    must be complete ``header_timeout_s`` after the connection opens (or the previous response ends), a body
+    ``body_timeout_s`` after its headers; one address holds at most ``max_connections_per_address`` connections.
+    A subclass with other ``limits`` serves other settings (tests)."""
+
+    limits: ClassVar[SlowClientLimits] = SlowClientLimits.load()
+    _open_by_address: ClassVar[dict[str, int]] = {}  # open connections per client address (one event loop)
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._read_timer: asyncio.TimerHandle | None = None
+        self._address = self.client[0] if self.client else ""
+        counts = JsonErrorHttpToolsProtocol._open_by_address
+        counts[self._address] = counts.get(self._address, 0) + 1
+        if counts[self._address] > self.limits.max_connections_per_address:
+            self.transport.close()  # refused before anything is read
+            return
+        self._arm(self.limits.header_timeout_s)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        counts = JsonErrorHttpToolsProtocol._open_by_address
+        left = counts.get(self._address, 1) - 1
+        if left > 0:
+            counts[self._address] = left
+        else:
+            counts.pop(self._address, None)
+        super().connection_lost(exc)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._read_timer is None:  # a next request on a kept-alive connection: its headers are timed too
+            self._arm(self.limits.header_timeout_s)
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+        self._arm(self.limits.body_timeout_s)
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        super().on_message_complete()
+
+    def _arm(self, seconds: float) -> None:
+        self._disarm()
+        self._read_timer = self.loop.call_later(seconds, self._too_slow)
+
+    def _disarm(self) -> None:
+        timer = getattr(self, "_read_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self._read_timer = None
+
+    def _too_slow(self) -> None:
+        self._read_timer = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is not None and not self.cycle.response_complete and not self.cycle.more_body:
+            return  # the request is complete and being answered: not a slow client
+        if self.cycle is None or not self.cycle.response_complete:
+            self.transport.write(TIMEOUT_REPLY)
+        self.transport.close()
+
     def send_400_response(self, msg: str) -> None:  # uvicorn's message is not shown: it can quote the request
         self.transport.write(_MALFORMED_REPLY)
         self.transport.close()

@@ -10,6 +10,7 @@ operator action log. Erasure deletes the key row and vacuums its table, so no li
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -248,6 +249,17 @@ class PostgresStore(ProtocolStore):
             raise errors.not_found(conversation_id)
         return codec.load_stored(row[0])
 
+    def listed_columns(self, conversation_id: str) -> dict[str, Any]:
+        """The columns the console lists beside the sealed state (verify compares them with it)."""
+        with self._tx() as conn:
+            row = conn.execute(
+                "SELECT goal_ref, language, turn, state_bits FROM grace_conversations WHERE id = %s",
+                (conversation_id,),
+            ).fetchone()
+        if row is None:
+            raise errors.not_found(conversation_id)
+        return dict(zip(("goal_ref", "language", "turn", "state_bits"), row, strict=True))
+
     def checkpoints(self, conversation_id: str) -> list[dict[str, Any]]:
         with self._tx() as conn:
             rows = conn.execute(
@@ -288,6 +300,12 @@ class PostgresStore(ProtocolStore):
                 yield tx
         if self.slow_commit_ms is not None:
             tx.log_if_slow(self.slow_commit_ms)
+
+    def check_anchor(self, all_checkpoints: int) -> None:
+        return None  # PostgreSQL's rollback anchor: spec/adr/0006 (not a file beside the data)
+
+    def committed_checkpoints(self, all_checkpoints: int) -> None:
+        return None
 
     @staticmethod
     def is_duplicate(exc: BaseException) -> bool:
@@ -420,15 +438,17 @@ class _PostgresTx:
         # either is read: one round trip.
         locked = self._conn.execute(
             "SELECT c.turn, c.state_json, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
-            " WHERE a.conversation_id = c.id AND a.action = %s)"
+            " WHERE a.conversation_id = c.id AND a.action = %s), c.state_bits"
             " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
             " WHERE c.id = %s FOR UPDATE OF c",
             (ERASE_ACTION, conversation_id),
         )
         heads_cursor = self._conn.execute(
             "SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s),"
-            " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s)",
-            (conversation_id, conversation_id),
+            " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s),"
+            " (SELECT COUNT(*) FROM grace_audit_records WHERE conversation_id = %s),"
+            " (SELECT record_json FROM grace_audit_records WHERE conversation_id = %s ORDER BY seq DESC LIMIT 1)",
+            (conversation_id, conversation_id, conversation_id, conversation_id),
         )
         row = locked.fetchone()
         heads = heads_cursor.fetchone()
@@ -438,7 +458,10 @@ class _PostgresTx:
             return None
         wrapped = bytes(row[2]) if row[2] is not None else None
         next_seq, newest = (int(heads[0]), int(heads[1])) if heads else (1, 0)
-        return LockedHead(row[1], wrapped, bool(row[3]), turn=row[0], next_seq=next_seq, newest_counter=newest)
+        count = int(heads[2]) if heads else -1
+        newest_hash = _record_hash(heads[3]) if heads and heads[3] is not None else None
+        return LockedHead(row[1], wrapped, bool(row[3]), turn=row[0], next_seq=next_seq, newest_counter=newest,
+                          record_count=count, head_record_hash=newest_hash, state_bits=row[4])
 
     def write(self, rows: CommitRows) -> None:
         # Sent without waiting for an answer: the pipeline flushes them with the COMMIT.
@@ -476,3 +499,12 @@ class _PostgresTx:
             "INSERT INTO grace_operator_actions (conversation_id, action, actor) VALUES (%s, %s, %s)",
             (conversation_id, ERASE_ACTION, actor),
         )
+
+
+def _record_hash(record_json: str) -> str | None:
+    """The ``hash`` of a stored record (None if the row does not parse: then it is not the anchored record)."""
+    try:
+        value = json.loads(record_json).get("hash")
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None

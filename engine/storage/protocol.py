@@ -18,12 +18,16 @@ import structlog
 
 from audit.vault import FieldCipher
 from engine.conversation import ConversationState
+from engine.errors import IntegrityError
 from engine.ports import IdempotencyEntry
 from engine.storage import codec, errors, read_ahead, turn_scope
 from engine.storage.base import ConversationAccess, Erasure
 from engine.storage.keyring import KeyRing
 
 log = structlog.get_logger("engine.storage.protocol")
+
+CHAIN_BROKEN = "audit.chain_broken"  # a stored audit record was deleted, swapped or replaced
+COLUMN_MISMATCH = "audit.column_mismatch"  # a listed column (state bits, turn) differs from the sealed state
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,11 @@ class LockedHead(KeyedRow):
     turn: int
     next_seq: int  # the 1-based row number the new audit record takes
     newest_counter: int  # the newest logged checkpoint counter (0: none yet)
+    # What the commit checks before it appends (issue 30): -1 / None where a backend does not read it.
+    record_count: int = -1  # audit records stored for the conversation (a deleted one leaves a gap)
+    head_record_hash: str | None = None  # the ``hash`` of the conversation's newest stored record
+    state_bits: str | None = None  # the column the console lists, beside the sealed state
+    all_checkpoints: int = -1  # the database's checkpoint log length (the rollback anchor compares it)
 
 
 @dataclass(frozen=True)
@@ -105,6 +114,14 @@ class SQLPort(Protocol):
 
     def is_duplicate(self, exc: BaseException) -> bool:
         """Whether ``exc`` (raised out of ``commit_tx``) is a unique-key violation: another commit came first."""
+        ...
+
+    def check_anchor(self, all_checkpoints: int) -> None:
+        """Refuse (``store.rollback_detected``) a checkpoint log shorter than the rollback anchor."""
+        ...
+
+    def committed_checkpoints(self, all_checkpoints: int) -> None:
+        """After a commit: the checkpoint log now holds ``all_checkpoints`` rows (raise the anchor)."""
         ...
 
 
@@ -223,6 +240,27 @@ def check_commit_args(state: ConversationState, expected_turn: int, idempotency:
         raise errors.StoreError("idempotency entry belongs to another conversation", code=errors.PIN_MISMATCH)
 
 
+def check_integrity(conversation_id: str, stored: Mapping[str, Any], head: LockedHead) -> None:
+    """INVARIANT: a conversation whose stored rows no longer form its sealed chain takes no new turn. Checked under
+    the write lock, cheaply: no record was deleted (the count equals the numbering), the newest record is the one
+    the stored checkpoint anchors (not swapped or edited), and the listed columns say what the sealed state says.
+    A tampered record in the middle is found by ``verify`` (which reads every record)."""
+    problem = None
+    audit_head = stored.get("audit_head")
+    if head.record_count >= 0 and head.record_count != head.next_seq - 1:
+        problem = (CHAIN_BROKEN, f"{head.next_seq - 1 - head.record_count} audit record(s) are missing")
+    elif isinstance(audit_head, Mapping) and head.record_count > 0 and head.head_record_hash is not None \
+            and head.head_record_hash != audit_head.get("head_hash"):
+        problem = (CHAIN_BROKEN, "the newest audit record is not the one the checkpoint anchors")
+    elif head.state_bits is not None and head.state_bits != "".join(str(b) for b in stored.get("bits") or []):
+        problem = (COLUMN_MISMATCH, "the listed state is not the sealed state")
+    elif stored.get("turn") is not None and stored.get("turn") != head.turn:
+        problem = (COLUMN_MISMATCH, "the listed turn is not the sealed state's turn")
+    if problem is not None:
+        log.error("storage.integrity.failed", conversation_id=conversation_id, code=problem[0])
+        raise IntegrityError(f"conversation {conversation_id}: {problem[1]}; it takes no new turn", code=problem[0])
+
+
 def check_counter(
     conversation_id: str, checkpoint: Mapping[str, Any], newest: int, record: Mapping[str, Any], seq: int
 ) -> None:
@@ -269,12 +307,16 @@ def commit_turn(
                 log.info("storage.turn.conflict", backend=port.backend, conversation_id=cid,
                          expected=expected_turn, found=head.turn)
                 raise errors.conflict(cid, expected_turn, head.turn)
-            check_pins(codec.load_stored(head.state_json), state)
+            stored_before = codec.load_stored(head.state_json)
+            check_pins(stored_before, state)
             sealer = port.keys.open(cid, head.wrapped_key)
             checkpoint = None
             if state.audit_head is not None and head_json is not None:
                 check_counter(cid, state.audit_head, head.newest_counter, record, head.next_seq)
                 checkpoint = CheckpointRow(state.audit_head["counter"], state.audit_head["seq"], head_json)
+            check_integrity(cid, stored_before, head)
+            if head.all_checkpoints >= 0:
+                port.check_anchor(head.all_checkpoints)
             entry = None
             if idempotency is not None:
                 entry = IdempotencyRow(idempotency.key, idempotency.fingerprint,
@@ -295,6 +337,8 @@ def commit_turn(
             # re-reads the entry or retries the turn.
             raise errors.StoreError(f"concurrent commit on conversation {cid!r}", code=errors.CONFLICT) from exc
         raise
+    if head.all_checkpoints >= 0 and checkpoint is not None:
+        port.committed_checkpoints(head.all_checkpoints + 1)
     log.info("storage.turn.committed", backend=port.backend, conversation_id=cid, turn=state.turn, seq=seq)
 
 

@@ -23,8 +23,10 @@ import structlog
 
 from engine.conversation import ConversationState
 from engine.storage import codec, errors
+from engine.storage.anchor import RollbackAnchor
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
+from engine.storage.private_files import private_file
 from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
 from engine.storage.sqlite_checkpoint import AUTOCHECKPOINT_BACKSTOP_PAGES, WalCheckpointer
 
@@ -125,13 +127,18 @@ class SQLiteStore(ProtocolStore):
             raise errors.StoreError(f"synchronous must be one of {SYNCHRONOUS_MODES}", code=errors.URL_INVALID)
         self._synchronous = synchronous.upper()
         self.keys = KeyRing(audit_key)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)  # 0600 before SQLite opens it: its WAL and shm files take the same mode
         self._busy_timeout_ms = busy_timeout_ms
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
         self._checkpointer = WalCheckpointer(self.path, busy_timeout_ms=busy_timeout_ms)
         self._migrate()
+        # An older copy of the file is refused before anything is served or verified (spec/adr/0006).
+        self.anchor = RollbackAnchor(self.path)
+        logged = self._conn().execute("SELECT COALESCE(MAX(rowid), 0) FROM grace_checkpoints").fetchone()[0]
+        self.anchor.check(logged, self.path)
+        self.anchor.advance(logged)
 
     # -- connections -------------------------------------------------------------------------------
 
@@ -195,7 +202,14 @@ class SQLiteStore(ProtocolStore):
         except sqlite3.Error as exc:
             raise errors.StoreError(f"sqlite: {exc}", code=errors.FAILED) from exc
 
+    def check_anchor(self, all_checkpoints: int) -> None:
+        self.anchor.check(all_checkpoints, self.path)
+
+    def committed_checkpoints(self, all_checkpoints: int) -> None:
+        self.anchor.advance(all_checkpoints)
+
     def close(self) -> None:
+        self.anchor.close()
         self._checkpointer.close()
         with self._all_lock:
             for conn in self._all:
@@ -256,6 +270,15 @@ class SQLiteStore(ProtocolStore):
         if row is None:
             raise errors.not_found(conversation_id)
         return codec.load_stored(row[0])
+
+    def listed_columns(self, conversation_id: str) -> dict[str, Any]:
+        """The columns the console lists beside the sealed state (verify compares them with it)."""
+        row = self._conn().execute(
+            "SELECT goal_ref, language, turn, state_bits FROM grace_conversations WHERE id = ?", (conversation_id,)
+        ).fetchone()
+        if row is None:
+            raise errors.not_found(conversation_id)
+        return dict(zip(("goal_ref", "language", "turn", "state_bits"), row, strict=True))
 
     def checkpoints(self, conversation_id: str) -> list[dict[str, Any]]:
         rows = (
@@ -373,7 +396,11 @@ class _SQLiteTx:
             "SELECT c.turn, c.state_json, k.wrapped_key, EXISTS (SELECT 1 FROM grace_operator_actions a"
             " WHERE a.conversation_id = c.id AND a.action = ?),"
             " (SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = c.id),"
-            " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = c.id)"
+            " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = c.id),"
+            " (SELECT COUNT(*) FROM grace_audit_records WHERE conversation_id = c.id),"
+            " (SELECT json_extract(record_json, '$.hash') FROM grace_audit_records WHERE conversation_id = c.id"
+            "  ORDER BY seq DESC LIMIT 1),"
+            " c.state_bits, (SELECT COALESCE(MAX(rowid), 0) FROM grace_checkpoints)"
             " FROM grace_conversations c LEFT JOIN grace_conversation_keys k ON k.conversation_id = c.id"
             " WHERE c.id = ?",
             (ERASE_ACTION, conversation_id),
@@ -381,7 +408,8 @@ class _SQLiteTx:
         if row is None:
             return None
         wrapped = bytes(row[2]) if row[2] is not None else None
-        return LockedHead(row[1], wrapped, bool(row[3]), turn=row[0], next_seq=row[4], newest_counter=row[5])
+        return LockedHead(row[1], wrapped, bool(row[3]), turn=row[0], next_seq=row[4], newest_counter=row[5],
+                          record_count=row[6], head_record_hash=row[7], state_bits=row[8], all_checkpoints=row[9])
 
     def write(self, rows: CommitRows) -> None:
         cid, now = rows.conversation_id, _now()

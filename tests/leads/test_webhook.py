@@ -76,8 +76,9 @@ def _event(conversation: str = "c1") -> dict[str, Any]:
 
 
 def _dispatcher(tmp_path: Path, url: str) -> WebhookDispatcher:
+    # a frozen clock: each attempt takes no time, so retries fall due exactly one backoff after the pass
     return WebhookDispatcher(Outbox(tmp_path / "outbox.db"), {"real-estate": WebhookTarget("real-estate", url, SECRET)},
-                             SETTINGS)
+                             SETTINGS, clock=lambda: NOW)
 
 
 def test_delivery_is_signed_and_retried_with_backoff(tmp_path: Path, receiver_factory: Any) -> None:

@@ -55,7 +55,7 @@ def test_verify_endpoint_fails_on_edited_state_and_null_checkpoint(factory: Stor
     write_state(factory, cid, dict(stored, bits=[1, 1, 1, 1]))
     assert _verify(service, cid)["code"] == "audit.state_mismatch"
     refused = service.turn(cid, "hello")
-    assert (refused.status_code, refused.json()["error"]["code"]) == (500, "audit.state_mismatch")
+    assert (refused.status_code, refused.json()["error"]["code"]) == (409, "audit.state_mismatch")  # not 500
     write_state(factory, cid, dict(stored, audit_head=None))
     assert _verify(service, cid)["code"] == "audit.checkpoint_missing"
     assert raw(factory, "SELECT count(*) FROM grace_audit_records WHERE conversation_id = ?", (cid,)) == [(1,)]

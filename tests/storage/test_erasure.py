@@ -181,6 +181,7 @@ def test_schema_1_database_is_migrated_and_its_conversations_are_read_only(tmp_p
         state["audit_head"] = {k: state["audit_head"][k] for k in ("conversation_id", "seq", "head_hash", "mac")}
         conn.execute("UPDATE grace_conversations SET state_json = ?", (json.dumps(state),))
         conn.execute("PRAGMA user_version = 1")
+    db.with_name(db.name + ".anchor").unlink()  # schema 1 had no rollback anchor either
     migrated = SQLiteStore(db, audit_key=AUDIT_KEY)
     assert migrated._conn().execute("PRAGMA user_version").fetchone()[0] == 2
     assert migrated.checkpoints(cid) == []

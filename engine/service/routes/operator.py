@@ -166,6 +166,8 @@ def operator_router(ctx: ServiceContext) -> APIRouter:
         who: Operator = request.state.operator
         ctx.records(conversation_id)  # 404 for an unknown conversation
         done = store.erase(conversation_id, actor=f"operator-api:{who.name}@{ctx.client_of(request)}")
+        if notifier is not None:  # erasure reaches the webhook outbox: queued and delivered payloads
+            notifier.erased(conversation_id)
         log.info("operator.conversation.erased", conversation_id=conversation_id, actor=done.actor)
         return ErasureOut(conversation_id=conversation_id, erased=True, actor=done.actor, erased_at=done.at)
 
