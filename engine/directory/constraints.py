@@ -163,6 +163,8 @@ def _place_quote(record: Record, place: PlaceConstraint) -> Evidence | None:
         for quote in quotes:
             if place.key and place.key.split()[0] in " ".join(key_tokens(quote.quote)):
                 return quote
+        if not quotes and record.raw.get("zip"):  # no county field: the county was read from this ZIP
+            return record.raw["zip"][0]
     if quotes:
         return quotes[0]
     address = record.raw.get("address")

@@ -16,12 +16,14 @@ from rapidfuzz import fuzz
 
 from engine.directory.address import AddressParser, County
 from engine.directory.directory_rules import DirectoryRules
+from engine.directory.geo_cache import us_places
 from engine.directory.errors import DirectoryFileError, DirectoryRulesError, MappingError
 from engine.directory.hours import HoursParser
 from engine.directory.mapping import Mapping, get_path, load_mapping, values
 from engine.directory.models import Evidence, Record
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
 from engine.directory.semantic import ConceptMatcher, split_passages
+from engine.directory.zip_fill import fill_places
 from engine.text import fold
 
 log = structlog.get_logger("grace.directory")
@@ -323,6 +325,8 @@ def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRul
         records.append(record)
         tails.append(tail)
     records = _resolve_cities(records, tails, builder.address)
+    if any(not r.county_keys or not r.city for r in records):  # scraped lists without county / city fields
+        records = fill_places(records, us_places())
     records = _merge_city_spellings(records, rules.natural.city_variant_ratio)
     directory = Directory(id=mapping.directory_id, path=path, mapping=mapping, records=tuple(records),
                           content_hash="sha256:" + digest.hexdigest())
