@@ -27,7 +27,7 @@ from engine.text import fold
 log = structlog.get_logger("grace.directory")
 
 RULE_FILES = ("time_vocabulary", "query_vocabulary", "address_vocabulary", "semantic_constraints", "messages",
-              "retrieval", "natural_queries")
+              "retrieval", "natural_queries", "regional_names")
 
 
 def _words(values: list[str]) -> tuple[str, ...]:
@@ -152,6 +152,18 @@ class RetrievalPolicy:
     text_variant_depth: int
     clarify_requires_location: bool
     latency_queries: int
+    clarify_min_regions: int = 1  # ask where only when the directory's records span at least this many counties
+
+
+@dataclass(frozen=True)
+class RegionalName:
+    """A regional or informal name and the places it stands for (one kind: counties, towns or ZIPs)."""
+
+    names: tuple[tuple[str, ...], ...]  # folded token keys
+    state: str
+    counties: tuple[str, ...] = ()
+    cities: tuple[str, ...] = ()
+    zips: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -213,6 +225,7 @@ class DirectoryRules:
     messages: dict[str, Any]
     retrieval: RetrievalPolicy
     natural: NaturalVocabulary
+    regions: tuple[RegionalName, ...] = ()
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]
@@ -326,6 +339,7 @@ def _retrieval(data: dict[str, Any]) -> RetrievalPolicy:
         text_variant_depth=data["text_variant_depth"],
         clarify_requires_location=bool(data["clarify_requires_location"]),
         latency_queries=data["latency_queries"],
+        clarify_min_regions=int(data.get("clarify_min_regions", 1)),
     )
 
 
@@ -369,6 +383,15 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
     )
 
 
+def _regions(data: dict[str, Any]) -> tuple[RegionalName, ...]:
+    from engine.directory.normalize import key_tokens  # normalize imports nothing from here
+
+    return tuple(RegionalName(names=tuple(dict.fromkeys(key_tokens(n) for n in e["names"] if key_tokens(n))),
+                              state=e["state"], counties=tuple(e.get("counties", ())),
+                              cities=tuple(e.get("cities", ())), zips=tuple(e.get("zips", ())))
+                 for e in data["regions"])
+
+
 _CACHE: dict[str, DirectoryRules] = {}
 _CACHE_LOCK = threading.Lock()
 
@@ -397,6 +420,7 @@ def directory_rules(bundle: RuleBundle | None) -> DirectoryRules:
         query=_query(raw["query_vocabulary"]), address=_address(raw["address_vocabulary"]),
         semantic=_semantic(raw["semantic_constraints"]), messages=raw["messages"],
         retrieval=_retrieval(raw["retrieval"]), natural=_natural(raw["natural_queries"]),
+        regions=_regions(raw["regional_names"]),
     )
     with _CACHE_LOCK:
         _CACHE[bundle.content_hash] = rules

@@ -19,6 +19,7 @@ from engine.directory.gazetteer import Gazetteer, Place
 from engine.directory.names import NameIndex, NameMatch
 from engine.directory.normalize import clean, fold_same_length, key_tokens, tokens_with_spans
 from engine.directory.places import PlaceResolver, Resolution
+from engine.directory.regions import build_regions
 from engine.directory.query_time import QueryTimeParser
 from engine.directory.semantic import ConceptMatcher
 from engine.ports import CarriedKind
@@ -68,6 +69,8 @@ class QueryParser:
             rf"^\s*(?:,|or|and|&|y|o|/)\s+(?:[a-z][a-z'.-]*\s+){{1,3}}(?:{suffixes}|condados)(?![a-z])")
         articles = ("the ", "el ", "la ", "los ", "las ", "")
         self.recall_cues = tuple(f"{cue} {a}".strip() for cue in q.recall_cues for a in articles)
+        self.regions = build_regions(rules, gazetteer)
+        self._region_len = max((len(k) for k in self.regions), default=0)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -145,9 +148,11 @@ class QueryParser:
             spans.append((start, end, kind))
             return True
 
-        names = self._names(tokens, words, folded, original, take)
         places: list[PlaceConstraint] = []
         unknown: list[str] = []
+        # a regional name is a place even where a pantry's name contains it ('Gulf Coast Community Ministries')
+        self._regional(tokens, words, original, take, places, unknown, notes)
+        names = self._names(tokens, words, folded, original, take)
         ambiguous: list[AmbiguousPlace] = []
         proximity = self._proximity(tokens, words, folded, original, is_free, take, unknown, ambiguous)
         if proximity is not None and proximity.radius is None:
@@ -197,6 +202,23 @@ class QueryParser:
                            and not _starts_with_phrase(folded, nat.continue_cues))
 
     # ------------------------------------------------------------------ places as people say them
+    def _regional(self, tokens: list[tuple[str, int, int]], words: list[str], original: str,
+                  take: Callable[[int, int, str], bool], places: list[PlaceConstraint], unknown: list[str],
+                  notes: list[str]) -> None:
+        """Regional and informal names from the rule data, longest first ('the Mississippi Gulf Coast', 'NoHo')."""
+        for size in range(min(self._region_len, len(tokens)), 0, -1):
+            for i in range(len(tokens) - size + 1):
+                match = self.regions.get(tuple(words[i:i + size]))
+                start, end = tokens[i][1], tokens[i + size - 1][2]
+                if match is None or not take(start, end, "place:region"):
+                    continue
+                said = original[start:end]
+                if match.places:
+                    places.extend(match.places)
+                    notes.append(f"place_region:{said}->{','.join(p.label for p in match.places)}")
+                else:
+                    unknown.append(said)
+
     def _cue_before(self, tokens: list[tuple[str, int, int]], index: int, folded: str) -> bool:
         start = tokens[index][1]
         return (index > 0 and tokens[index - 1][0] in self.single_cues) or _ends_with_phrase(

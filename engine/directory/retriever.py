@@ -122,6 +122,7 @@ class TraceRetriever:
             for word in words:
                 self._name_postings.setdefault(word, set()).add(index)
         self.resolver = PlaceResolver(directory, self.gazetteer, self.rules, reserved | self.rules.query.stopwords)
+        self.regions_covered = len({k for r in directory.records for k in r.county_keys}) or 1
         self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver)
         policy = self.rules.retrieval
         self.text = TextIndex(directory, policy.bm25_k1, policy.bm25_b)
@@ -181,8 +182,11 @@ class TraceRetriever:
             return Answer("clarify", (), question, parsed, self.variant, reason="ambiguous_place")
         if c.unknown_places:
             return Answer("no_match", (), None, parsed, self.variant, reason="unknown_place")
+        policy = self.rules.retrieval
         needs_clarification = (not (c.places or c.names or c.proximity)
-                               if self.rules.retrieval.clarify_requires_location else not c.has_structural)
+                               if policy.clarify_requires_location else not c.has_structural)
+        # the TRACE rule, as data: ask where only when the directory covers more than one region (county)
+        needs_clarification = needs_clarification and self.regions_covered >= policy.clarify_min_regions
         if needs_clarification:  # INVARIANT (T-3): no location, no recommendation: one clarification question
             question = self.rules.message("clarify_question", language)
             return Answer("clarify", (), question, parsed, self.variant, reason="no_structural_constraint")
