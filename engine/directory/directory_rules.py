@@ -126,6 +126,8 @@ class Concept:
     negative_patterns: tuple[re.Pattern[str], ...]
     tags: frozenset[str]
     negation: str | None
+    excludes: tuple[str, ...] = ()  # the concepts this one is the negation of ('walk_in' excludes 'appointment')
+    unstated_satisfies: bool = False  # with excludes: a record stating neither way satisfies it
 
     def label(self, language: str) -> str:
         return self.labels.get(language) or self.labels["en"]
@@ -318,8 +320,12 @@ def _semantic(data: dict[str, Any]) -> SemanticVocabulary:
             evidence_patterns=tuple(_compile(p, where) for p in entry["evidence_patterns"]),
             negative_patterns=tuple(_compile(p, where) for p in entry["negative_patterns"]),
             tags=frozenset(entry["tags"]), negation=entry.get("negation"),
+            excludes=tuple(entry.get("excludes", ())), unstated_satisfies=bool(entry.get("unstated_satisfies")),
         )
     for concept in concepts.values():
+        if any(e not in concepts for e in concept.excludes):
+            raise DirectoryRulesError(f"concept {concept.id}: excludes an unknown concept",
+                                      code="directory.rules_concept_unknown")
         if concept.negation is not None and concept.negation not in concepts:
             raise DirectoryRulesError(f"concept {concept.id}: negation {concept.negation} is not a concept",
                                       code="directory.rules_concept_unknown")

@@ -167,11 +167,22 @@ class QueryParser:
         time = self.time.parse(folded, original, free, reference)
         spans.extend(time.spans)
         concepts: list[str] = []
+        excluded: list[str] = []
+        preferred: list[str] = []
+        vocab = self.rules.semantic.concepts
         for request in self.concepts.requests(folded):
+            if self._place_word_first(tokens, words, original, request.start):
+                continue  # 'Mobile food pantry': a capitalised directory place, not the 'mobile pantry' concept
             if not take(request.start, request.end, f"concept:{request.concept}"):
                 continue
+            concept = vocab[request.concept]
             if request.unsupported:
                 notes.append(f"negated_concept_unsupported:{request.concept}")
+            elif request.excluded:
+                excluded.append(request.concept)
+            elif concept.excludes and concept.unstated_satisfies:
+                excluded.extend(concept.excludes)  # 'no appointment': not requiring one is enough
+                preferred.append(request.concept)
             elif request.concept not in concepts:
                 concepts.append(request.concept)
         self._places(tokens, words, folded, original, is_free, take, places, unknown, min_len=1)
@@ -189,8 +200,9 @@ class QueryParser:
         constraints = Constraints(places=tuple(dict.fromkeys(places)), hours=time.hours,
                                   concepts=tuple(concepts), names=tuple(names),
                                   unknown_places=tuple(dict.fromkeys(unknown)), proximity=proximity,
-                                  ambiguous=tuple(ambiguous), service=service)
-        intent = constraints.has_structural or bool(concepts) or bool(ambiguous) or service is not None or any(
+                                  ambiguous=tuple(ambiguous), service=service,
+                                  excluded=tuple(dict.fromkeys(excluded)), preferred=tuple(dict.fromkeys(preferred)))
+        intent = constraints.has_structural or bool(concepts) or bool(excluded) or bool(preferred) or bool(ambiguous) or service is not None or any(
             w in self.rules.query.intent_words for w in words)
         nat = self.rules.natural
         asks = any(w in self.rules.query.intent_words for w in words)
@@ -200,6 +212,14 @@ class QueryParser:
                            reset=_has_phrase(folded, nat.reset_cues),
                            standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names))
                            and not _starts_with_phrase(folded, nat.continue_cues))
+
+    def _place_word_first(self, tokens: list[tuple[str, int, int]], words: list[str], original: str,
+                          start: int) -> bool:
+        """The phrase starts with a capitalised word naming a directory place."""
+        for i, (word, s, _) in enumerate(tokens):
+            if s == start:
+                return original[s:s + 1].isupper() and bool(self.gaz.lookup((words[i],)))
+        return False
 
     # ------------------------------------------------------------------ places as people say them
     def _regional(self, tokens: list[tuple[str, int, int]], words: list[str], original: str,

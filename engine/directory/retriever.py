@@ -222,7 +222,19 @@ class TraceRetriever:
             depth = self.rules.retrieval.text_variant_depth
             return [records[i].source_index for i in order[:depth] if scores[i] > 0] or [
                 r.source_index for r in records[:depth]]
-        return sorted(pool, key=lambda i: (-scores[self._position(i)], i))
+        ranked = sorted(pool, key=lambda i: (-scores[self._position(i)], i))
+        return self._preferred_first(ranked, c)
+
+    def _preferred_first(self, ranked: list[int], c: Constraints) -> list[int]:
+        """Records stating a preferred counterpart ('walk-ins welcome') before those stating neither way."""
+        if not c.preferred:
+            return ranked
+        records = self.directory.records
+
+        def states(i: int) -> bool:
+            return any(records[self._position(i)].attributes.get(p) for p in c.preferred)
+
+        return [i for i in ranked if states(i)] + [i for i in ranked if not states(i)]
 
     def _named(self, c: Constraints) -> set[int]:
         """Records whose name holds one of the asked names as a run: candidates from the rarest word's postings."""
