@@ -201,6 +201,9 @@ class PlaceResolver:
             return Resolution("none")
         pool = self.gaz.counties if county_only else self.known
         if key in pool:
+            if (not county_only and pool[key].kind == "county"
+                    and self.us.town_states.get(key, set()) & self.states):
+                return Resolution("unlisted")  # 'Worcester' alone: the town, which the directory does not list
             return Resolution("exact", (pool[key],))
         aliased = [p for p in self.aliases.get(key, ()) if not county_only or p.kind == "county"]
         if aliased:

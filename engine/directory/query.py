@@ -213,6 +213,12 @@ class QueryParser:
                            standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names))
                            and not _starts_with_phrase(folded, nat.continue_cues))
 
+    def _unlisted_town(self, key: tuple[str, ...]) -> bool:
+        """A real town of a state the directory covers that is not one of the directory's towns."""
+        if self.resolver is None or key in self.gaz.cities:
+            return False
+        return any((key, state) in self.resolver.us.towns for state in self.gaz.state_codes)
+
     def _place_word_first(self, tokens: list[tuple[str, int, int]], words: list[str], original: str,
                           start: int) -> bool:
         """The phrase starts with a capitalised word naming a directory place."""
@@ -484,6 +490,11 @@ class QueryParser:
                     if chosen is None or not (named_state or self._place_ok(key, tokens, i, folded, original)):
                         continue
                 stop = tokens[after][2] if county_mark else end
+                if chosen.kind == "county" and not (county_mark or county_prefix) and self._unlisted_town(key):
+                    # 'Worcester' said alone: the town (which the directory does not list), not its county
+                    if take(start, stop, "place:unknown"):
+                        unknown.append(original[start:stop])
+                    continue
                 if chosen.kind == "state" and chosen.key not in self.gaz.state_codes:
                     if take(start, stop, "place:unknown"):
                         unknown.append(original[start:stop])
