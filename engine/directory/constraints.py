@@ -198,8 +198,12 @@ def check(record: Record, constraints: Constraints, *, places: bool = True, hour
             verdict.ok = False
             verdict.failed.append("name")
     if hours and constraints.hours is not None:
-        if matching_slots(record, constraints.hours):
-            hours_quote = record.hours_evidence or next(iter(record.raw.get("hours") or ()), None)
+        matched = matching_slots(record, constraints.hours)
+        if matched:
+            from_note = dict(record.slot_quotes)
+            hours_quote = (next((from_note[s] for s in matched if s in from_note), None) if
+                           all(s in from_note for s in matched) else None)
+            hours_quote = hours_quote or record.hours_evidence or next(iter(record.raw.get("hours") or ()), None)
             if hours_quote is not None:
                 verdict.evidence.append(("hours", hours_quote))
         else:

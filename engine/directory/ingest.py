@@ -193,6 +193,17 @@ class _Builder:
         schedule = self.hours.parse(hours_text)
         hours_evidence = Evidence(scalars["hours"] or "hours", hours_text, self.source) if (
             hours_text and schedule.known) else None
+        slot_quotes: list[tuple[Any, Evidence]] = []
+        if schedule.known:
+            # more openings stated in a note ('Pantry is also open on the 1st Saturday of each month from 10 to 12')
+            for passage in passages:
+                if not self._names_a_day(passage.quote):
+                    continue
+                extra_slots = [slot for slot in self.hours.parse(passage.quote).slots
+                               if slot.start is not None and slot not in schedule.slots]
+                slot_quotes.extend((slot, passage) for slot in extra_slots)
+            if slot_quotes:
+                schedule = replace(schedule, slots=tuple(schedule.slots) + tuple(s for s, _ in slot_quotes))
         if not schedule.known:
             for passage in passages:  # hours stated in a note when the hours field has none
                 if not self._names_a_day(passage.quote):  # 'sober for 24 hours', 'Frequency: Daily' are no hours
@@ -215,6 +226,7 @@ class _Builder:
             raw={k: v for k, v in raw.items() if v},
             attributes=attributes,
             quadrant=self.address.quadrant(address), non_food=non_food, hours_evidence=hours_evidence, point=point,
+            slot_quotes=tuple(slot_quotes),
         )
         return built, parts.tail
 

@@ -69,7 +69,9 @@ class NameIndex:
             out.add(trimmed[:size])
         for start in range(1, len(full) - 1):
             tail = self._trim(full[start:])
-            if len(tail) >= 2:
+            # a two-word tail counts only as the name's own last words ('... Fire Department'); once a generic
+            # end is trimmed off it is mostly a description ('Senior Citizen' of '... Senior Citizen Center')
+            if len(tail) >= 3 or (len(tail) == 2 and tail == full[-2:]):
                 out.add(tail)
         return out
 

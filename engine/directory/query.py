@@ -213,6 +213,11 @@ class QueryParser:
                            standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names))
                            and not _starts_with_phrase(folded, nat.continue_cues))
 
+    def _state_after(self, words: list[str], index: int) -> bool:
+        """'Montgomery Alabama', 'Columbus, OH': a state name or code right after marks the words as a town."""
+        return any(tuple(words[index:index + n]) in self.gaz.states or (
+            n == 1 and index < len(words) and words[index].upper() in self.gaz.state_codes) for n in (1, 2))
+
     def _unlisted_town(self, key: tuple[str, ...]) -> bool:
         """A real town of a state the directory covers that is not one of the directory's towns."""
         if self.resolver is None or key in self.gaz.cities:
@@ -330,7 +335,8 @@ class QueryParser:
                         or any(w.isdigit() for w in key) or county_next):
                     continue
                 cued = self._cue_before(tokens, i, folded) or self._intent_after(folded, end) or (
-                    original[start].isupper() and not self._sentence_initial(original, start))
+                    original[start].isupper() and not self._sentence_initial(original, start)) or (
+                    self._state_after(words, i + size))
                 resolution = self.resolver.resolve(key, cued=cued)
                 if resolution.how == "unlisted":
                     if cued and take(start, end, "place:unknown"):

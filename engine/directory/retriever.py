@@ -224,7 +224,8 @@ class TraceRetriever:
                 named &= pool
             if not parsed.alternatives:
                 named = self._named_alone(named, c) or named
-            pool = named
+            food = {i for i in named if not records[self._position(i)].non_food}
+            pool = food if c.service is None and food else named  # a food listing before a job/money listing
         scores = self._text_scores(parsed)
         if c.proximity is not None:
             return self._by_distance(parsed, pool, scores, distances)

@@ -27,6 +27,7 @@ import gold  # noqa: E402
 STATES = {"gulf_coast": ("AL", "FL", "MS"), "western_mass": ("MA",), "nw_ohio": ("OH",)}
 _DEBRIS = re.compile(r"^(?:[#.\d\s]+[A-Z]?\s+|\.\s*|(?:N|S|E|W|NE|NW|SE|SW)\.?\s+|unit \d+\s+|trail\s+)+", re.I)
 _ROW = re.compile(r"<tr><td>(\w+)</td><td>(.*?)</td></tr>", re.S)
+_EXCEPT = re.compile(r"\(?\bexcept (?:on )?(?:the )?\d(?:st|nd|rd|th) \w+(?: of the month)?\)?", re.I)
 NOT_FOOD = re.compile(r"^(?:job|health resource|financial|home resource)|career|workforce", re.I)
 
 
@@ -95,6 +96,8 @@ def load(region: str) -> tuple[gold.Rec, ...]:
             county = ""
         hours = _hours_text(r.get("hours"))
         notes = html.unescape(" | ".join(str(r.get(k) or "") for k in ("notes", "description")))
+        notes = _EXCEPT.sub("", notes)  # gold fix after the first run: 'Wednesdays (except 5th Wednesday ...)'
+        hours = _EXCEPT.sub("", hours)
         services = "; ".join(r.get("services") or [])
         out.append(gold.Rec(i, html.unescape(r["name"]), town, (county.replace(" County", ""),),
                             (row["zip_code"] if row else None), float(lat) if lat is not None else None,
