@@ -16,8 +16,8 @@ from rapidfuzz import fuzz
 
 from engine.directory.address import AddressParser, County
 from engine.directory.directory_rules import DirectoryRules
-from engine.directory.geo_cache import us_places
 from engine.directory.errors import DirectoryFileError, DirectoryRulesError, MappingError
+from engine.directory.geo_cache import us_places
 from engine.directory.hours import HoursParser
 from engine.directory.mapping import Mapping, get_path, load_mapping, values
 from engine.directory.models import Evidence, Record

@@ -19,8 +19,8 @@ from engine.directory.gazetteer import Gazetteer, Place
 from engine.directory.names import NameIndex, NameMatch
 from engine.directory.normalize import clean, fold_same_length, key_tokens, tokens_with_spans
 from engine.directory.places import PlaceResolver, Resolution
-from engine.directory.regions import build_regions
 from engine.directory.query_time import QueryTimeParser
+from engine.directory.regions import build_regions
 from engine.directory.semantic import ConceptMatcher
 from engine.ports import CarriedKind
 
@@ -202,8 +202,8 @@ class QueryParser:
                                   unknown_places=tuple(dict.fromkeys(unknown)), proximity=proximity,
                                   ambiguous=tuple(ambiguous), service=service,
                                   excluded=tuple(dict.fromkeys(excluded)), preferred=tuple(dict.fromkeys(preferred)))
-        intent = constraints.has_structural or bool(concepts) or bool(excluded) or bool(preferred) or bool(ambiguous) or service is not None or any(
-            w in self.rules.query.intent_words for w in words)
+        intent = (constraints.has_structural or bool(concepts) or bool(excluded) or bool(preferred)
+                  or bool(ambiguous) or service is not None or any(w in self.rules.query.intent_words for w in words))
         nat = self.rules.natural
         asks = any(w in self.rules.query.intent_words for w in words)
         return ParsedQuery(text=original, language=self._language(words, original), constraints=constraints,
@@ -220,14 +220,14 @@ class QueryParser:
 
     def _unlisted_town(self, key: tuple[str, ...]) -> bool:
         """A real town of a state the directory covers that is not one of the directory's towns."""
-        if self.resolver is None or key in self.gaz.cities:
+        if self.resolver is None or key in self.gaz.cities or " ".join(key) not in self.resolver.derived_counties:
             return False
         return any((key, state) in self.resolver.us.towns for state in self.gaz.state_codes)
 
     def _place_word_first(self, tokens: list[tuple[str, int, int]], words: list[str], original: str,
                           start: int) -> bool:
         """The phrase starts with a capitalised word naming a directory place."""
-        for i, (word, s, _) in enumerate(tokens):
+        for i, (_, s, _) in enumerate(tokens):
             if s == start:
                 return original[s:s + 1].isupper() and bool(self.gaz.lookup((words[i],)))
         return False

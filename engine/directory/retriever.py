@@ -203,6 +203,9 @@ class TraceRetriever:
         distances: dict[int, float] = {}
         ranked = self._candidates(parsed, distances)
         results, rounds = self._filter(ranked, c, distances)
+        stating = [r for r in results if any(r.record.attributes.get(p) for p in c.preferred)]
+        if stating:  # records that state the counterpart ('walk-ins welcome'); those stating neither only without
+            results = stating
         if not results:  # INVARIANT (T-4): nothing satisfies every constraint: an explicit no match
             return Answer("no_match", (), None, parsed, self.variant, rounds=rounds, candidates=len(ranked),
                           reason="no_candidate_satisfies")

@@ -104,6 +104,7 @@ def fill_places(records: list[Record], us: UsPlaces) -> list[Record]:
                 counties, county_keys = (f"{name} County",), (place_key(name),)
         if (city, counties, state) != (record.city, record.counties, record.state):
             record = replace(record, city=city, city_key=place_key(city) if city else None, counties=counties,
-                             county_keys=county_keys, state=state)
+                             county_keys=county_keys, state=state,
+                             county_from_zip=record.county_from_zip or counties != record.counties)
         out.append(record)
     return out

@@ -142,7 +142,8 @@ def fact(rec: gold.Rec, what: str) -> bool:
         return bool(re.search(r"deliver", text, re.I))
     if what == "residency_only":  # served only residents of named places / ZIPs
         return bool(re.search(r"residents? (?:of|in)|serves? (?:only )?(?:residents|\d{5})|only serv|serving only|"
-                              r"serving (?:neighbors|clients) (?:in|for)|serve only|for eligible residents|residents only", text, re.I))
+                              r"serving (?:neighbors|clients) (?:in|for)|serve only|for eligible residents|"
+                              r"residents only", text, re.I))
     if what == "soup_kitchen":
         return bool(re.search(r"soup kitchen|meal ?site|hot meal|mealsite", text, re.I))
     return gold.needs(rec, what)
