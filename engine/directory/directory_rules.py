@@ -139,6 +139,7 @@ class SemanticVocabulary:
     concepts: dict[str, Concept]
     negated_after: tuple[re.Pattern[str], ...] = ()  # '... not required' right after an evidence phrase
     negated_before: tuple[re.Pattern[str], ...] = ()  # 'no ...' / 'without ...' right before it
+    self_negation_cues: tuple[re.Pattern[str], ...] = ()  # 'I am not a ...': about the visitor, not a record
 
 
 @dataclass(frozen=True)
@@ -334,7 +335,9 @@ def _semantic(data: dict[str, Any]) -> SemanticVocabulary:
                   for p in data.get("evidence_negation_after", []))
     before = tuple(_compile(p, "semantic_constraints.evidence_negation_before")
                    for p in data.get("evidence_negation_before", []))
-    return SemanticVocabulary(negation_cues=cues, concepts=concepts, negated_after=after, negated_before=before)
+    own = tuple(_compile(p, "semantic_constraints.self_negation_cues") for p in data.get("self_negation_cues", []))
+    return SemanticVocabulary(negation_cues=cues, concepts=concepts, negated_after=after, negated_before=before,
+                              self_negation_cues=own)
 
 
 def _retrieval(data: dict[str, Any]) -> RetrievalPolicy:

@@ -213,6 +213,14 @@ class QueryParser:
                            standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names))
                            and not _starts_with_phrase(folded, nat.continue_cues))
 
+    def _inside_longer_place(self, words: list[str], i: int, size: int) -> bool:
+        for before in range(0, 3):
+            for after in range(0, 3):
+                if (before or after) and i - before >= 0 and i + size + after <= len(words) and self.gaz.lookup(
+                        tuple(words[i - before:i + size + after])):
+                    return True
+        return False
+
     def _state_after(self, words: list[str], index: int) -> bool:
         """'Montgomery Alabama', 'Columbus, OH': a state name or code right after marks the words as a town."""
         return any(tuple(words[index:index + n]) in self.gaz.states or (
@@ -241,7 +249,9 @@ class QueryParser:
             for i in range(len(tokens) - size + 1):
                 match = self.regions.get(tuple(words[i:i + size]))
                 start, end = tokens[i][1], tokens[i + size - 1][2]
-                if match is None or not take(start, end, "place:region"):
+                if match is None or self._inside_longer_place(words, i, size):
+                    continue  # 'Long Island City' is a directory town, not the region 'Long Island'
+                if not take(start, end, "place:region"):
                     continue
                 said = original[start:end]
                 if match.places:

@@ -113,6 +113,10 @@ class ConceptMatcher:
             follows_negated = bool(chosen) and chosen[-1].negated_from is not None and not folded_query[
                 chosen[-1].end:start].strip()
             if follows_negated or any(cue.search(left) for cue in self.vocab.negation_cues):
+                if concept.negation is None and any(cue.search(left) for cue in self.vocab.self_negation_cues):
+                    # 'I am not a veteran': the visitor describes themselves; no constraint can be evidenced
+                    chosen.append(ConceptRequest(cid, start, end, negated_from=cid, unsupported=True))
+                    continue
                 if concept.negation is None:
                     # 'not a soup kitchen', "isn't only for seniors": no counterpart to evidence, so the negation
                     # excludes the records whose own text evidences the concept
