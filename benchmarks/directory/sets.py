@@ -36,6 +36,7 @@ class SetTotals:
     no_match_right: int = 0
     refused: int = 0  # answerable queries answered with clarify / no-match
     answerable: int = 0
+    status_right: int = 0  # the answer's status is the expected one (results / no_match / clarify)
     failures: list[str] = field(default_factory=list)
 
     def summary(self) -> dict[str, float | int | str]:
@@ -47,6 +48,7 @@ class SetTotals:
             "clarify_ok": f"{self.clarify_right}/{self.expect_clarify}",
             "no_match_ok": f"{self.no_match_right}/{self.expect_no_match}",
             "refused": f"{self.refused}/{self.answerable}",
+            "status": round(self.status_right / n, 4),
         }
 
 
@@ -111,6 +113,9 @@ def score_set(retriever: TraceRetriever, payload: dict[str, Any], k: int = 3) ->
             t.recs += len(returned)
             t.satisfied += good
             t.hallucinated += real_bad
+            t.status_right += answer.status in {"results": {"results"}, "no_match": {"no_match"},
+                                                "clarify": {"clarify"},
+                                                "clarify_or_no_match": {"clarify", "no_match"}}[expect]
             if expect == "results":
                 t.answerable += 1
                 t.refused += answer.status != "results"
@@ -131,12 +136,13 @@ def score_set(retriever: TraceRetriever, payload: dict[str, Any], k: int = 3) ->
 def format_set_report(name: str, totals: dict[str, SetTotals], failures: bool = False) -> str:
     lines = [f"TRACE query set: {name}",
              f"{'family':12} {'n':>4} {'P@3':>6} {'R@3':>6} {'CSR':>7} {'halluc':>7} {'clarify':>8} {'nomatch':>8} "
-             f"{'refused':>8}"]
+             f"{'refused':>8} {'status':>7}"]
     order = ["all"] + sorted(k for k in totals if k != "all")
     for key in order:
         s = totals[key].summary()
         lines.append(f"{key:12} {s['queries']:>4} {s['P@3']:>6.3f} {s['R@3']:>6.3f} {s['CSR']:>7.2%} "
-                     f"{s['hallucination']:>7.2%} {s['clarify_ok']:>8} {s['no_match_ok']:>8} {s['refused']:>8}")
+                     f"{s['hallucination']:>7.2%} {s['clarify_ok']:>8} {s['no_match_ok']:>8} {s['refused']:>8} "
+                     f"{s['status']:>7.2%}")
     if failures:
         lines.extend("  " + f for f in totals["all"].failures)
     return "\n".join(lines)

@@ -23,22 +23,28 @@ from engine.directory.directory_rules import load_rules  # noqa: E402
 from engine.directory.retriever import TraceRetriever  # noqa: E402
 
 SETS = ["kansas", "sv", "ny", "dc"]
+REGION_SETS = ["gulf_coast", "western_mass", "nw_ohio"]  # fresh sets on HAARRRvest regions (regions/README.md)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--failures", action="store_true", help="list every query not scored 1/1")
     parser.add_argument("--only", action="append", help="directory set name (repeatable)")
+    parser.add_argument("--regions", action="store_true", help="the fresh region sets instead of the four")
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    for name in args.only or SETS:
-        payload = load_set(PROJECT / "benchmarks" / "trace_sets" / f"{name}.json")
-        root = shared_directories()
-        if root is None:
-            print("shared directories not found (set GRACE_SHARED_DIRECTORIES)", file=sys.stderr)
-            return 2
-        retriever = TraceRetriever.from_files(root / payload["directory"], PROJECT / payload["mapping"],
-                                              rules=load_rules())
+    for name in args.only or (REGION_SETS if args.regions else SETS):
+        folder = "regions" if name in REGION_SETS else ""
+        payload = load_set(PROJECT / "benchmarks" / "trace_sets" / folder / f"{name}.json")
+        if payload["directory"].startswith("benchmarks/"):  # committed benchmark data, not the shared folder
+            directory = PROJECT / payload["directory"]
+        else:
+            root = shared_directories()
+            if root is None:
+                print("shared directories not found (set GRACE_SHARED_DIRECTORIES)", file=sys.stderr)
+                return 2
+            directory = root / payload["directory"]
+        retriever = TraceRetriever.from_files(directory, PROJECT / payload["mapping"], rules=load_rules())
         print(format_set_report(name, score_set(retriever, payload), args.failures), end="\n\n")
     return 0
 

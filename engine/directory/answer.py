@@ -62,6 +62,9 @@ def constraint_labels(rules: DirectoryRules, constraints: Constraints, language:
     if constraints.hours is not None:
         out += _hours_labels(rules, constraints.hours, language)
     out += [rules.semantic.concepts[c].label(language) for c in constraints.concepts]
+    out += [rules.semantic.concepts[c].label(language) for c in constraints.preferred]
+    out += [rules.natural.message("excluded_label", language).format(value=rules.semantic.concepts[c].label(language))
+            for c in constraints.excluded]
     nat = rules.natural
     prox = constraints.proximity
     if prox is not None:
@@ -100,7 +103,7 @@ def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: s
             lines[-1] += " (" + rules.natural.message("distance", lang).format(miles=f"{shown:g}",
                                                                               anchor=prox.label) + ")"
         for label, ev in result.citations:
-            if label.startswith("concept:"):
+            if label.startswith(("concept:", "not:")):  # the quote that shows it (or the text read, stating neither)
                 lines.append(rules.message("evidence_line", lang).format(quote=ev.quote, field=ev.field))
     if not constraints.places and not constraints.names and constraints.proximity is None:
         lines.append(rules.message("location_hint", lang))

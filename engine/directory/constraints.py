@@ -72,6 +72,8 @@ class Constraints:
     proximity: Proximity | None = None
     ambiguous: tuple[AmbiguousPlace, ...] = ()
     service: str | None = None  # a non-food service asked for ('hygiene'); None = food services only
+    excluded: tuple[str, ...] = ()  # concepts a record must not evidence ('not a soup kitchen', 'no appointment')
+    preferred: tuple[str, ...] = ()  # counterparts whose evidence ranks a record first ('walk-ins welcome')
 
     @property
     def has_location(self) -> bool:
@@ -163,6 +165,8 @@ def _place_quote(record: Record, place: PlaceConstraint) -> Evidence | None:
         for quote in quotes:
             if place.key and place.key.split()[0] in " ".join(key_tokens(quote.quote)):
                 return quote
+        if not quotes and record.raw.get("zip"):  # no county field: the county was read from this ZIP
+            return record.raw["zip"][0]
     if quotes:
         return quotes[0]
     address = record.raw.get("address")
@@ -194,14 +198,19 @@ def check(record: Record, constraints: Constraints, *, places: bool = True, hour
             verdict.ok = False
             verdict.failed.append("name")
     if hours and constraints.hours is not None:
-        if matching_slots(record, constraints.hours):
-            hours_quote = record.hours_evidence or next(iter(record.raw.get("hours") or ()), None)
+        matched = matching_slots(record, constraints.hours)
+        if matched:
+            from_note = dict(record.slot_quotes)
+            hours_quote = (next((from_note[s] for s in matched if s in from_note), None) if
+                           all(s in from_note for s in matched) else None)
+            hours_quote = hours_quote or record.hours_evidence or next(iter(record.raw.get("hours") or ()), None)
             if hours_quote is not None:
                 verdict.evidence.append(("hours", hours_quote))
         else:
             verdict.ok = False
             verdict.failed.append("hours")
     if concepts:
+        _check_excluded(record, constraints, verdict)
         _check_service(record, constraints, verdict)
         for concept in constraints.concepts:
             found = record.attributes.get(concept)
@@ -211,6 +220,21 @@ def check(record: Record, constraints: Constraints, *, places: bool = True, hour
                 verdict.ok = False
                 verdict.failed.append(f"concept:{concept}")
     return verdict
+
+
+def _check_excluded(record: Record, constraints: Constraints, verdict: Verdict) -> None:
+    """A negated concept fails on the record's own evidence for it. Otherwise the citation is the counterpart's
+    quote when the record states one ('walk-ins welcome'), else the text that was read and states neither."""
+    for concept in constraints.excluded:
+        found = record.attributes.get(concept)
+        if found:
+            verdict.ok = False
+            verdict.failed.append(f"not:{concept}")
+            continue
+        quote = next((record.attributes[p][0] for p in constraints.preferred if record.attributes.get(p)), None)
+        quote = quote or record.hours_evidence or next(iter(record.passages), None)
+        if quote is not None:
+            verdict.evidence.append((f"not:{concept}", quote))
 
 
 def _check_service(record: Record, constraints: Constraints, verdict: Verdict) -> None:

@@ -27,7 +27,7 @@ from engine.text import fold
 log = structlog.get_logger("grace.directory")
 
 RULE_FILES = ("time_vocabulary", "query_vocabulary", "address_vocabulary", "semantic_constraints", "messages",
-              "retrieval", "natural_queries")
+              "retrieval", "natural_queries", "regional_names")
 
 
 def _words(values: list[str]) -> tuple[str, ...]:
@@ -126,6 +126,8 @@ class Concept:
     negative_patterns: tuple[re.Pattern[str], ...]
     tags: frozenset[str]
     negation: str | None
+    excludes: tuple[str, ...] = ()  # the concepts this one is the negation of ('walk_in' excludes 'appointment')
+    unstated_satisfies: bool = False  # with excludes: a record stating neither way satisfies it
 
     def label(self, language: str) -> str:
         return self.labels.get(language) or self.labels["en"]
@@ -137,6 +139,7 @@ class SemanticVocabulary:
     concepts: dict[str, Concept]
     negated_after: tuple[re.Pattern[str], ...] = ()  # '... not required' right after an evidence phrase
     negated_before: tuple[re.Pattern[str], ...] = ()  # 'no ...' / 'without ...' right before it
+    self_negation_cues: tuple[re.Pattern[str], ...] = ()  # 'I am not a ...': about the visitor, not a record
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,18 @@ class RetrievalPolicy:
     text_variant_depth: int
     clarify_requires_location: bool
     latency_queries: int
+    clarify_min_regions: int = 1  # ask where only when the directory's records span at least this many counties
+
+
+@dataclass(frozen=True)
+class RegionalName:
+    """A regional or informal name and the places it stands for (one kind: counties, towns or ZIPs)."""
+
+    names: tuple[tuple[str, ...], ...]  # folded token keys
+    state: str
+    counties: tuple[str, ...] = ()
+    cities: tuple[str, ...] = ()
+    zips: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -213,6 +228,7 @@ class DirectoryRules:
     messages: dict[str, Any]
     retrieval: RetrievalPolicy
     natural: NaturalVocabulary
+    regions: tuple[RegionalName, ...] = ()
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]
@@ -305,8 +321,12 @@ def _semantic(data: dict[str, Any]) -> SemanticVocabulary:
             evidence_patterns=tuple(_compile(p, where) for p in entry["evidence_patterns"]),
             negative_patterns=tuple(_compile(p, where) for p in entry["negative_patterns"]),
             tags=frozenset(entry["tags"]), negation=entry.get("negation"),
+            excludes=tuple(entry.get("excludes", ())), unstated_satisfies=bool(entry.get("unstated_satisfies")),
         )
     for concept in concepts.values():
+        if any(e not in concepts for e in concept.excludes):
+            raise DirectoryRulesError(f"concept {concept.id}: excludes an unknown concept",
+                                      code="directory.rules_concept_unknown")
         if concept.negation is not None and concept.negation not in concepts:
             raise DirectoryRulesError(f"concept {concept.id}: negation {concept.negation} is not a concept",
                                       code="directory.rules_concept_unknown")
@@ -315,7 +335,9 @@ def _semantic(data: dict[str, Any]) -> SemanticVocabulary:
                   for p in data.get("evidence_negation_after", []))
     before = tuple(_compile(p, "semantic_constraints.evidence_negation_before")
                    for p in data.get("evidence_negation_before", []))
-    return SemanticVocabulary(negation_cues=cues, concepts=concepts, negated_after=after, negated_before=before)
+    own = tuple(_compile(p, "semantic_constraints.self_negation_cues") for p in data.get("self_negation_cues", []))
+    return SemanticVocabulary(negation_cues=cues, concepts=concepts, negated_after=after, negated_before=before,
+                              self_negation_cues=own)
 
 
 def _retrieval(data: dict[str, Any]) -> RetrievalPolicy:
@@ -326,6 +348,7 @@ def _retrieval(data: dict[str, Any]) -> RetrievalPolicy:
         text_variant_depth=data["text_variant_depth"],
         clarify_requires_location=bool(data["clarify_requires_location"]),
         latency_queries=data["latency_queries"],
+        clarify_min_regions=int(data.get("clarify_min_regions", 1)),
     )
 
 
@@ -369,6 +392,15 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
     )
 
 
+def _regions(data: dict[str, Any]) -> tuple[RegionalName, ...]:
+    from engine.directory.normalize import key_tokens  # normalize imports nothing from here
+
+    return tuple(RegionalName(names=tuple(dict.fromkeys(key_tokens(n) for n in e["names"] if key_tokens(n))),
+                              state=e["state"], counties=tuple(e.get("counties", ())),
+                              cities=tuple(e.get("cities", ())), zips=tuple(e.get("zips", ())))
+                 for e in data["regions"])
+
+
 _CACHE: dict[str, DirectoryRules] = {}
 _CACHE_LOCK = threading.Lock()
 
@@ -397,6 +429,7 @@ def directory_rules(bundle: RuleBundle | None) -> DirectoryRules:
         query=_query(raw["query_vocabulary"]), address=_address(raw["address_vocabulary"]),
         semantic=_semantic(raw["semantic_constraints"]), messages=raw["messages"],
         retrieval=_retrieval(raw["retrieval"]), natural=_natural(raw["natural_queries"]),
+        regions=_regions(raw["regional_names"]),
     )
     with _CACHE_LOCK:
         _CACHE[bundle.content_hash] = rules

@@ -18,7 +18,7 @@ from engine.ports import CarriedKind
 
 def _has_any(c: Constraints) -> bool:
     return bool(c.places or c.unknown_places or c.proximity or c.ambiguous or c.names or c.hours is not None
-                or c.concepts or c.service)
+                or c.concepts or c.service or c.excluded)
 
 
 def merge_followup(parsed: ParsedQuery, previous: ParsedQuery, natural: NaturalVocabulary) -> ParsedQuery:
@@ -53,6 +53,10 @@ def merge_followup(parsed: ParsedQuery, previous: ParsedQuery, natural: NaturalV
     if not names and not located and "names" in carry and old.names:
         names = old.names
         carried.append("names")
+    excluded, preferred = new.excluded, new.preferred
+    if "concepts" in carry and (old.excluded or old.preferred):
+        excluded = tuple(dict.fromkeys(old.excluded + new.excluded))
+        preferred = tuple(dict.fromkeys(old.preferred + new.preferred))
     merged = replace(new, places=places, proximity=proximity, hours=hours, concepts=concepts, service=service,
-                     names=names)
+                     names=names, excluded=excluded, preferred=preferred)
     return replace(parsed, constraints=merged, intent=True, carried=tuple(carried))

@@ -178,6 +178,7 @@ class HoursParser:
 
     # ---------------------------------------------------------------- preprocessing
     def _prepare(self, text: str) -> tuple[str, bool]:
+        text = _opening_table_text(text)
         cleaned = clean(text.replace("\\n", "\n").replace("\r", "\n"))
         cleaned = self._url.sub(" ", cleaned)
         cleaned = self._phone.sub(" ", cleaned)
@@ -287,6 +288,22 @@ class HoursParser:
             machine.feed(tok)
         slots = machine.finish()
         return Schedule(slots=slots, seasonal=seasonal and bool(slots))
+
+
+_ROW = re.compile(r"<tr[^>]*>\s*<t[dh][^>]*>(.*?)</t[dh]>\s*<t[dh][^>]*>(.*?)</t[dh]>\s*</tr>", re.I | re.S)
+_TAG = re.compile(r"<[^>]+>")
+_CLOSED = re.compile(r"^\s*closed\s*$", re.I)
+
+
+def _opening_table_text(text: str) -> str:
+    """An HTML opening-hours table ('<tr><td>Monday</td><td>Closed</td></tr>...') as 'Monday 9:00 AM - 12:00 PM;'
+    lines, closed rows dropped (a row of day names each followed by 'Closed' would otherwise join the days)."""
+    if "<t" not in text.lower():
+        return text
+    rows = [(_TAG.sub(" ", day).strip(), _TAG.sub(" ", hours).strip()) for day, hours in _ROW.findall(text)]
+    if not rows:
+        return _TAG.sub(" ", text)
+    return "; ".join(f"{day} {hours}" for day, hours in rows if hours and not _CLOSED.match(hours))
 
 
 def _day_range(first: int, last: int) -> list[int]:

@@ -17,11 +17,13 @@ from rapidfuzz import fuzz
 from engine.directory.address import AddressParser, County
 from engine.directory.directory_rules import DirectoryRules
 from engine.directory.errors import DirectoryFileError, DirectoryRulesError, MappingError
+from engine.directory.geo_cache import us_places
 from engine.directory.hours import HoursParser
 from engine.directory.mapping import Mapping, get_path, load_mapping, values
 from engine.directory.models import Evidence, Record
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
 from engine.directory.semantic import ConceptMatcher, split_passages
+from engine.directory.zip_fill import fill_places
 from engine.text import fold
 
 log = structlog.get_logger("grace.directory")
@@ -191,6 +193,17 @@ class _Builder:
         schedule = self.hours.parse(hours_text)
         hours_evidence = Evidence(scalars["hours"] or "hours", hours_text, self.source) if (
             hours_text and schedule.known) else None
+        slot_quotes: list[tuple[Any, Evidence]] = []
+        if schedule.known:
+            # more openings stated in a note ('Pantry is also open on the 1st Saturday of each month from 10 to 12')
+            for passage in passages:
+                if not self._names_a_day(passage.quote):
+                    continue
+                extra_slots = [slot for slot in self.hours.parse(passage.quote).slots
+                               if slot.start is not None and slot not in schedule.slots]
+                slot_quotes.extend((slot, passage) for slot in extra_slots)
+            if slot_quotes:
+                schedule = replace(schedule, slots=tuple(schedule.slots) + tuple(s for s, _ in slot_quotes))
         if not schedule.known:
             for passage in passages:  # hours stated in a note when the hours field has none
                 if not self._names_a_day(passage.quote):  # 'sober for 24 hours', 'Frequency: Daily' are no hours
@@ -213,6 +226,7 @@ class _Builder:
             raw={k: v for k, v in raw.items() if v},
             attributes=attributes,
             quadrant=self.address.quadrant(address), non_food=non_food, hours_evidence=hours_evidence, point=point,
+            slot_quotes=tuple(slot_quotes),
         )
         return built, parts.tail
 
@@ -323,6 +337,8 @@ def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRul
         records.append(record)
         tails.append(tail)
     records = _resolve_cities(records, tails, builder.address)
+    if any(not r.county_keys or not r.city for r in records):  # scraped lists without county / city fields
+        records = fill_places(records, us_places())
     records = _merge_city_spellings(records, rules.natural.city_variant_ratio)
     directory = Directory(id=mapping.directory_id, path=path, mapping=mapping, records=tuple(records),
                           content_hash="sha256:" + digest.hexdigest())

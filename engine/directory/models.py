@@ -80,6 +80,8 @@ class Record:
     non_food: bool = False  # only a non-food service (hygiene, clothing...) by its name or an 'only' note
     hours_evidence: Evidence | None = None  # where the schedule was read (hours field, or a note stating hours)
     point: tuple[float, float] | None = None  # latitude/longitude the directory gives (unchecked here)
+    slot_quotes: tuple[tuple[Slot, Evidence], ...] = ()  # openings read from a note besides the hours field
+    county_from_zip: bool = False  # the directory states no county: it was read from the ZIP gazetteer
 
     @property
     def source_ref(self) -> str:

@@ -61,6 +61,18 @@ class NameIndex:
         # distinctive word to be taken without a cue (see _distinctive)
         for size in range(2, len(full)):
             out.add(full[:size])
+        # 'Salvation Army' in 'The Salvation Army Pittsfield Corps Food Pantry' (leading generic words dropped)
+        # and 'Not Bread Alone' in 'Center for Human Development Not Bread Alone Soup Kitchen' (a programme named
+        # at the end of its host's name): prefixes of the trimmed name, tails of the name and their trimmed forms
+        trimmed = self._trim(full)
+        for size in range(2, len(trimmed)):
+            out.add(trimmed[:size])
+        for start in range(1, len(full) - 1):
+            tail = self._trim(full[start:])
+            # a two-word tail counts only as the name's own last words ('... Fire Department'); once a generic
+            # end is trimmed off it is mostly a description ('Senior Citizen' of '... Senior Citizen Center')
+            if len(tail) >= 3 or (len(tail) == 2 and tail == full[-2:]):
+                out.add(tail)
         return out
 
     def _branch(self, tokens: tuple[str, ...]) -> tuple[str, ...]:

@@ -47,6 +47,9 @@ class PlaceResolver:
         self.us: UsPlaces = us_places()
         self.states = set(gaz.state_codes) or {r.state for r in directory.records if r.state}
         self.known: dict[Key, Place] = {**gaz.counties, **gaz.cities}  # a city wins over a same-named county
+        # counties no record states (read from ZIPs): a bare word naming one is more likely the town of that name
+        stated = {k for r in directory.records if not r.county_from_zip for k in r.county_keys}
+        self.derived_counties = frozenset(k for r in directory.records for k in r.county_keys) - stated
         self.city_states: dict[str, set[str]] = {}
         for record in directory.records:
             if record.city_key and record.state:
@@ -201,6 +204,9 @@ class PlaceResolver:
             return Resolution("none")
         pool = self.gaz.counties if county_only else self.known
         if key in pool:
+            if (not county_only and pool[key].kind == "county" and pool[key].key in self.derived_counties
+                    and self.us.town_states.get(key, set()) & self.states):
+                return Resolution("unlisted")  # 'Worcester' alone: the town, which the directory does not list
             return Resolution("exact", (pool[key],))
         aliased = [p for p in self.aliases.get(key, ()) if not county_only or p.kind == "county"]
         if aliased:

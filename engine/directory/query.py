@@ -20,6 +20,7 @@ from engine.directory.names import NameIndex, NameMatch
 from engine.directory.normalize import clean, fold_same_length, key_tokens, tokens_with_spans
 from engine.directory.places import PlaceResolver, Resolution
 from engine.directory.query_time import QueryTimeParser
+from engine.directory.regions import build_regions
 from engine.directory.semantic import ConceptMatcher
 from engine.ports import CarriedKind
 
@@ -68,6 +69,8 @@ class QueryParser:
             rf"^\s*(?:,|or|and|&|y|o|/)\s+(?:[a-z][a-z'.-]*\s+){{1,3}}(?:{suffixes}|condados)(?![a-z])")
         articles = ("the ", "el ", "la ", "los ", "las ", "")
         self.recall_cues = tuple(f"{cue} {a}".strip() for cue in q.recall_cues for a in articles)
+        self.regions = build_regions(rules, gazetteer)
+        self._region_len = max((len(k) for k in self.regions), default=0)
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -145,9 +148,11 @@ class QueryParser:
             spans.append((start, end, kind))
             return True
 
-        names = self._names(tokens, words, folded, original, take)
         places: list[PlaceConstraint] = []
         unknown: list[str] = []
+        # a regional name is a place even where a pantry's name contains it ('Gulf Coast Community Ministries')
+        self._regional(tokens, words, original, take, places, unknown, notes)
+        names = self._names(tokens, words, folded, original, take)
         ambiguous: list[AmbiguousPlace] = []
         proximity = self._proximity(tokens, words, folded, original, is_free, take, unknown, ambiguous)
         if proximity is not None and proximity.radius is None:
@@ -162,11 +167,22 @@ class QueryParser:
         time = self.time.parse(folded, original, free, reference)
         spans.extend(time.spans)
         concepts: list[str] = []
+        excluded: list[str] = []
+        preferred: list[str] = []
+        vocab = self.rules.semantic.concepts
         for request in self.concepts.requests(folded):
+            if self._place_word_first(tokens, words, original, request.start):
+                continue  # 'Mobile food pantry': a capitalised directory place, not the 'mobile pantry' concept
             if not take(request.start, request.end, f"concept:{request.concept}"):
                 continue
+            concept = vocab[request.concept]
             if request.unsupported:
                 notes.append(f"negated_concept_unsupported:{request.concept}")
+            elif request.excluded:
+                excluded.append(request.concept)
+            elif concept.excludes and concept.unstated_satisfies:
+                excluded.extend(concept.excludes)  # 'no appointment': not requiring one is enough
+                preferred.append(request.concept)
             elif request.concept not in concepts:
                 concepts.append(request.concept)
         self._places(tokens, words, folded, original, is_free, take, places, unknown, min_len=1)
@@ -184,9 +200,10 @@ class QueryParser:
         constraints = Constraints(places=tuple(dict.fromkeys(places)), hours=time.hours,
                                   concepts=tuple(concepts), names=tuple(names),
                                   unknown_places=tuple(dict.fromkeys(unknown)), proximity=proximity,
-                                  ambiguous=tuple(ambiguous), service=service)
-        intent = constraints.has_structural or bool(concepts) or bool(ambiguous) or service is not None or any(
-            w in self.rules.query.intent_words for w in words)
+                                  ambiguous=tuple(ambiguous), service=service,
+                                  excluded=tuple(dict.fromkeys(excluded)), preferred=tuple(dict.fromkeys(preferred)))
+        intent = (constraints.has_structural or bool(concepts) or bool(excluded) or bool(preferred)
+                  or bool(ambiguous) or service is not None or any(w in self.rules.query.intent_words for w in words))
         nat = self.rules.natural
         asks = any(w in self.rules.query.intent_words for w in words)
         return ParsedQuery(text=original, language=self._language(words, original), constraints=constraints,
@@ -196,7 +213,53 @@ class QueryParser:
                            standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names))
                            and not _starts_with_phrase(folded, nat.continue_cues))
 
+    def _inside_longer_place(self, words: list[str], i: int, size: int) -> bool:
+        for before in range(0, 3):
+            for after in range(0, 3):
+                if (before or after) and i - before >= 0 and i + size + after <= len(words) and self.gaz.lookup(
+                        tuple(words[i - before:i + size + after])):
+                    return True
+        return False
+
+    def _state_after(self, words: list[str], index: int) -> bool:
+        """'Montgomery Alabama', 'Columbus, OH': a state name or code right after marks the words as a town."""
+        return any(tuple(words[index:index + n]) in self.gaz.states or (
+            n == 1 and index < len(words) and words[index].upper() in self.gaz.state_codes) for n in (1, 2))
+
+    def _unlisted_town(self, key: tuple[str, ...]) -> bool:
+        """A real town of a state the directory covers that is not one of the directory's towns."""
+        if self.resolver is None or key in self.gaz.cities or " ".join(key) not in self.resolver.derived_counties:
+            return False
+        return any((key, state) in self.resolver.us.towns for state in self.gaz.state_codes)
+
+    def _place_word_first(self, tokens: list[tuple[str, int, int]], words: list[str], original: str,
+                          start: int) -> bool:
+        """The phrase starts with a capitalised word naming a directory place."""
+        for i, (_, s, _) in enumerate(tokens):
+            if s == start:
+                return original[s:s + 1].isupper() and bool(self.gaz.lookup((words[i],)))
+        return False
+
     # ------------------------------------------------------------------ places as people say them
+    def _regional(self, tokens: list[tuple[str, int, int]], words: list[str], original: str,
+                  take: Callable[[int, int, str], bool], places: list[PlaceConstraint], unknown: list[str],
+                  notes: list[str]) -> None:
+        """Regional and informal names from the rule data, longest first ('the Mississippi Gulf Coast', 'NoHo')."""
+        for size in range(min(self._region_len, len(tokens)), 0, -1):
+            for i in range(len(tokens) - size + 1):
+                match = self.regions.get(tuple(words[i:i + size]))
+                start, end = tokens[i][1], tokens[i + size - 1][2]
+                if match is None or self._inside_longer_place(words, i, size):
+                    continue  # 'Long Island City' is a directory town, not the region 'Long Island'
+                if not take(start, end, "place:region"):
+                    continue
+                said = original[start:end]
+                if match.places:
+                    places.extend(match.places)
+                    notes.append(f"place_region:{said}->{','.join(p.label for p in match.places)}")
+                else:
+                    unknown.append(said)
+
     def _cue_before(self, tokens: list[tuple[str, int, int]], index: int, folded: str) -> bool:
         start = tokens[index][1]
         return (index > 0 and tokens[index - 1][0] in self.single_cues) or _ends_with_phrase(
@@ -282,7 +345,8 @@ class QueryParser:
                         or any(w.isdigit() for w in key) or county_next):
                     continue
                 cued = self._cue_before(tokens, i, folded) or self._intent_after(folded, end) or (
-                    original[start].isupper() and not self._sentence_initial(original, start))
+                    original[start].isupper() and not self._sentence_initial(original, start)) or (
+                    self._state_after(words, i + size))
                 resolution = self.resolver.resolve(key, cued=cued)
                 if resolution.how == "unlisted":
                     if cued and take(start, end, "place:unknown"):
@@ -442,6 +506,11 @@ class QueryParser:
                     if chosen is None or not (named_state or self._place_ok(key, tokens, i, folded, original)):
                         continue
                 stop = tokens[after][2] if county_mark else end
+                if chosen.kind == "county" and not (county_mark or county_prefix) and self._unlisted_town(key):
+                    # 'Worcester' said alone: the town (which the directory does not list), not its county
+                    if take(start, stop, "place:unknown"):
+                        unknown.append(original[start:stop])
+                    continue
                 if chosen.kind == "state" and chosen.key not in self.gaz.state_codes:
                     if take(start, stop, "place:unknown"):
                         unknown.append(original[start:stop])

@@ -122,6 +122,7 @@ class TraceRetriever:
             for word in words:
                 self._name_postings.setdefault(word, set()).add(index)
         self.resolver = PlaceResolver(directory, self.gazetteer, self.rules, reserved | self.rules.query.stopwords)
+        self.regions_covered = len({k for r in directory.records for k in r.county_keys}) or 1
         self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver)
         policy = self.rules.retrieval
         self.text = TextIndex(directory, policy.bm25_k1, policy.bm25_b)
@@ -181,14 +182,30 @@ class TraceRetriever:
             return Answer("clarify", (), question, parsed, self.variant, reason="ambiguous_place")
         if c.unknown_places:
             return Answer("no_match", (), None, parsed, self.variant, reason="unknown_place")
+        policy = self.rules.retrieval
         needs_clarification = (not (c.places or c.names or c.proximity)
-                               if self.rules.retrieval.clarify_requires_location else not c.has_structural)
+                               if policy.clarify_requires_location else not c.has_structural)
+        # the TRACE rule, as data: ask where only when the directory covers more than one region (county)
+        needs_clarification = needs_clarification and self.regions_covered >= policy.clarify_min_regions
         if needs_clarification:  # INVARIANT (T-3): no location, no recommendation: one clarification question
             question = self.rules.message("clarify_question", language)
             return Answer("clarify", (), question, parsed, self.variant, reason="no_structural_constraint")
+        branches = self.name_candidates(parsed)
+        if branches:  # one name, several places: ask which, naming them (never a guess between them)
+            nat = self.rules.natural
+            or_word = f" {nat.message('or_word', language)} "
+            shown = []
+            for index in branches[:6]:
+                record = self.directory.records[self._position(index)]
+                shown.append(f"{record.name} ({record.city})" if record.city else record.name)
+            question = nat.message("clarify_place", language).format(candidates=or_word.join(shown))
+            return Answer("clarify", (), question, parsed, self.variant, reason="ambiguous_name")
         distances: dict[int, float] = {}
         ranked = self._candidates(parsed, distances)
         results, rounds = self._filter(ranked, c, distances)
+        stating = [r for r in results if any(r.record.attributes.get(p) for p in c.preferred)]
+        if stating:  # records that state the counterpart ('walk-ins welcome'); those stating neither only without
+            results = stating
         if not results:  # INVARIANT (T-4): nothing satisfies every constraint: an explicit no match
             return Answer("no_match", (), None, parsed, self.variant, rounds=rounds, candidates=len(ranked),
                           reason="no_candidate_satisfies")
@@ -206,9 +223,12 @@ class TraceRetriever:
             pool = set(self.graph.records_open(c.hours, among=pool))
         if c.names:
             named = self._named(c)
+            if pool is not None:  # the branch in the place asked for, before any 'named alone' preference
+                named &= pool
             if not parsed.alternatives:
                 named = self._named_alone(named, c) or named
-            pool = named if pool is None else pool & named
+            food = {i for i in named if not records[self._position(i)].non_food}
+            pool = food if c.service is None and food else named  # a food listing before a job/money listing
         scores = self._text_scores(parsed)
         if c.proximity is not None:
             return self._by_distance(parsed, pool, scores, distances)
@@ -218,16 +238,50 @@ class TraceRetriever:
             depth = self.rules.retrieval.text_variant_depth
             return [records[i].source_index for i in order[:depth] if scores[i] > 0] or [
                 r.source_index for r in records[:depth]]
-        return sorted(pool, key=lambda i: (-scores[self._position(i)], i))
+        ranked = sorted(pool, key=lambda i: (-scores[self._position(i)], i))
+        return self._preferred_first(ranked, c)
+
+    def _preferred_first(self, ranked: list[int], c: Constraints) -> list[int]:
+        """Records stating a preferred counterpart ('walk-ins welcome') before those stating neither way."""
+        if not c.preferred:
+            return ranked
+        records = self.directory.records
+
+        def states(i: int) -> bool:
+            return any(records[self._position(i)].attributes.get(p) for p in c.preferred)
+
+        return [i for i in ranked if states(i)] + [i for i in ranked if not states(i)]
 
     def _named(self, c: Constraints) -> set[int]:
-        """Records whose name holds one of the asked names as a run: candidates from the rarest word's postings."""
-        found: set[int] = set()
+        """Records whose name holds one of the asked names as a run: candidates from the rarest word's postings.
+        Several names ('Feed Your Neighbor at Epiphany Lutheran': a programme at a host) keep the records
+        holding all of them when there are such."""
+        per_name: list[set[int]] = []
         for name in c.names:
             postings = [self._name_postings.get(t, set()) for t in name.key]
             pool = min(postings, key=len) if postings else set()
-            found |= {i for i in pool if contains_run(self._name_tokens[i], name.key)}
-        return found
+            per_name.append({i for i in pool if contains_run(self._name_tokens[i], name.key)})
+        every = set.intersection(*per_name) if len(per_name) > 1 else set()
+        return every or set().union(*per_name)
+
+    def name_candidates(self, parsed: ParsedQuery) -> list[int]:
+        """A name asked for without a place that several records in different towns answer to: the branches of
+        a chain ('Salvation Army': the exact name and 'Salvation Army of <town>') or, when no record bears
+        exactly the asked name, every holder of it. Empty when one town (or one record) answers."""
+        c = parsed.constraints
+        if not c.names or c.places or c.proximity or c.unknown_places or parsed.alternatives:
+            return []
+        named = self._named(c)
+        records = self.directory.records
+        blocked = self.names.generic | self.gazetteer.place_tokens | self.rules.query.stopwords
+        asked = {t for n in c.names for t in n.key}
+        exact = self._named_alone(named, c)
+        if exact:  # a record bears the name: only chain branches (extra words are places or generic) compete
+            named = {i for i in named if not set(self._name_tokens[i]) - asked - blocked}
+        towns = {records[self._position(i)].city_key or f"#{i}" for i in named}
+        if len(named) < 2 or len(towns) < 2:
+            return []
+        return sorted(named)
 
     def _named_alone(self, named: set[int], c: Constraints) -> set[int]:
         """Records whose whole name (generic words aside) is the name asked for: the named record alone."""

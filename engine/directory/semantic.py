@@ -51,6 +51,7 @@ class ConceptRequest:
     end: int
     negated_from: str | None = None  # the concept the visitor negated ("no appointment" -> walk_in)
     unsupported: bool = False  # negated, and the vocabulary has no counterpart: cannot be evidenced
+    excluded: bool = False  # negated without a counterpart: records evidencing ``concept`` are excluded
 
 
 class ConceptMatcher:
@@ -108,10 +109,18 @@ class ConceptMatcher:
             taken_until = end
             left = folded_query[max(0, start - 40):start]
             concept = self.vocab.concepts[cid]
-            if any(cue.search(left) for cue in self.vocab.negation_cues):
-                if concept.negation is None:
-                    # "without a senior ID"? A negated concept with no counterpart cannot be evidenced: skip it.
+            # 'not for university students': a concept right after a negated one shares its negation
+            follows_negated = bool(chosen) and chosen[-1].negated_from is not None and not folded_query[
+                chosen[-1].end:start].strip()
+            if follows_negated or any(cue.search(left) for cue in self.vocab.negation_cues):
+                if concept.negation is None and any(cue.search(left) for cue in self.vocab.self_negation_cues):
+                    # 'I am not a veteran': the visitor describes themselves; no constraint can be evidenced
                     chosen.append(ConceptRequest(cid, start, end, negated_from=cid, unsupported=True))
+                    continue
+                if concept.negation is None:
+                    # 'not a soup kitchen', "isn't only for seniors": no counterpart to evidence, so the negation
+                    # excludes the records whose own text evidences the concept
+                    chosen.append(ConceptRequest(cid, start, end, negated_from=cid, excluded=True))
                     continue
                 chosen.append(ConceptRequest(concept.negation, start, end, negated_from=cid))
                 continue

@@ -78,19 +78,34 @@ def test_bare_numbers_are_not_times(retriever: TraceRetriever, reference: dateti
     ("pantries for college students in Lakeview", ("students",)),
     ("I don't have an ID, anything in Lakeview?", ("no_id",)),
     ("I can't make an appointment, pantry in Lakeview?", ("walk_in",)),
-    ("pantry with no appointment needed in Lakeview", ("walk_in",)),
+    ("pantry with no appointment needed in Lakeview", ("no_appointment",)),
     ("despensa para adultos mayores en Lakeview", ("seniors",)),
     ("I'm struggling to feed my kids in Lakeview", ()),
 ])
 def test_semantic_constraints(retriever: TraceRetriever, reference: datetime, text: str,
                               concepts: tuple[str, ...]) -> None:
-    assert retriever.parse(text, reference).constraints.concepts == concepts
+    c = retriever.parse(text, reference).constraints
+    if concepts == ("no_appointment",):  # a negated requirement: records stating it are excluded
+        assert c.preferred == concepts and c.excluded == ("appointment",) and c.concepts == ()
+    else:
+        assert c.concepts == concepts
 
 
 def test_negated_concept_without_counterpart_is_not_a_constraint(retriever: TraceRetriever,
                                                                  reference: datetime) -> None:
     parsed = retriever.parse("I am not a veteran, pantry in Lakeview?", reference)
-    assert parsed.constraints.concepts == () and any("unsupported" in n for n in parsed.notes)
+    # a visitor describing themselves: no constraint (veterans' pantries may serve everyone)
+    assert parsed.constraints.concepts == () and parsed.constraints.excluded == ()
+    assert any("unsupported" in n for n in parsed.notes)
+
+
+def test_negated_record_property_excludes_the_records_stating_it(retriever: TraceRetriever,
+                                                                  reference: datetime) -> None:
+    parsed = retriever.parse("pantry in Lakeview that is not a soup kitchen", reference)
+    assert parsed.constraints.excluded == ("hot_meals",) and parsed.constraints.concepts == ()
+    for result in retriever.retrieve(parsed).results:
+        assert not result.record.attributes.get("hot_meals")
+        assert any(label == "not:hot_meals" for label, _ in result.citations)
 
 
 def test_names_are_recognised_with_or_without_cues(retriever: TraceRetriever, reference: datetime) -> None:

@@ -1,0 +1,158 @@
+"""Independent gold reader for the HAARRRvest region sets (benchmarks/trace_sets/regions/<region>/records.json).
+
+Like ``gold.py`` it never imports engine.directory. Town = the raw city with scraping debris removed ("45 Citronelle",
+". Mobile", "NE Fort Walton Beach"), else the town written at the end of the street address, else the town of a
+valid ZIP of the record's state; county = the county of that valid ZIP, else of the ZIP centroid nearest to the
+record's own coordinates (every record here has them). Hours: the hours field (HTML opening-hours tables reduced to
+"Day time" rows, "Closed" rows dropped) plus the notes/description text, read by ``gold.slots``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import zipcodes
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import gold  # noqa: E402
+
+STATES = {"gulf_coast": ("AL", "FL", "MS"), "western_mass": ("MA",), "nw_ohio": ("OH",)}
+_DEBRIS = re.compile(r"^(?:[#.\d\s]+[A-Z]?\s+|\.\s*|(?:N|S|E|W|NE|NW|SE|SW)\.?\s+|unit \d+\s+|trail\s+)+", re.I)
+_ROW = re.compile(r"<tr><td>(\w+)</td><td>(.*?)</td></tr>", re.S)
+_EXCEPT = re.compile(r"\(?\bexcept (?:on )?(?:the )?\d(?:st|nd|rd|th) \w+(?: of the month)?\)?", re.I)
+NOT_FOOD = re.compile(r"^(?:job|health resource|financial|home resource)|career|workforce", re.I)
+
+
+def _zip_row(z: str | None, states: tuple[str, ...]) -> dict[str, str] | None:
+    if not z or not re.fullmatch(r"\d{5}", z[:5]):
+        return None
+    hits = [h for h in zipcodes.matching(z[:5]) if h["state"] in states]
+    return hits[0] if hits else None
+
+
+@lru_cache(maxsize=4)
+def _zip_table(states: tuple[str, ...]) -> list[tuple[float, float, str, str]]:
+    return [(float(z["lat"]), float(z["long"]), z["county"], z["city"]) for s in states
+            for z in zipcodes.filter_by(state=s) if z["zip_code_type"] == "STANDARD"]
+
+
+def _nearest(lat: float, lon: float, states: tuple[str, ...]) -> tuple[str, str]:
+    best = min(_zip_table(states), key=lambda t: (t[0] - lat) ** 2 + ((t[1] - lon) * math.cos(math.radians(lat))) ** 2)
+    return best[2], best[3]
+
+
+def _town_names(states: tuple[str, ...]) -> set[str]:
+    rows = [z for s in states for z in zipcodes.filter_by(state=s)]
+    return {c.lower() for z in rows for c in [z["city"], *(z.get("acceptable_cities") or [])]}
+
+
+def clean_town(raw: str | None, address: str | None, states: tuple[str, ...]) -> str | None:
+    towns = _town_names(states)
+    city = _DEBRIS.sub("", (raw or "").replace("\u200b", "")).strip(" .,")
+    city = re.sub(r"^(?:north|south|east|west)\s+(?=\w)", lambda m: m.group(0) if
+                  _DEBRIS.sub("", (raw or "")).strip(" .,").lower() in towns else "", city, flags=re.I)
+    city = re.sub(r"\bMt\.?\s", "Mount ", city)
+    if city.lower() in towns:
+        return city.title()
+    for n in (3, 2, 1):  # town written at the end of the street address
+        tail = " ".join((address or "").split()[-n:])
+        if tail.lower() in towns and n <= len((address or "").split()) - 1:
+            return tail.title()
+    return None
+
+
+def _hours_text(raw: str | None) -> str:
+    text = raw or ""
+    if "<table" in text:
+        rows = [(d, re.sub(r"<[^>]+>", " ", t)) for d, t in _ROW.findall(text)]
+        text = "; ".join(f"{d} {t.strip()}" for d, t in rows if not re.search(r"closed", t, re.I))
+    return html.unescape(re.sub(r"<[^>]+>", " ", text)).strip()
+
+
+@lru_cache(maxsize=4)
+def load(region: str) -> tuple[gold.Rec, ...]:
+    states = STATES[region]
+    records = json.loads((HERE / region / "records.json").read_text(encoding="utf-8"))
+    out = []
+    for i, r in enumerate(records):
+        row = _zip_row(str(r.get("zip") or ""), states)
+        town = clean_town(r.get("city"), r.get("address"), states)
+        if town is None and row is not None:
+            town = row["city"].title()
+        lat, lon = r.get("latitude"), r.get("longitude")
+        if row is not None:
+            county = row["county"]
+        elif lat is not None and lon is not None:
+            county = _nearest(float(lat), float(lon), states)[0]
+        else:
+            county = ""
+        hours = _hours_text(r.get("hours"))
+        notes = html.unescape(" | ".join(str(r.get(k) or "") for k in ("notes", "description")))
+        notes = _EXCEPT.sub("", notes)  # gold fix after the first run: 'Wednesdays (except 5th Wednesday ...)'
+        hours = _EXCEPT.sub("", hours)
+        services = "; ".join(r.get("services") or [])
+        out.append(gold.Rec(i, html.unescape(r["name"]), town, (county.replace(" County", ""),),
+                            (row["zip_code"] if row else None), float(lat) if lat is not None else None,
+                            float(lon) if lon is not None else None, hours,
+                            " | ".join([hours, notes, services]), frozenset()))
+    return tuple(out)
+
+
+def raw_state(region: str, index: int) -> str:
+    rec = load(region)[index]
+    row = _zip_row(rec.zip, STATES[region])
+    if row is not None:
+        return row["state"]
+    return STATES[region][0] if len(STATES[region]) == 1 else ""
+
+
+# ------------------------------------------------------------------ facts beyond gold.needs
+_APPT = re.compile(r"appointment|call to (?:register|schedule)|must call|register", re.I)
+_NO_APPT = re.compile(r"no appointment|walk[- ]?ins? (?:are )?welcome|first come,? first serve|"
+                      r"no eligibility requirements", re.I)
+
+
+def fact(rec: gold.Rec, what: str) -> bool:
+    text = rec.name + " | " + rec.text
+    if what == "appointment":  # an appointment / registration is required (not merely possible)
+        if re.search(r"also available by appointment|as well as by appointment|appointments? available|"
+                     r"and by appointment|or by appointment|by appointment (?:on|from)|outside (?:of )?(?:these|the)",
+                     text, re.I) and not re.search(r"by appointment only|appointment only|make an appointment|"
+                                                   r"must (?:call|make)|call to (?:register|schedule)|requires "
+                                                   r"registration|registration is required", text, re.I):
+            return False
+        return bool(_APPT.search(text)) and not _NO_APPT.search(text)
+    if what == "walk_in":
+        return bool(_NO_APPT.search(text))
+    if what == "children":
+        return bool(re.search(r"children|kids?\b|18 and younger|under 18|youth", text, re.I))
+    if what == "veteran":
+        return bool(re.search(r"veteran|\bvets?\b", text, re.I))
+    if what == "mobile":
+        return bool(re.search(r"mobile (?:food bank|pantry|market)", text, re.I))
+    if what == "delivery":
+        return bool(re.search(r"deliver", text, re.I))
+    if what == "residency_only":  # served only residents of named places / ZIPs
+        return bool(re.search(r"residents? (?:of|in)|serves? (?:only )?(?:residents|\d{5})|only serv|serving only|"
+                              r"serving (?:neighbors|clients) (?:in|for)|serve only|for eligible residents|"
+                              r"residents only", text, re.I))
+    if what == "soup_kitchen":
+        return bool(re.search(r"soup kitchen|meal ?site|hot meal|mealsite", text, re.I))
+    return gold.needs(rec, what)
+
+
+def is_food(rec: gold.Rec) -> bool | None:
+    """False for job/health/money/home resources; None (undecidable) for shelters; else gold.is_food."""
+    if NOT_FOOD.search(rec.name) or NOT_FOOD.search(rec.text[:200]):
+        return False
+    if re.search(r"\bshelter\b", rec.text, re.I) and not re.search(r"food|pantry|meal|kitchen", rec.text, re.I):
+        return None
+    return gold.is_food(rec)
