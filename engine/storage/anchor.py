@@ -1,4 +1,4 @@
-"""The rollback anchor: a count of the database's checkpoints kept in a file beside it (spec/adr/0006).
+"""The rollback anchor: a count of the database's checkpoints kept in a file beside it (spec/adr/0007).
 
 Every turn appends one row to the append-only checkpoint log, so the log's highest row number only grows. The
 store writes it to ``<database>.anchor`` after its commits (fsynced, replaced atomically) and refuses a database
@@ -34,7 +34,7 @@ SUFFIX = ".anchor"
 def rollback_error(path: Path, found: int, anchored: int) -> IntegrityError:
     return IntegrityError(
         f"database {path.name} ends at checkpoint {found} but its anchor says {anchored}: an older copy of the "
-        "database was restored (see spec/adr/0006)", code=ROLLBACK)
+        "database was restored (see spec/adr/0007)", code=ROLLBACK)
 
 
 class RollbackAnchor:

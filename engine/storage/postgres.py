@@ -302,7 +302,7 @@ class PostgresStore(ProtocolStore):
             tx.log_if_slow(self.slow_commit_ms)
 
     def check_anchor(self, all_checkpoints: int) -> None:
-        return None  # PostgreSQL's rollback anchor: spec/adr/0006 (not a file beside the data)
+        return None  # PostgreSQL's rollback anchor: spec/adr/0007 (not a file beside the data)
 
     def committed_checkpoints(self, all_checkpoints: int) -> None:
         return None

@@ -134,7 +134,7 @@ class SQLiteStore(ProtocolStore):
         self._all_lock = threading.Lock()
         self._checkpointer = WalCheckpointer(self.path, busy_timeout_ms=busy_timeout_ms)
         self._migrate()
-        # An older copy of the file is refused before anything is served or verified (spec/adr/0006).
+        # An older copy of the file is refused before anything is served or verified (spec/adr/0007).
         self.anchor = RollbackAnchor(self.path)
         logged = self._conn().execute("SELECT COALESCE(MAX(rowid), 0) FROM grace_checkpoints").fetchone()[0]
         self.anchor.check(logged, self.path)

@@ -86,7 +86,7 @@ def test_a_restored_older_database_is_refused_at_start_and_by_verify(
     factory: StoreFactory, bundle: object, published_spec: object
 ) -> None:
     if factory.backend != "sqlite":
-        pytest.skip("the file anchor is SQLite's; PostgreSQL: spec/adr/0006")
+        pytest.skip("the file anchor is SQLite's; PostgreSQL: spec/adr/0007")
     service = make_service(factory.open(AUDIT_KEY), bundle, published_spec)  # type: ignore[arg-type]
     cid = service.start()
     service.turn(cid, "hello")
@@ -111,7 +111,7 @@ def test_a_retried_key_after_a_live_rollback_is_refused_not_run_again(
     factory: StoreFactory, bundle: object, published_spec: object
 ) -> None:
     if factory.backend != "sqlite":
-        pytest.skip("the file anchor is SQLite's; PostgreSQL: spec/adr/0006")
+        pytest.skip("the file anchor is SQLite's; PostgreSQL: spec/adr/0007")
     service = make_service(factory.open(AUDIT_KEY), bundle, published_spec)  # type: ignore[arg-type]
     cid = service.start()
     service.turn(cid, "hello")
