@@ -94,6 +94,8 @@ class Settings:
     language_min_hits: int = 2
     language_min_share: float = 0.15
     max_sentence_chars: int | None = None  # None: sentences are never cut (bundles before rules 1.4.0)
+    # Kinds a question seeking the company's offer may carry ('any buses to Fresno on the 3rd?'), rules >= 1.9.0
+    offer_question_evidence_kinds: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -237,6 +239,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
         language_min_hits=int(settings_raw.get("language_min_hits", 2)),
         language_min_share=float(settings_raw.get("language_min_share", 0.15)),
         max_sentence_chars=int(settings_raw["max_sentence_chars"]) if "max_sentence_chars" in settings_raw else None,
+        offer_question_evidence_kinds=frozenset(settings_raw.get("offer_question_evidence_kinds", [])),
     )
     vocabularies = {}
     for name, data in files.items():

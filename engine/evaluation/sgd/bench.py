@@ -136,7 +136,8 @@ def prepare(sgd_dir: Path, bench_dir: Path, services: Sequence[str] | None,
         present = {d.services[0] for d in corpus.dialogues if len(d.services) == 1}
         names = [n for n in names if n in present]
     benches = tuple(load_service_bench(bench_dir, name, corpus.services) for name in names)
-    return Prepared(corpus, benches, tuple(splits), load_class_book(bench_dir / "failure_classes.json"))
+    classes = bench_dir / "failure_classes.json"
+    return Prepared(corpus, benches, tuple(splits), load_class_book(classes) if classes.is_file() else load_class_book())
 
 
 def run_benchmark(prepared: Prepared, limit: int | None, *, bundle: RuleBundle, proposer: Proposer,
