@@ -18,7 +18,7 @@ from functools import lru_cache
 from engine.goals.models import Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Sentence
-from llm_adapters.offline.cues import names_objective, objective_cues
+from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.memo import memo
@@ -29,7 +29,7 @@ from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
 _FLAGS = re.IGNORECASE | re.UNICODE
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _PLURAL = re.compile(r"(?:e?s)$")
-_PUNCTUATION = re.compile(r"[,;:]")
+_PUNCTUATION = re.compile(r"(?<![0-9]),|,(?![0-9])|[;:]")  # '1,110' is one number, not two pieces
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
@@ -195,6 +195,12 @@ def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
     return best
 
 
+def _talks_about(tokens: list[str], other: Objective, words: FreeTextWords) -> bool:
+    """The words use one of another objective's topic terms; a short role word ('to', 'de') names no topic."""
+    terms = frozenset(t for t in objective_cues(other) if len(t) >= words.min_cue_length or " " in t)
+    return mentions_any(tokens, terms)
+
+
 def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
     text = " ".join([objective.name, *objective.questions.values(), objective.criterion.description])
     return any(w in words.name_markers for w in _WORD.findall(fold(text)))
@@ -237,7 +243,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         named = names_ours(tokens)
         if not named and words.asides.search(analysis.masked, start, end):
             continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
-        if not named and any(names_objective(tokens, other) for other in others):
+        if not named and any(_talks_about(tokens, other, words) for other in others):
             continue  # the visitor talks about another objective ("that's my insurance")
         if ctx.lenient:
             rank = RANK_ANSWER_NAMED if named else RANK_ANSWER

@@ -147,6 +147,7 @@ def run_benchmark(prepared: Prepared, limit: int | None, *, bundle: RuleBundle, 
     targets = [candidate_targets([b.spec_path], bundle, with_answerer=False) for b in prepared.benches]
     pairs = list(zip(prepared.benches, targets, strict=True))
     book = prepared.book or load_class_book()
+    now = now or prepared.corpus.reference_time  # --now, else the corpus's own "today"
     results = tuple(run_service(prepared.corpus, b, t, bundle=bundle, proposer=proposer, limit=limit, book=book,
                                 roles=roles, now=now)
                     for b, t in progress(pairs, "sgd services"))

@@ -8,7 +8,8 @@ The default run takes every single-service dialogue of every benchmarked service
 6,111 dialogues; several minutes on one core); ``--splits dev`` is issue 9's figure; ``--limit-per-service N``
 takes the first N of each split per service for a quicker look. The first dialogues of a service are not a fair
 sample (they come from one collection batch), so report numbers of the full run. Conversations happen at ``--now``,
-else at a fixed Monday: a result never depends on the day the command runs.
+else on the corpus's own "today" (its schemas' default dates: 2019-03-01 for SGD), else at a fixed Monday: a
+result never depends on the day the command runs.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def register_bench(bsub: Any) -> None:
 
 def run_sgd_bench(args: argparse.Namespace) -> int:
     from engine.bundle_loader import load_bundle
+    from engine.evaluation.dataset import DEFAULT_REFERENCE_TIME
     from engine.evaluation.sgd.bench import prepare, run_benchmark
     from engine.evaluation.sgd.errors import SgdError
     from engine.evaluation.sgd.report import (
@@ -80,7 +82,7 @@ def run_sgd_bench(args: argparse.Namespace) -> int:
     result = run_benchmark(prepared, args.limit_per_service or None, bundle=bundle, proposer=proposer,
                            proposer_label=f"{proposer.name}/{proposer.version}", now=args.now)
     taken = f"the first {args.limit_per_service} per split" if args.limit_per_service else "all"
-    when = args.now.isoformat() if args.now else "the fixed reference Monday"
+    when = (args.now or prepared.corpus.reference_time or DEFAULT_REFERENCE_TIME).isoformat()
     print(f"SGD {'+'.join(splits)} at {args.sgd}: {len(result.services)} services, {taken} single-service "
           f"dialogues of each; proposer {result.proposer}; conversations happen at {when}")
     print(service_table(result))
