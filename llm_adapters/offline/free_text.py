@@ -50,6 +50,7 @@ class FreeTextWords:
     stopwords: frozenset[str]
     min_cue_length: int
     name_markers: frozenset[str] = frozenset()
+    name_introducers: frozenset[str] = frozenset()  # 'called', 'titled': the next word is a name in any case
     acknowledgement_words: frozenset[str] = frozenset()  # words of acknowledgements: "yes, that's correct"
 
 
@@ -71,6 +72,7 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             stopwords=frozenset(fold(w) for w in collect("stopwords")),
             min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
             name_markers=frozenset(fold(w) for w in collect("name_markers")),
+            name_introducers=frozenset(fold(w) for w in collect("name_introducers")),
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
         )
     return memo(rules, "free_text_words", build)
@@ -255,7 +257,8 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             continue
         start, end = _fit(ctx, start, end, limit)
         src_start, src_end = analysis.source_span(start, end)
-        if wants_name and not (ctx.lenient and len(tokens) <= _BARE_NAME_WORDS) and not _has_name(
+        introduced = any(t in words.name_introducers for t in tokens[:-1])  # 'an alarm called cleaning'
+        if wants_name and not (ctx.lenient and len(tokens) <= _BARE_NAME_WORDS) and not introduced and not _has_name(
                 ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0]):
             continue  # asked for a name; "a restaurant reservation" names none
         value = analysis.folded.source[src_start:src_end].strip()

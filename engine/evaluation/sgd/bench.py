@@ -137,7 +137,8 @@ def prepare(sgd_dir: Path, bench_dir: Path, services: Sequence[str] | None,
         names = [n for n in names if n in present]
     benches = tuple(load_service_bench(bench_dir, name, corpus.services) for name in names)
     classes = bench_dir / "failure_classes.json"
-    return Prepared(corpus, benches, tuple(splits), load_class_book(classes) if classes.is_file() else load_class_book())
+    book = load_class_book(classes) if classes.is_file() else load_class_book()
+    return Prepared(corpus, benches, tuple(splits), book)
 
 
 def run_benchmark(prepared: Prepared, limit: int | None, *, bundle: RuleBundle, proposer: Proposer,
