@@ -67,7 +67,6 @@ class Sentence:
     # A question that seeks the company's offer ('are there any buses to Fresno on the 3rd?'): its search
     # parameters are the visitor's evidence for the kinds of settings.offer_question_evidence_kinds.
     seeks_offer: bool = False
-    unaddressed: bool = False  # a question that does not address the company ('will it rain on the 3rd?')
 
 
 @dataclass
@@ -189,12 +188,6 @@ def _seeks_offer(rules: OfflineRules, body: str) -> bool:
     return any(p.search(body) for p in rules.cue("offer_question"))
 
 
-def _unaddressed(rules: OfflineRules, body: str) -> bool:
-    """A question that does not address the company ('will it rain on the 3rd?'): its date and count are the
-    visitor's matter. A language without ``company_addressed`` cues keeps such questions closed."""
-    addressed = rules.cue("company_addressed")
-    return bool(addressed) and not any(p.search(body) for p in addressed)
-
 
 def _split_tag_question(rules: OfflineRules, text: str, start: int, end: int) -> list[tuple[int, int]]:
     """'I need a pool, do you have any?': the statement before a comma-introduced question is not a question."""
@@ -244,6 +237,5 @@ def analyze(rules: OfflineRules, text: str) -> Analysis:
                 start=start, end=end, is_question=question,
                 clauses=_clauses(rules, folded.text, start, end),
                 seeks_offer=question and _seeks_offer(rules, body),
-                unaddressed=question and _unaddressed(rules, body),
             ))
     return Analysis(rules=rules, folded=folded, sentences=sentences, masked=_mask_emails(rules, folded))

@@ -198,8 +198,9 @@ def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
 
 
 def _talks_about(tokens: list[str], other: Objective, words: FreeTextWords) -> bool:
-    """The words use one of another objective's topic terms; a short role word ('to', 'de') names no topic."""
-    terms = frozenset(t for t in objective_cues(other) if len(t) >= words.min_cue_length or " " in t)
+    """The words use one of another objective's topic terms; a role word that is a stopword ('to', 'de') names
+    no topic."""
+    terms = frozenset(t for t in objective_cues(other) if t not in words.stopwords)
     return mentions_any(tokens, terms)
 
 

@@ -266,8 +266,7 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
             continue
         if excluded.overlaps(number.start, number.end) and not _own_unit_after(ctx, units, number, sentence):
             continue  # a date, a time, a telephone number ('for 12 days' stays a count of days)
-        open_question = sentence.seeks_offer or sentence.unaddressed
-        if not ctx.allowed(sentence.is_question, "quantity", open_question) and not _stated_need(
+        if not ctx.allowed(sentence.is_question, "quantity", sentence.seeks_offer) and not _stated_need(
                 ctx, words, units, number, sentence):
             continue
         readings.append(_Reading(number, sentence, _read(ctx, index, words, units, number, sentence)))
@@ -414,7 +413,7 @@ def _composed(ctx: ExtractionContext, index: TextIndex, words: QuantityWords) ->
     for start, end, count in _compositions(ctx.analysis, words):
         sentence = index.sentence_at(start)
         if sentence is None or index.blocked(start) or not ctx.allowed(
-                sentence.is_question, "quantity", sentence.seeks_offer or sentence.unaddressed):
+                sentence.is_question, "quantity", sentence.seeks_offer):
             continue
         evidence.append(Evidence(
             value=_format(count), pos=start, sentences=((sentence.start, sentence.end),), rank=RANK_EXPLICIT,

@@ -277,8 +277,7 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     usable: list[TemporalMention] = []
     for mention in mentions:
         sentence = mention.sentence
-        open_question = sentence.seeks_offer or sentence.unaddressed
-        if sentence.is_question and not ctx.allowed(True, "datetime", open_question) and not _proposes(
+        if sentence.is_question and not ctx.allowed(True, "datetime", sentence.seeks_offer) and not _proposes(
                 ctx, mention, compiled):
             continue
         if mention.weak and not ctx.lenient:
