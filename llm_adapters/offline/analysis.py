@@ -64,6 +64,9 @@ class Sentence:
     end: int
     is_question: bool
     clauses: tuple[tuple[int, int], ...]  # local clauses (folded offsets) used for blockers
+    # A question that seeks the company's offer ('are there any buses to Fresno on the 3rd?'): its search
+    # parameters are the visitor's evidence for the kinds of settings.offer_question_evidence_kinds.
+    seeks_offer: bool = False
 
 
 @dataclass
@@ -180,6 +183,12 @@ def _is_question(rules: OfflineRules, body: str) -> bool:
     return any(p.match(stripped) for p in rules.cue("question_start"))
 
 
+def _seeks_offer(rules: OfflineRules, body: str) -> bool:
+    """A question seeking the company's offer ('any buses to Fresno?')."""
+    return any(p.search(body) for p in rules.cue("offer_question"))
+
+
+
 def _split_tag_question(rules: OfflineRules, text: str, start: int, end: int) -> list[tuple[int, int]]:
     """'I need a pool, do you have any?': the statement before a comma-introduced question is not a question."""
     body = text[start:end]
@@ -222,9 +231,11 @@ def analyze(rules: OfflineRules, text: str) -> Analysis:
             start, end = _trim(folded.text, part_start, part_end)
             if end <= start or not any(ch.isalnum() for ch in folded.text[start:end]):
                 continue
+            body = folded.text[start:end]
+            question = _is_question(rules, body)
             sentences.append(Sentence(
-                start=start, end=end,
-                is_question=_is_question(rules, folded.text[start:end]),
+                start=start, end=end, is_question=question,
                 clauses=_clauses(rules, folded.text, start, end),
+                seeks_offer=question and _seeks_offer(rules, body),
             ))
     return Analysis(rules=rules, folded=folded, sentences=sentences, masked=_mask_emails(rules, folded))

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from engine.goals.models import CriterionKind, Objective
 from llm_adapters.offline.choice_meaning import ChoiceSettings, match_by_meaning
 from llm_adapters.offline.cues import objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
 from llm_adapters.offline.offline_rules import VocabularyData
+from llm_adapters.offline.place_roles import PlaceMarkers
 from llm_adapters.offline.terms import TermMatch, find_terms, is_modifier, negated, replaced
 
 
@@ -57,13 +59,52 @@ def extract_features(ctx: ExtractionContext, vocabulary: VocabularyData) -> list
     return [Evidence(value=value, pos=first, sentences=tuple(sentences), rank=2)]
 
 
+def _rivals(ctx: ExtractionContext) -> list[Objective]:
+    """Enumeration objectives of the spec choosing from the same vocabulary as this one (the visitor's account
+    and the recipient's account), in the spec's order; empty when this objective has none."""
+    if ctx.spec is None:
+        return []
+    vocab = ctx.objective.criterion.params.get("vocabulary")
+    same = [o for o in ctx.spec.ordered() if o.criterion.kind is CriterionKind.ENUMERATION
+            and _options_of(ctx, o) == _options_of(ctx, ctx.objective) and vocab is not None]
+    return same if len(same) > 1 else []
+
+
+def _options_of(ctx: ExtractionContext, objective: Objective) -> frozenset[str]:
+    vocab_id = objective.criterion.params.get("vocabulary")
+    vocabulary = ctx.spec.vocabularies.get(str(vocab_id)) if ctx.spec is not None else None
+    options = vocabulary.get("options") if isinstance(vocabulary, dict) else None
+    return frozenset(options) if isinstance(options, dict) else frozenset({str(vocab_id)})
+
+
+def _role_owner(ctx: ExtractionContext, rivals: list[Objective], sentence_start: int, start: int) -> str:
+    """Which of several objectives sharing a vocabulary a term belongs to: the one whose own cue (a cue no
+    rival shares) stands just before it ('to their savings account'); else the one whose question was just
+    asked; else the first in the spec's order (the default role)."""
+    cues = {o.id: objective_cues(o) for o in rivals}
+    counts: dict[str, int] = {}
+    for terms in cues.values():
+        for term in terms:
+            counts[term] = counts.get(term, 0) + 1
+    markers = PlaceMarkers({oid: frozenset(t for t in terms if counts[t] == 1) for oid, terms in cues.items()})
+    owner = markers.owner(ctx.analysis, sentence_start, start)
+    if owner is not None:
+        return owner
+    if ctx.asked is not None and any(o.id == ctx.asked for o in rivals):
+        return ctx.asked
+    return rivals[0].id
+
+
 def extract_enumeration(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evidence]:
     analysis = ctx.analysis
     evidence = []
+    rivals = _rivals(ctx)
     for match, old in _usable(ctx, vocabulary, "enumeration"):
         sentence = analysis.sentence_at(match.start)
         if sentence is None:
             continue
+        if rivals and _role_owner(ctx, rivals, sentence.start, match.start) != ctx.objective.id:
+            continue  # the term fills another role ('from my checking' is not the recipient's account)
         evidence.append(Evidence(value=match.option, pos=match.start,
                                  sentences=((sentence.start, sentence.end),), old=old, rank=2))
     if not evidence and not find_terms(analysis, vocabulary):

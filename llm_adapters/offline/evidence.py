@@ -38,10 +38,15 @@ class ExtractionContext:
     # Folded offsets of the values already chosen for other objectives of this message (free-text objectives are
     # extracted last): the visitor's answer is the clause around none of them.
     taken: tuple[int, ...] = ()
+    asked: str | None = None  # the objective the previous question targeted, if any (roles of shared vocabularies)
 
     @property
     def params(self) -> dict[str, Any]:
         return dict(self.objective.criterion.params)
 
-    def allowed(self, sentence_is_question: bool, kind: str) -> bool:
-        return not sentence_is_question or kind in self.analysis.rules.settings.question_evidence_kinds
+    def allowed(self, sentence_is_question: bool, kind: str, seeks_offer: bool = False) -> bool:
+        """May a sentence (a question or not) carry evidence of this kind? ``seeks_offer``: the question asks for
+        the company's offer, so the visitor's search parameters in it count (settings.offer_question_...)."""
+        settings = self.analysis.rules.settings
+        return (not sentence_is_question or kind in settings.question_evidence_kinds
+                or (seeks_offer and kind in settings.offer_question_evidence_kinds))

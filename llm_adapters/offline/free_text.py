@@ -18,7 +18,7 @@ from functools import lru_cache
 from engine.goals.models import Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Sentence
-from llm_adapters.offline.cues import names_objective, objective_cues
+from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.memo import memo
@@ -29,7 +29,7 @@ from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
 _FLAGS = re.IGNORECASE | re.UNICODE
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _PLURAL = re.compile(r"(?:e?s)$")
-_PUNCTUATION = re.compile(r"[,;:]")
+_PUNCTUATION = re.compile(r"(?<![0-9]),|,(?![0-9])|[;:]")  # '1,110' is one number, not two pieces
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
@@ -50,6 +50,7 @@ class FreeTextWords:
     stopwords: frozenset[str]
     min_cue_length: int
     name_markers: frozenset[str] = frozenset()
+    name_introducers: frozenset[str] = frozenset()  # 'called', 'titled': the next word is a name in any case
     acknowledgement_words: frozenset[str] = frozenset()  # words of acknowledgements: "yes, that's correct"
 
 
@@ -71,6 +72,7 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             stopwords=frozenset(fold(w) for w in collect("stopwords")),
             min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
             name_markers=frozenset(fold(w) for w in collect("name_markers")),
+            name_introducers=frozenset(fold(w) for w in collect("name_introducers")),
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
         )
     return memo(rules, "free_text_words", build)
@@ -195,6 +197,13 @@ def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
     return best
 
 
+def _talks_about(tokens: list[str], other: Objective, words: FreeTextWords) -> bool:
+    """The words use one of another objective's topic terms; a role word that is a stopword ('to', 'de') names
+    no topic."""
+    terms = frozenset(t for t in objective_cues(other) if t not in words.stopwords)
+    return mentions_any(tokens, terms)
+
+
 def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
     text = " ".join([objective.name, *objective.questions.values(), objective.criterion.description])
     return any(w in words.name_markers for w in _WORD.findall(fold(text)))
@@ -237,7 +246,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         named = names_ours(tokens)
         if not named and words.asides.search(analysis.masked, start, end):
             continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
-        if not named and any(names_objective(tokens, other) for other in others):
+        if not named and any(_talks_about(tokens, other, words) for other in others):
             continue  # the visitor talks about another objective ("that's my insurance")
         if ctx.lenient:
             rank = RANK_ANSWER_NAMED if named else RANK_ANSWER
@@ -249,7 +258,8 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             continue
         start, end = _fit(ctx, start, end, limit)
         src_start, src_end = analysis.source_span(start, end)
-        if wants_name and not (ctx.lenient and len(tokens) <= _BARE_NAME_WORDS) and not _has_name(
+        introduced = any(t in words.name_introducers for t in tokens[:-1])  # 'an alarm called cleaning'
+        if wants_name and not (ctx.lenient and len(tokens) <= _BARE_NAME_WORDS) and not introduced and not _has_name(
                 ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0]):
             continue  # asked for a name; "a restaurant reservation" names none
         value = analysis.folded.source[src_start:src_end].strip()

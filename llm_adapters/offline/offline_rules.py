@@ -99,6 +99,8 @@ class Settings:
     implicit_correction_max_words: int = 6
     # Choice matching by meaning (llm_adapters/offline/choice_meaning.py); None in bundles before rules 1.9.0
     choice_matching: dict[str, Any] | None = None
+    # Kinds a question seeking the company's offer may carry ('any buses to Fresno on the 3rd?'), rules >= 1.9.0
+    offer_question_evidence_kinds: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -245,6 +247,7 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
         implicit_correction_max_words=int(settings_raw.get("implicit_correction_max_words",
                                                            settings_raw.get("bare_answer_max_words", 6))),
         choice_matching=settings_raw.get("choice_matching"),
+        offer_question_evidence_kinds=frozenset(settings_raw.get("offer_question_evidence_kinds", [])),
     )
     vocabularies = {}
     for name, data in files.items():

@@ -220,7 +220,9 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
         owner = markers.owner(analysis, sentence.start, start) if markers is not None else None
         if owner is not None and owner != ctx.objective.id:
             continue  # "from Atlanta" is the origin's, never the destination's
-        if sentence.is_question and not (ctx.allowed(True, "place") and _question_ok(ctx, sentence)):
+        # A question seeking the company's offer with a role marker ('any buses to Fresno?') names the place.
+        if sentence.is_question and not (ctx.allowed(True, "place") and (
+                _question_ok(ctx, sentence) or (sentence.seeks_offer and owner is not None))):
             continue
         clause_start, clause_end = analysis.clause_at(start)
         local = owner is not None or _anchor(ctx, clause_start, clause_end) or (

@@ -266,8 +266,8 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
             continue
         if excluded.overlaps(number.start, number.end) and not _own_unit_after(ctx, units, number, sentence):
             continue  # a date, a time, a telephone number ('for 12 days' stays a count of days)
-        if not ctx.allowed(sentence.is_question, "quantity") and not _stated_need(ctx, words, units, number,
-                                                                                  sentence):
+        if not ctx.allowed(sentence.is_question, "quantity", sentence.seeks_offer) and not _stated_need(
+                ctx, words, units, number, sentence):
             continue
         readings.append(_Reading(number, sentence, _read(ctx, index, words, units, number, sentence)))
     evidence: list[Evidence] = []
@@ -412,7 +412,8 @@ def _composed(ctx: ExtractionContext, index: TextIndex, words: QuantityWords) ->
     evidence = []
     for start, end, count in _compositions(ctx.analysis, words):
         sentence = index.sentence_at(start)
-        if sentence is None or not ctx.allowed(sentence.is_question, "quantity") or index.blocked(start):
+        if sentence is None or index.blocked(start) or not ctx.allowed(
+                sentence.is_question, "quantity", sentence.seeks_offer):
             continue
         evidence.append(Evidence(
             value=_format(count), pos=start, sentences=((sentence.start, sentence.end),), rank=RANK_EXPLICIT,

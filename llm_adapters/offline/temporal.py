@@ -277,7 +277,8 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     usable: list[TemporalMention] = []
     for mention in mentions:
         sentence = mention.sentence
-        if sentence.is_question and not ctx.allowed(True, "datetime") and not _proposes(ctx, mention, compiled):
+        if sentence.is_question and not ctx.allowed(True, "datetime", sentence.seeks_offer) and not _proposes(
+                ctx, mention, compiled):
             continue
         if mention.weak and not ctx.lenient:
             continue

@@ -4,6 +4,8 @@ when ../shared holds it (skipped otherwise)."""
 from __future__ import annotations
 
 import json
+import sys
+from datetime import UTC, datetime, tzinfo
 from itertools import pairwise
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from engine.cli import main
 from engine.evaluation.metrics import dominates
 from engine.evaluation.sgd.cli import DEFAULT_SGD_DIR
 from engine.evaluation.sgd.convert import convert_service
-from engine.evaluation.sgd.corpus import load_corpus, load_schema
+from engine.evaluation.sgd.corpus import SPLITS, load_corpus, load_schema
 from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR, available_services, load_service_bench
 from engine.evaluation.targets import working_tree_bundle
 from engine.goals.validation import read_spec_file, semantic_issues
@@ -24,7 +26,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures_sgd"
 
 def _args(tmp_path: Path, *extra: str) -> list[str]:
     return ["bench", "sgd", "--sgd", str(FIXTURES), "--bench-dir", str(FIXTURES / "bench"), "--unpublished-rules",
-            "--out", str(tmp_path / "sgd.json"), *extra]
+            "--splits", "dev", "--out", str(tmp_path / "sgd.json"), *extra]
 
 
 def test_bench_sgd_prints_tables_and_writes_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -80,13 +82,14 @@ def test_shipped_specs_validate_and_map_every_objective() -> None:
         assert set(spec.languages) == {"en", "es"}, name
 
 
-needs_sgd = pytest.mark.skipif(not (DEFAULT_SGD_DIR / "dev" / "schema.json").is_file(),
-                               reason="the SGD dev split is not at ../shared/data/sgd")
+needs_sgd = pytest.mark.skipif(not all((DEFAULT_SGD_DIR / split / "schema.json").is_file() for split in SPLITS),
+                               reason="the SGD train and dev splits are not at ../shared/data/sgd")
 
 
 @needs_sgd
 def test_real_dev_split_converts_with_the_shipped_mappings() -> None:
-    schema = load_schema(DEFAULT_SGD_DIR)
+    schema = load_schema(DEFAULT_SGD_DIR, SPLITS)
+    assert len(schema) == 34 and set(available_services(DEFAULT_BENCH_DIR)) == set(schema)  # every service
     for name in available_services(DEFAULT_BENCH_DIR):
         load_service_bench(DEFAULT_BENCH_DIR, name, schema)  # every mapped slot exists in the real schema
     corpus = load_corpus(DEFAULT_SGD_DIR, {"Restaurants_2"})
@@ -100,3 +103,59 @@ def test_real_dev_split_converts_with_the_shipped_mappings() -> None:
     first = dataset.conversations[0].turns[0]
     assert first.reference is not None
     assert first.reference[ids.index("time")] == "1" and first.reference[ids.index("party_size")] == "1"
+
+
+def test_splits_causes_and_failure_classes_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_args(tmp_path, "--now", "2027-03-01T09:00:00Z")) == 0
+    printed = capsys.readouterr().out
+    assert "conversations happen at 2027-03-01T09:00:00+00:00" in printed
+    assert any(line.startswith("dev ") and "grace" in line for line in printed.splitlines())
+    assert "failure class" in printed and "cause" in printed
+    results = json.loads((tmp_path / "sgd.json").read_text(encoding="utf-8"))
+    assert results["benchmark"] == "sgd-dev" and set(results["splits"]) == {"dev"}
+    classes = [(c["on"], c["id"]) for c in results["failure_classes"]]
+    assert ("missed", "timing.late") in classes and ("unsupported", "free-text-non-answer") in classes
+    service = results["services"]["Bakery_1"]
+    missed = sum(n for key, n in service["failure_classes"].items() if key.startswith("missed:"))
+    assert missed == sum(g["count"] for g in service["missed"])  # every missed bit is in one class
+
+
+def test_a_missing_split_is_a_coded_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = _args(tmp_path)
+    args[args.index("--splits") + 1] = "train,dev"  # the fixtures hold only dev
+    assert main(args) == 2
+    assert "error sgd.data_missing" in capsys.readouterr().err
+
+
+class _ShiftedClock(datetime):
+    """A clock years away from today: no evaluation number may depend on it."""
+
+    @classmethod
+    def now(cls, tz: tzinfo | None = None) -> _ShiftedClock:
+        moment = datetime(2031, 7, 19, 23, 59, tzinfo=UTC)
+        return cls.fromtimestamp(moment.timestamp(), tz)
+
+    @classmethod
+    def utcnow(cls) -> _ShiftedClock:
+        return cls.fromtimestamp(datetime(2031, 7, 19, 23, 59, tzinfo=UTC).timestamp(), UTC)
+
+    @classmethod
+    def today(cls) -> _ShiftedClock:
+        return cls.now()
+
+
+def _numbers(tmp_path: Path, name: str) -> dict[str, object]:
+    assert main(_args(tmp_path, "--out", str(tmp_path / name))) == 0
+    results = json.loads((tmp_path / name).read_text(encoding="utf-8"))
+    return {"combined": results["combined"], "states": [
+        [t["state"] for t in c["turns"]] for c in results["services"]["Bakery_1"]["conversations"]]}
+
+
+def test_the_same_run_gives_the_same_numbers_whatever_the_clock_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    first = _numbers(tmp_path, "a.json")
+    for module in list(sys.modules.values()):  # every engine/proposer module that took the datetime class
+        if getattr(module, "__name__", "").startswith(("engine", "llm_adapters")) and getattr(
+                module, "datetime", None) is datetime:
+            monkeypatch.setattr(module, "datetime", _ShiftedClock)
+    assert _numbers(tmp_path, "b.json") == first

@@ -1,11 +1,15 @@
-"""``grace bench sgd``: GRACE on the SGD dev split per service and per criterion kind, beside two baselines.
+"""``grace bench sgd``: GRACE on the SGD train and dev splits per service, per split, per criterion kind, per
+cause and per failure class, beside two baselines.
 
-    grace bench sgd [--sgd DIR] [--services A,B] [--limit-per-service N] [--out FILE] [--unpublished-rules]
-                    [--llm PROVIDER [--llm-base-url URL] [--llm-model NAME]]
+    grace bench sgd [--sgd DIR] [--splits train,dev] [--services A,B] [--limit-per-service N] [--now ISO]
+                    [--out FILE] [--unpublished-rules] [--llm PROVIDER [--llm-base-url URL] [--llm-model NAME]]
 
-The default run takes every single-service dialogue of every benchmarked service (594 dialogues, ~4,500 turns,
-about 30 s); ``--limit-per-service N`` takes the first N per service for a quicker look. The first dialogues of a
-service are not a fair sample (they come from one collection batch), so report numbers of the full run.
+The default run takes every single-service dialogue of every benchmarked service in train and dev (34 services,
+6,111 dialogues; several minutes on one core); ``--splits dev`` is issue 9's figure; ``--limit-per-service N``
+takes the first N of each split per service for a quicker look. The first dialogues of a service are not a fair
+sample (they come from one collection batch), so report numbers of the full run. Conversations happen at ``--now``,
+else on the corpus's own "today" (its schemas' default dates: 2019-03-01 for SGD), else at a fixed Monday: a
+result never depends on the day the command runs.
 """
 
 from __future__ import annotations
@@ -15,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.bundle_loader import DEFAULT_RULES_DIR
-from engine.evaluation.cli import add_llm_arguments
+from engine.evaluation.cli import add_llm_arguments, add_now_argument
 from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR, PROJECT_ROOT
 from engine.output_files import write_json_atomic
 
 DEFAULT_SGD_DIR = PROJECT_ROOT.parent / "shared" / "data" / "sgd"
 DEFAULT_LIMIT = 0  # all
+DEFAULT_SPLITS = ("train", "dev")
 
 
 def register_bench(bsub: Any) -> None:
@@ -28,8 +33,10 @@ def register_bench(bsub: Any) -> None:
         "sgd", help="real dialogues (SGD dev split): STA/TSA/EP/ER/MC per service and kind vs two baselines")
     parser.add_argument("--sgd", type=Path, default=DEFAULT_SGD_DIR, help="SGD folder (holds dev/schema.json)")
     parser.add_argument("--services", default="", help="comma-separated services (default: every benchmarked one)")
+    parser.add_argument("--splits", default=",".join(DEFAULT_SPLITS),
+                        help="comma-separated SGD splits to read (default train,dev; 'dev' alone is issue 9's figure)")
     parser.add_argument("--limit-per-service", type=int, default=DEFAULT_LIMIT,
-                        help="first N single-service dialogues per service (default 0 = all)")
+                        help="first N single-service dialogues per service and split (default 0 = all)")
     parser.add_argument("--out", type=Path, help="write the results (metrics, failure kinds, per-turn states) here")
     parser.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR, help="rule bundle folder")
     parser.add_argument("--unpublished-rules", action="store_true",
@@ -38,21 +45,27 @@ def register_bench(bsub: Any) -> None:
                         help="folder with specs/<service>.json and mappings/<service>.json")
     parser.add_argument("--failures", type=int, default=10, help="missed-evidence kinds to print per service")
     parser.add_argument("--per-objective", action="store_true", help="also print GRACE's scores per objective")
+    parser.add_argument("--classes", type=int, default=2, help="sample utterances to print per failure class")
+    add_now_argument(parser)
     add_llm_arguments(parser)
     parser.set_defaults(handler=run_sgd_bench)
 
 
 def run_sgd_bench(args: argparse.Namespace) -> int:
     from engine.bundle_loader import load_bundle
+    from engine.evaluation.dataset import DEFAULT_REFERENCE_TIME
     from engine.evaluation.sgd.bench import prepare, run_benchmark
     from engine.evaluation.sgd.errors import SgdError
     from engine.evaluation.sgd.report import (
+        cause_table,
+        class_table,
         failure_report,
         kind_table,
         objective_table,
         results_json,
         service_table,
         speed_line,
+        split_table,
     )
     from engine.evaluation.targets import working_tree_bundle
     from llm_adapters.offline import OfflineProposer
@@ -60,15 +73,21 @@ def run_sgd_bench(args: argparse.Namespace) -> int:
     if args.limit_per_service < 0:
         raise SgdError("--limit-per-service must be 0 (all) or positive", code="sgd.limit_invalid")
     services = [s.strip() for s in args.services.split(",") if s.strip()]
-    prepared = prepare(args.sgd, args.bench_dir, services or None)  # data errors first, before the rules load
+    splits = [s.strip() for s in args.splits.split(",") if s.strip()]
+    if not splits:
+        raise SgdError("--splits needs at least one split (train, dev)", code="sgd.split_unknown")
+    prepared = prepare(args.sgd, args.bench_dir, services or None, splits)  # data errors first, before the rules load
     bundle = working_tree_bundle(args.rules) if args.unpublished_rules else load_bundle(args.rules)
     proposer = OfflineProposer.from_bundle(bundle)
     result = run_benchmark(prepared, args.limit_per_service or None, bundle=bundle, proposer=proposer,
-                           proposer_label=f"{proposer.name}/{proposer.version}")
-    taken = f"the first {args.limit_per_service}" if args.limit_per_service else "all"
-    print(f"SGD dev split at {args.sgd}: {len(result.services)} services, {taken} single-service dialogues of "
-          f"each; proposer {result.proposer}")
+                           proposer_label=f"{proposer.name}/{proposer.version}", now=args.now)
+    taken = f"the first {args.limit_per_service} per split" if args.limit_per_service else "all"
+    when = (args.now or prepared.corpus.reference_time or DEFAULT_REFERENCE_TIME).isoformat()
+    print(f"SGD {'+'.join(splits)} at {args.sgd}: {len(result.services)} services, {taken} single-service "
+          f"dialogues of each; proposer {result.proposer}; conversations happen at {when}")
     print(service_table(result))
+    print()
+    print(split_table(result))
     print()
     print(kind_table(result.combined_kinds(), "kind (all)"))
     if args.per_objective:
@@ -79,6 +98,10 @@ def run_sgd_bench(args: argparse.Namespace) -> int:
     if args.failures > 0:
         print()
         print(failure_report(result, args.failures))
+    print()
+    print(cause_table(result))
+    print()
+    print(class_table(result, args.classes))
     payload = results_json(result)
     status = 0
     if args.llm:
@@ -98,7 +121,7 @@ def _llm_side_by_side(args: argparse.Namespace, prepared: Any, bundle: Any, prop
 
     roles, label = evaluation_roles(bundle, args.llm, base_url=args.llm_base_url, model=args.llm_model)
     with_llm = run_benchmark(prepared, args.limit_per_service or None, bundle=bundle, proposer=proposer,
-                             proposer_label=label, roles=roles)
+                             proposer_label=label, roles=roles, now=args.now)
     print(f"\nthe same dialogues with {label} (offline fallbacks), all services combined:")
     comparison = print_comparison([r for s in offline.services for r in s.runs],
                                   [r for s in with_llm.services for r in s.runs], label)

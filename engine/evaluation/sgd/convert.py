@@ -39,12 +39,14 @@ def _conversation(dialogue: SgdDialogue, bench: ServiceBench) -> dict[str, Any] 
 
 
 def convert_service(dialogues: Sequence[SgdDialogue], bench: ServiceBench, limit: int | None = None) -> Dataset:
-    """The single-service dialogues of ``bench.service`` (the first ``limit`` in corpus order) as a dataset."""
+    """The single-service dialogues of ``bench.service`` (the first ``limit`` of each split, in corpus order) as a
+    dataset."""
     name = bench.service.service_name
     chosen = [d for d in dialogues if d.services == [name]]
-    conversations = [c for d in chosen if (c := _conversation(d, bench)) is not None]
-    if limit is not None:
-        conversations = conversations[:limit]
+    conversations: list[dict[str, Any]] = []
+    for split in SPLITS:
+        of_split = [c for d in chosen if d.split == split and (c := _conversation(d, bench)) is not None]
+        conversations += of_split[:limit] if limit is not None else of_split
     if not conversations:
         raise SgdError(f"no single-service dialogue of {name} in the corpus", code="sgd.no_dialogues")
     objectives = [{"id": o.id, "name": o.name, "kind": o.criterion.kind.value, "slots": list(bench.slots[o.id])}

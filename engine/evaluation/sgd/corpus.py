@@ -14,8 +14,10 @@ descriptions under the original service and slot names, so the dialogues' annota
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from engine.errors import first_validation_error
 from engine.evaluation.sgd.errors import SgdError
 
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 SPLIT = "dev"  # the default split (issue 9's benchmark); ``SPLITS`` lists every split that may be read
 SPLITS = ("train", "dev")
 VARIANTS = (1, 2, 3, 4, 5)  # SGD-X rewordings; 0 is the original wording
@@ -92,6 +95,15 @@ class SgdCorpus:
     root: Path
     services: dict[str, SgdService]
     dialogues: tuple[SgdDialogue, ...]
+
+    @property
+    def reference_time(self) -> datetime | None:
+        """When the corpus's conversations happen: the schemas' default dates ('date': '2019-03-01' for a
+        reservation made without one) are the collection's "today", so 'the 4th of this month' or 'next Friday'
+        resolve as the annotators resolved them. Noon UTC of the earliest such date; None when no schema says."""
+        days = sorted({value for service in self.services.values() for intent in service.intents
+                       for value in intent.optional_slots.values() if _ISO_DATE.fullmatch(value)})
+        return datetime.combine(date.fromisoformat(days[0]), time(12, 0), UTC) if days else None
 
     def single_service(self, service: str) -> list[SgdDialogue]:
         """Dialogues that use this service and no other (multi-service ones mix goals of several companies)."""

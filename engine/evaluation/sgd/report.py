@@ -87,6 +87,45 @@ def failure_report(result: BenchResult, limit: int = TOP_KINDS) -> str:
     return "\n".join(lines)
 
 
+def split_table(result: BenchResult) -> str:
+    """GRACE per split (the dev figure beside the train one)."""
+    lines = [f"{'split':<14} {'dialogues':<14} {'system':<8} " + " ".join(f"{n:<16}" for n in _METRICS)]
+    runs = [run for r in result.services for run in r.runs]
+    for split, metrics in result.by_split().items():
+        count = len(runs) if len(result.splits) == 1 else sum(run.id.startswith(f"{split}-") for run in runs)
+        lines.append(f"{split:<14} {count:<14} {'grace':<8} " + " ".join(f"{_cell(metrics, m):<16}" for m in _METRICS))
+    return "\n".join(lines)
+
+
+def _causes(result: BenchResult) -> dict[str, tuple[int, int]]:
+    """cause -> (missed bits, unsupported completions) over every service."""
+    causes: dict[str, list[int]] = {}
+    for r in result.services:
+        for column, groups in ((0, r.misses), (1, r.unsupported)):
+            for group in groups:
+                causes.setdefault(group.reason, [0, 0])[column] += group.count
+    return {k: (v[0], v[1]) for k, v in sorted(causes.items(), key=lambda kv: (-sum(kv[1]), kv[0]))}
+
+
+def cause_table(result: BenchResult) -> str:
+    lines = [f"{'cause':<60} {'missed':>7} {'unsupported':>12}"]
+    lines += [f"{cause[:60]:<60} {missed:>7} {unsupported:>12}" for cause, (missed, unsupported)
+              in _causes(result).items()]
+    return "\n".join(lines)
+
+
+def class_table(result: BenchResult, samples: int = 2) -> str:
+    """Every failure class of the stable list, in its order, with its count (zero included) and samples."""
+    lines = [f"{'failure class':<34} {'on':<12} {'count':>6}  description"]
+    for (on, cls), tally in result.combined_classes().items():
+        lines.append(f"{cls:<34} {on:<12} {tally.count:>6}  {result.book.descriptions[(on, cls)]}")
+        for sample in tally.samples[:samples]:
+            values = "|".join(sample.get("values", []))
+            lines.append(f"{'':<48} {sample['conversation']} t{sample['turn']} {sample['objective']}: "
+                         f"{sample['visitor'][:110]!r}" + (f" [{values}]" if values else ""))
+    return "\n".join(lines)
+
+
 def speed_line(result: BenchResult) -> str:
     rate = result.turns / result.seconds if result.seconds > 0 else 0.0
     return f"{result.turns} turns in {result.seconds:.1f} s of turn runtime: {rate:.0f} turns/s"
@@ -108,6 +147,7 @@ def _service_json(r: ServiceResult) -> dict[str, Any]:
         "kinds": {s: _metrics_json(r.kinds[s]) for s in SYSTEMS},
         "missed": [g.as_dict() for g in r.misses],
         "unsupported": [g.as_dict() for g in r.unsupported],
+        "failure_classes": {f"{on}:{cls}": t.count for (on, cls), t in r.classes.items()},
         "conversations": [
             {"id": run.id, "turns": [{"turn": t.turn, "visitor": t.visitor, "state": t.state,
                                       "reference": t.reference, "action": t.action, "rejected": list(t.rejected)}
@@ -119,7 +159,9 @@ def _service_json(r: ServiceResult) -> dict[str, Any]:
 
 def results_json(result: BenchResult) -> dict[str, Any]:
     return {
-        "benchmark": "sgd-dev",
+        "benchmark": "sgd-" + "+".join(result.splits),
+        "splits": {split: m.as_dict() for split, m in result.by_split().items()},
+        "failure_classes": [t.as_dict() for t in result.combined_classes().values()],
         "sgd": str(result.sgd_dir),
         "limit_per_service": result.limit,
         "proposer": result.proposer,
