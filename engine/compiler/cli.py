@@ -8,7 +8,6 @@ still needs review, ``grace goals validate`` and ``grace goals approve``.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,9 @@ from pydantic import ValidationError
 from engine.compiler.compiler_rules import DEFAULT_RULES_DIR, load_compiler_rules, load_governance_rules
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.errors import CompileError
+from engine.compiler.language import detect_language
 from engine.compiler.model import CompileInput, CompileOutcome, GoalCompiler
+from engine.compiler.review import review_text
 from engine.output_files import write_json_atomic
 
 
@@ -26,7 +27,8 @@ def register(subparsers: Any) -> None:
     intent = parser.add_mutually_exclusive_group(required=True)
     intent.add_argument("--intent", help="the manager's intent, as text")
     intent.add_argument("--intent-file", type=Path, help="a UTF-8 file holding the manager's intent")
-    parser.add_argument("--language", default="en", help="language of the intent (en|es)")
+    parser.add_argument("--language", default=None,
+                        help="language of the intent (en|es; default: the language it is written in)")
     parser.add_argument("--languages", default=None,
                         help="comma-separated languages for canonical questions (default: all supported)")
     parser.add_argument("--corpus", type=Path, default=None, help="company corpus folder to derive vocabularies")
@@ -110,10 +112,15 @@ def run(args: argparse.Namespace) -> int:
     if args.out.is_dir():
         raise CompileError(f"{args.out} is a folder; give a file name", code="compile.output_invalid")
     languages = [lang.strip() for lang in args.languages.split(",") if lang.strip()] if args.languages else None
+    text = _intent_text(args)
+    language, language_note = args.language, None
+    if language is None:
+        detected = detect_language(text, load_compiler_rules(args.rules))
+        language, language_note = detected.language, detected.note()
     try:
         request = CompileInput(
-            intent=_intent_text(args),
-            language=args.language,
+            intent=text,
+            language=language,
             languages=languages,
             spec_id=args.spec_id,
             title=args.title,
@@ -129,8 +136,7 @@ def run(args: argparse.Namespace) -> int:
         raise CompileError(f"{where}: {error['msg']}", code="compile.input_invalid") from exc
     output_folder(args.out, "compile.output_folder_missing")
     written = write_outcome(outcome, args.out, args.vocab_out)
-    for note in outcome.notes:
-        print(f"note: {note}", file=sys.stderr)
+    print(review_text(outcome, language_note=language_note))
     summary = ", ".join(f"{o.id}={o.weight}" for o in outcome.spec.ordered())
     print(f"wrote {args.out} ({outcome.compiler}): {summary}")
     locale = outcome.spec.locale

@@ -111,6 +111,10 @@ class LocaleRules(_Rules):
     main_time_zones: dict[str, str]
     ignored_place_names: list[str]
     flags: dict[str, str]
+    place_prepositions: TermsByLanguage = Field(default_factory=dict)
+    place_name_connectors: TermsByLanguage = Field(default_factory=dict)
+    alternate_names_population: int = 100_000
+    place_dominance: float = 5.0
 
 
 class ObjectiveKindRule(_Rules):
@@ -173,6 +177,7 @@ class CompilerRules(_Rules):
     purpose_markers: TermsByLanguage
     collect_markers: TermsByLanguage
     context_openers: TermsByLanguage = Field(default_factory=dict)
+    language_cues: TermsByLanguage = Field(default_factory=dict)
     purpose_continuations: TermsByLanguage = Field(default_factory=dict)
     item_separators: TermsByLanguage
     phrasing: PhrasingRules

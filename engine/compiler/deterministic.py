@@ -232,7 +232,8 @@ class DeterministicCompiler:
         locale = resolve_locale(currency=request.currency, phone_region=request.phone_region,
                                 time_zone=request.time_zone, intent=request.intent,
                                 corpus=["\n".join(d.text for d in documents)] if documents else [],
-                                needs=needs, rules=self.rules.locale)
+                                needs=needs, rules=self.rules.locale, not_places=self.rules.corpus.not_places,
+                                language=request.language)
         smallest = min_amount(documents, self.rules.money) if documents else self.rules.money.min_amount_without_corpus
         return KindContext(spec_id=spec_id, languages=languages, locale=locale,
                            max_examples=self.rules.defaults.max_examples, options=options, places=places,
