@@ -26,7 +26,7 @@ from engine.compiler.textmap import fold_map
 from engine.goals.models import Locale
 from engine.text import fold
 
-_LANGUAGES = ("en", "es")
+_LANGUAGES = ("en", "es", "fr")
 
 
 @dataclass

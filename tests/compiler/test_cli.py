@@ -143,7 +143,7 @@ def test_a_missing_locale_names_the_flags_to_give(tmp_path: Path, capsys: pytest
 
 @pytest.mark.parametrize(("extra", "code"), [
     (["--language", "x"], "compile.input_invalid"),
-    (["--language", "fr"], "compile.language_unsupported"),
+    (["--language", "de"], "compile.language_unsupported"),
     (["--id", "Bad Id"], "compile.spec_id_invalid"),
     (["--title", "  "], "compile.title_invalid"),
     (["--currency", "EURO"], "compile.locale_invalid"),
