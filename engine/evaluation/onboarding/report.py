@@ -107,6 +107,11 @@ def failure_report(result: VariantResult) -> str:
     return "\n".join(lines) if lines else "  none"
 
 
+def _row(rows: dict[str, Any], conversation: str, index: int) -> Any:
+    turns = rows.get(conversation)
+    return turns[index] if turns is not None and index < len(turns) else None
+
+
 def _service_json(r: ServiceResult, with_turns: bool) -> dict[str, Any]:
     spec = r.compiled.spec
     body: dict[str, Any] = {
@@ -126,9 +131,11 @@ def _service_json(r: ServiceResult, with_turns: bool) -> dict[str, Any]:
         "coordinates": {c: {"kind": r.kind_of(c), **m.as_dict()} for c, m in r.per_coordinate().items()},
     }
     if with_turns:
-        body["conversations"] = [{"id": o.id, "turns": [{"turn": t.turn, "state": t.recorded,
-                                                         "reference": t.reference} for t in o.turns]}
-                                 for o in r.outcomes]
+        rows = {run.id: run.turns for run in r.runs}
+        body["conversations"] = [{"id": o.id, "turns": [
+            {"turn": t.turn, "state": t.recorded, "reference": t.reference,
+             **({"visitor": row.visitor, "question": row.question} if (row := _row(rows, o.id, i)) else {})}
+            for i, t in enumerate(o.turns)]} for o in r.outcomes]
     return body
 
 
