@@ -27,6 +27,7 @@ from engine.text import fold
 _WORD = re.compile(r"\w+")
 _POSSESSIVE = re.compile(r"^(\w+?)(?:'s|’s|s'|s’)$")
 _SNIPPET_WORDS = 6  # words either side of a keyword quoted in a refusal
+_LIST_HEAD_WORDS = 4  # words before a parenthesised list that say what its options are
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,10 @@ def _neighbour(text: str, match: Match, connectors: set[str]) -> list[str]:
     possessive = re.search(r"(\w+)(?:'s|’s|s'|s’)\s*$", text[: match.start])
     if possessive:
         words.append(possessive.group(1))
+    # A listed option ("which service they need (check-up, brakes, diagnosis)") is judged by what the list is of.
+    opening = text.rfind("(", 0, match.start)
+    if opening >= 0 and ")" not in text[opening:match.start]:
+        words += _WORD.findall(text[:opening])[-_LIST_HEAD_WORDS:]
     return words
 
 
@@ -97,11 +102,13 @@ def find_prohibited(texts: Iterable[str], rules: GovernanceRules) -> list[Match]
     return [j.match for j in prohibited(texts, rules)]
 
 
-def prohibited(texts: Iterable[str], rules: GovernanceRules) -> list[Judged]:
-    """Like ``find_prohibited``, with the phrase and the judgement of each hit."""
+def prohibited(texts: Iterable[str], rules: GovernanceRules, ignore: frozenset[str] | set[str] = frozenset()
+               ) -> list[Judged]:
+    """Like ``find_prohibited``, with the phrase and the judgement of each hit (``ignore``: keywords already
+    judged to be about another subject where the texts come from)."""
     hits: dict[str, Judged] = {}
     for judged in judge(texts, rules):
-        if judged.about_visitor:
+        if judged.about_visitor and judged.match.keyword not in ignore:
             hits.setdefault(judged.match.label, judged)
     order = [c.id for c in rules.categories]
     return sorted(hits.values(), key=lambda j: order.index(j.match.label))
@@ -134,10 +141,16 @@ def check_governance(
 ) -> list[tuple[str, str]]:
     """Issues ``(goalspec.prohibited_category, message)``, one per objective and category; empty = permitted."""
     rules = _as_rules(governance_rules)
+    # Objective texts are written from the intent: a keyword the intent uses only about another subject (a car's
+    # "diagnosis" among the workshop's services) keeps that reading in them; one used about the visitor anywhere
+    # in the intent does not.
+    in_intent = judge([spec.manager_intent], rules) if spec.manager_intent else []
+    about_visitor = {j.match.keyword for j in in_intent if j.about_visitor}
+    set_aside_keywords = {j.match.keyword for j in in_intent if not j.about_visitor} - about_visitor
     issues: list[tuple[str, str]] = []
     for objective in spec.ordered():
         texts = [objective.name, objective.criterion.description, *objective.questions.values()]
-        for judged in prohibited(texts, rules):
+        for judged in prohibited(texts, rules, ignore=set_aside_keywords):
             if rules.exempt(judged.match.label, spec.id):
                 continue
             issues.append((
