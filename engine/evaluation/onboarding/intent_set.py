@@ -56,7 +56,9 @@ def part_problem(expected: dict[str, Any], spec: GoalSpec) -> str | None:
 
 
 def _compile(compiler: DeterministicCompiler, intent: dict[str, Any], flags: dict[str, str]) -> GoalSpec:
-    return compiler.compile(CompileInput(intent=intent["intent"], language=intent["language"], **flags)).spec
+    request = CompileInput(intent=intent["intent"], language=intent["language"], currency=flags.get("currency"),
+                           phone_region=flags.get("phone_region"), time_zone=flags.get("time_zone"))
+    return compiler.compile(request).spec
 
 
 def score_kinds(compiler: DeterministicCompiler, intent: dict[str, Any]) -> dict[str, Any]:
