@@ -28,6 +28,7 @@ from engine.text import fold as fold_word
 _CLAUSE_END = re.compile(r"[!?;\n]|(?<!\betc)(?<!\be\.g)(?<!\bi\.e)(?<!^\d)(?<!\s\d)\.(?=\s|$)")
 _LIST_MARK = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
 _PARENS = re.compile(r"\([^()]*\)")
+_QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|«[^»\n]*»')
 _WORD = re.compile(r"[\w'’-]+")
 
 
@@ -167,6 +168,7 @@ class _Reader:
         self._purpose_patterns = _patterns(rules, rules.purpose_markers, "purpose_markers")
         self.purpose = self._purpose_ranges()
         self.parens = [(m.start(), m.end()) for m in _PARENS.finditer(self.folded)]
+        self.quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(self.folded)]
         self.context: list[str] = []
 
     # -- purpose clauses ---------------------------------------------------------------------------------------
@@ -224,8 +226,8 @@ class _Reader:
         """(start, end, terminator) of each clause: sentences, ';' parts and lines."""
         spans, last = [], 0
         for match in _CLAUSE_END.finditer(self.folded):
-            if _inside(match.start(), self.parens):
-                continue
+            if _inside(match.start(), self.parens) or _inside(match.start(), self.quotes):
+                continue  # a quoted sentence belongs to the clause that quotes it
             spans.append((last, match.start(), match.group(0)))
             last = match.end()
         spans.append((last, len(self.folded), ""))
@@ -351,6 +353,9 @@ class _Reader:
     def _clause(self, start: int, end: int, *, whole: bool = False) -> tuple[list[Phrase], bool]:
         """The clause's phrases, and whether its list is still open at its end."""
         items = self.items(start, end)
+        # Items before the collect marker that open a context clause are context even in a list carried on.
+        first_marker = next((n for n, i in enumerate(items) if self._marker_end(self.folded[i.start:i.end])
+                             is not None), -1)
         opened = whole
         for item in items:
             text = self.folded[item.start:item.end]
@@ -388,7 +393,7 @@ class _Reader:
             phrase = self._phrase(item)
             if phrase is None:
                 continue
-            if not item.in_scope and (statement or self._opens_context(item)):
+            if (not item.in_scope and statement) or (position < first_marker and self._opens_context(item)):
                 self.context.append(phrase.text)
                 continue
             if phrase.kind is None and not phrase.options and not item.in_scope:
