@@ -9,6 +9,7 @@ from pathlib import Path
 
 from engine.bundle_loader import DEFAULT_RULES_DIR
 from engine.bundle_proofs import load_verified_bundle
+from engine.evaluation.onboarding.cli import register_bench as register_onboarding
 from engine.evaluation.sgd.cli import register_bench as register_sgd
 
 
@@ -34,6 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         p = bsub.add_parser(name, help=text + " (other arguments go to the benchmark)", add_help=False)
         p.set_defaults(handler=_forward(module), forward_extra=True)
     register_sgd(bsub)
+    register_onboarding(bsub)
 
 
 def _forward(module_name: str) -> Callable[[argparse.Namespace], int]:

@@ -8,7 +8,6 @@ still needs review, ``grace goals validate`` and ``grace goals approve``.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,9 @@ from pydantic import ValidationError
 from engine.compiler.compiler_rules import DEFAULT_RULES_DIR, load_compiler_rules, load_governance_rules
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.errors import CompileError
+from engine.compiler.language import detect_language
 from engine.compiler.model import CompileInput, CompileOutcome, GoalCompiler
+from engine.compiler.review import review_text
 from engine.output_files import write_json_atomic
 
 
@@ -26,9 +27,8 @@ def register(subparsers: Any) -> None:
     intent = parser.add_mutually_exclusive_group(required=True)
     intent.add_argument("--intent", help="the manager's intent, as text")
     intent.add_argument("--intent-file", type=Path, help="a UTF-8 file holding the manager's intent")
-    parser.add_argument("--language", default="en",
-                        help="language of the intent: en, es, or a language the engine understands (fr), whose "
-                             "questions are then written in en for you to translate")
+    parser.add_argument("--language", default=None,
+                        help="language of the intent (en|es|fr; default: the language it is written in)")
     parser.add_argument("--languages", default=None,
                         help="comma-separated languages for canonical questions (default: all supported)")
     parser.add_argument("--corpus", type=Path, default=None, help="company corpus folder to derive vocabularies")
@@ -76,19 +76,19 @@ def output_folder(path: Path, code: str) -> None:
     folder.mkdir()
 
 
-def _writing_language(args: argparse.Namespace) -> str:
+def _writing_language(args: argparse.Namespace, language: str) -> str:
     """The language the candidate's questions are first written in. An intent in a language the conversation
     engine understands (rules/patterns/<lang>.json, e.g. French) but the compiler cannot yet write questions in is
     accepted: its objectives are found with the keywords of every language, the questions are written in the
     compiler's first language, and a note says what to add to offer that language to visitors."""
     writable = load_compiler_rules(args.rules).languages
-    if args.language in writable or not (args.rules / "patterns" / f"{args.language}.json").is_file():
-        return str(args.language)  # writable, or unknown everywhere: the compiler's own check reports it
+    if language in writable or not (args.rules / "patterns" / f"{language}.json").is_file():
+        return language  # writable, or unknown everywhere: the compiler's own check reports it
     first = writable[0] if writable else "en"
-    print(f"note: the intent is read as {args.language}; the compiler writes questions in {', '.join(writable)} "
-          f"only, so the candidate's questions are in {first}: add question.{args.language} and "
-          f"labels.{args.language} to each objective and '{args.language}' to languages before "
-          f"`grace goals validate` to offer {args.language} to visitors", file=sys.stderr)
+    print(f"note: the intent is read as {language}; the compiler writes questions in {', '.join(writable)} "
+          f"only, so the candidate's questions are in {first}: add question.{language} and "
+          f"labels.{language} to each objective and '{language}' to languages before "
+          f"`grace goals validate` to offer {language} to visitors", file=sys.stderr)
     return first
 
 
@@ -128,10 +128,15 @@ def run(args: argparse.Namespace) -> int:
     if args.out.is_dir():
         raise CompileError(f"{args.out} is a folder; give a file name", code="compile.output_invalid")
     languages = [lang.strip() for lang in args.languages.split(",") if lang.strip()] if args.languages else None
-    language = _writing_language(args)
+    text = _intent_text(args)
+    language, language_note = args.language, None
+    if language is None:
+        detected = detect_language(text, load_compiler_rules(args.rules))
+        language, language_note = detected.language, detected.note()
+    language = _writing_language(args, language)
     try:
         request = CompileInput(
-            intent=_intent_text(args),
+            intent=text,
             language=language,
             languages=languages,
             spec_id=args.spec_id,
@@ -148,8 +153,7 @@ def run(args: argparse.Namespace) -> int:
         raise CompileError(f"{where}: {error['msg']}", code="compile.input_invalid") from exc
     output_folder(args.out, "compile.output_folder_missing")
     written = write_outcome(outcome, args.out, args.vocab_out)
-    for note in outcome.notes:
-        print(f"note: {note}", file=sys.stderr)
+    print(review_text(outcome, language_note=language_note))
     summary = ", ".join(f"{o.id}={o.weight}" for o in outcome.spec.ordered())
     print(f"wrote {args.out} ({outcome.compiler}): {summary}")
     locale = outcome.spec.locale

@@ -111,6 +111,10 @@ class LocaleRules(_Rules):
     main_time_zones: dict[str, str]
     ignored_place_names: list[str]
     flags: dict[str, str]
+    place_prepositions: TermsByLanguage = Field(default_factory=dict)
+    place_name_connectors: TermsByLanguage = Field(default_factory=dict)
+    alternate_names_population: int = 100_000
+    place_dominance: float = 5.0
 
 
 class ObjectiveKindRule(_Rules):
@@ -123,6 +127,7 @@ class ObjectiveKindRule(_Rules):
     keywords: TermsByLanguage
     patterns: TermsByLanguage = Field(default_factory=dict)  # regexes on folded text, matched like keywords
     implied_by: TermsByLanguage = Field(default_factory=dict)
+    not_before: TermsByLanguage = Field(default_factory=dict)  # after a keyword: then it is not this kind
     merge: bool = False  # several phrases of this kind make one objective
     channel_terms: dict[str, TermsByLanguage] = Field(default_factory=dict)  # contact: channel -> words naming it
     questions_by_channel: dict[str, TextByLanguage] = Field(default_factory=dict)  # contact: one channel named
@@ -171,6 +176,9 @@ class CompilerRules(_Rules):
     defaults: Defaults
     purpose_markers: TermsByLanguage
     collect_markers: TermsByLanguage
+    context_openers: TermsByLanguage = Field(default_factory=dict)
+    language_cues: TermsByLanguage = Field(default_factory=dict)
+    purpose_continuations: TermsByLanguage = Field(default_factory=dict)
     item_separators: TermsByLanguage
     phrasing: PhrasingRules
     options: OptionRules
@@ -215,6 +223,16 @@ class CompilerRules(_Rules):
         return next((k for k in self.objective_kinds if k.key == key), None)
 
     _patterns: list[tuple[str, re.Pattern[str]]] | None = PrivateAttr(default=None)
+    _not_before: dict[str, list[re.Pattern[str]]] | None = PrivateAttr(default=None)
+
+    def not_before(self, key: str) -> list[re.Pattern[str]]:
+        """Patterns that, matching right after a keyword of kind ``key``, say the keyword is not that kind there."""
+        if self._not_before is None:
+            self._not_before = {
+                kind.key: [pattern for language, sources in sorted(kind.not_before.items())
+                           for pattern in compile_patterns(sources, f"compiler.json {kind.key}.not_before/{language}")]
+                for kind in self.objective_kinds}
+        return self._not_before.get(key, [])
 
     def kind_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
         """Regex keywords of every objective kind (all languages), labelled with the kind key."""
@@ -243,10 +261,31 @@ class Exemption(_Rules):
     approved_by: str
 
 
+class GovernanceContext(_Rules):
+    """How a keyword's context is judged (rules/governance.json ``context``)."""
+
+    description: str
+    connectors: TermsByLanguage
+    not_person: dict[str, TermsByLanguage]  # subject group (animal, vehicle ...) -> words naming it
+
+    _words: dict[str, str] | None = PrivateAttr(default=None)
+
+    def subject_group(self, word: str) -> str | None:
+        """The group of a folded word that names something other than a person ('dog' -> 'animal'), if any."""
+        if self._words is None:
+            self._words = {w: group for group, by_language in self.not_person.items()
+                           for words in by_language.values() for w in words}
+        return self._words.get(word)
+
+    def connector_words(self) -> set[str]:
+        return {w for words in self.connectors.values() for w in words}
+
+
 class GovernanceRules(_Rules):
     version: str
     description: str
     categories: list[GovernanceCategory]
+    context: GovernanceContext | None = None
     exemptions: list[Exemption] = Field(default_factory=list)
 
     @model_validator(mode="after")

@@ -13,7 +13,7 @@ from engine.compiler.compiler_rules import CompilerRules, GovernanceRules, Objec
 from engine.compiler.corpus import CorpusDocument, derive_options, derive_places, load_corpus, min_amount
 from engine.compiler.coverage import intent_issues
 from engine.compiler.errors import PROHIBITED_CATEGORY, CompileError
-from engine.compiler.governance import category_label, check_governance, find_prohibited
+from engine.compiler.governance import category_label, check_governance, prohibited, set_aside
 from engine.compiler.intent import IntentReading, Phrase, read_intent
 from engine.compiler.locale import Needs, resolve_locale
 from engine.compiler.model import CompileInput, CompileOutcome, Draft
@@ -50,10 +50,11 @@ def check_intent_governance(reading: IntentReading, governance: GovernanceRules,
     """Refuse an intent that mentions a prohibited category anywhere (purpose clauses too: fail closed)."""
     issues = [
         (PROHIBITED_CATEGORY,
-         f"the intent asks for a prohibited data category: {m.label} ({category_label(governance, m.label)}; "
-         f"matched '{m.keyword}')")
-        for m in find_prohibited([reading.folded], governance)
-        if not governance.exempt(m.label, spec_id)
+         f"the intent asks for a prohibited data category: {j.match.label} "
+         f"({category_label(governance, j.match.label)}; matched '{j.match.keyword}' in '{j.phrase()}': "
+         f"{j.reason()})")
+        for j in prohibited([reading.folded], governance)
+        if not governance.exempt(j.match.label, spec_id)
     ]
     if issues:
         raise GoalSpecError(issues)
@@ -199,6 +200,8 @@ class DeterministicCompiler:
         self.check_coverage(spec)
         all_notes = [*(notes or []), *language_notes]
         all_notes += [f"not information to collect (context): '{text}'" for text in reading.context]
+        all_notes += [f"governance: {j.reason()} (in '{j.phrase()}'); not a prohibited category"
+                      for j in set_aside([reading.folded], self.governance)]
         all_notes += [f"'{o.id}' is implied by '{p}' (not named explicitly)"
                       for o in spec.ordered() for p in o.criterion.params.get("intent_phrases", [])
                       if any(ph.implied and ph.text == p for ph in reading.phrases)]
@@ -229,7 +232,8 @@ class DeterministicCompiler:
         locale = resolve_locale(currency=request.currency, phone_region=request.phone_region,
                                 time_zone=request.time_zone, intent=request.intent,
                                 corpus=["\n".join(d.text for d in documents)] if documents else [],
-                                needs=needs, rules=self.rules.locale)
+                                needs=needs, rules=self.rules.locale, not_places=self.rules.corpus.not_places,
+                                language=request.language)
         smallest = min_amount(documents, self.rules.money) if documents else self.rules.money.min_amount_without_corpus
         return KindContext(spec_id=spec_id, languages=languages, locale=locale,
                            max_examples=self.rules.defaults.max_examples, options=options, places=places,

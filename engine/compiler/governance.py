@@ -2,12 +2,19 @@
 
 ``check_governance`` is pure: it scans each objective's name, canonical questions and criterion description
 for the keywords of every category in rules/governance.json and returns one issue per (objective, category).
+
+A category protects data about the visitor as a person. Context is judged by the rule data (``context`` in
+rules/governance.json): a keyword right beside a word naming an animal, a vehicle, a product, a business or a
+document ("their dog's symptoms", "the medical practice", "health insurance") is about that subject, not the
+visitor, and is set aside (and reported); anything else keeps it prohibited, so the check still fails closed.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -17,16 +24,99 @@ from engine.compiler.matching import Match
 from engine.goals.models import GoalSpec
 from engine.text import fold
 
+_WORD = re.compile(r"\w+")
+_POSSESSIVE = re.compile(r"^(\w+?)(?:'s|’s|s'|s’)$")
+_SNIPPET_WORDS = 6  # words either side of a keyword quoted in a refusal
+_LIST_HEAD_WORDS = 4  # words before a parenthesised list that say what its options are
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A keyword found in a text, and why it is (or is not) about the visitor as a person."""
+
+    match: Match
+    text: str  # the folded text it was found in
+    subject: str | None = None  # the word naming another subject ("dog"), when set aside
+    group: str | None = None  # that word's group ("animal")
+
+    @property
+    def about_visitor(self) -> bool:
+        return self.subject is None
+
+    def phrase(self) -> str:
+        """The words around the keyword, as quoted in a refusal or a note."""
+        before = self.text[: self.match.start].split()[-_SNIPPET_WORDS:]
+        after = self.text[self.match.end:].split()[:_SNIPPET_WORDS]
+        return " ".join([*before, self.text[self.match.start:self.match.end], *after]).strip(" ,.;:")
+
+    def reason(self) -> str:
+        if self.subject is not None:
+            return f"'{self.match.keyword}' is about {self.group} data ('{self.subject}'), not about the visitor"
+        return (f"'{self.match.keyword}' asks about the visitor as a person (no animal, vehicle, product, business "
+                "or document is named beside it)")
+
+
+def _neighbour(text: str, match: Match, connectors: set[str]) -> list[str]:
+    """The word right before the keyword and the first word after it past connectors (folded, possessive cut)."""
+    before = _WORD.findall(text[: match.start].replace("'s ", " ").replace("’s ", " "))
+    words = before[-1:]
+    after = _WORD.findall(text[match.end:])
+    for word in after[:4]:
+        if word not in connectors:
+            words.append(word)
+            break
+    possessive = re.search(r"(\w+)(?:'s|’s|s'|s’)\s*$", text[: match.start])
+    if possessive:
+        words.append(possessive.group(1))
+    # A listed option ("which service they need (check-up, brakes, diagnosis)") is judged by what the list is of.
+    opening = text.rfind("(", 0, match.start)
+    if opening >= 0 and ")" not in text[opening:match.start]:
+        words += _WORD.findall(text[:opening])[-_LIST_HEAD_WORDS:]
+    return words
+
+
+def judge(texts: Iterable[str], rules: GovernanceRules) -> list[Judged]:
+    """Every prohibited-category keyword found in ``texts``, each judged by its context."""
+    index = rules.keyword_index()
+    context = rules.context
+    connectors = context.connector_words() if context is not None else set()
+    found: list[Judged] = []
+    for text in texts:
+        folded = fold(text)
+        for match in index.longest_first(folded):
+            subject = group = None
+            if context is not None:
+                for word in _neighbour(folded, match, connectors):
+                    stem = _POSSESSIVE.sub(r"\1", word)
+                    group = context.subject_group(word) or context.subject_group(stem)
+                    if group is not None:
+                        subject = word
+                        break
+            found.append(Judged(match, folded, subject, group))
+    return found
+
 
 def find_prohibited(texts: Iterable[str], rules: GovernanceRules) -> list[Match]:
-    """Every prohibited-category keyword found in ``texts`` (first hit per category), in category order."""
-    index = rules.keyword_index()
-    hits: dict[str, Match] = {}
-    for text in texts:
-        for match in index.longest_first(fold(text)):
-            hits.setdefault(match.label, match)
+    """Every prohibited-category keyword about the visitor found in ``texts`` (first hit per category), in
+    category order."""
+    return [j.match for j in prohibited(texts, rules)]
+
+
+def prohibited(texts: Iterable[str], rules: GovernanceRules, ignore: frozenset[str] | set[str] = frozenset()
+               ) -> list[Judged]:
+    """Like ``find_prohibited``, with the phrase and the judgement of each hit (``ignore``: keywords already
+    judged to be about another subject where the texts come from)."""
+    hits: dict[str, Judged] = {}
+    for judged in judge(texts, rules):
+        if judged.about_visitor and judged.match.keyword not in ignore:
+            hits.setdefault(judged.match.label, judged)
     order = [c.id for c in rules.categories]
-    return sorted(hits.values(), key=lambda m: order.index(m.label))
+    return sorted(hits.values(), key=lambda j: order.index(j.match.label))
+
+
+def set_aside(texts: Iterable[str], rules: GovernanceRules) -> list[Judged]:
+    """Keywords judged to be about another subject (for the reviewer's notes)."""
+    return [j for j in judge(texts, rules) if not j.about_visitor]
 
 
 def category_label(rules: GovernanceRules, category_id: str, language: str = "en") -> str:
@@ -51,15 +141,22 @@ def check_governance(
 ) -> list[tuple[str, str]]:
     """Issues ``(goalspec.prohibited_category, message)``, one per objective and category; empty = permitted."""
     rules = _as_rules(governance_rules)
+    # Objective texts are written from the intent: a keyword the intent uses only about another subject (a car's
+    # "diagnosis" among the workshop's services) keeps that reading in them; one used about the visitor anywhere
+    # in the intent does not.
+    in_intent = judge([spec.manager_intent], rules) if spec.manager_intent else []
+    about_visitor = {j.match.keyword for j in in_intent if j.about_visitor}
+    set_aside_keywords = {j.match.keyword for j in in_intent if not j.about_visitor} - about_visitor
     issues: list[tuple[str, str]] = []
     for objective in spec.ordered():
         texts = [objective.name, objective.criterion.description, *objective.questions.values()]
-        for match in find_prohibited(texts, rules):
-            if rules.exempt(match.label, spec.id):
+        for judged in prohibited(texts, rules, ignore=set_aside_keywords):
+            if rules.exempt(judged.match.label, spec.id):
                 continue
             issues.append((
                 PROHIBITED_CATEGORY,
-                f"objective '{objective.id}' asks for a prohibited data category: {match.label} "
-                f"({category_label(rules, match.label)}; matched '{match.keyword}')",
+                f"objective '{objective.id}' asks for a prohibited data category: {judged.match.label} "
+                f"({category_label(rules, judged.match.label)}; matched '{judged.match.keyword}' in "
+                f"'{judged.phrase()}': {judged.reason()})",
             ))
     return issues

@@ -28,6 +28,7 @@ from engine.text import fold as fold_word
 _CLAUSE_END = re.compile(r"[!?;\n]|(?<!\betc)(?<!\be\.g)(?<!\bi\.e)(?<!^\d)(?<!\s\d)\.(?=\s|$)")
 _LIST_MARK = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
 _PARENS = re.compile(r"\([^()]*\)")
+_QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|«[^»\n]*»')
 _WORD = re.compile(r"[\w'’-]+")
 
 
@@ -78,6 +79,7 @@ def kind_matches(folded: str, rules: CompilerRules) -> list[Match]:
     found = rules.keyword_index().all_matches(folded)
     for label, pattern in rules.kind_patterns():
         found.extend(Match(label, m.group(0), m.start(), m.end()) for m in pattern.finditer(folded))
+    found = [m for m in found if not any(p.match(folded, m.end) for p in rules.not_before(m.label))]
     return select_non_overlapping(found)
 
 
@@ -149,6 +151,7 @@ class _Reader:
         self.folded = self.ft.folded
         self.matches = kind_matches(self.folded, rules)
         self.collect = _patterns(rules, rules.collect_markers, "collect_markers")
+        self.openers = _patterns(rules, rules.context_openers, "context_openers")
         # Words stripped from an item's edges are the intent language's ("a" is an article only in English).
         ph = rules.phrasing
         self.leads = _patterns(rules, ph.lead_ins, "phrasing.lead_ins", language)
@@ -162,8 +165,10 @@ class _Reader:
         self.alternatives = _word_list([j for js in rules.options.alternative_joiners.values() for j in js])
         self.choice = _word_list([c for cs in rules.options.choice_starts.values() for c in cs])
         self.separators = _separator_pattern(rules)
+        self._purpose_patterns = _patterns(rules, rules.purpose_markers, "purpose_markers")
         self.purpose = self._purpose_ranges()
         self.parens = [(m.start(), m.end()) for m in _PARENS.finditer(self.folded)]
+        self.quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(self.folded)]
         self.context: list[str] = []
 
     # -- purpose clauses ---------------------------------------------------------------------------------------
@@ -175,6 +180,14 @@ class _Reader:
         lead = _strip_leads(rest, self.leads)
         offset = position + (len(rest) - len(lead))
         return any(m.start == offset for m in self.matches) or any(p.match(lead) for p in self.questions)
+
+    def _continues_purpose(self, position: int) -> bool:
+        """Whether the item at ``position`` reads as the same purpose ("... to arrange a visit and send a quote"):
+        it opens a purpose itself, or does once a continuation word ("to", "para") is put before it."""
+        rest = self.folded[position:].lstrip(" \t")
+        words = [w for ws in self.rules.purpose_continuations.values() for w in ws]
+        return any(p.match(text) for text in [rest, *(f"{w} {rest}" for w in words)]
+                   for p in self._purpose_patterns)
 
     def _purpose_ranges(self) -> list[tuple[int, int]]:
         folded, ranges = self.folded, []
@@ -194,7 +207,8 @@ class _Reader:
                 else:
                     # Otherwise it ends where an item naming information follows a separator or colon.
                     for sep in self.separators.finditer(folded, marker.end(), end):
-                        if sep.group(0) == ":" or self._starts_information(sep.end()):
+                        if sep.group(0) == ":" or self._starts_information(sep.end()) \
+                                or not self._continues_purpose(sep.end()):
                             end = sep.start()
                             break
                 ranges.append((marker.start(), end))
@@ -212,8 +226,8 @@ class _Reader:
         """(start, end, terminator) of each clause: sentences, ';' parts and lines."""
         spans, last = [], 0
         for match in _CLAUSE_END.finditer(self.folded):
-            if _inside(match.start(), self.parens):
-                continue
+            if _inside(match.start(), self.parens) or _inside(match.start(), self.quotes):
+                continue  # a quoted sentence belongs to the clause that quotes it
             spans.append((last, match.start(), match.group(0)))
             last = match.end()
         spans.append((last, len(self.folded), ""))
@@ -339,6 +353,9 @@ class _Reader:
     def _clause(self, start: int, end: int, *, whole: bool = False) -> tuple[list[Phrase], bool]:
         """The clause's phrases, and whether its list is still open at its end."""
         items = self.items(start, end)
+        # Items before the collect marker that open a context clause are context even in a list carried on.
+        first_marker = next((n for n, i in enumerate(items) if self._marker_end(self.folded[i.start:i.end])
+                             is not None), -1)
         opened = whole
         for item in items:
             text = self.folded[item.start:item.end]
@@ -355,17 +372,29 @@ class _Reader:
         colon = next((n for n, item in enumerate(items) if item.cut_before == ":"), None)
         for item in items[: colon or 0]:
             item.in_scope = False
+        heading = colon if colon is not None and any(self._kinds_in(i.start, i.end) for i in items[colon:]) else 0
+        # A clause about the company ("Our firm describes its service as ...") or a subordinate clause before the
+        # list ("When a customer contacts us, we want to know ...") is context: none of its items is collected.
+        statement = bool(items) and not items[0].in_scope and self._opens_context(items[0])
         # A bare list ("Budget, area and contact details.") with a keyword collects every item.
-        bare = not any(i.in_scope or i.cut_before == ":" for i in items) and len(items) >= 2
+        bare = not statement and not any(i.in_scope or i.cut_before == ":" for i in items) and len(items) >= 2
         if bare and any(self._kinds_in(i.start, i.end) for i in items):
             for item in items:
                 item.in_scope = True
         phrases: list[tuple[Phrase, str]] = []
-        for item in items:
+        for position, item in enumerate(items):
+            if position < heading:  # a heading ("Wedding venue enquiries:") names the list, not information
+                text = self.folded[item.start:item.end].strip(" :")
+                if text and not self._only_marker(text):
+                    self.context.append(self.ft.original(item.start, item.end).strip(" :"))
+                continue
             if item.cut_before == "purpose" and not item.in_scope and not self._kinds_in(item.start, item.end):
                 continue
             phrase = self._phrase(item)
             if phrase is None:
+                continue
+            if (not item.in_scope and statement) or (position < first_marker and self._opens_context(item)):
+                self.context.append(phrase.text)
                 continue
             if phrase.kind is None and not phrase.options and not item.in_scope:
                 if not self._only_marker(self.folded[item.start:item.end]):
@@ -373,6 +402,10 @@ class _Reader:
                 continue
             phrases.append((phrase, item.cut_before))
         return self._share_heads(phrases), bool(items) and items[-1].in_scope
+
+    def _opens_context(self, item: _Item) -> bool:
+        text = _LIST_MARK.sub("", self.folded[item.start:item.end]).lstrip(" \t,.:;-—–¿¡*•\"'“«")
+        return any(p.match(text) for p in self.openers)
 
     def _only_marker(self, text: str) -> bool:
         """ "We need:" — a collect marker with nothing after it opens a list; it is not context."""
@@ -484,6 +517,14 @@ class _Reader:
                 return self.ft.original(match.start("unit"), match.end("unit"))
         return None
 
+    def _bare_noun(self, phrase: Phrase) -> bool:
+        """Content words only, after an article ("bathrooms", "the garden"): a head can be shared with it; not
+        with a phrase of its own structure ("type of show", "genre of the movie")."""
+        words = _WORD.findall(self.folded[phrase.start:phrase.end])
+        while words and words[0] in self.articles:
+            words = words[1:]
+        return bool(words) and not any(w in self.stop for w in words)
+
     def _same_criterion(self, left: Phrase, right: Phrase) -> bool:
         """Both phrases name kinds of one criterion kind (a date and a time), so a modifier can be shared."""
         left_kind = self.rules.kind(left.kind) if left.kind else None
@@ -527,6 +568,7 @@ class _Reader:
                 if not any(w in self.stop for w in map(fold_word, modifier)):
                     result[index + 1] = replace(right, text=f"{' '.join(modifier)} {right.text}")
             elif right.kind is None and not right.options and 1 <= len(right_content) <= 2 \
+                    and self._bare_noun(right) \
                     and left.kind is not None and self.folded[left.start:left.end].startswith(left.keyword):
                 head_words = left_words[: len(left_words) - len(right_content)]
                 if head_words and len(" ".join(head_words)) >= len(left.keyword.split()[0]):

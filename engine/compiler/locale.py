@@ -21,11 +21,12 @@ import phonenumbers
 
 from engine.compiler.compiler_rules import LocaleRules
 from engine.compiler.errors import CompileError
+from engine.compiler.places import Candidate, NamedPlace, named_places
 from engine.compiler.textmap import fold_map
 from engine.goals.models import Locale
 from engine.text import fold
 
-_LANGUAGES = ("en", "es")
+_LANGUAGES = ("en", "es", "fr")
 
 
 @dataclass
@@ -166,13 +167,60 @@ def _derive(found: Hints, rules: LocaleRules) -> tuple[str | None, str | None, s
     return currency, region, zone or (_country_zone(country, rules) if country else None)
 
 
+def _official(country: str, language: str) -> bool:
+    spoken = babel.core.get_global("territory_languages").get(country, {})
+    return spoken.get(language, {}).get("official_status") in ("official", "de_facto_official")
+
+
+def _speaking(place: NamedPlace, language: str | None) -> NamedPlace:
+    """The candidates in countries whose official language is the intent's, when there are any: used only when
+    the population alone does not decide (an English intent naming "Cambridge" keeps GB, US, CA, NZ)."""
+    if language is None:
+        return place
+    kept = tuple(c for c in place.candidates if _official(c.country, language))
+    return NamedPlace(place.name, kept) if kept else place
+
+
+def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iterable[str],
+                 language: str | None) -> tuple[tuple[str | None, str | None, str | None] | None,
+                                                     list[NamedPlace]]:
+    """(currency, region, zone) from the towns the intent names, and the names left ambiguous. A country the
+    intent also names picks among an ambiguous name's candidates ("Valencia, Spain")."""
+    decided: list[Candidate] = []
+    ambiguous: list[NamedPlace] = []
+    for place in named_places(intent, rules, not_places):
+        choice = place.decided(rules.place_dominance) or _speaking(place, language).decided(rules.place_dominance)
+        if choice is None:
+            named = [c for c in place.candidates if c.country in found.countries]
+            choice = named[0] if len(named) == 1 else None
+        if choice is None:
+            ambiguous.append(place)
+        else:
+            decided.append(choice)
+    countries = {c.country for c in decided}
+    if len(countries) != 1:
+        return None, ambiguous
+    city = decided[0]
+    currency = next(iter(found.currencies)) if len(found.currencies) == 1 else _country_currency(city.country)
+    region = city.country if city.country in phonenumbers.SUPPORTED_REGIONS else None
+    return (currency, region, city.time_zone), []
+
+
 def resolve_locale(*, currency: str | None, phone_region: str | None, time_zone: str | None,
-                   intent: str, corpus: list[str], needs: Needs, rules: LocaleRules) -> Locale:
-    """Flags first, then the intent, then the corpus; refuse when a needed setting stays unknown."""
+                   intent: str, corpus: list[str], needs: Needs, rules: LocaleRules,
+                   not_places: Iterable[str] = (), language: str | None = None) -> Locale:
+    """Flags first, then the intent (a town it names before anything else), then the corpus; refuse when a
+    needed setting stays unknown, naming the candidates of an ambiguous town."""
     check_flags(currency, phone_region, time_zone)
     derived: list[tuple[str | None, str | None, str | None]] = []
-    for texts in ([intent], corpus):
-        found = hints(texts, rules)
+    intent_hints = hints([intent], rules)
+    from_places, ambiguous = _from_places(intent, intent_hints, rules, not_places, language)
+    if from_places is not None:
+        derived.append(from_places)
+    elif not intent_hints.empty():
+        derived.append(_derive(intent_hints, rules))
+    if corpus:
+        found = hints(corpus, rules)
         if not found.empty():
             derived.append(_derive(found, rules))
     for d_currency, d_region, d_zone in derived:
@@ -188,6 +236,10 @@ def resolve_locale(*, currency: str | None, phone_region: str | None, time_zone:
         ("time_zone", needs.time_zone, time_zone)) if objectives and value is None]
     if missing:
         parts = [f"{rules.flags[s]} (needed by {', '.join(repr(o) for o in objs[:3])})" for s, objs in missing]
+        if ambiguous:
+            seen = "; ".join(f"'{p.name}' could be in {p.describe()}" for p in ambiguous)
+            raise CompileError(f"the intent names a place found in several countries ({seen}); pass "
+                               + "; ".join(parts), code="compile.locale_ambiguous")
         raise CompileError("the intent does not say which locale to use; pass " + "; ".join(parts),
                            code="compile.locale_missing")
     return Locale(currency=currency, phone_region=phone_region, time_zone=time_zone)

@@ -21,7 +21,8 @@ from engine.text import fold
 
 INTENTS = Path(__file__).resolve().parents[2] / "benchmarks" / "companies" / "intents.json"
 LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}  # kinds are judged, not locale
-FLOOR = 21  # of 25 (18 when the set appeared; general fixes since: company size, shared heads, job time frames)
+FLOOR = 22  # of 25 (18 when the set appeared; general fixes since: company size, shared heads, job time frames; a
+# car workshop's "diagnosis" among its services is no longer health data, issue 27)
 
 
 def _right(expected: dict[str, Any], spec: GoalSpec) -> str | None:

@@ -77,7 +77,8 @@ INTENTS: list[tuple[str, str, str, Expected]] = [
      [PLACE, PLACE, DATE, count("rooms"), CONTACT]),
     ("reformas", "es", "Una empresa de reformas quiere conocer el tipo de reforma (cocina, baño o integral), la "
      "superficie de la vivienda, el presupuesto aproximado, antes de cuándo quiere terminar la obra y un teléfono.",
-     [one_of("cocina", "bano", "integral"), FREE, MONEY, TIMEFRAME, CONTACT]),
+     # a floor area is a quantity with a unit (m²), issue 27
+     [one_of("cocina", "bano", "integral"), ("quantity", None), MONEY, TIMEFRAME, CONTACT]),
     ("restaurant", "en", "Restaurant bookings: we need the number of guests, the date and time of the reservation, "
      "the seating preference (indoor or outdoor), and the customer's name and phone.",
      [count("people"), DATE, TIME, one_of("indoor", "outdoor"), FREE, CONTACT]),

