@@ -8,6 +8,7 @@ still needs review, ``grace goals validate`` and ``grace goals approve``.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 

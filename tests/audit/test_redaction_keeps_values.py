@@ -13,6 +13,7 @@ Seen failing before the fix: ``period:2027-06-21/2027-09-21`` became ``period:ph
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
@@ -71,7 +72,10 @@ _words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzáéíóúñçABCDEFGHIJKLM
 _places = st.one_of(_words, st.builds(lambda a, b: f"{a} {b}", _words, _words),
                     st.builds(lambda a, n: f"{a} {n}", _words, st.integers(1, 999)),
                     st.builds(lambda a, z: f"{z:05d} {a}", _words, st.integers(1000, 99999)))
-_options = st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True)
+# An option id glued to a phone-length digit run ("g0000000") is redacted on purpose: "tel600123456" is a phone
+# number written by a visitor, and the detector judges glued letters only to spare hex digests. Option ids with
+# such runs are left out here; that trade-off is the redaction policy's, not a value corruption.
+_options = st.from_regex(r"[a-z][a-z0-9_]{0,20}", fullmatch=True).filter(lambda o: re.search(r"\d{7}", o) is None)
 _features = st.lists(st.builds(lambda o, n: o if n is None else f"{o}={n}", _options,
                                st.one_of(st.none(), st.integers(0, 99))), min_size=1, max_size=4).map("; ".join)
 

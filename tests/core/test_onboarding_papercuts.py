@@ -115,8 +115,9 @@ def test_compile_accepts_a_french_intent(tmp_path: Path, capsys: pytest.CaptureF
     captured = capsys.readouterr()
     assert code == 0, captured.err
     spec = json.loads(out.read_text(encoding="utf-8"))
-    assert {o["criterion"]["kind"] for o in spec["objectives"]} == {"money", "contact"}
-    assert "question.fr" in captured.err  # says what to add to offer French to visitors
+    # the compiler reads and writes French itself (issue 27): every part kept, each asked in French
+    assert {o["criterion"]["kind"] for o in spec["objectives"]} == {"money", "place", "contact"}
+    assert all(o["questions"].get("fr") for o in spec["objectives"])
     assert main(["compile", "--intent", "x", "--language", "xx", "--out", str(tmp_path / "c2.json")]) == 2
     assert "compile.language_unsupported" in capsys.readouterr().err
 

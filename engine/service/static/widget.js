@@ -248,7 +248,7 @@
       box.appendChild(el("p", { "class": "answer frame", "data-testid": "grace-related-frame" }, answer.frame || ""));
       var quoted = el("blockquote", { "class": "related", "data-testid": "grace-related" });
       citations.forEach(function (c) { quoted.appendChild(el("p", {}, c.quote || "")); });
-      if (citations.length) { quoted.appendChild(el("cite", { "class": "src" }, citations[0].label || "")); }
+      if (citations.length) { quoted.appendChild(el("cite", { "class": "src", "data-testid": "grace-citation" }, citations[0].label || "")); }
       box.appendChild(quoted);
       var links = answer.links || [];
       if (links.length) {
