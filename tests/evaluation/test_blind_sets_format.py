@@ -29,11 +29,13 @@ LOCALE_FIELDS = ("currency", "phone_region", "time_zone")
 
 
 def _raw(set_name: str) -> dict[str, Any]:
-    return json.loads((BENCHMARKS / set_name / "conversations.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((BENCHMARKS / set_name / "conversations.json").read_text(encoding="utf-8"))
+    return data
 
 
 def _spec_raw(set_name: str, config: dict[str, Any]) -> dict[str, Any]:
-    return json.loads((BENCHMARKS / set_name / config["goal_spec"]).read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads((BENCHMARKS / set_name / config["goal_spec"]).read_text(encoding="utf-8"))
+    return data
 
 
 @pytest.mark.parametrize("set_name", COMPANY_SETS)
