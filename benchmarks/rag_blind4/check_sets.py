@@ -124,7 +124,9 @@ def _check_item(
 
 def _multi_part_sidecar(set_path: Path) -> dict[str, dict[str, str]]:
     sidecar = set_path.parent / "multi_part.json"
-    items: dict[str, dict[str, str]] = json.loads(sidecar.read_text(encoding="utf-8"))["items"] if sidecar.exists() else {}
+    if not sidecar.exists():
+        return {}
+    items: dict[str, dict[str, str]] = json.loads(sidecar.read_text(encoding="utf-8"))["items"]
     return items
 
 
@@ -170,7 +172,8 @@ def check(set_path: Path) -> tuple[list[str], set[str]]:
     print(f"  messages by language {dict(sorted(message_languages.items()))}; cross-lingual by kind {dict(crossed)}")
     print(f"  tags {dict(sorted(tags.items()))}")
     if both:
-        print(f"  multi_part with both parts covered {len(both)}, with one part covered {tags['multi_part'] - len(both)}")
+        one_part = tags["multi_part"] - len(both)
+        print(f"  multi_part with both parts covered {len(both)}, with one part covered {one_part}")
     return problems, languages
 
 
