@@ -235,8 +235,9 @@ def _literal(value: object) -> z3.ExprRef:
 
 def acceptance_properties(rules: Sequence[dict[str, object]]) -> dict[str, tuple[str, z3.BoolRef]]:
     """I-14 over the acceptance rule file: for every candidate fact whatsoever, a Complete or Correct whose
-    value is flagged by a D-10 fact (contacts) or a D-12 fact (another person's wish) is rejected by some rule. Each negation says "some such fact is
-    accepted" (no rule's conditions all hold), so ``unsat`` proves the property for all facts."""
+    value is flagged by a D-10 fact (contacts) or a D-12 fact (another person's wish) is rejected by some rule.
+    Each negation says "some such fact is accepted" (no rule's conditions all hold), so ``unsat`` proves the
+    property for all facts."""
     variables: dict[str, z3.ExprRef] = {"type": z3.String("fact_type")}
     for name in CONTACT_FACTS + WISH_FACTS:
         variables[name] = z3.Bool(f"fact_{name}")
