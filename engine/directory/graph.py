@@ -28,6 +28,10 @@ class KnowledgeGraph:
     edges: dict[str, list[Edge]] = field(default_factory=lambda: defaultdict(list))
     incoming: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     seasonal: set[int] = field(default_factory=set)
+    # read-side indices, filled on first use (the graph is not changed once built): place node -> records, and
+    # weekday node -> record -> its openings that day, so a query never splits node ids or scans edge lists
+    _at: dict[str, frozenset[int]] = field(default_factory=dict)
+    _open: dict[str, dict[int, tuple[Slot, ...]]] = field(default_factory=dict)
 
     def add_node(self, node: str, label: str) -> None:
         self.nodes.setdefault(node, label)
@@ -43,7 +47,24 @@ class KnowledgeGraph:
     # ------------------------------------------------------------------ queries
     def records_at(self, node: str) -> set[int]:
         """Records linked to a place node (directly: LOCATED_IN / IN_COUNTY / HAS_ZIP / IN_STATE)."""
-        return {int(source.split(":", 1)[1]) for source in self.incoming.get(node, ()) if source.startswith("record:")}
+        found = self._at.get(node)
+        if found is None:
+            found = frozenset(int(source.split(":", 1)[1]) for source in self.incoming.get(node, ())
+                              if source.startswith("record:"))
+            self._at[node] = found
+        return set(found)
+
+    def _openings(self, node: str) -> dict[int, tuple[Slot, ...]]:
+        found = self._open.get(node)
+        if found is None:
+            found = {}
+            for source in self.incoming.get(node, ()):
+                if source.startswith("record:"):
+                    slots = tuple(e.slot for e in self.edges[source] if e.target == node and e.slot is not None)
+                    if slots:
+                        found[int(source.split(":", 1)[1])] = slots
+            self._open[node] = found
+        return found
 
     def records_in(self, places: tuple[PlaceConstraint, ...]) -> set[int]:
         """Same-kind places are alternatives; kinds intersect."""
@@ -64,15 +85,14 @@ class KnowledgeGraph:
         day_nodes = [f"weekday:{d}" for d in sorted(days)] if days else [f"weekday:{d}" for d in range(7)]
         found: dict[int, list[Slot]] = defaultdict(list)
         for node in day_nodes:
-            for source in self.incoming.get(node, ()):
-                index = int(source.split(":", 1)[1])
+            openings = self._openings(node)
+            indexes = (among if among is not None and len(among) < len(openings) else openings)
+            for index in indexes:
                 if among is not None and index not in among:
                     continue
-                for edge in self.edges[source]:
-                    if edge.target == node and edge.slot is not None and slot_matches(
-                            edge.slot, hours, index in self.seasonal):
-                        found[index].append(edge.slot)
-        return {k: tuple(v) for k, v in found.items()}
+                seasonal = index in self.seasonal
+                found[index].extend(slot for slot in openings.get(index, ()) if slot_matches(slot, hours, seasonal))
+        return {k: tuple(v) for k, v in found.items() if v}
 
     def label(self, node: str) -> str:
         return self.nodes.get(node, node.split(":", 1)[-1])

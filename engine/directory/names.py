@@ -18,6 +18,7 @@ from engine.directory.ingest import Directory
 from engine.directory.normalize import key_tokens
 
 _PARTS = re.compile(r"\s+[-=/|:]\s+|/|\(|\)|:|,")
+_ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2,5}(?![A-Za-z])")
 _ARTICLES = frozenset({"the", "a", "an", "of", "and", "el", "la", "los", "las", "de"})
 
 
@@ -36,10 +37,23 @@ class NameIndex:
         self.directional = rules.address.directional_words
         self.blocked = place_tokens | reserved | self.generic
         self.variants: dict[tuple[str, ...], bool] = {}
+        # short capitalised forms a name spells out ('UT' in 'University of Toledo (UT Students Only)'): a visitor
+        # writing one in capitals names that record even though two letters are never distinctive on their own
+        not_acronyms = self.generic | place_tokens | self.directional
+        self.acronyms = frozenset(
+            word.lower() for record in directory.records for word in _ACRONYM.findall(record.name)
+            if word.lower() not in not_acronyms)
         for record in directory.records:
             for variant in self._variants(record.name):
                 self.variants[variant] = self._distinctive(variant)
+            for word in _ACRONYM.findall(record.name):
+                if word.lower() in self.acronyms:  # found only as a capitalised acronym (QueryParser._names)
+                    self.variants.setdefault((word.lower(),), False)
         self.max_len = min(max((len(v) for v in self.variants), default=1), rules.retrieval.max_name_ngram)
+
+    def trim(self, tokens: tuple[str, ...]) -> tuple[str, ...]:
+        """The name without generic words at either end ('hope house food pantry' -> 'hope house')."""
+        return self._trim(tokens)
 
     def _trim(self, tokens: tuple[str, ...]) -> tuple[str, ...]:
         start, end = 0, len(tokens)
@@ -83,6 +97,10 @@ class NameIndex:
         if end < 2 or tokens[end - 1] not in self.directional:
             return ()
         return tokens[:end - 1]
+
+    def distinctive(self, variant: tuple[str, ...]) -> bool:
+        """Holds a word that is not generic, a place, a common word or one the parser gives a meaning to."""
+        return self._distinctive(variant)
 
     def _distinctive(self, variant: tuple[str, ...]) -> bool:
         return any(len(t) >= 3 and not t.isdigit() and t not in self.blocked for t in variant)

@@ -55,6 +55,7 @@ class QueryParser:
                  reserved: frozenset[str], resolver: PlaceResolver | None = None) -> None:
         self.rules = rules
         self.resolver = resolver
+        self._alias_longest = max((len(k) for k in resolver.aliases), default=0) if resolver is not None else 0
         self.gaz = gazetteer
         self.names = names
         self.reserved = reserved
@@ -289,13 +290,12 @@ class QueryParser:
         a capital or to come right before what is asked for."""
         if self.resolver is None:
             return
-        longest = max((len(k) for k in self.resolver.aliases), default=0)
-        for size in range(min(longest, len(tokens)), min_len - 1, -1):
+        for size in range(min(self._alias_longest, len(tokens)), min_len - 1, -1):
             for i in range(len(tokens) - size + 1):
                 start, end = tokens[i][1], tokens[i + size - 1][2]
                 key = tuple(words[i:i + size])
                 found = self.resolver.aliases.get(key)
-                if not found or not is_free(start, end):
+                if not found or not is_free(start, end) or self._inside_longer_place(words, i, size):
                     continue
                 if size == 1 and not (self._cue_before(tokens, i, folded) or original[start].isupper()
                                       or self._intent_after(folded, end)):
@@ -303,6 +303,14 @@ class QueryParser:
                 if take(start, end, "place:alias"):
                     self._add_resolution(Resolution("alias", tuple(sorted(found, key=lambda p: p.label))),
                                          original[start:end], places, ambiguous, [])
+
+    def _inside_longer_place(self, words: list[str], start: int, size: int) -> bool:
+        """'St. Louis' inside 'Bay St. Louis': a directory place spelled by a longer run around an alias wins."""
+        for longer in range(min(self.gaz.max_tokens, len(words)), size, -1):
+            for first in range(max(0, start + size - longer), min(start, len(words) - longer) + 1):
+                if self.gaz.lookup(tuple(words[first:first + longer])):
+                    return True
+        return False
 
     def _resolve_unknown(self, unknown: list[str], places: list[PlaceConstraint], ambiguous: list[AmbiguousPlace],
                          notes: list[str]) -> list[str]:
@@ -439,13 +447,17 @@ class QueryParser:
         def accept(match: NameMatch) -> bool:
             start, end = tokens[match.start][1], tokens[match.end - 1][2]
             cued = self._cued(folded, start, end, original)
+            surface = original[start:end]
+            if (len(match.key) == 1 and match.key[0] in self.names.acronyms and surface.isupper()
+                    and surface not in self.gaz.state_codes and match.key[0] not in self.names.blocked
+                    and not any(r.start < end and start < r.end for r in self.concepts.requests(folded))):
+                return True  # 'students at UT': the capitals a record's name spells, not a state elsewhere
             if match.distinctive and len(match.key) >= 2:
                 return True
             if match.distinctive:
                 return cued or (original[start].isupper() and not self._inside_longer_title(original, start, end))
             # generic words only ('First Baptist Church', 'Iola Food Pantry'): only after a recall cue, and when
             # every word is generic only if the visitor wrote it as a title ('Tell me about The Food Pantry')
-            surface = original[start:end]
             titled = all(w[:1].isupper() for w in surface.split() if w[:1].isalpha())
             if any(t not in generic for t in match.key):
                 # 'Grace Mobile Pantry open tomorrow?' - but a titled place ('Garden City') stays a place

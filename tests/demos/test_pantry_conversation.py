@@ -99,7 +99,7 @@ def test_spanish_call_reaches_111(runtime: TurnRuntime) -> None:
 
 
 @pytest.mark.parametrize("question", [
-    "Which pantries are open on Saturday?",
+    "Which pantries in Prairieton are open on Saturday?",  # a place: with none TRACE asks where (two counties)
     "What are the phone numbers of the pantries in Bluestem County?",
     "Is anything open near 67601?",
     "Any pantry in Cedar Springs with home delivery?",
