@@ -304,14 +304,6 @@ class QueryParser:
                     self._add_resolution(Resolution("alias", tuple(sorted(found, key=lambda p: p.label))),
                                          original[start:end], places, ambiguous, [])
 
-    def _inside_longer_place(self, words: list[str], start: int, size: int) -> bool:
-        """'St. Louis' inside 'Bay St. Louis': a directory place spelled by a longer run around an alias wins."""
-        for longer in range(min(self.gaz.max_tokens, len(words)), size, -1):
-            for first in range(max(0, start + size - longer), min(start, len(words) - longer) + 1):
-                if self.gaz.lookup(tuple(words[first:first + longer])):
-                    return True
-        return False
-
     def _resolve_unknown(self, unknown: list[str], places: list[PlaceConstraint], ambiguous: list[AmbiguousPlace],
                          notes: list[str]) -> list[str]:
         """A place word the gazetteer does not know exactly: alias, prefix or misspelling of a directory place?"""

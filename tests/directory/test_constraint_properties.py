@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
