@@ -8,7 +8,9 @@ from pathlib import Path
 
 from engine.directory.directory_rules import load_rules
 from engine.directory.ingest import load_directory
+from engine.directory.models import Evidence
 from engine.directory.retriever import TraceRetriever
+from engine.directory.semantic import ConceptMatcher
 from tests.directory.conftest import NOTES, RECORDS, write_directory
 
 
@@ -85,3 +87,19 @@ def test_a_regional_name_stands_for_its_counties(tmp_path: Path) -> None:
     answer = retriever.answer("food pantry in JoCo", datetime(2026, 3, 4, 10))
     assert [r.name for r in answer.results] == ["Olathe Pantry"]
     assert any("place_region" in note for note in answer.parsed.notes)
+
+
+def test_a_college_prep_school_or_a_referral_to_enrol_is_no_evidence_of_serving_students() -> None:
+    # a secondary school named 'College Prep' and a note offering help to enrol at a college do not say the
+    # pantry serves students; a college's own pantry and 'students enrolled at ... College' do
+    matcher = ConceptMatcher(load_rules().semantic)
+
+    def for_students(field: str, quote: str) -> bool:
+        return "students" in matcher.evidence([Evidence(field, quote, "test")], [])
+
+    assert not for_students("name", "Northside College Prep")
+    assert not for_students("name", "Eastway College Preparatory Academy")
+    assert not for_students("notes", "Clients may also inquire about enrolling at a community college.")
+    assert for_students("name", "Riverbend Community College")
+    assert for_students("notes", "Only for students currently enrolled at Riverbend Community College.")
+    assert for_students("notes", "Open to college students.")
