@@ -29,8 +29,9 @@ MAPPING = PROJECT / "demos" / "directories" / "mappings" / "kansas.json"
 
 def export(ref: str, into: Path) -> Path:
     """The baseline's source tree (engine, benchmarks, rules, the packaged data they read) from git."""
-    archive = subprocess.run(["git", "-C", str(PROJECT), "archive", ref, "engine", "benchmarks", "rules",
-                              "llm_adapters", "audit", "spec", "demos/directories"], capture_output=True, check=True).stdout
+    folders = ["engine", "benchmarks", "rules", "llm_adapters", "audit", "spec", "demos/directories"]
+    archive = subprocess.run(["git", "-C", str(PROJECT), "archive", ref, *folders],
+                             capture_output=True, check=True).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
     return into
