@@ -109,7 +109,8 @@ def _flat(region: str, r: dict[str, Any]) -> dict[str, Any]:
     """A second-batch record with its fields under the first batch's keys (name, address, city, zip, latitude,
     longitude, hours, description, services)."""
     if region == "nw_nc":
-        return {**r, "hours": _NC_CODE.sub(lambda m: _NC_DAY[m.group(1)], r.get("hours") or "")}
+        hours = re.sub(r"\bAppt\b\.?", "Appointment", r.get("hours") or "")  # '(Appt. Only)'
+        return {**r, "hours": _NC_CODE.sub(lambda m: _NC_DAY[m.group(1)], hours)}
     if region == "southern_co":
         a, loc = r.get("address") or {}, r.get("location") or {}
         rows = [f"{s['weekday']} {s['opens_at']} - {s['closes_at']}" for s in r.get("regular_schedule") or []]
@@ -183,6 +184,7 @@ def fact(rec: gold.Rec, what: str) -> bool:
                                                    r"must (?:call|make)|call to (?:register|schedule)|requires "
                                                    r"registration|registration is required", text, re.I):
             return False
+        text = re.sub(r"registered students?", "students", text, flags=re.I)  # enrolment, not a booking
         return bool(_APPT.search(text)) and not _NO_APPT.search(text)
     if what == "walk_in":
         return bool(_NO_APPT.search(text))
@@ -198,6 +200,9 @@ def fact(rec: gold.Rec, what: str) -> bool:
         return bool(re.search(r"residents? (?:of|in)|serves? (?:only )?(?:residents|\d{5})|only serv|serving only|"
                               r"serving (?:neighbors|clients) (?:in|for)|serve only|for eligible residents|"
                               r"residents only", text, re.I))
+    if what == "county_residents":  # second batch: served only to the residents of a county
+        return bool(re.search(r"residents? of [\w ]{0,20}county|(?:to|for) [\w ]{0,20}county residents|"
+                              r"county residents? only", text, re.I))
     if what == "voucher":  # second batch: a referral voucher is required
         return bool(re.search(r"voucher", text, re.I))
     if what == "soup_kitchen":
