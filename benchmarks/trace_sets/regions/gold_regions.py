@@ -188,7 +188,8 @@ def fact(rec: gold.Rec, what: str) -> bool:
         return bool(_APPT.search(text)) and not _NO_APPT.search(text)
     if what == "walk_in":
         return bool(_NO_APPT.search(text))
-    if what == "children":
+    if what == "children":  # an organisation called "Family & Children's Service" is not a programme for kids
+        text = re.sub(r"famil(?:y|ies) (?:&|and) children.s services?", "", text, flags=re.I)
         return bool(re.search(r"children|kids?\b|18 and younger|under 18|youth", text, re.I))
     if what == "veteran":
         return bool(re.search(r"veteran|\bvets?\b", text, re.I))
@@ -205,6 +206,12 @@ def fact(rec: gold.Rec, what: str) -> bool:
                               r"county residents? only", text, re.I))
     if what == "voucher":  # second batch: a referral voucher is required
         return bool(re.search(r"voucher", text, re.I))
+    if what == "kids":  # second batch: children, also as school pupils ('students in the Princeton Public Schools')
+        return fact(rec, "children") or bool(re.search(r"students? (?:in|of|at) (?:the )?[\w ]{0,30}schools?\b|"
+                                                        r"school[- ]?(?:age|children)", text, re.I))
+    if what == "meal_site":  # second batch: a place serving meals, named by the meal ('Dinner served Wed.')
+        return fact(rec, "soup_kitchen") or gold.needs(rec, "meals") or bool(re.search(
+            r"\b(?:dinner|lunch|breakfast|supper)\b|sit[- ]down meals?|distributing meals", text, re.I))
     if what == "soup_kitchen":
         return bool(re.search(r"soup kitchen|meal ?site|hot meal|mealsite", text, re.I))
     return gold.needs(rec, what)

@@ -254,7 +254,7 @@ NJ: list[Q] = [
     ("hours", "pantry open this Saturday in Trenton", {"city": ["Trenton"], "day": 5, "date": SAT}),
     ("hours", "Lawrenceville pantry open Monday", {"city": LAWRENCE, "day": 0}),
     ("negation", "Trenton food pantry that doesn't need ID", {"city": ["Trenton"], "not_needs": ["id_required"]}),
-    ("negation", "Trenton food, not a soup kitchen", {"city": ["Trenton"], "not_needs": ["soup_kitchen", "meals"]}),
+    ("negation", "Trenton food, not a soup kitchen", {"city": ["Trenton"], "not_needs": ["meal_site"]}),
     ("negation", "Princeton pantry with no appointment", {"city": ["Princeton"], "not_needs": ["appointment"]}),
     ("negation", "Trenton pantry open Wednesday, no ID needed", {"city": ["Trenton"], "day": 2,
                                                                 "not_needs": ["id_required"]}),
@@ -269,11 +269,12 @@ NJ: list[Q] = [
                                                                        "needs": ["county_residents"]}),
     ("eligibility", "do I need ID for a food pantry in Trenton", {"city": ["Trenton"], "needs": ["id_required"]}),
     ("eligibility", "food delivery in Princeton", {"city": ["Princeton"], "needs": ["delivery"]}),
-    ("eligibility", "meals for kids in Princeton", {"city": ["Princeton"], "needs": ["children"]}),
+    ("eligibility", "meals for kids in Princeton", {"city": ["Princeton"], "needs": ["kids"]}),
     ("name", "Arm In Arm in Princeton", {"name_re": r"arm in arm", "city": ["Princeton"]}),
     ("name", "Arm In Arm", {"name_re": r"arm in arm"}, "clarify"),
     ("name", "TASK in Hightstown", {"name_re": r"\bTASK\b", "city": ["Hightstown"]}),
-    ("name", "Trenton Area Soup Kitchen", {"name_re": r"trenton area soup kitchen"}),
+    ("name", "Trenton Area Soup Kitchen", {"name_re": r"trenton area soup kitchen",
+                                                 "name_ok_re": r"^TASK @"}),
     ("name", "Homefront", {"name_re": r"homefront"}),
     ("name", "MCCC food pantry", {"name_re": r"mercer county community college"}),
     ("name", "TCNJ food pantry", {"name_re": r"\bTCNJ\b"}),
@@ -287,7 +288,7 @@ NJ: list[Q] = [
     ("zip", "pantry zip 08540", {"zip": "08540"}),
     ("clarify", "I need food", {}),
     ("clarify", "food pantry open Saturday", {"day": 5}),
-    ("clarify", "soup kitchen open tonight", {"day": 2, "after": 17.0, "date": TODAY, "needs": ["meals"]}),
+    ("clarify", "soup kitchen open tonight", {"day": 2, "after": 17.0, "date": TODAY, "needs": ["meal_site"]}),
     ("no_match", "food pantry in Newark", {"outside": "Newark"}, "no_match"),
     ("no_match", "New Brunswick food bank", {"outside": "New Brunswick"}, "no_match"),
     ("no_match", "food pantry in Philadelphia", {"outside": "Philadelphia"}, "no_match"),
@@ -302,6 +303,9 @@ SETS = {"nw_nc": NC, "southern_co": CO, "mercer_nj": NJ}
 def evaluate(region: str, c: dict[str, Any]) -> tuple[list[int], list[int]]:
     """build_regions.evaluate, plus: a schedule bound to dates already over is undecidable for an hours question."""
     certain, ok = br.evaluate(region, c)
+    if "name_ok_re" in c:  # an organisation's other sites are acceptable, not required
+        extra = [i for i, rec in enumerate(gr.load(region)) if re.search(c["name_ok_re"], rec.name, re.I)]
+        ok = sorted(set(ok) | set(extra))
     if not any(k in c for k in ("day", "after", "before")):
         return certain, ok
     recs = gr.load(region)
