@@ -94,9 +94,7 @@ def _run_companies(args: argparse.Namespace) -> int:
 
 
 def run_onboarding_bench(args: argparse.Namespace) -> int:
-    import os
 
-    from engine.bundle_loader import load_bundle
     from engine.evaluation.onboarding.bench import VariantResult, run_service
     from engine.evaluation.onboarding.compile_step import scratch_folder
     from engine.evaluation.onboarding.errors import OnboardingError
@@ -108,7 +106,6 @@ def run_onboarding_bench(args: argparse.Namespace) -> int:
         spread_table,
     )
     from engine.evaluation.sgd.corpus import load_corpus, load_schema
-    from engine.evaluation.targets import working_tree_bundle
     from engine.progress import progress
     from llm_adapters.offline import OfflineProposer
 
