@@ -125,14 +125,31 @@ def _kind_cues(kind: ObjectiveKindRule, languages: list[str], rules: CompilerRul
 
 
 def _cues(phrases: list[Phrase], kind: ObjectiveKindRule | None, context: KindContext,
-          rules: CompilerRules) -> dict[str, list[str]]:
-    cues = _kind_cues(kind, context.languages, rules) if kind is not None else {}
+          rules: CompilerRules, unique: bool = True) -> dict[str, list[str]]:
+    """The manager's own words, then the kind's keywords. When several objectives share a kind (departure and
+    return dates, origin and destination cities) the kind's keywords are left out: shared by all of them they
+    tell none apart, and one of them can name another's role ("start date" on the end date)."""
+    cues = _kind_cues(kind, context.languages, rules) if kind is not None and unique else {}
     own = phrasing.cue_terms([p.text for p in phrases if not p.implied] or [p.text for p in phrases],
                              context.main, rules)
     merged = list(dict.fromkeys([*own, *cues.get(context.main, [])]))
     if merged:
         cues[context.main] = merged
     return cues
+
+
+def unit_terms(own: dict[str, list[str]], languages: list[str], rules: CompilerRules) -> dict[str, list[str]]:
+    """A count's unit words: its own, then every term of a synonym group holding one of them ("riders" also
+    accepts "people" and "seats"), in each language of the spec (rules/compiler.json unit_synonyms)."""
+    folded = {fold(t) for terms in own.values() for t in terms}
+    result = {lang: list(terms) for lang, terms in own.items()}
+    for group in rules.unit_synonyms:
+        if not folded & {fold(t) for terms in group.terms.values() for t in terms}:
+            continue
+        for language in languages:
+            if group.terms.get(language):
+                result[language] = list(dict.fromkeys([*result.get(language, []), *group.terms[language]]))
+    return result
 
 
 def _several(phrase: Phrase, language: str, rules: CompilerRules) -> bool:
@@ -157,7 +174,7 @@ def objective_id(phrases: list[Phrase], kind: ObjectiveKindRule | None, unique: 
                  rules: CompilerRules) -> str:
     """The kind's stable id when it is the only objective of its kind; otherwise from the manager's words."""
     phrase = phrases[0]
-    if kind is not None and phrase.unit is not None:
+    if kind is not None and phrase.unit is not None and not phrase.measured:
         return _slug(phrase.unit)
     if kind is not None and unique:
         return kind.id
@@ -210,8 +227,11 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
             params["default_region"] = context.locale.phone_region
     elif criterion is CriterionKind.QUANTITY and phrase.unit is not None:
         params["unit"] = _slug(phrase.unit)
-        params["unit_terms"] = {main: phrasing.variants(phrase.unit, main, rules.phrasing)}
+        params["unit_terms"] = unit_terms({main: phrasing.variants(phrase.unit, main, rules.phrasing)},
+                                          context.languages, rules)
         params.setdefault("integer", True)
+    elif criterion is CriterionKind.QUANTITY and isinstance(params.get("unit_terms"), dict):
+        params["unit_terms"] = unit_terms(params["unit_terms"], context.languages, rules)
 
     # The kind's own (translated) question when the phrase is the only one of its kind and says nothing the
     # kind's question does not: no listed options, no unit of its own.
@@ -252,7 +272,7 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
     if not phrase.implied:
         asked = "; ".join(dict.fromkeys(p.source or p.text for p in phrases))
         description = f"{description} {rules.phrasing.description_asked_for[main].replace('{phrase}', asked)}"
-    params["cues"] = _cues(phrases, kind, context, rules)
+    params["cues"] = _cues(phrases, kind, context, rules, unique)
     params[INTENT_PHRASES] = [p.text for p in phrases]
     draft = DraftObjective(id=oid, name=name[:120], kind=kind.key if kind is not None else None,
                            criterion=criterion, description=description[:600], questions=questions, params=params)

@@ -105,6 +105,11 @@ class MoneyRules(_Rules):
     price_pattern: str
 
 
+class UnitSynonyms(_Rules):
+    counts: str
+    terms: TermsByLanguage
+
+
 class LocaleRules(_Rules):
     currency_terms: dict[str, str]
     ambiguous_currency_terms: list[str]
@@ -183,6 +188,8 @@ class CompilerRules(_Rules):
     phrasing: PhrasingRules
     options: OptionRules
     quantity_units: TermsByLanguage
+    measure_suffixes: TermsByLanguage = Field(default_factory=dict)
+    unit_synonyms: list[UnitSynonyms] = Field(default_factory=list)
     money: MoneyRules
     locale: LocaleRules
     objective_kinds: list[ObjectiveKindRule]
@@ -267,8 +274,17 @@ class GovernanceContext(_Rules):
     description: str
     connectors: TermsByLanguage
     not_person: dict[str, TermsByLanguage]  # subject group (animal, vehicle ...) -> words naming it
+    sentence_subject_groups: list[str] = Field(default_factory=list)  # groups that count anywhere in the sentence
+    person_words: TermsByLanguage = Field(default_factory=dict)  # a person named in the phrase keeps it prohibited
+    person_possessives: TermsByLanguage = Field(default_factory=dict)  # "their", "leurs": so does a possessive
 
     _words: dict[str, str] | None = PrivateAttr(default=None)
+
+    def persons(self) -> set[str]:
+        return {w for words in self.person_words.values() for w in words}
+
+    def possessives(self) -> set[str]:
+        return {w for words in self.person_possessives.values() for w in words}
 
     def subject_group(self, word: str) -> str | None:
         """The group of a folded word that names something other than a person ('dog' -> 'animal'), if any."""

@@ -46,6 +46,7 @@ class Phrase:
     open_options: bool = False  # the list ends with "and so on", "etc." (examples, several may apply)
     option_head: str = ""  # a plural noun the listed options share ("beach, city or adventure trips")
     unit: str | None = None  # what a count counts ("employees"), in the manager's words
+    measured: bool = False  # the unit came from a scope after the phrase ("the boat's length in metres")
     source: str = ""  # the whole item as the manager wrote it (parenthesised options included)
     article: str = ""  # the definite article the manager put before it ("el" motivo de la consulta)
 
@@ -161,6 +162,7 @@ class _Reader:
         every_article = {a for articles in ph.articles.values() for a in articles}
         self.articles = set(ph.articles.get(language, [])) if language else every_article
         self.units = _patterns(rules, rules.quantity_units, "quantity_units")
+        self.measures = _patterns(rules, rules.measure_suffixes, "measure_suffixes")
         self.stop = {w for ws in rules.phrasing.stopwords.values() for w in ws}
         self.alternatives = _word_list([j for js in rules.options.alternative_joiners.values() for j in js])
         self.choice = _word_list([c for cs in rules.options.choice_starts.values() for c in cs])
@@ -446,10 +448,39 @@ class _Reader:
                     break
         return start, end
 
+    def _measure(self, start: int, end: int) -> tuple[int, str] | None:
+        """A unit scope ending the phrase ("… in metres", "… en m²"): where the phrase ends without it, and the unit
+        in the manager's spelling; the scope is reported as context."""
+        text = self.folded[start:end]
+        for pattern in self.measures:
+            match = pattern.search(text)
+            if match is not None and match.start() > 0:
+                self.context.append(self.ft.original(start + match.start(), end).strip())
+                return start + match.start(), self.ft.original(start + match.start("unit"), start + match.end("unit"))
+        return None
+
+    def _measured_kind(self, kind: str | None, start: int, end: int) -> str | None:
+        """The kind a phrase with a unit scope gets: its own when that is a quantity or money; otherwise the
+        generic count, unless its head noun is plural ("las medidas en centímetros": several numbers, free text)."""
+        from engine.compiler.phrasing import head_noun, is_plural
+
+        rule = self.rules.kind(kind) if kind else None
+        if rule is not None and rule.criterion.value in ("quantity", "money"):
+            return kind
+        head = head_noun(self.ft.original(start, end), self.rules)
+        if head is not None and any(is_plural(fold_word(head), lang, self.rules.phrasing)
+                                    for lang in self.rules.phrasing.inflection):
+            return kind
+        return next((k.key for k in self.rules.objective_kinds
+                     if k.criterion.value == "quantity" and "unit" not in k.params), kind)
+
     def _phrase(self, item: _Item) -> Phrase | None:
         start, end = self._core(item)
         if end <= start or not _WORD.search(self.folded[start:end]):
             return None
+        measure = self._measure(start, end)
+        if measure is not None:
+            end = measure[0]
         parens = [(s, e) for s, e in self.parens if start <= s < end]
         options, is_open = list(item.options), item.open_options
         pieces, last = [], start
@@ -483,9 +514,15 @@ class _Reader:
         elif kind is None and (unit := self._unit(start, end)) is not None:
             kind = next((k.key for k in self.rules.objective_kinds
                          if k.criterion.value == "quantity" and "unit" not in k.params), None)
+        measured = False
+        if measure is not None and not options:
+            measured_kind = self._measured_kind(kind, start, end)
+            rule = self.rules.kind(measured_kind) if measured_kind else None
+            if rule is not None and rule.criterion.value == "quantity" and "unit" not in rule.params:
+                kind, unit, measured = measured_kind, measure[1], True
         return Phrase(start=start, end=end, text=text, kind=kind, keyword=match.keyword if match else "",
                       options=tuple(options), open_options=is_open, unit=unit, option_head=item.option_head,
-                      source=self.ft.original(start, end), article=self._article(item, start))
+                      source=self.ft.original(start, end), article=self._article(item, start), measured=measured)
 
     def _choice_options(self, start: int, end: int) -> list[str]:
         """ "whether they want to rent or buy" -> rent, buy."""
@@ -544,6 +581,12 @@ class _Reader:
         for index in range(len(result) - 1):
             left, right = result[index], result[index + 1]
             if phrases[index + 1][1] not in joiners:
+                continue
+            if right.measured and left.kind is None and not left.options and left.unit is None:
+                # "the boat's length and draught in metres": the unit scope ends the coordination, so both share it
+                measured_kind = self._measured_kind(None, left.start, left.end)
+                if measured_kind is not None:
+                    result[index] = replace(left, kind=measured_kind, unit=right.unit, measured=True)
                 continue
             if any(p.match(self.folded[right.start:right.end]) for p in self.questions):
                 continue  # "… y qué tardes le vienen bien" is its own question
