@@ -120,6 +120,8 @@ class LocaleRules(_Rules):
     place_name_connectors: TermsByLanguage = Field(default_factory=dict)
     alternate_names_population: int = 100_000
     place_dominance: float = 5.0
+    alternate_name_weight: float = 1.0  # a place found only under an alternate name weighs this share of its people
+    region_names: dict[str, list[str]] = Field(default_factory=dict)  # country -> its first-level regions
 
 
 class ObjectiveKindRule(_Rules):

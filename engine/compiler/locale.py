@@ -188,8 +188,10 @@ def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iter
     intent also names picks among an ambiguous name's candidates ("Valencia, Spain")."""
     decided: list[Candidate] = []
     ambiguous: list[NamedPlace] = []
-    for place in named_places(intent, rules, not_places):
-        choice = place.decided(rules.place_dominance) or _speaking(place, language).decided(rules.place_dominance)
+    weight = rules.alternate_name_weight
+    for place in named_places(intent, rules, not_places, _countries()):
+        choice = place.decided(rules.place_dominance, weight) \
+            or _speaking(place, language).decided(rules.place_dominance, weight)
         if choice is None:
             named = [c for c in place.candidates if c.country in found.countries]
             choice = named[0] if len(named) == 1 else None
@@ -203,7 +205,7 @@ def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iter
     city = decided[0]
     currency = next(iter(found.currencies)) if len(found.currencies) == 1 else _country_currency(city.country)
     region = city.country if city.country in phonenumbers.SUPPORTED_REGIONS else None
-    return (currency, region, city.time_zone), []
+    return (currency, region, city.time_zone or _country_zone(city.country, rules)), []
 
 
 def resolve_locale(*, currency: str | None, phone_region: str | None, time_zone: str | None,
