@@ -135,6 +135,14 @@ def _cues(phrases: list[Phrase], kind: ObjectiveKindRule | None, context: KindCo
     merged = list(dict.fromkeys([*own, *cues.get(context.main, [])]))
     if merged:
         cues[context.main] = merged
+    if not unique and kind is not None:
+        words = [w for p in phrases for w in re.findall(r"[\w'-]+", fold(p.text))]
+        roles = [r for r in rules.sibling_roles if kind.criterion.value in r.kinds and r.triggered(words)]
+        if len(roles) == 1:  # a phrase that triggers both roles tells neither
+            for language in context.languages:
+                extra = roles[0].cues.get(language, [])
+                if extra:
+                    cues[language] = list(dict.fromkeys([*cues.get(language, []), *extra]))
     return cues
 
 

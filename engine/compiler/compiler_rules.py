@@ -105,6 +105,25 @@ class MoneyRules(_Rules):
     price_pattern: str
 
 
+class SiblingRole(_Rules):
+    role: str
+    kinds: list[str]
+    triggers: TermsByLanguage
+    cues: TermsByLanguage
+
+    def triggered(self, words: list[str]) -> bool:
+        """Whether one of the (folded) words is a trigger of this role ('originate*' matches 'originates')."""
+        for terms in self.triggers.values():
+            for term in terms:
+                if term.endswith("*") and any(w.startswith(term[:-1]) for w in words):
+                    return True
+                if " " in term and f" {term} " in f" {' '.join(words)} ":
+                    return True
+                if term in words:
+                    return True
+        return False
+
+
 class UnitSynonyms(_Rules):
     counts: str
     terms: TermsByLanguage
@@ -190,6 +209,7 @@ class CompilerRules(_Rules):
     phrasing: PhrasingRules
     options: OptionRules
     quantity_units: TermsByLanguage
+    sibling_roles: list[SiblingRole] = Field(default_factory=list)
     measure_suffixes: TermsByLanguage = Field(default_factory=dict)
     unit_synonyms: list[UnitSynonyms] = Field(default_factory=list)
     money: MoneyRules

@@ -30,6 +30,7 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
 _PARENS = re.compile(r"\([^()]*\)")
 _QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|«[^»\n]*»')
 _WORD = re.compile(r"[\w'’-]+")
+_BARE_OPTION_WORDS = 2  # "mâle ou femelle": an item that is only two short alternatives lists them
 
 
 @dataclass(frozen=True)
@@ -495,7 +496,10 @@ class _Reader:
         text = " ".join(" ".join(pieces).split()).strip(" ,.")
         kinds = self._kinds_in(start, end)
         if not options:
-            options = self._choice_options(start, end)
+            options = self._choice_options(start, end, bare=not kinds)
+            if options:  # a keyword inside the options ("full-time or part-time") does not name the phrase's kind
+                first = self.folded.find(fold_word(options[0]), start, end)
+                kinds = [m for m in kinds if first < 0 or m.end <= first]
         match = kinds[0] if kinds else None
         if match is not None and item.option_span and match.start >= item.option_span[0]:
             match = None  # a keyword inside the listed options does not name the phrase's kind
@@ -524,27 +528,37 @@ class _Reader:
                       options=tuple(options), open_options=is_open, unit=unit, option_head=item.option_head,
                       source=self.ft.original(start, end), article=self._article(item, start), measured=measured)
 
-    def _choice_options(self, start: int, end: int) -> list[str]:
-        """ "whether they want to rent or buy" -> rent, buy."""
+    def _choice_options(self, start: int, end: int, bare: bool = False) -> list[str]:
+        """ "whether they want to rent or buy" -> rent, buy; "whether it's a sailing yacht or a motor boat" ->
+        sailing yacht, motor boat; with ``bare`` (an item naming no kind) also a lone "mâle ou femelle"."""
         folded = self.folded[start:end]
-        if not self.choice or not re.match(rf"(?:{self.choice})\b", folded):
-            return []
         halves = re.split(rf"\s+\b(?:{self.alternatives})\b\s+", folded, maxsplit=1)
         if len(halves) != 2:
             return []
-        left = _tail(_WORD.findall(halves[0]), self.stop, self.rules.options.max_option_words)
-        right_words = _WORD.findall(halves[1])
+        limit = self.rules.options.max_option_words
+        chosen = bool(self.choice) and re.match(rf"(?:{self.choice})\b", folded) is not None
+        if not chosen and not (bare and 0 < len(_WORD.findall(halves[0])) <= _BARE_OPTION_WORDS
+                               and 0 < len(_WORD.findall(halves[1])) <= _BARE_OPTION_WORDS):
+            return []
+        left = _tail(_WORD.findall(halves[0]), self.stop, limit)
+        right_start = start + len(folded) - len(halves[1])
+        words = list(_WORD.finditer(self.folded, right_start, end))
+        skipped = False
+        while words and words[0].group(0) in self.stop:  # "or a motor boat", "o de sal": the article is not the option
+            words, skipped = words[1:], True
         # The second option runs to its first stopword: "own or rent the home" -> own, rent; and both are as
         # long as the shorter one: "buscan alquilar o comprar" -> alquilar, comprar.
-        right = next((right_words[:n] for n, w in enumerate(right_words) if w in self.stop), right_words)
-        if not left or not right or len(right) > self.rules.options.max_option_words:
+        cut = next((n for n, w in enumerate(words) if w.group(0) in self.stop), len(words))
+        if skipped and cut < len(words):
+            return []  # "o un diagnóstico del taller pendiente": a phrase of its own, not an option
+        right = words[:cut]
+        if not left or not right or len(right) > limit:
             return []
         width = min(len(left), len(right))
         left, right = left[len(left) - width:], right[:width]
-        right_start = start + len(folded) - len(halves[1])
         left_start = start + len(halves[0]) - len(" ".join(left))
         return [self.ft.original(left_start, start + len(halves[0])),
-                self.ft.original(right_start, right_start + len(" ".join(right)))]
+                self.ft.original(right[0].start(), right[-1].end())]
 
     def _unit(self, start: int, end: int) -> str | None:
         """The word right after a unit trigger ("how many employees", "cuántos alumnos")."""
@@ -582,7 +596,8 @@ class _Reader:
             left, right = result[index], result[index + 1]
             if phrases[index + 1][1] not in joiners:
                 continue
-            if right.measured and left.kind is None and not left.options and left.unit is None:
+            if right.measured and left.kind is None and not left.options and left.unit is None \
+                    and self._bare_noun(left) and self._bare_noun(right):
                 # "the boat's length and draught in metres": the unit scope ends the coordination, so both share it
                 measured_kind = self._measured_kind(None, left.start, left.end)
                 if measured_kind is not None:
@@ -594,6 +609,7 @@ class _Reader:
             right_content = [w for w in _WORD.findall(self.folded[right.start:right.end]) if w not in self.stop]
             if left.kind is None and not left.options and len(left_words) <= 2 and right.kind is not None \
                     and self.folded[right.start:right.end].endswith(right.keyword) \
+                    and not any(w in self.stop for w in _WORD.findall(right.keyword)) \
                     and len(right_words) > len(_WORD.findall(right.keyword)):
                 head = self.ft.original(right.end - len(right.keyword), right.end)
                 result[index] = replace(left, text=f"{left.text} {head}", kind=right.kind, keyword=right.keyword)
