@@ -89,7 +89,7 @@ def _seed_index(rules: CompilerRules) -> dict[str, tuple[str, dict[str, list[str
 
 
 def listed_options(options: tuple[str, ...], language: str, rules: CompilerRules,
-                   head: str = "") -> dict[str, dict[str, list[str]]]:
+                   head: str = "", forms: tuple[str, ...] = ()) -> dict[str, dict[str, list[str]]]:
     """Options the manager listed, as vocabulary options: a known seed option brings its other-language terms;
     every option keeps the manager's word, its singular/plural forms and the shared head ("adventure trips")."""
     seeds = _seed_index(rules)
@@ -99,10 +99,12 @@ def listed_options(options: tuple[str, ...], language: str, rules: CompilerRules
     common = max(set(kinds), key=kinds.count) if kinds else None
     usable = common is not None and 2 * kinds.count(common) > len(options)
     found: dict[str, dict[str, list[str]]] = {}
-    for option in options:
+    for index, option in enumerate(options):
         words = phrasing.variants(option, language, rules.phrasing)
         if head:
             words += phrasing.variants(f"{option} {head}", language, rules.phrasing)
+        if index < len(forms) and forms[index]:
+            words += phrasing.variants(forms[index], language, rules.phrasing)
         hit = seeds.get(fold(option))
         seed = (hit[0], hit[1]) if usable and hit is not None and hit[2] == common else None
         key = seed[0] if seed else _slug(option)
@@ -204,7 +206,7 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
     if listed:
         if criterion is CriterionKind.FREE_TEXT:
             criterion = CriterionKind.FEATURES if _several(phrase, main, rules) else CriterionKind.ENUMERATION
-        options = listed_options(listed, main, rules, phrase.option_head)
+        options = listed_options(listed, main, rules, phrase.option_head, phrase.option_forms)
         description = rules.options.vocabulary_description[main].replace("{phrase}", phrase.source or phrase.text)
         vocabulary = vocabulary_document(vocab_id, criterion, options, allow_unlisted=False, source="the intent")
         vocabulary["description"] = description

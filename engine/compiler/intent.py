@@ -46,6 +46,7 @@ class Phrase:
     options: tuple[str, ...] = ()  # options the manager listed, in their words
     open_options: bool = False  # the list ends with "and so on", "etc." (examples, several may apply)
     option_head: str = ""  # a plural noun the listed options share ("beach, city or adventure trips")
+    option_forms: tuple[str, ...] = ()  # per option, the manager's fuller wording of it ("lavado normal"), or ""
     unit: str | None = None  # what a count counts ("employees"), in the manager's words
     measured: bool = False  # the unit came from a scope after the phrase ("the boat's length in metres")
     source: str = ""  # the whole item as the manager wrote it (parenthesised options included)
@@ -173,6 +174,10 @@ class _Reader:
         self.parens = [(m.start(), m.end()) for m in _PARENS.finditer(self.folded)]
         self.quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(self.folded)]
         self.context: list[str] = []
+        # Where the first clause holding a collect marker starts ("^demander" is anchored at its clause's start).
+        self.first_marker = next((start for start, end, _ in self.clauses()
+                                  if any(p.search(_LIST_MARK.sub("", self.folded[start:end]).lstrip(" \t"))
+                                         for p in self.collect)), None)
 
     # -- purpose clauses ---------------------------------------------------------------------------------------
 
@@ -380,7 +385,10 @@ class _Reader:
         # list ("When a customer contacts us, we want to know ...") is context: none of its items is collected.
         statement = bool(items) and not items[0].in_scope and self._opens_context(items[0])
         # A bare list ("Budget, area and contact details.") with a keyword collects every item.
-        bare = not statement and not any(i.in_scope or i.cut_before == ":" for i in items) and len(items) >= 2
+        # Not a sentence before the first collect marker, though: that is the company's own heading ("Remorquage
+        # et dépannage dans la région de Québec. Demander où se trouve le véhicule, …").
+        bare = not statement and not any(i.in_scope or i.cut_before == ":" for i in items) and len(items) >= 2 \
+            and not (self.first_marker is not None and end <= self.first_marker)
         if bare and any(self._kinds_in(i.start, i.end) for i in items):
             for item in items:
                 item.in_scope = True
@@ -399,7 +407,8 @@ class _Reader:
             if (not item.in_scope and statement) or (position < first_marker and self._opens_context(item)):
                 self.context.append(phrase.text)
                 continue
-            if phrase.kind is None and not phrase.options and not item.in_scope:
+            heading = not item.in_scope and self.first_marker is not None and item.end <= self.first_marker
+            if (phrase.kind is None and not phrase.options and not item.in_scope) or heading:
                 if not self._only_marker(self.folded[item.start:item.end]):
                     self.context.append(phrase.text)
                 continue
@@ -495,8 +504,9 @@ class _Reader:
         pieces.append(self.ft.original(last, end))
         text = " ".join(" ".join(pieces).split()).strip(" ,.")
         kinds = self._kinds_in(start, end)
+        forms: list[str] = []
         if not options:
-            options = self._choice_options(start, end, bare=not kinds)
+            options, forms = self._choice_options(start, end, bare=not kinds)
             if options:  # a keyword inside the options ("full-time or part-time") does not name the phrase's kind
                 first = self.folded.find(fold_word(options[0]), start, end)
                 kinds = [m for m in kinds if first < 0 or m.end <= first]
@@ -526,20 +536,21 @@ class _Reader:
                 kind, unit, measured = measured_kind, measure[1], True
         return Phrase(start=start, end=end, text=text, kind=kind, keyword=match.keyword if match else "",
                       options=tuple(options), open_options=is_open, unit=unit, option_head=item.option_head,
+                      option_forms=tuple(forms),
                       source=self.ft.original(start, end), article=self._article(item, start), measured=measured)
 
-    def _choice_options(self, start: int, end: int, bare: bool = False) -> list[str]:
+    def _choice_options(self, start: int, end: int, bare: bool = False) -> tuple[list[str], list[str]]:
         """ "whether they want to rent or buy" -> rent, buy; "whether it's a sailing yacht or a motor boat" ->
         sailing yacht, motor boat; with ``bare`` (an item naming no kind) also a lone "mâle ou femelle"."""
         folded = self.folded[start:end]
         halves = re.split(rf"\s+\b(?:{self.alternatives})\b\s+", folded, maxsplit=1)
         if len(halves) != 2:
-            return []
+            return [], []
         limit = self.rules.options.max_option_words
         chosen = bool(self.choice) and re.match(rf"(?:{self.choice})\b", folded) is not None
         if not chosen and not (bare and 0 < len(_WORD.findall(halves[0])) <= _BARE_OPTION_WORDS
                                and 0 < len(_WORD.findall(halves[1])) <= _BARE_OPTION_WORDS):
-            return []
+            return [], []
         left = _tail(_WORD.findall(halves[0]), self.stop, limit)
         right_start = start + len(folded) - len(halves[1])
         words = list(_WORD.finditer(self.folded, right_start, end))
@@ -550,15 +561,19 @@ class _Reader:
         # long as the shorter one: "buscan alquilar o comprar" -> alquilar, comprar.
         cut = next((n for n, w in enumerate(words) if w.group(0) in self.stop), len(words))
         if skipped and cut < len(words):
-            return []  # "o un diagnóstico del taller pendiente": a phrase of its own, not an option
+            return [], []  # "o un diagnóstico del taller pendiente": a phrase of its own, not an option
         right = words[:cut]
         if not left or not right or len(right) > limit:
-            return []
+            return [], []
+        # The fuller wording of each option is kept as another way to name it ("lavado normal", "en PDF firmado").
+        full_left = self.ft.original(start + len(halves[0]) - len(" ".join(left)), start + len(halves[0]))
+        full_right = self.ft.original(right[0].start(), right[-1].end())
         width = min(len(left), len(right))
         left, right = left[len(left) - width:], right[:width]
         left_start = start + len(halves[0]) - len(" ".join(left))
-        return [self.ft.original(left_start, start + len(halves[0])),
-                self.ft.original(right[0].start(), right[-1].end())]
+        options = [self.ft.original(left_start, start + len(halves[0])),
+                   self.ft.original(right[0].start(), right[-1].end())]
+        return options, [f if f != o else "" for f, o in zip((full_left, full_right), options, strict=True)]
 
     def _unit(self, start: int, end: int) -> str | None:
         """The word right after a unit trigger ("how many employees", "cuántos alumnos")."""
