@@ -1,0 +1,139 @@
+"""Issue 27, second pass: governance judged by meaning, unit scopes, unit synonyms, sibling roles and choices.
+
+Each test names the general rule it checks; the intents are written for the test (none is a benchmark item).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.compiler.compiler_rules import CompilerRules, GovernanceRules
+from engine.compiler.deterministic import DeterministicCompiler
+from engine.compiler.governance import prohibited, set_aside
+from engine.compiler.model import CompileInput
+from engine.errors import GraceError
+from engine.goals.models import CriterionKind, GoalSpec
+
+LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}
+
+
+def _spec(compiler: DeterministicCompiler, intent: str, language: str = "en") -> GoalSpec:
+    return compiler.compile(CompileInput(intent=intent, language=language, **LOCALE)).spec
+
+
+def _by_phrase(spec: GoalSpec) -> dict[str, tuple[CriterionKind, dict[str, object]]]:
+    return {str(p): (o.criterion.kind, dict(o.criterion.params))
+            for o in spec.ordered() for p in o.criterion.params.get("intent_phrases", [])}
+
+
+# -- governance by meaning ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "We want to know whether the hedge shows any signs of disease, and a phone number.",  # subject in the phrase
+    "Nous voulons connaître la race et l'âge du chat, et un e-mail.",  # coordinated with the animal's age
+    "For boarding we need the puppy's name, any medication it takes, and a phone number.",  # animal in the sentence
+    "Necesitamos la marca del coche, el diagnóstico del taller y un teléfono.",  # a workshop's diagnosis
+])
+def test_a_keyword_about_an_animal_plant_vehicle_or_business_is_set_aside(governance_rules: GovernanceRules,
+                                                                          text: str) -> None:
+    assert prohibited([text], governance_rules) == []
+    assert set_aside([text], governance_rules)  # and reported to the reviewer with its subject
+
+
+@pytest.mark.parametrize("text", [
+    "For the dog walk we need the owner's name and their medical conditions.",  # a person's possessive
+    "Pour le séjour il nous faut le niveau et leurs problèmes de santé.",  # French keywords, a person's possessive
+    "We want to know the patient's symptoms and a phone number.",  # a person named beside it
+    "Queremos saber si tiene alguna enfermedad y un teléfono.",  # nothing but the visitor to be about
+])
+def test_a_keyword_about_the_visitor_stays_prohibited(governance_rules: GovernanceRules, text: str) -> None:
+    found = prohibited([text], governance_rules)
+    assert [j.match.label for j in found] == ["health"]
+    assert "visitor as a person" in found[0].reason()
+
+
+def test_a_refusal_quotes_the_phrase_and_the_reason(compiler: DeterministicCompiler) -> None:
+    with pytest.raises(GraceError) as info:
+        _spec(compiler, "Pour chaque demande, il nous faut les dates et leurs antécédents médicaux.", "fr")
+    assert info.value.code == "goalspec.prohibited_category"
+    assert "antecedents medicaux" in info.value.message and "visitor as a person" in info.value.message
+
+
+# -- unit scopes and unit synonyms ---------------------------------------------------------------------------------
+
+def test_a_unit_scope_makes_a_measured_quantity_shared_by_a_coordinated_noun(compiler: DeterministicCompiler) -> None:
+    spec = _spec(compiler, "We want to know the boat's length and draught in metres, the arrival date and an email.")
+    parts = _by_phrase(spec)
+    assert parts["boat's length"][0] is CriterionKind.QUANTITY and parts["boat's length"][1]["unit"] == "metres"
+    assert parts["draught"][0] is CriterionKind.QUANTITY and parts["draught"][1]["unit"] == "metres"
+    assert not any("metres" in p for p in parts)  # the scope is not part of any objective's phrase
+
+
+def test_a_plural_head_with_a_unit_scope_stays_free_text(compiler: DeterministicCompiler) -> None:
+    spec = _spec(compiler, "Queremos saber las medidas aproximadas en centímetros, la fecha y un teléfono.", "es")
+    kinds = {p: k for p, (k, _) in _by_phrase(spec).items()}
+    assert kinds["medidas aproximadas"] is CriterionKind.FREE_TEXT
+
+
+def test_a_count_accepts_the_units_of_its_synonym_group(compiler: DeterministicCompiler,
+                                                        compiler_rules: CompilerRules) -> None:
+    spec = _spec(compiler, "We want to know the destination, the number of riders and a phone number.")
+    (_, params), = [v for p, v in _by_phrase(spec).items() if "riders" in p]
+    terms = params["unit_terms"]
+    assert isinstance(terms, dict)
+    group = next(g for g in compiler_rules.unit_synonyms if "riders" in g.terms["en"])
+    assert set(group.terms["en"]) <= set(terms["en"]) and set(group.terms["es"]) <= set(terms["es"])
+
+
+# -- sibling roles -------------------------------------------------------------------------------------------------
+
+def test_two_places_of_one_kind_get_the_cue_words_of_their_role(compiler: DeterministicCompiler,
+                                                                compiler_rules: CompilerRules) -> None:
+    spec = _spec(compiler, "We want to know the city in which the journey originates, the city in which the "
+                           "journey ends and a phone number.")
+    places = [o for o in spec.ordered() if o.criterion.kind is CriterionKind.PLACE]
+    roles = {r.role: r for r in compiler_rules.sibling_roles}
+    first, second = (set(o.criterion.params["cues"]["en"]) for o in places)
+    assert set(roles["origin"].cues["en"]) <= first and not set(roles["destination"].cues["en"]) & first
+    assert set(roles["destination"].cues["en"]) <= second and not set(roles["origin"].cues["en"]) & second
+
+
+def test_a_lone_place_keeps_the_kinds_generic_cues(compiler: DeterministicCompiler,
+                                                   compiler_rules: CompilerRules) -> None:
+    spec = _spec(compiler, "We want to know the city they live in and a phone number.")
+    place = next(o for o in spec.ordered() if o.criterion.kind is CriterionKind.PLACE)
+    location = compiler_rules.kind("location")
+    assert location is not None and "neighbourhood" in location.keywords["en"]
+    assert "neighbourhood" in place.criterion.params["cues"]["en"]
+
+
+# -- choices -------------------------------------------------------------------------------------------------------
+
+def _options(spec: GoalSpec, phrase: str) -> set[str]:
+    objective = next(o for o in spec.ordered() if phrase in o.criterion.params.get("intent_phrases", []))
+    vocabulary = spec.vocabularies[str(objective.criterion.params["vocabulary"])]
+    return {t for option in vocabulary["options"].values() for terms in option.values() for t in terms}
+
+
+@pytest.mark.parametrize(("intent", "language", "phrase", "options"), [
+    ("We want to know whether it's a sailing yacht or a motor boat, and an email.", "en",
+     "whether it's a sailing yacht or a motor boat", {"sailing yacht", "motor boat"}),
+    ("Queremos saber si es de cloro o de sal y un teléfono.", "es", "si es de cloro o de sal", {"cloro", "sal"}),
+    ("Nous voulons savoir s'ils préfèrent des cours individuels ou collectifs, et un e-mail.", "fr",
+     "s'ils préfèrent des cours individuels ou collectifs", {"cours individuels", "collectifs"}),
+    ("We want to know whether they study full-time or part-time and an email.", "en",
+     "whether they study full-time or part-time", {"full-time", "part-time"}),
+])
+def test_a_choice_is_an_enumeration_of_its_alternatives(compiler: DeterministicCompiler, intent: str, language: str,
+                                                        phrase: str, options: set[str]) -> None:
+    spec = _spec(compiler, intent, language)
+    assert _by_phrase(spec)[phrase][0] is CriterionKind.ENUMERATION
+    assert options <= _options(spec, phrase)
+
+
+def test_a_heading_sentence_before_the_collect_marker_is_context(compiler: DeterministicCompiler) -> None:
+    spec = _spec(compiler, "Remorquage et dépannage dans la région de Lyon. Demander où se trouve le véhicule, "
+                           "la marque et un numéro de portable.", "fr")
+    phrases = set(_by_phrase(spec))
+    assert not any("dépannage" in p or "Remorquage" in p for p in phrases)
+    assert _by_phrase(spec)["où se trouve le véhicule"][0] is CriterionKind.PLACE
