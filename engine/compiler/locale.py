@@ -89,10 +89,19 @@ def _currency_codes() -> set[str]:
     return set(babel.core.get_global("all_currencies"))
 
 
+@lru_cache(maxsize=1)
+def _tender_codes() -> frozenset[str]:
+    """ISO 4217 codes some territory uses as legal tender today (CLDR): a withdrawn code ('ADP', the Andorran
+    peseta) in a document is a company's name, never its currency."""
+    territories = babel.core.get_global("territory_currencies")
+    return frozenset(code for territory in territories
+                     for code in babel.numbers.get_territory_currencies(territory, tender=True))
+
+
 def hints(texts: Iterable[str], rules: LocaleRules) -> Hints:
     found = Hints()
     ignored = {fold(n) for n in rules.ignored_place_names}
-    codes = _currency_codes()
+    codes = _tender_codes()
     for text in texts:
         found.countries |= _capitalised_hits(text, _countries(), ignored)
         found.zones |= _capitalised_hits(text, _cities(), ignored)

@@ -6,7 +6,8 @@ run the annotated conversations against the compiled spec, score against the ref
 
 Per config of the dataset:
 
-1. The intent is compiled as a new user would (``compile_step``): ``--intent`` and ``--language`` first; when
+1. The intent is compiled as a new user would (``compile_step``): ``--intent``, ``--language`` and ``--corpus``
+   (the company's ``corpus/`` folder beside its hand spec, when it has one) first; when
    compile asks for locale flags the user passes the ones it named, with the company's own values (the locale of
    the config's hand-written ``goal_spec``, i.e. what the company would answer), never anything else.
 2. Compiled objectives are mapped to the reference objectives through the phrases the compiler claims
@@ -95,6 +96,12 @@ def _locale_flags(dataset_path: Path, config: dict[str, Any]) -> dict[str, str]:
     return {flag: str(locale[key]) for key, flag in names.items() if locale.get(key)}
 
 
+def _corpus(dataset_path: Path, config: dict[str, Any]) -> Path | None:
+    """The company's documents (``corpus/`` beside its hand spec), given to compile as a new user would."""
+    folder = (dataset_path.parent / config["goal_spec"]).parent / "corpus"
+    return folder if folder.is_dir() else None
+
+
 def _reference_bits(reference: str, ids: list[str], mapping: SlotMapping) -> str:
     """A reference state over the reference objectives -> the scored coordinates' bits (extras always 0)."""
     bits = dict(zip(ids, reference, strict=True))
@@ -107,7 +114,7 @@ def run_company(name: str, dataset: dict[str, Any], dataset_path: Path, intent: 
     ids = [o["id"] for o in config["objectives"]]
     spec_id = f"onboard-{name.replace('_', '-')}"
     compiled = compile_intent(intent.text, intent.language, spec_id, folder, rules,
-                              answers=_locale_flags(dataset_path, config))
+                              answers=_locale_flags(dataset_path, config), corpus=_corpus(dataset_path, config))
     conversations = [c for c in dataset["conversations"] if c["config"] == name]
     result = CompanyResult(name, intent, compiled, None, None)
     if not compiled.ok or compiled.spec is None or compiled.spec_path is None:

@@ -66,9 +66,11 @@ ASKS_FOR_FLAGS = ("compile.locale_missing", "compile.locale_ambiguous")
 
 
 def compile_intent(intent: str, language: str, spec_id: str, folder: Path, rules: Path | None = None,
-                   language_flag: bool = True, answers: dict[str, str] | None = None) -> Compiled:
+                   language_flag: bool = True, answers: dict[str, str] | None = None,
+                   corpus: Path | None = None) -> Compiled:
     """``language_flag``: pass ``--language`` (a new user who names the intent's language) or leave it out.
-    ``answers``: the value the company gives for each locale flag compile may ask for (default ``US_FLAGS``)."""
+    ``answers``: the value the company gives for each locale flag compile may ask for (default ``US_FLAGS``).
+    ``corpus``: the company's documents folder, passed as ``--corpus`` (a new user who has documents gives them)."""
     given = US_FLAGS if answers is None else answers
     out = folder / f"{spec_id}.json"
     base = ["compile", "--intent", intent, "--id", spec_id, "--out", str(out), "--force"]
@@ -76,6 +78,8 @@ def compile_intent(intent: str, language: str, spec_id: str, folder: Path, rules
         base += ["--language", language]
     if rules is not None:
         base += ["--rules", str(rules)]
+    if corpus is not None:
+        base += ["--corpus", str(corpus)]
     flags: list[str] = []
     attempts: list[str] = []
     output, error = _attempt(base)
