@@ -85,6 +85,21 @@ def test_a_count_accepts_the_units_of_its_synonym_group(compiler: DeterministicC
     assert set(group.terms["en"]) <= set(terms["en"]) and set(group.terms["es"]) <= set(terms["es"])
 
 
+
+@pytest.mark.parametrize(("intent", "language", "unit"), [
+    ("Queremos saber cuántos metros cuadrados tiene la zona a reformar y un teléfono.", "es", "metros cuadrados"),
+    ("We want to know how many square metres the flat has and a phone number.", "en", "square metres"),
+    ("Nous voulons savoir combien de mètres carrés fait le logement et un téléphone.", "fr", "metres carres"),
+])
+def test_an_area_unit_keeps_both_words_and_accepts_its_written_forms(compiler: DeterministicCompiler, intent: str,
+                                                                     language: str, unit: str) -> None:
+    spec = _spec(compiler, intent, language)
+    (quantity,) = [o for o in spec.ordered() if o.criterion.kind is CriterionKind.QUANTITY]
+    assert str(quantity.criterion.params["unit"]).replace("_", " ") == unit
+    terms = quantity.criterion.params["unit_terms"]
+    assert isinstance(terms, dict) and "m2" in terms[language]  # 'm²' folds to 'm2'
+
+
 # -- sibling roles -------------------------------------------------------------------------------------------------
 
 def test_two_places_of_one_kind_get_the_cue_words_of_their_role(compiler: DeterministicCompiler,
