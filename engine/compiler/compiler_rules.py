@@ -205,6 +205,7 @@ class CompilerRules(_Rules):
     context_openers: TermsByLanguage = Field(default_factory=dict)
     language_cues: TermsByLanguage = Field(default_factory=dict)
     purpose_continuations: TermsByLanguage = Field(default_factory=dict)
+    purpose_stranded_prepositions: TermsByLanguage = Field(default_factory=dict)
     item_separators: TermsByLanguage
     phrasing: PhrasingRules
     options: OptionRules

@@ -23,6 +23,7 @@ from engine.compiler.compiler_rules import CompilerRules
 from engine.compiler.matching import Match, compile_patterns, select_non_overlapping
 from engine.compiler.textmap import FoldedText, fold_map
 from engine.text import fold as fold_word
+from engine.goals.models import CriterionKind
 
 # A full stop ends a clause, except after "etc", "e.g", "i.e" or a list number ("1. their budget").
 _CLAUSE_END = re.compile(r"[!?;\n]|(?<!\betc)(?<!\be\.g)(?<!\bi\.e)(?<!^\d)(?<!\s\d)\.(?=\s|$)")
@@ -150,6 +151,7 @@ def _tail(words: list[str], stop: set[str], limit: int) -> list[str]:
 class _Reader:
     def __init__(self, intent: str, rules: CompilerRules, language: str | None) -> None:
         self.rules = rules
+        self.language = language
         self.ft: FoldedText = fold_map(intent)
         self.folded = self.ft.folded
         self.matches = kind_matches(self.folded, rules)
@@ -170,6 +172,8 @@ class _Reader:
         self.choice = _word_list([c for cs in rules.options.choice_starts.values() for c in cs])
         self.separators = _separator_pattern(rules)
         self._purpose_patterns = _patterns(rules, rules.purpose_markers, "purpose_markers")
+        self._purpose_by_language = {lang: _patterns(rules, rules.purpose_markers, "purpose_markers", lang)
+                                     for lang in rules.purpose_markers}
         self.purpose = self._purpose_ranges()
         self.parens = [(m.start(), m.end()) for m in _PARENS.finditer(self.folded)]
         self.quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(self.folded)]
@@ -193,9 +197,33 @@ class _Reader:
         """Whether the item at ``position`` reads as the same purpose ("... to arrange a visit and send a quote"):
         it opens a purpose itself, or does once a continuation word ("to", "para") is put before it."""
         rest = self.folded[position:].lstrip(" \t")
-        words = [w for ws in self.rules.purpose_continuations.values() for w in ws]
-        return any(p.match(text) for text in [rest, *(f"{w} {rest}" for w in words)]
-                   for p in self._purpose_patterns)
+        if any(p.match(rest) for p in self._purpose_patterns):
+            return True
+        # A continuation word is tried in the intent's language only (with its own markers): Spanish "para" +
+        # "calendar" must not read an English item ("calendar date …") as a Spanish infinitive.
+        languages = [self.language] if self.language in self.rules.purpose_continuations \
+            else list(self.rules.purpose_continuations)
+        return any(p.match(f"{w} {rest}") for language in languages
+                   for w in self.rules.purpose_continuations[language]
+                   for p in self._purpose_by_language.get(language, []))
+
+    def _after_contact(self, position: int) -> bool:
+        """Whether the item's keyword right before ``position`` asks for contact data: what an address or a
+        number is for ('an email address to send the offer to') is always its purpose."""
+        before = [m for m in self.matches if m.end <= position]
+        if not before:
+            return False
+        last = max(before, key=lambda m: m.end)
+        kind = next((k for k in self.rules.objective_kinds if k.key == last.label), None)
+        return kind is not None and kind.criterion is CriterionKind.CONTACT \
+            and self.separators.search(self.folded, last.end, position) is None
+
+    def _stranded(self, clause: str) -> bool:
+        """Whether a would-be purpose clause ends with a preposition of the intent's language (rule data)."""
+        words = re.findall(r"[a-z']+", clause)
+        table = self.rules.purpose_stranded_prepositions
+        languages = [self.language] if self.language in table else list(table)
+        return bool(words) and len(words) >= 3 and any(words[-1] in table[lang] for lang in languages)
 
     def _purpose_ranges(self) -> list[tuple[int, int]]:
         folded, ranges = self.folded, []
@@ -219,6 +247,10 @@ class _Reader:
                                 or not self._continues_purpose(sep.end()):
                             end = sep.start()
                             break
+                first_sep = next(self.separators.finditer(folded, marker.end(), end), None)
+                if self._stranded(folded[marker.start():first_sep.start() if first_sep else end]) \
+                        and not self._after_contact(marker.start()):
+                    continue  # 'city to find trips from': the infinitive describes the noun, it is no purpose
                 ranges.append((marker.start(), end))
         merged: list[tuple[int, int]] = []
         for start, end in sorted(ranges):
@@ -242,7 +274,9 @@ class _Reader:
         return [(s, e, end) for s, e, end in spans if self.folded[s:e].strip()]
 
     def _protected(self, position: int) -> bool:
-        return _inside(position, self.parens) or any(m.start < position < m.end for m in self.matches)
+        # A quotation ("Search for, learn about, and book hotels") is the company's own words: one piece.
+        return _inside(position, self.parens) or _inside(position, self.quotes) \
+            or any(m.start < position < m.end for m in self.matches)
 
     def items(self, start: int, end: int) -> list[_Item]:
         cuts: list[tuple[int, int, str]] = []
@@ -348,15 +382,23 @@ class _Reader:
         phrases: list[Phrase] = []
         listing = False  # after "We need:" at a line end, bullet lines are items of the list
         carried = False  # a list that runs on after a ';' ("collect: 1. budget; 2. the reason …")
+        open_at_end = False
         for start, end, terminator in self.clauses():
             text = self.folded[start:end]
             bullet = _LIST_MARK.match(text) is not None
             # A question ("¿Qué les trajo hasta nosotros?") asks for information in itself.
+            # A clause that opens with "and"/"y"/"et" after an open list (even after a '?') runs that list on.
+            carried = carried or (open_at_end and self._joined(start, end))
             found, open_at_end = self._clause(start, end, whole=terminator == "?" or (listing and bullet) or carried)
             phrases.extend(found)
             listing = text.rstrip().endswith(":") or (listing and bullet)
             carried = terminator == ";" and open_at_end
         return phrases
+
+    def _joined(self, start: int, end: int) -> bool:
+        """A clause that opens with a list joiner ("… who directed the movie? and the type of movie.")."""
+        words = _WORD.findall(self.folded, start, end)[:1]
+        return bool(words) and any(words[0] in joiners for joiners in self.rules.options.list_joiners.values())
 
     def _clause(self, start: int, end: int, *, whole: bool = False) -> tuple[list[Phrase], bool]:
         """The clause's phrases, and whether its list is still open at its end."""
@@ -378,6 +420,8 @@ class _Reader:
             item.in_scope = opened
         # Before a colon comes a heading ("Captar socios para nuestro gimnasio:"), even with a collect verb.
         colon = next((n for n, item in enumerate(items) if item.cut_before == ":"), None)
+        if colon is not None and sum(item.in_scope for item in items[:colon]) >= 2:
+            colon = None  # a list already running: the colon gives its last item's options ("size: compact, …")
         for item in items[: colon or 0]:
             item.in_scope = False
         heading = colon if colon is not None and any(self._kinds_in(i.start, i.end) for i in items[colon:]) else 0

@@ -152,3 +152,46 @@ def test_a_heading_sentence_before_the_collect_marker_is_context(compiler: Deter
     phrases = set(_by_phrase(spec))
     assert not any("dépannage" in p or "Remorquage" in p for p in phrases)
     assert _by_phrase(spec)["où se trouve le véhicule"][0] is CriterionKind.PLACE
+
+
+# -- clause structure ------------------------------------------------------------------------------------------
+
+def _phrases(compiler: DeterministicCompiler, intent: str, language: str = "en") -> dict[str, CriterionKind]:
+    return {p: kind for p, (kind, _) in _by_phrase(_spec(compiler, intent, language)).items()}
+
+
+def test_an_infinitive_ending_in_a_preposition_describes_its_noun(compiler: DeterministicCompiler) -> None:
+    phrases = _phrases(compiler, "We want to know the town to collect the parcel from, the town to deliver it to, "
+                                 "the day to plan the delivery for and an email address to send the receipt to.")
+    assert phrases.get("town to collect the parcel from") is CriterionKind.PLACE
+    assert phrases.get("town to deliver it to") is CriterionKind.PLACE
+    assert phrases.get("day to plan the delivery for") is CriterionKind.DATETIME
+    # what an address is for stays its purpose
+    assert phrases.get("email address") is CriterionKind.CONTACT
+
+
+def test_a_continuation_word_is_read_in_the_intents_language(compiler: DeterministicCompiler) -> None:
+    # Spanish 'para' + 'calendar' reads like an infinitive; in an English intent the item is information.
+    phrases = _phrases(compiler, "We want to know the number of seats to reserve, calendar date for the fitting "
+                                 "and the budget.")
+    assert phrases.get("calendar date for the fitting") is CriterionKind.DATETIME
+
+
+def test_a_quotation_is_one_piece_of_context(compiler: DeterministicCompiler) -> None:
+    spec = _spec(compiler, 'Our service is described as "Browse, learn about, and rent bikes". We want to know '
+                           'the bike model and the budget.')
+    claimed = " ".join(str(p) for o in spec.ordered() for p in o.criterion.params.get("intent_phrases", []))
+    assert "rent" not in claimed and "learn" not in claimed
+    assert len(spec.objectives) == 2
+
+
+def test_a_colon_in_a_running_list_gives_its_last_items_options(compiler: DeterministicCompiler) -> None:
+    phrases = _phrases(compiler, "We want to know the model of the bike, the colour of the frame and the wheel "
+                                 "size: small, medium or large.")
+    assert any("model of the bike" in p for p in phrases) and any("colour of the frame" in p for p in phrases)
+
+
+def test_a_clause_opening_with_and_runs_the_list_on_after_a_question(compiler: DeterministicCompiler) -> None:
+    phrases = _phrases(compiler, "We want to know the title of the book, who wrote the book? and the genre of "
+                                 "the book.")
+    assert any("genre" in p for p in phrases)
