@@ -32,6 +32,7 @@ class KindContext:
     min_amount: int | float = 1  # smallest unambiguous money amount (from the corpus's prices)
     options: dict[str, dict[str, dict[str, list[str]]]] = field(default_factory=dict)  # kind key -> corpus options
     places: list[str] = field(default_factory=list)
+    labelled: dict[str, list[str]] = field(default_factory=dict)  # folded corpus label -> the terms it lists
 
     @property
     def main(self) -> str:
@@ -146,6 +147,19 @@ def _cues(phrases: list[Phrase], kind: ObjectiveKindRule | None, context: KindCo
                 if extra:
                     cues[language] = list(dict.fromkeys([*cues.get(language, []), *extra]))
     return cues
+
+
+def _add_corpus_terms(cues: dict[str, list[str]], phrase: Phrase, context: KindContext,
+                      rules: CompilerRules) -> None:
+    """A free-text phrase whose head noun labels a list in the company's documents ("qué idioma" and "Idiomas:
+    inglés, francés, …") is answered by naming one of those terms: they become its cues (the reviewer sees them)."""
+    head = phrasing.head_noun(phrase.text, rules)
+    if head is None or not context.labelled:
+        return
+    forms = {fold(v) for v in phrasing.variants(head, context.main, rules.phrasing)}
+    terms = next((items for label, items in context.labelled.items() if label in forms), None)
+    if terms:
+        cues[context.main] = list(dict.fromkeys([*cues.get(context.main, []), *terms]))
 
 
 def unit_terms(own: dict[str, list[str]], languages: list[str], rules: CompilerRules) -> dict[str, list[str]]:
@@ -283,6 +297,8 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
         asked = "; ".join(dict.fromkeys(p.source or p.text for p in phrases))
         description = f"{description} {rules.phrasing.description_asked_for[main].replace('{phrase}', asked)}"
     params["cues"] = _cues(phrases, kind, context, rules, unique)
+    if criterion is CriterionKind.FREE_TEXT:
+        _add_corpus_terms(params["cues"], phrase, context, rules)
     params[INTENT_PHRASES] = [p.text for p in phrases]
     draft = DraftObjective(id=oid, name=name[:120], kind=kind.key if kind is not None else None,
                            criterion=criterion, description=description[:600], questions=questions, params=params)

@@ -10,7 +10,14 @@ import structlog
 
 from engine.compiler.assemble import Built, KindContext, build_spec, default_spec_id, default_title, from_phrases
 from engine.compiler.compiler_rules import CompilerRules, GovernanceRules, ObjectiveKindRule
-from engine.compiler.corpus import CorpusDocument, derive_options, derive_places, load_corpus, min_amount
+from engine.compiler.corpus import (
+    CorpusDocument,
+    derive_options,
+    derive_places,
+    labelled_lists,
+    load_corpus,
+    min_amount,
+)
 from engine.compiler.coverage import intent_issues
 from engine.compiler.errors import PROHIBITED_CATEGORY, CompileError
 from engine.compiler.governance import category_label, check_governance, prohibited, set_aside
@@ -222,10 +229,12 @@ class DeterministicCompiler:
         """Per-compilation facts: corpus vocabularies and places, and the locale (flags, intent, corpus)."""
         options: dict[str, dict[str, dict[str, list[str]]]] = {}
         places: list[str] = []
+        labelled: dict[str, list[str]] = {}
         documents: list[CorpusDocument] = []
         if request.corpus_dir is not None:
             documents = load_corpus(request.corpus_dir, self.rules.corpus)
             places = derive_places(documents, self.rules.corpus)
+            labelled = labelled_lists(documents, self.rules.corpus)
             for kind in self.rules.objective_kinds:
                 if kind.seed_options:
                     options[kind.key] = derive_options(documents, kind.seed_options)
@@ -237,4 +246,5 @@ class DeterministicCompiler:
         smallest = min_amount(documents, self.rules.money) if documents else self.rules.money.min_amount_without_corpus
         return KindContext(spec_id=spec_id, languages=languages, locale=locale,
                            max_examples=self.rules.defaults.max_examples, options=options, places=places,
+                           labelled=labelled,
                            min_amount=int(smallest) if smallest == int(smallest) else float(smallest))

@@ -5,6 +5,8 @@ Each test names the general rule it checks; the intents are written for the test
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine.compiler.compiler_rules import CompilerRules, GovernanceRules
@@ -195,3 +197,20 @@ def test_a_clause_opening_with_and_runs_the_list_on_after_a_question(compiler: D
     phrases = _phrases(compiler, "We want to know the title of the book, who wrote the book? and the genre of "
                                  "the book.")
     assert any("genre" in p for p in phrases)
+
+
+# -- corpus terms ------------------------------------------------------------------------------------------------
+
+def test_a_labelled_list_in_the_documents_gives_the_free_text_its_terms(compiler: DeterministicCompiler,
+                                                                       tmp_path: Path) -> None:
+    (tmp_path / "school.md").write_text("# Our school\n\n- Instruments: cello, oboe, harp and bassoon.\n"
+                                        "- Rooms: 4 studios, 2 halls, 1 library.\n", encoding="utf-8")
+    spec = compiler.compile(CompileInput(intent="We want to know which instrument the student plays and the "
+                                                "reason for the lesson.", language="en", corpus_dir=tmp_path,
+                                         **LOCALE)).spec
+    by_phrase = _by_phrase(spec)
+    (_, instrument), = [v for p, v in by_phrase.items() if "instrument" in p]
+    (_, reason), = [v for p, v in by_phrase.items() if "reason" in p]
+    cues = instrument["cues"]
+    assert isinstance(cues, dict) and {"cello", "oboe", "harp", "bassoon"} <= set(cues["en"])
+    assert isinstance(reason["cues"], dict) and "harp" not in reason["cues"]["en"]  # only the labelled noun's
