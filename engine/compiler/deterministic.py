@@ -214,6 +214,10 @@ class DeterministicCompiler:
                       if any(ph.implied and ph.text == p for ph in reading.phrases)]
         all_notes += [f"'{o.id}' is free text: no more specific kind fits '{o.name}'"
                       for o in spec.ordered() if o.criterion.kind is CriterionKind.FREE_TEXT]
+        all_notes += [f"'{o.id}' is answered by naming a term your documents list under '{label}': "
+                      + ", ".join(terms) for o in spec.ordered() if o.criterion.kind is CriterionKind.FREE_TEXT
+                      for label, terms in context.labelled.items()
+                      if set(terms) <= set(o.criterion.params.get("cues", {}).get(spec.default_language, []))]
         log.info("compiler.compile.done", compiler=compiler, spec_id=spec.id,
                  objectives=[o.id for o in spec.ordered()], rules_version=self.rules.version)
         return CompileOutcome(spec=spec, vocabularies=dict(spec.vocabularies), notes=all_notes, compiler=compiler,

@@ -205,9 +205,11 @@ def test_a_labelled_list_in_the_documents_gives_the_free_text_its_terms(compiler
                                                                        tmp_path: Path) -> None:
     (tmp_path / "school.md").write_text("# Our school\n\n- Instruments: cello, oboe, harp and bassoon.\n"
                                         "- Rooms: 4 studios, 2 halls, 1 library.\n", encoding="utf-8")
-    spec = compiler.compile(CompileInput(intent="We want to know which instrument the student plays and the "
-                                                "reason for the lesson.", language="en", corpus_dir=tmp_path,
-                                         **LOCALE)).spec
+    outcome = compiler.compile(CompileInput(intent="We want to know which instrument the student plays and the "
+                                                   "reason for the lesson.", language="en", corpus_dir=tmp_path,
+                                            **LOCALE))
+    spec = outcome.spec
+    assert any("documents list under 'instruments'" in note for note in outcome.notes)  # the review says so
     by_phrase = _by_phrase(spec)
     (_, instrument), = [v for p, v in by_phrase.items() if "instrument" in p]
     (_, reason), = [v for p, v in by_phrase.items() if "reason" in p]
