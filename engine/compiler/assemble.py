@@ -32,6 +32,7 @@ class KindContext:
     min_amount: int | float = 1  # smallest unambiguous money amount (from the corpus's prices)
     options: dict[str, dict[str, dict[str, list[str]]]] = field(default_factory=dict)  # kind key -> corpus options
     places: list[str] = field(default_factory=list)
+    labelled: dict[str, list[str]] = field(default_factory=dict)  # folded corpus label -> the terms it lists
 
     @property
     def main(self) -> str:
@@ -89,7 +90,7 @@ def _seed_index(rules: CompilerRules) -> dict[str, tuple[str, dict[str, list[str
 
 
 def listed_options(options: tuple[str, ...], language: str, rules: CompilerRules,
-                   head: str = "") -> dict[str, dict[str, list[str]]]:
+                   head: str = "", forms: tuple[str, ...] = ()) -> dict[str, dict[str, list[str]]]:
     """Options the manager listed, as vocabulary options: a known seed option brings its other-language terms;
     every option keeps the manager's word, its singular/plural forms and the shared head ("adventure trips")."""
     seeds = _seed_index(rules)
@@ -99,10 +100,12 @@ def listed_options(options: tuple[str, ...], language: str, rules: CompilerRules
     common = max(set(kinds), key=kinds.count) if kinds else None
     usable = common is not None and 2 * kinds.count(common) > len(options)
     found: dict[str, dict[str, list[str]]] = {}
-    for option in options:
+    for index, option in enumerate(options):
         words = phrasing.variants(option, language, rules.phrasing)
         if head:
             words += phrasing.variants(f"{option} {head}", language, rules.phrasing)
+        if index < len(forms) and forms[index]:
+            words += phrasing.variants(forms[index], language, rules.phrasing)
         hit = seeds.get(fold(option))
         seed = (hit[0], hit[1]) if usable and hit is not None and hit[2] == common else None
         key = seed[0] if seed else _slug(option)
@@ -125,14 +128,52 @@ def _kind_cues(kind: ObjectiveKindRule, languages: list[str], rules: CompilerRul
 
 
 def _cues(phrases: list[Phrase], kind: ObjectiveKindRule | None, context: KindContext,
-          rules: CompilerRules) -> dict[str, list[str]]:
-    cues = _kind_cues(kind, context.languages, rules) if kind is not None else {}
+          rules: CompilerRules, unique: bool = True) -> dict[str, list[str]]:
+    """The manager's own words, then the kind's keywords. When several objectives share a kind (departure and
+    return dates, origin and destination cities) the kind's keywords are left out: shared by all of them they
+    tell none apart, and one of them can name another's role ("start date" on the end date)."""
+    cues = _kind_cues(kind, context.languages, rules) if kind is not None and unique else {}
     own = phrasing.cue_terms([p.text for p in phrases if not p.implied] or [p.text for p in phrases],
                              context.main, rules)
     merged = list(dict.fromkeys([*own, *cues.get(context.main, [])]))
     if merged:
         cues[context.main] = merged
+    if not unique and kind is not None:
+        words = [w for p in phrases for w in re.findall(r"[\w'-]+", fold(p.text))]
+        roles = [r for r in rules.sibling_roles if kind.criterion.value in r.kinds and r.triggered(words)]
+        if len(roles) == 1:  # a phrase that triggers both roles tells neither
+            for language in context.languages:
+                extra = roles[0].cues.get(language, [])
+                if extra:
+                    cues[language] = list(dict.fromkeys([*cues.get(language, []), *extra]))
     return cues
+
+
+def _add_corpus_terms(cues: dict[str, list[str]], phrase: Phrase, context: KindContext,
+                      rules: CompilerRules) -> None:
+    """A free-text phrase whose head noun labels a list in the company's documents ("qué idioma" and "Idiomas:
+    inglés, francés, …") is answered by naming one of those terms: they become its cues (the reviewer sees them)."""
+    head = phrasing.head_noun(phrase.text, rules)
+    if head is None or not context.labelled:
+        return
+    forms = {fold(v) for v in phrasing.variants(head, context.main, rules.phrasing)}
+    terms = next((items for label, items in context.labelled.items() if label in forms), None)
+    if terms:
+        cues[context.main] = list(dict.fromkeys([*cues.get(context.main, []), *terms]))
+
+
+def unit_terms(own: dict[str, list[str]], languages: list[str], rules: CompilerRules) -> dict[str, list[str]]:
+    """A count's unit words: its own, then every term of a synonym group holding one of them ("riders" also
+    accepts "people" and "seats"), in each language of the spec (rules/compiler.json unit_synonyms)."""
+    folded = {fold(t) for terms in own.values() for t in terms}
+    result = {lang: list(terms) for lang, terms in own.items()}
+    for group in rules.unit_synonyms:
+        if not folded & {fold(t) for terms in group.terms.values() for t in terms}:
+            continue
+        for language in languages:
+            if group.terms.get(language):
+                result[language] = list(dict.fromkeys([*result.get(language, []), *group.terms[language]]))
+    return result
 
 
 def _several(phrase: Phrase, language: str, rules: CompilerRules) -> bool:
@@ -157,7 +198,7 @@ def objective_id(phrases: list[Phrase], kind: ObjectiveKindRule | None, unique: 
                  rules: CompilerRules) -> str:
     """The kind's stable id when it is the only objective of its kind; otherwise from the manager's words."""
     phrase = phrases[0]
-    if kind is not None and phrase.unit is not None:
+    if kind is not None and phrase.unit is not None and not phrase.measured:
         return _slug(phrase.unit)
     if kind is not None and unique:
         return kind.id
@@ -179,7 +220,7 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
     if listed:
         if criterion is CriterionKind.FREE_TEXT:
             criterion = CriterionKind.FEATURES if _several(phrase, main, rules) else CriterionKind.ENUMERATION
-        options = listed_options(listed, main, rules, phrase.option_head)
+        options = listed_options(listed, main, rules, phrase.option_head, phrase.option_forms)
         description = rules.options.vocabulary_description[main].replace("{phrase}", phrase.source or phrase.text)
         vocabulary = vocabulary_document(vocab_id, criterion, options, allow_unlisted=False, source="the intent")
         vocabulary["description"] = description
@@ -210,8 +251,11 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
             params["default_region"] = context.locale.phone_region
     elif criterion is CriterionKind.QUANTITY and phrase.unit is not None:
         params["unit"] = _slug(phrase.unit)
-        params["unit_terms"] = {main: phrasing.variants(phrase.unit, main, rules.phrasing)}
+        params["unit_terms"] = unit_terms({main: phrasing.variants(phrase.unit, main, rules.phrasing)},
+                                          context.languages, rules)
         params.setdefault("integer", True)
+    elif criterion is CriterionKind.QUANTITY and isinstance(params.get("unit_terms"), dict):
+        params["unit_terms"] = unit_terms(params["unit_terms"], context.languages, rules)
 
     # The kind's own (translated) question when the phrase is the only one of its kind and says nothing the
     # kind's question does not: no listed options, no unit of its own.
@@ -252,7 +296,9 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
     if not phrase.implied:
         asked = "; ".join(dict.fromkeys(p.source or p.text for p in phrases))
         description = f"{description} {rules.phrasing.description_asked_for[main].replace('{phrase}', asked)}"
-    params["cues"] = _cues(phrases, kind, context, rules)
+    params["cues"] = _cues(phrases, kind, context, rules, unique)
+    if criterion is CriterionKind.FREE_TEXT:
+        _add_corpus_terms(params["cues"], phrase, context, rules)
     params[INTENT_PHRASES] = [p.text for p in phrases]
     draft = DraftObjective(id=oid, name=name[:120], kind=kind.key if kind is not None else None,
                            criterion=criterion, description=description[:600], questions=questions, params=params)

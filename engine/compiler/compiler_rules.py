@@ -105,6 +105,30 @@ class MoneyRules(_Rules):
     price_pattern: str
 
 
+class SiblingRole(_Rules):
+    role: str
+    kinds: list[str]
+    triggers: TermsByLanguage
+    cues: TermsByLanguage
+
+    def triggered(self, words: list[str]) -> bool:
+        """Whether one of the (folded) words is a trigger of this role ('originate*' matches 'originates')."""
+        for terms in self.triggers.values():
+            for term in terms:
+                if term.endswith("*") and any(w.startswith(term[:-1]) for w in words):
+                    return True
+                if " " in term and f" {term} " in f" {' '.join(words)} ":
+                    return True
+                if term in words:
+                    return True
+        return False
+
+
+class UnitSynonyms(_Rules):
+    counts: str
+    terms: TermsByLanguage
+
+
 class LocaleRules(_Rules):
     currency_terms: dict[str, str]
     ambiguous_currency_terms: list[str]
@@ -115,6 +139,8 @@ class LocaleRules(_Rules):
     place_name_connectors: TermsByLanguage = Field(default_factory=dict)
     alternate_names_population: int = 100_000
     place_dominance: float = 5.0
+    alternate_name_weight: float = 1.0  # a place found only under an alternate name weighs this share of its people
+    region_names: dict[str, list[str]] = Field(default_factory=dict)  # country -> its first-level regions
 
 
 class ObjectiveKindRule(_Rules):
@@ -179,10 +205,14 @@ class CompilerRules(_Rules):
     context_openers: TermsByLanguage = Field(default_factory=dict)
     language_cues: TermsByLanguage = Field(default_factory=dict)
     purpose_continuations: TermsByLanguage = Field(default_factory=dict)
+    purpose_stranded_prepositions: TermsByLanguage = Field(default_factory=dict)
     item_separators: TermsByLanguage
     phrasing: PhrasingRules
     options: OptionRules
     quantity_units: TermsByLanguage
+    sibling_roles: list[SiblingRole] = Field(default_factory=list)
+    measure_suffixes: TermsByLanguage = Field(default_factory=dict)
+    unit_synonyms: list[UnitSynonyms] = Field(default_factory=list)
     money: MoneyRules
     locale: LocaleRules
     objective_kinds: list[ObjectiveKindRule]
@@ -267,8 +297,17 @@ class GovernanceContext(_Rules):
     description: str
     connectors: TermsByLanguage
     not_person: dict[str, TermsByLanguage]  # subject group (animal, vehicle ...) -> words naming it
+    sentence_subject_groups: list[str] = Field(default_factory=list)  # groups that count anywhere in the sentence
+    person_words: TermsByLanguage = Field(default_factory=dict)  # a person named in the phrase keeps it prohibited
+    person_possessives: TermsByLanguage = Field(default_factory=dict)  # "their", "leurs": so does a possessive
 
     _words: dict[str, str] | None = PrivateAttr(default=None)
+
+    def persons(self) -> set[str]:
+        return {w for words in self.person_words.values() for w in words}
+
+    def possessives(self) -> set[str]:
+        return {w for words in self.person_possessives.values() for w in words}
 
     def subject_group(self, word: str) -> str | None:
         """The group of a folded word that names something other than a person ('dog' -> 'animal'), if any."""

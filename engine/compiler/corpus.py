@@ -146,6 +146,36 @@ def derive_options(
     return found
 
 
+# "- Idiomas: inglés, francés, alemán y chino mandarín." / "**Languages:** English, French and German"
+_LABELLED = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?\**([^\W\d_][^:\n*]{1,38}?)\**[ \t]*:\**[ \t]+(.+)$", re.MULTILINE)
+_MAX_ITEM_WORDS = 3
+
+
+def labelled_lists(documents: list[CorpusDocument], rules: CorpusRules) -> dict[str, list[str]]:
+    """Lines of the corpus that list the company's own terms under a label ("Idiomas: inglés, francés, …"), by
+    folded label: at least three short items without digits, split at commas and the last list joiner. A
+    reviewer sees them as cues of the free-text objective whose head noun is the label."""
+    joiners = {j for js in rules.list_joiners.values() for j in js}
+    found: dict[str, list[str]] = {}
+    for document in documents:
+        for match in _LABELLED.finditer(document.text):
+            body = match.group(2).strip().rstrip(".;")
+            if any(ch.isdigit() for ch in body):
+                continue
+            parts = [p.strip() for p in body.split(",")]
+            last = parts[-1].split()
+            cut = next((k for k in range(len(last) - 1, 0, -1) if fold(last[k]) in joiners), None)
+            if cut is not None:
+                parts[-1:] = [" ".join(last[:cut]), " ".join(last[cut + 1:])]
+            items = [p for p in parts if p]
+            if len(items) < 3 or any(len(p.split()) > _MAX_ITEM_WORDS for p in items):
+                continue
+            label = fold(match.group(1).strip())
+            found.setdefault(label, [])
+            found[label] = list(dict.fromkeys([*found[label], *items]))[: rules.max_terms]
+    return found
+
+
 def _amount(text: str) -> Decimal | None:
     """'1,500' / '1.500' / '325.000' / '89' / '12.50' -> a number; separators followed by 3 digits group."""
     digits = re.sub(r"[.,](?=\d{3}(?:\D|$))", "", text.rstrip(".,")).replace(",", ".")

@@ -10,7 +10,14 @@ import structlog
 
 from engine.compiler.assemble import Built, KindContext, build_spec, default_spec_id, default_title, from_phrases
 from engine.compiler.compiler_rules import CompilerRules, GovernanceRules, ObjectiveKindRule
-from engine.compiler.corpus import CorpusDocument, derive_options, derive_places, load_corpus, min_amount
+from engine.compiler.corpus import (
+    CorpusDocument,
+    derive_options,
+    derive_places,
+    labelled_lists,
+    load_corpus,
+    min_amount,
+)
 from engine.compiler.coverage import intent_issues
 from engine.compiler.errors import PROHIBITED_CATEGORY, CompileError
 from engine.compiler.governance import category_label, check_governance, prohibited, set_aside
@@ -207,6 +214,10 @@ class DeterministicCompiler:
                       if any(ph.implied and ph.text == p for ph in reading.phrases)]
         all_notes += [f"'{o.id}' is free text: no more specific kind fits '{o.name}'"
                       for o in spec.ordered() if o.criterion.kind is CriterionKind.FREE_TEXT]
+        all_notes += [f"'{o.id}' is answered by naming a term your documents list under '{label}': "
+                      + ", ".join(terms) for o in spec.ordered() if o.criterion.kind is CriterionKind.FREE_TEXT
+                      for label, terms in context.labelled.items()
+                      if set(terms) <= set(o.criterion.params.get("cues", {}).get(spec.default_language, []))]
         log.info("compiler.compile.done", compiler=compiler, spec_id=spec.id,
                  objectives=[o.id for o in spec.ordered()], rules_version=self.rules.version)
         return CompileOutcome(spec=spec, vocabularies=dict(spec.vocabularies), notes=all_notes, compiler=compiler,
@@ -222,10 +233,12 @@ class DeterministicCompiler:
         """Per-compilation facts: corpus vocabularies and places, and the locale (flags, intent, corpus)."""
         options: dict[str, dict[str, dict[str, list[str]]]] = {}
         places: list[str] = []
+        labelled: dict[str, list[str]] = {}
         documents: list[CorpusDocument] = []
         if request.corpus_dir is not None:
             documents = load_corpus(request.corpus_dir, self.rules.corpus)
             places = derive_places(documents, self.rules.corpus)
+            labelled = labelled_lists(documents, self.rules.corpus)
             for kind in self.rules.objective_kinds:
                 if kind.seed_options:
                     options[kind.key] = derive_options(documents, kind.seed_options)
@@ -237,4 +250,5 @@ class DeterministicCompiler:
         smallest = min_amount(documents, self.rules.money) if documents else self.rules.money.min_amount_without_corpus
         return KindContext(spec_id=spec_id, languages=languages, locale=locale,
                            max_examples=self.rules.defaults.max_examples, options=options, places=places,
+                           labelled=labelled,
                            min_amount=int(smallest) if smallest == int(smallest) else float(smallest))

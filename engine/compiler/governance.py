@@ -6,7 +6,11 @@ for the keywords of every category in rules/governance.json and returns one issu
 A category protects data about the visitor as a person. Context is judged by the rule data (``context`` in
 rules/governance.json): a keyword right beside a word naming an animal, a vehicle, a product, a business or a
 document ("their dog's symptoms", "the medical practice", "health insurance") is about that subject, not the
-visitor, and is set aside (and reported); anything else keeps it prohibited, so the check still fails closed.
+visitor, and is set aside (and reported). So is one whose phrase (between the nearest commas, parentheses or
+full stops) names such a subject and no person ("whether the tree shows signs of disease"), and one whose
+sentence names a being with health of its own (``sentence_subject_groups``: an animal, a plant) while its phrase
+names no person and no person's possessive ("the dog's name ..., any symptoms they've noticed"). Anything else
+keeps it prohibited, so the check still fails closed.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine.compiler.compiler_rules import GovernanceRules, load_governance_rules
+from engine.compiler.compiler_rules import GovernanceContext, GovernanceRules, load_governance_rules
 from engine.compiler.errors import PROHIBITED_CATEGORY
 from engine.compiler.matching import Match
 from engine.goals.models import GoalSpec
@@ -52,8 +56,8 @@ class Judged:
     def reason(self) -> str:
         if self.subject is not None:
             return f"'{self.match.keyword}' is about {self.group} data ('{self.subject}'), not about the visitor"
-        return (f"'{self.match.keyword}' asks about the visitor as a person (no animal, vehicle, product, business "
-                "or document is named beside it)")
+        return (f"'{self.match.keyword}' asks about the visitor as a person (its phrase names a person, or no "
+                "animal, plant, vehicle, product, business or document is named beside it or in its phrase)")
 
 
 def _neighbour(text: str, match: Match, connectors: set[str]) -> list[str]:
@@ -75,6 +79,40 @@ def _neighbour(text: str, match: Match, connectors: set[str]) -> list[str]:
     return words
 
 
+_PHRASE_EDGE = re.compile(r"[,;:.!?()\n]")
+_SENTENCE_EDGE = re.compile(r"[.!?;\n]")
+
+
+def _bounds(text: str, start: int, end: int, edge: re.Pattern[str]) -> tuple[int, int]:
+    before = [m.end() for m in edge.finditer(text, 0, start)]
+    after = edge.search(text, end)
+    return (before[-1] if before else 0), (after.start() if after else len(text))
+
+
+def _subject_in(words: list[str], context: GovernanceContext, groups: set[str] | None = None
+                ) -> tuple[str, str] | None:
+    for word in words:
+        stem = _POSSESSIVE.sub(r"\1", word)
+        group = context.subject_group(word) or context.subject_group(stem)
+        if group is not None and (groups is None or group in groups):
+            return word, group
+    return None
+
+
+def _by_phrase(text: str, match: Match, context: GovernanceContext) -> tuple[str, str] | None:
+    """The subject the keyword's phrase or sentence is about, when it is not a person (see the module doc)."""
+    start, end = _bounds(text, match.start, match.end, _PHRASE_EDGE)
+    phrase = _WORD.findall(text[start:match.start]) + _WORD.findall(text[match.end:end])
+    if set(phrase) & context.persons():
+        return None
+    found = _subject_in(phrase, context)
+    if found is not None or set(phrase) & context.possessives():
+        return found
+    s_start, s_end = _bounds(text, match.start, match.end, _SENTENCE_EDGE)
+    sentence = _WORD.findall(text[s_start:s_end].replace("'s ", " ").replace("’s ", " "))
+    return _subject_in(sentence, context, set(context.sentence_subject_groups))
+
+
 def judge(texts: Iterable[str], rules: GovernanceRules) -> list[Judged]:
     """Every prohibited-category keyword found in ``texts``, each judged by its context."""
     index = rules.keyword_index()
@@ -92,6 +130,8 @@ def judge(texts: Iterable[str], rules: GovernanceRules) -> list[Judged]:
                     if group is not None:
                         subject = word
                         break
+                if subject is None and (other := _by_phrase(folded, match, context)) is not None:
+                    subject, group = other
             found.append(Judged(match, folded, subject, group))
     return found
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from engine.compiler.compiler_rules import CompilerRules
 from engine.compiler.matching import Match, compile_patterns, select_non_overlapping
 from engine.compiler.textmap import FoldedText, fold_map
+from engine.goals.models import CriterionKind
 from engine.text import fold as fold_word
 
 # A full stop ends a clause, except after "etc", "e.g", "i.e" or a list number ("1. their budget").
@@ -30,6 +31,7 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*•·–—]|\d{1,2}[.)])\s+")
 _PARENS = re.compile(r"\([^()]*\)")
 _QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”|«[^»\n]*»')
 _WORD = re.compile(r"[\w'’-]+")
+_BARE_OPTION_WORDS = 2  # "mâle ou femelle": an item that is only two short alternatives lists them
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,9 @@ class Phrase:
     options: tuple[str, ...] = ()  # options the manager listed, in their words
     open_options: bool = False  # the list ends with "and so on", "etc." (examples, several may apply)
     option_head: str = ""  # a plural noun the listed options share ("beach, city or adventure trips")
+    option_forms: tuple[str, ...] = ()  # per option, the manager's fuller wording of it ("lavado normal"), or ""
     unit: str | None = None  # what a count counts ("employees"), in the manager's words
+    measured: bool = False  # the unit came from a scope after the phrase ("the boat's length in metres")
     source: str = ""  # the whole item as the manager wrote it (parenthesised options included)
     article: str = ""  # the definite article the manager put before it ("el" motivo de la consulta)
 
@@ -147,6 +151,7 @@ def _tail(words: list[str], stop: set[str], limit: int) -> list[str]:
 class _Reader:
     def __init__(self, intent: str, rules: CompilerRules, language: str | None) -> None:
         self.rules = rules
+        self.language = language
         self.ft: FoldedText = fold_map(intent)
         self.folded = self.ft.folded
         self.matches = kind_matches(self.folded, rules)
@@ -161,15 +166,22 @@ class _Reader:
         every_article = {a for articles in ph.articles.values() for a in articles}
         self.articles = set(ph.articles.get(language, [])) if language else every_article
         self.units = _patterns(rules, rules.quantity_units, "quantity_units")
+        self.measures = _patterns(rules, rules.measure_suffixes, "measure_suffixes")
         self.stop = {w for ws in rules.phrasing.stopwords.values() for w in ws}
         self.alternatives = _word_list([j for js in rules.options.alternative_joiners.values() for j in js])
         self.choice = _word_list([c for cs in rules.options.choice_starts.values() for c in cs])
         self.separators = _separator_pattern(rules)
         self._purpose_patterns = _patterns(rules, rules.purpose_markers, "purpose_markers")
+        self._purpose_by_language = {lang: _patterns(rules, rules.purpose_markers, "purpose_markers", lang)
+                                     for lang in rules.purpose_markers}
         self.purpose = self._purpose_ranges()
         self.parens = [(m.start(), m.end()) for m in _PARENS.finditer(self.folded)]
         self.quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(self.folded)]
         self.context: list[str] = []
+        # Where the first clause holding a collect marker starts ("^demander" is anchored at its clause's start).
+        self.first_marker = next((start for start, end, _ in self.clauses()
+                                  if any(p.search(_LIST_MARK.sub("", self.folded[start:end]).lstrip(" \t"))
+                                         for p in self.collect)), None)
 
     # -- purpose clauses ---------------------------------------------------------------------------------------
 
@@ -185,9 +197,33 @@ class _Reader:
         """Whether the item at ``position`` reads as the same purpose ("... to arrange a visit and send a quote"):
         it opens a purpose itself, or does once a continuation word ("to", "para") is put before it."""
         rest = self.folded[position:].lstrip(" \t")
-        words = [w for ws in self.rules.purpose_continuations.values() for w in ws]
-        return any(p.match(text) for text in [rest, *(f"{w} {rest}" for w in words)]
-                   for p in self._purpose_patterns)
+        if any(p.match(rest) for p in self._purpose_patterns):
+            return True
+        # A continuation word is tried in the intent's language only (with its own markers): Spanish "para" +
+        # "calendar" must not read an English item ("calendar date …") as a Spanish infinitive.
+        languages = [self.language] if self.language in self.rules.purpose_continuations \
+            else list(self.rules.purpose_continuations)
+        return any(p.match(f"{w} {rest}") for language in languages
+                   for w in self.rules.purpose_continuations[language]
+                   for p in self._purpose_by_language.get(language, []))
+
+    def _after_contact(self, position: int) -> bool:
+        """Whether the item's keyword right before ``position`` asks for contact data: what an address or a
+        number is for ('an email address to send the offer to') is always its purpose."""
+        before = [m for m in self.matches if m.end <= position]
+        if not before:
+            return False
+        last = max(before, key=lambda m: m.end)
+        kind = next((k for k in self.rules.objective_kinds if k.key == last.label), None)
+        return kind is not None and kind.criterion is CriterionKind.CONTACT \
+            and self.separators.search(self.folded, last.end, position) is None
+
+    def _stranded(self, clause: str) -> bool:
+        """Whether a would-be purpose clause ends with a preposition of the intent's language (rule data)."""
+        words = re.findall(r"[a-z']+", clause)
+        table = self.rules.purpose_stranded_prepositions
+        languages = [self.language] if self.language in table else list(table)
+        return bool(words) and len(words) >= 3 and any(words[-1] in table[lang] for lang in languages)
 
     def _purpose_ranges(self) -> list[tuple[int, int]]:
         folded, ranges = self.folded, []
@@ -211,6 +247,10 @@ class _Reader:
                                 or not self._continues_purpose(sep.end()):
                             end = sep.start()
                             break
+                first_sep = next(self.separators.finditer(folded, marker.end(), end), None)
+                if self._stranded(folded[marker.start():first_sep.start() if first_sep else end]) \
+                        and not self._after_contact(marker.start()):
+                    continue  # 'city to find trips from': the infinitive describes the noun, it is no purpose
                 ranges.append((marker.start(), end))
         merged: list[tuple[int, int]] = []
         for start, end in sorted(ranges):
@@ -234,7 +274,9 @@ class _Reader:
         return [(s, e, end) for s, e, end in spans if self.folded[s:e].strip()]
 
     def _protected(self, position: int) -> bool:
-        return _inside(position, self.parens) or any(m.start < position < m.end for m in self.matches)
+        # A quotation ("Search for, learn about, and book hotels") is the company's own words: one piece.
+        return _inside(position, self.parens) or _inside(position, self.quotes) \
+            or any(m.start < position < m.end for m in self.matches)
 
     def items(self, start: int, end: int) -> list[_Item]:
         cuts: list[tuple[int, int, str]] = []
@@ -340,15 +382,23 @@ class _Reader:
         phrases: list[Phrase] = []
         listing = False  # after "We need:" at a line end, bullet lines are items of the list
         carried = False  # a list that runs on after a ';' ("collect: 1. budget; 2. the reason …")
+        open_at_end = False
         for start, end, terminator in self.clauses():
             text = self.folded[start:end]
             bullet = _LIST_MARK.match(text) is not None
             # A question ("¿Qué les trajo hasta nosotros?") asks for information in itself.
+            # A clause that opens with "and"/"y"/"et" after an open list (even after a '?') runs that list on.
+            carried = carried or (open_at_end and self._joined(start, end))
             found, open_at_end = self._clause(start, end, whole=terminator == "?" or (listing and bullet) or carried)
             phrases.extend(found)
             listing = text.rstrip().endswith(":") or (listing and bullet)
             carried = terminator == ";" and open_at_end
         return phrases
+
+    def _joined(self, start: int, end: int) -> bool:
+        """A clause that opens with a list joiner ("… who directed the movie? and the type of movie.")."""
+        words = _WORD.findall(self.folded, start, end)[:1]
+        return bool(words) and any(words[0] in joiners for joiners in self.rules.options.list_joiners.values())
 
     def _clause(self, start: int, end: int, *, whole: bool = False) -> tuple[list[Phrase], bool]:
         """The clause's phrases, and whether its list is still open at its end."""
@@ -370,6 +420,8 @@ class _Reader:
             item.in_scope = opened
         # Before a colon comes a heading ("Captar socios para nuestro gimnasio:"), even with a collect verb.
         colon = next((n for n, item in enumerate(items) if item.cut_before == ":"), None)
+        if colon is not None and sum(item.in_scope for item in items[:colon]) >= 2:
+            colon = None  # a list already running: the colon gives its last item's options ("size: compact, …")
         for item in items[: colon or 0]:
             item.in_scope = False
         heading = colon if colon is not None and any(self._kinds_in(i.start, i.end) for i in items[colon:]) else 0
@@ -377,7 +429,10 @@ class _Reader:
         # list ("When a customer contacts us, we want to know ...") is context: none of its items is collected.
         statement = bool(items) and not items[0].in_scope and self._opens_context(items[0])
         # A bare list ("Budget, area and contact details.") with a keyword collects every item.
-        bare = not statement and not any(i.in_scope or i.cut_before == ":" for i in items) and len(items) >= 2
+        # Not a sentence before the first collect marker, though: that is the company's own heading ("Remorquage
+        # et dépannage dans la région de Québec. Demander où se trouve le véhicule, …").
+        bare = not statement and not any(i.in_scope or i.cut_before == ":" for i in items) and len(items) >= 2 \
+            and not (self.first_marker is not None and end <= self.first_marker)
         if bare and any(self._kinds_in(i.start, i.end) for i in items):
             for item in items:
                 item.in_scope = True
@@ -396,7 +451,8 @@ class _Reader:
             if (not item.in_scope and statement) or (position < first_marker and self._opens_context(item)):
                 self.context.append(phrase.text)
                 continue
-            if phrase.kind is None and not phrase.options and not item.in_scope:
+            heading = not item.in_scope and self.first_marker is not None and item.end <= self.first_marker
+            if (phrase.kind is None and not phrase.options and not item.in_scope) or heading:
                 if not self._only_marker(self.folded[item.start:item.end]):
                     self.context.append(phrase.text)
                 continue
@@ -446,10 +502,39 @@ class _Reader:
                     break
         return start, end
 
+    def _measure(self, start: int, end: int) -> tuple[int, str] | None:
+        """A unit scope ending the phrase ("… in metres", "… en m²"): where the phrase ends without it, and the unit
+        in the manager's spelling; the scope is reported as context."""
+        text = self.folded[start:end]
+        for pattern in self.measures:
+            match = pattern.search(text)
+            if match is not None and match.start() > 0:
+                self.context.append(self.ft.original(start + match.start(), end).strip())
+                return start + match.start(), self.ft.original(start + match.start("unit"), start + match.end("unit"))
+        return None
+
+    def _measured_kind(self, kind: str | None, start: int, end: int) -> str | None:
+        """The kind a phrase with a unit scope gets: its own when that is a quantity or money; otherwise the
+        generic count, unless its head noun is plural ("las medidas en centímetros": several numbers, free text)."""
+        from engine.compiler.phrasing import head_noun, is_plural
+
+        rule = self.rules.kind(kind) if kind else None
+        if rule is not None and rule.criterion.value in ("quantity", "money"):
+            return kind
+        head = head_noun(self.ft.original(start, end), self.rules)
+        if head is not None and any(is_plural(fold_word(head), lang, self.rules.phrasing)
+                                    for lang in self.rules.phrasing.inflection):
+            return kind
+        return next((k.key for k in self.rules.objective_kinds
+                     if k.criterion.value == "quantity" and "unit" not in k.params), kind)
+
     def _phrase(self, item: _Item) -> Phrase | None:
         start, end = self._core(item)
         if end <= start or not _WORD.search(self.folded[start:end]):
             return None
+        measure = self._measure(start, end)
+        if measure is not None:
+            end = measure[0]
         parens = [(s, e) for s, e in self.parens if start <= s < end]
         options, is_open = list(item.options), item.open_options
         pieces, last = [], start
@@ -463,8 +548,12 @@ class _Reader:
         pieces.append(self.ft.original(last, end))
         text = " ".join(" ".join(pieces).split()).strip(" ,.")
         kinds = self._kinds_in(start, end)
+        forms: list[str] = []
         if not options:
-            options = self._choice_options(start, end)
+            options, forms = self._choice_options(start, end, bare=not kinds)
+            if options:  # a keyword inside the options ("full-time or part-time") does not name the phrase's kind
+                first = self.folded.find(fold_word(options[0]), start, end)
+                kinds = [m for m in kinds if first < 0 or m.end <= first]
         match = kinds[0] if kinds else None
         if match is not None and item.option_span and match.start >= item.option_span[0]:
             match = None  # a keyword inside the listed options does not name the phrase's kind
@@ -483,31 +572,52 @@ class _Reader:
         elif kind is None and (unit := self._unit(start, end)) is not None:
             kind = next((k.key for k in self.rules.objective_kinds
                          if k.criterion.value == "quantity" and "unit" not in k.params), None)
+        measured = False
+        if measure is not None and not options:
+            measured_kind = self._measured_kind(kind, start, end)
+            rule = self.rules.kind(measured_kind) if measured_kind else None
+            if rule is not None and rule.criterion.value == "quantity" and "unit" not in rule.params:
+                kind, unit, measured = measured_kind, measure[1], True
         return Phrase(start=start, end=end, text=text, kind=kind, keyword=match.keyword if match else "",
                       options=tuple(options), open_options=is_open, unit=unit, option_head=item.option_head,
-                      source=self.ft.original(start, end), article=self._article(item, start))
+                      option_forms=tuple(forms),
+                      source=self.ft.original(start, end), article=self._article(item, start), measured=measured)
 
-    def _choice_options(self, start: int, end: int) -> list[str]:
-        """ "whether they want to rent or buy" -> rent, buy."""
+    def _choice_options(self, start: int, end: int, bare: bool = False) -> tuple[list[str], list[str]]:
+        """ "whether they want to rent or buy" -> rent, buy; "whether it's a sailing yacht or a motor boat" ->
+        sailing yacht, motor boat; with ``bare`` (an item naming no kind) also a lone "mâle ou femelle"."""
         folded = self.folded[start:end]
-        if not self.choice or not re.match(rf"(?:{self.choice})\b", folded):
-            return []
         halves = re.split(rf"\s+\b(?:{self.alternatives})\b\s+", folded, maxsplit=1)
         if len(halves) != 2:
-            return []
-        left = _tail(_WORD.findall(halves[0]), self.stop, self.rules.options.max_option_words)
-        right_words = _WORD.findall(halves[1])
+            return [], []
+        limit = self.rules.options.max_option_words
+        chosen = bool(self.choice) and re.match(rf"(?:{self.choice})\b", folded) is not None
+        if not chosen and not (bare and 0 < len(_WORD.findall(halves[0])) <= _BARE_OPTION_WORDS
+                               and 0 < len(_WORD.findall(halves[1])) <= _BARE_OPTION_WORDS):
+            return [], []
+        left = _tail(_WORD.findall(halves[0]), self.stop, limit)
+        right_start = start + len(folded) - len(halves[1])
+        words = list(_WORD.finditer(self.folded, right_start, end))
+        skipped = False
+        while words and words[0].group(0) in self.stop:  # "or a motor boat", "o de sal": the article is not the option
+            words, skipped = words[1:], True
         # The second option runs to its first stopword: "own or rent the home" -> own, rent; and both are as
         # long as the shorter one: "buscan alquilar o comprar" -> alquilar, comprar.
-        right = next((right_words[:n] for n, w in enumerate(right_words) if w in self.stop), right_words)
-        if not left or not right or len(right) > self.rules.options.max_option_words:
-            return []
+        cut = next((n for n, w in enumerate(words) if w.group(0) in self.stop), len(words))
+        if skipped and cut < len(words):
+            return [], []  # "o un diagnóstico del taller pendiente": a phrase of its own, not an option
+        right = words[:cut]
+        if not left or not right or len(right) > limit:
+            return [], []
+        # The fuller wording of each option is kept as another way to name it ("lavado normal", "en PDF firmado").
+        full_left = self.ft.original(start + len(halves[0]) - len(" ".join(left)), start + len(halves[0]))
+        full_right = self.ft.original(right[0].start(), right[-1].end())
         width = min(len(left), len(right))
         left, right = left[len(left) - width:], right[:width]
-        right_start = start + len(folded) - len(halves[1])
         left_start = start + len(halves[0]) - len(" ".join(left))
-        return [self.ft.original(left_start, start + len(halves[0])),
-                self.ft.original(right_start, right_start + len(" ".join(right)))]
+        options = [self.ft.original(left_start, start + len(halves[0])),
+                   self.ft.original(right[0].start(), right[-1].end())]
+        return options, [f if f != o else "" for f, o in zip((full_left, full_right), options, strict=True)]
 
     def _unit(self, start: int, end: int) -> str | None:
         """The word right after a unit trigger ("how many employees", "cuántos alumnos")."""
@@ -545,12 +655,20 @@ class _Reader:
             left, right = result[index], result[index + 1]
             if phrases[index + 1][1] not in joiners:
                 continue
+            if right.measured and left.kind is None and not left.options and left.unit is None \
+                    and self._bare_noun(left) and self._bare_noun(right):
+                # "the boat's length and draught in metres": the unit scope ends the coordination, so both share it
+                measured_kind = self._measured_kind(None, left.start, left.end)
+                if measured_kind is not None:
+                    result[index] = replace(left, kind=measured_kind, unit=right.unit, measured=True)
+                continue
             if any(p.match(self.folded[right.start:right.end]) for p in self.questions):
                 continue  # "… y qué tardes le vienen bien" is its own question
             left_words, right_words = _WORD.findall(left.text), _WORD.findall(right.text)
             right_content = [w for w in _WORD.findall(self.folded[right.start:right.end]) if w not in self.stop]
             if left.kind is None and not left.options and len(left_words) <= 2 and right.kind is not None \
                     and self.folded[right.start:right.end].endswith(right.keyword) \
+                    and not any(w in self.stop for w in _WORD.findall(right.keyword)) \
                     and len(right_words) > len(_WORD.findall(right.keyword)):
                 head = self.ft.original(right.end - len(right.keyword), right.end)
                 result[index] = replace(left, text=f"{left.text} {head}", kind=right.kind, keyword=right.keyword)

@@ -89,10 +89,19 @@ def _currency_codes() -> set[str]:
     return set(babel.core.get_global("all_currencies"))
 
 
+@lru_cache(maxsize=1)
+def _tender_codes() -> frozenset[str]:
+    """ISO 4217 codes some territory uses as legal tender today (CLDR): a withdrawn code ('ADP', the Andorran
+    peseta) in a document is a company's name, never its currency."""
+    territories = babel.core.get_global("territory_currencies")
+    return frozenset(code for territory in territories
+                     for code in babel.numbers.get_territory_currencies(territory, tender=True))
+
+
 def hints(texts: Iterable[str], rules: LocaleRules) -> Hints:
     found = Hints()
     ignored = {fold(n) for n in rules.ignored_place_names}
-    codes = _currency_codes()
+    codes = _tender_codes()
     for text in texts:
         found.countries |= _capitalised_hits(text, _countries(), ignored)
         found.zones |= _capitalised_hits(text, _cities(), ignored)
@@ -188,8 +197,10 @@ def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iter
     intent also names picks among an ambiguous name's candidates ("Valencia, Spain")."""
     decided: list[Candidate] = []
     ambiguous: list[NamedPlace] = []
-    for place in named_places(intent, rules, not_places):
-        choice = place.decided(rules.place_dominance) or _speaking(place, language).decided(rules.place_dominance)
+    weight = rules.alternate_name_weight
+    for place in named_places(intent, rules, not_places, _countries()):
+        choice = place.decided(rules.place_dominance, weight) \
+            or _speaking(place, language).decided(rules.place_dominance, weight)
         if choice is None:
             named = [c for c in place.candidates if c.country in found.countries]
             choice = named[0] if len(named) == 1 else None
@@ -203,7 +214,7 @@ def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iter
     city = decided[0]
     currency = next(iter(found.currencies)) if len(found.currencies) == 1 else _country_currency(city.country)
     region = city.country if city.country in phonenumbers.SUPPORTED_REGIONS else None
-    return (currency, region, city.time_zone), []
+    return (currency, region, city.time_zone or _country_zone(city.country, rules)), []
 
 
 def resolve_locale(*, currency: str | None, phone_region: str | None, time_zone: str | None,

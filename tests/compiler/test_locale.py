@@ -66,3 +66,19 @@ def test_a_corpus_city_named_like_a_country_is_not_that_country(compiler: Determ
         compiler.compile(CompileInput(intent="Queremos saber el presupuesto y un teléfono.", language="es",
                                       corpus_dir=tmp_path))
     assert info.value.code == "compile.locale_missing"
+
+
+def test_a_withdrawn_currency_code_in_the_documents_is_a_name_not_the_currency(compiler: DeterministicCompiler,
+                                                                            tmp_path: Path) -> None:
+    # 'ADP' is a payroll provider here and the withdrawn Andorran peseta in ISO 4217: never a company's currency.
+    (tmp_path / "integrations.md").write_text("We import payroll history from ADP Workforce Now and Gusto.",
+                                              encoding="utf-8")
+    locale = compiler.compile(CompileInput(intent=f"We sell payroll software; {ASKS}", language="en",
+                                           corpus_dir=tmp_path, phone_region="US",
+                                           time_zone="America/Chicago")).spec.locale
+    assert locale is not None and locale.currency == "USD"
+    (tmp_path / "prices.md").write_text("Plans start at 40 EUR a month.", encoding="utf-8")
+    locale = compiler.compile(CompileInput(intent=f"We sell payroll software; {ASKS}", language="en",
+                                           corpus_dir=tmp_path, phone_region="US",
+                                           time_zone="America/Chicago")).spec.locale
+    assert locale is not None and locale.currency == "EUR"  # a code in use still counts

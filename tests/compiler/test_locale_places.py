@@ -112,3 +112,21 @@ def test_a_month_after_in_is_not_a_town(compiler_rules: CompilerRules) -> None:
                        needs=NEEDS, rules=compiler_rules.locale, not_places=compiler_rules.corpus.not_places,
                        language="en")
     assert info.value.code == "compile.locale_missing"
+
+
+@pytest.mark.parametrize(("intent", "language", "expected"), [
+    ("We repair bikes in London, Ontario. We want to know the budget, the date and a phone number.", "en",
+     ("CAD", "CA", "America/Toronto")),  # a region after the town picks its country
+    ("Centre équestre à Saint-Gilles, à La Réunion. Nous voulons le budget, la date et un téléphone.", "fr",
+     ("EUR", "RE", "Indian/Reunion")),  # a country with no town of that name: the country itself
+    ("Somos una residencia a las afueras de Zaragoza. Queremos saber el presupuesto, la fecha y un teléfono.", "es",
+     ("EUR", "ES", "Europe/Madrid")),  # the Mexican city is 'Zaragoza' only by an alternate name
+    ("Taller de costura en Santurce, San Juan. Queremos saber el presupuesto, la fecha y un teléfono.", "es",
+     ("USD", "PR", "America/Puerto_Rico")),  # a district the gazetteer lacks, then its town
+])
+def test_qualifiers_alternate_names_and_districts(compiler_rules: CompilerRules, intent: str, language: str,
+                                                  expected: tuple[str, str, str]) -> None:
+    locale = resolve_locale(currency=None, phone_region=None, time_zone=None, intent=intent, corpus=[], needs=NEEDS,
+                            rules=compiler_rules.locale, not_places=compiler_rules.corpus.not_places,
+                            language=language)
+    assert (locale.currency, locale.phone_region, locale.time_zone) == expected

@@ -35,6 +35,13 @@ def register_bench(bsub: Any) -> None:
     parser.add_argument("--per-slot", action="store_true", help="also print each slot's kind and scores")
     parser.add_argument("--out", type=Path, help="write the results (intents, compiles, mappings, metrics) here")
     parser.add_argument("--turns", action="store_true", help="with --out: also write every turn's state")
+    parser.add_argument("--companies", type=Path,
+                        help="instead of SGD: compile each config's manager_intent of this annotated dataset (e.g. "
+                             "benchmarks/companies/conversations.json) and score its conversations on the compiled "
+                             "spec")
+    parser.add_argument("--phrases", type=Path,
+                        help="with --companies: where each reference objective is asked for in its intent "
+                             "(default: objective_phrases.json beside the dataset)")
     parser.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR, help="rule bundle folder")
     parser.add_argument("--unpublished-rules", action="store_true",
                         help="use the rule files as they are now, published or not (development only)")
@@ -57,10 +64,37 @@ def _variants(text: str) -> list[int]:
     return chosen
 
 
-def run_onboarding_bench(args: argparse.Namespace) -> int:
+def _bundle(args: argparse.Namespace) -> Any:
     import os
 
     from engine.bundle_loader import load_bundle
+    from engine.evaluation.targets import working_tree_bundle
+
+    if args.unpublished_rules:
+        os.environ["GRACE_RULES_DRAFT"] = "1"  # the compiles read the same working-tree rules
+        return working_tree_bundle(args.rules)
+    return load_bundle(args.rules)
+
+
+def _run_companies(args: argparse.Namespace) -> int:
+    from engine.evaluation.onboarding.companies import companies_json, companies_table, run_companies
+    from engine.evaluation.onboarding.compile_step import scratch_folder
+    from llm_adapters.offline import OfflineProposer
+
+    bundle = _bundle(args)
+    proposer = OfflineProposer.from_bundle(bundle)
+    results = run_companies(args.companies, args.phrases, bundle=bundle, proposer=proposer, folder=scratch_folder(),
+                            rules=args.rules)
+    print(f"companies of {args.companies} compiled from their intents; proposer {proposer.name}/{proposer.version}")
+    print(companies_table(results))
+    if args.out is not None:
+        write_json_atomic(args.out, companies_json(results), indent=1)
+        print(f"\nresults written to {args.out}")
+    return 0
+
+
+def run_onboarding_bench(args: argparse.Namespace) -> int:
+
     from engine.evaluation.onboarding.bench import VariantResult, run_service
     from engine.evaluation.onboarding.compile_step import scratch_folder
     from engine.evaluation.onboarding.errors import OnboardingError
@@ -72,10 +106,11 @@ def run_onboarding_bench(args: argparse.Namespace) -> int:
         spread_table,
     )
     from engine.evaluation.sgd.corpus import load_corpus, load_schema
-    from engine.evaluation.targets import working_tree_bundle
     from engine.progress import progress
     from llm_adapters.offline import OfflineProposer
 
+    if args.companies is not None:
+        return _run_companies(args)
     if args.limit_per_service < 0:
         raise OnboardingError("--limit-per-service must be 0 (all) or positive", code="onboarding.limit_invalid")
     variants = _variants(args.variants)
@@ -87,11 +122,7 @@ def run_onboarding_bench(args: argparse.Namespace) -> int:
     if unknown:
         raise OnboardingError(f"the SGD schema has no service {', '.join(unknown)}", code="onboarding.service_unknown")
     corpus = load_corpus(args.sgd, set(names), splits)
-    if args.unpublished_rules:
-        os.environ["GRACE_RULES_DRAFT"] = "1"  # the compiles read the same working-tree rules
-        bundle = working_tree_bundle(args.rules)
-    else:
-        bundle = load_bundle(args.rules)
+    bundle = _bundle(args)
     proposer = OfflineProposer.from_bundle(bundle)
     folder = scratch_folder()
     limit = args.limit_per_service or None

@@ -1,8 +1,9 @@
 """Compile a written intent the way a new user would: the ``grace compile`` command's own code path.
 
 The first attempt passes only ``--intent`` and ``--language``. When compile stops with ``compile.locale_missing``
-(it names the flags it needs), the new user — a US company, as SGD's services are — passes exactly the flags it
-named, with US values (``US_FLAGS``), and compiles again. Nothing else is ever added and the candidate is never
+or ``compile.locale_ambiguous`` (it names the flags it needs), the new user — a US company, as SGD's services
+are, unless the caller gives the company's own answers — passes exactly the flags it named, with its values
+(``US_FLAGS``), and compiles again. Nothing else is ever added and the candidate is never
 edited. A compile that still fails is a failure of every slot of the service (the benchmark counts it).
 """
 
@@ -60,22 +61,32 @@ def named_flags(message: str) -> list[str]:
     return [flag for flag in US_FLAGS if flag in message]
 
 
+# Codes with which compile asks the user for locale flags (a missing locale, or a place in several countries).
+ASKS_FOR_FLAGS = ("compile.locale_missing", "compile.locale_ambiguous")
+
+
 def compile_intent(intent: str, language: str, spec_id: str, folder: Path, rules: Path | None = None,
-                   language_flag: bool = True) -> Compiled:
-    """``language_flag``: pass ``--language`` (a new user who names the intent's language) or leave it out."""
+                   language_flag: bool = True, answers: dict[str, str] | None = None,
+                   corpus: Path | None = None) -> Compiled:
+    """``language_flag``: pass ``--language`` (a new user who names the intent's language) or leave it out.
+    ``answers``: the value the company gives for each locale flag compile may ask for (default ``US_FLAGS``).
+    ``corpus``: the company's documents folder, passed as ``--corpus`` (a new user who has documents gives them)."""
+    given = US_FLAGS if answers is None else answers
     out = folder / f"{spec_id}.json"
     base = ["compile", "--intent", intent, "--id", spec_id, "--out", str(out), "--force"]
     if language_flag:
         base += ["--language", language]
     if rules is not None:
         base += ["--rules", str(rules)]
+    if corpus is not None:
+        base += ["--corpus", str(corpus)]
     flags: list[str] = []
     attempts: list[str] = []
     output, error = _attempt(base)
-    if error is not None and error.code == "compile.locale_missing":
+    if error is not None and error.code in ASKS_FOR_FLAGS:
         attempts.append(error.code)
-        flags = named_flags(error.message)
-        output, error = _attempt(base + [part for flag in flags for part in (flag, US_FLAGS[flag])])
+        flags = [flag for flag in named_flags(error.message) if flag in given]
+        output, error = _attempt(base + [part for flag in flags for part in (flag, given[flag])])
     if error is not None:
         return Compiled(None, None, tuple(flags), output, error.code, error.message, attempts)
     spec = GoalSpec.model_validate_json(out.read_bytes())
