@@ -183,6 +183,29 @@ class TierFrames(_Frozen):
     see_also: str
     none: str
     contact: str
+    # multi-part questions: the parts the documents do not cover, named by their place ("your second question")
+    unanswered_one: str = ""  # {which}: one ordinal
+    unanswered_many: str = ""  # {which}: ordinals joined with list_and
+    ordinals: tuple[str, ...] = ()
+    list_and: str = ""
+
+    def unanswered(self, places: list[int]) -> str:
+        """The sentence naming the parts (0-based places) the documents do not cover; "" without the frames."""
+        names = [self.ordinals[p] for p in places if p < len(self.ordinals)]
+        if not names or not self.unanswered_one:
+            return ""
+        if len(names) == 1:
+            return self.unanswered_one.format(which=names[0])
+        which = f"{', '.join(names[:-1])} {self.list_and} {names[-1]}"
+        return self.unanswered_many.format(which=which)
+
+
+class MultiPartSettings(_Frozen):
+    """How a short message asking several things is cut into its parts (parts.py)."""
+
+    max_parts: int = 1  # 1: never cut
+    max_chars: int = 0  # longer messages are one question
+    joiners: dict[str, tuple[str, ...]] = {}  # per language: words that may open another asked clause
 
 
 class TierSignals(_Frozen):
@@ -203,6 +226,7 @@ class TierSample(_Frozen):
 class SentenceWeights(_Frozen):
     dense_z: float  # cosine of question and sentence, z-scored among the section's sentences
     lexical: float  # IDF-weighted share of the asked words the sentence states
+    kind: float = 0.0  # the question asks a price, a clock time or a date and the sentence states one
 
 
 class AnsweringSettings(_Frozen):
@@ -220,6 +244,7 @@ class AnsweringSettings(_Frozen):
     second_sentence_share: float
     contact_pattern: str
     frames: dict[str, TierFrames]
+    multi_part: MultiPartSettings = MultiPartSettings()
     samples: tuple[TierSample, ...]
 
     def frames_for(self, language: str) -> TierFrames:

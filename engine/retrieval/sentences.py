@@ -53,13 +53,17 @@ def rank_sentences(
     analyzer_terms: Sequence[frozenset[str]],
     stats: TermStats,
     weights: SentenceWeights,
+    kinds: Sequence[bool] = (),
 ) -> list[RankedSentence]:
-    """The section's sentences, best first (ties: earlier first). ``analyzer_terms``: each sentence's terms."""
+    """The section's sentences, best first (ties: earlier first). ``analyzer_terms``: each sentence's terms;
+    ``kinds``: which sentences state the kind of thing asked (a price for "how much"), when one is asked."""
     if not sentences:
         return []
     cosines = sentence_vectors.astype(np.float64) @ query_vector.astype(np.float64)
     lexical = np.array([query_coverage(words, terms, stats) for terms in analyzer_terms], dtype=np.float64)
     scores = weights.dense_z * zscores(cosines) + weights.lexical * lexical
+    if kinds:
+        scores = scores + weights.kind * np.array(kinds, dtype=np.float64)
     ranked = [RankedSentence(i, s, float(scores[i])) for i, s in enumerate(sentences)]
     return sorted(ranked, key=lambda r: (-r.score, r.index))
 
