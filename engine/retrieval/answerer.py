@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import structlog
 
 from engine.ports import Citation, GroundedAnswer
-from engine.retrieval.analysis import AnalyzerSet, QueryWord, split_sentences
+from engine.retrieval.analysis import AnalyzerSet, QueryWord, is_number, split_sentences
 from engine.retrieval.answerability import (
     AnswerabilityJudge,
     AskedTerm,
@@ -53,6 +53,12 @@ log = structlog.get_logger("grace.retrieval")
 _NEAR_MISS_REASONS = frozenset(
     {"answerability.asked_elsewhere", "answerability.not_supported", "answerability.other_amount"}
 )
+
+
+def _content(asked: list[AskedTerm]) -> list[AskedTerm]:
+    """The asked words that name something (numbers set aside; the verb flag is not used: "your *office*" may be
+    taken for an action)."""
+    return [t for t in asked if not is_number(t.word.surface)]
 
 
 @dataclass
@@ -180,6 +186,7 @@ class GroundedAnswerer:
             probability=support.probability,
             standing=support.standing,
             veto=question_veto or ("" if support.logit is not None else support.reason),
+            unknown=support.features.get("unknown", 0.0),
         )
         return signals, best
 
@@ -331,7 +338,7 @@ class GroundedAnswerer:
         kept: list[str] = []
         pending = ""
         for part in found:
-            own = any(not t.verb for t in self.judge.asked_terms(part))
+            own = bool(_content(self.judge.asked_terms(part)))
             if not own and kept:
                 kept[-1] = f"{kept[-1]} {part}"
             elif not own:
@@ -346,8 +353,8 @@ class GroundedAnswerer:
     ) -> tuple[GroundedAnswer, AnswerTrace]:
         """A question in several parts: each part answered on its own; the parts the documents cover shown (the
         reply to the whole message when it shows the one section they cite), and a sentence naming the parts
-        they do not cover: a part no section answers or relates to, with a content word that none of the shown
-        sections states (a part whose words the shown section states may be answered by it: no claim either way).
+        they do not cover: a part no section answers or relates to, none of whose content words the shown sections
+        state (a part whose words a shown section states may be answered by it: no claim either way).
         Nothing covered: the reply to the whole message, as for one question."""
         replies = [
             self._answer_question(part, question_sentences(part, self.rules.languages) or [part], language)
@@ -365,7 +372,7 @@ class GroundedAnswerer:
         body = whole if keep_whole else self._merged([replies[i][0] for i in covered])
         shown = {c.passage_id for c in body.citations}
         uncovered = [
-            i for i, (r, t) in enumerate(replies) if r.kind == "none" and self._outside(t.asked, shown)
+            i for i, (r, t) in enumerate(replies) if r.kind == "none" and self._outside(t, shown)
         ]
         trace = replies[covered[0]][1] if body is not whole else whole_trace
         trace.parts = [t.tier for _, t in replies]
@@ -379,9 +386,14 @@ class GroundedAnswerer:
         return body.model_copy(update={"text": f"{body.text}\n{note}", "unanswered": note}), trace
 
     @staticmethod
-    def _outside(asked: list[AskedTerm], shown: set[str]) -> bool:
-        """Some content word of the part is stated (or translated) in none of the shown sections."""
-        return any(not ((t.stated_in | t.translated_in) & shown) for t in asked if not t.verb)
+    def _outside(part: AnswerTrace, shown: set[str]) -> bool:
+        """The part's topic is not the shown sections': none of them is what its own search found first, and none
+        states (or translates) any of its content words ("are helmets extra?" beside a section saying helmets are
+        included, or "do you do kids' parties?" beside the birthday section, is not called uncovered)."""
+        if part.hits and part.hits[0].passage.id in shown:
+            return False
+        content = _content(part.asked)
+        return bool(content) and not any((t.stated_in | t.translated_in) & shown for t in content)
 
     def _merged(self, replies: list[GroundedAnswer]) -> GroundedAnswer:
         """Several parts' replies as one: an answer when any part is answered (its citations first), else related

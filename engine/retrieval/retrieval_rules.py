@@ -216,6 +216,8 @@ class TierSignals(_Frozen):
     standing: float  # how far the best section stands out for the question among the corpus (z)
     veto: str  # the precise veto that judged the best section ("" for none)
     retrieved: bool = True  # anything was retrieved at all
+    # weight share of the asked words that the corpus never states, in any language (the answer model's "unknown")
+    unknown: float = 0.0
 
 
 class TierSample(_Frozen):
@@ -236,6 +238,8 @@ class AnsweringSettings(_Frozen):
     answer_min_probability: float = 0.0  # below it an answering passage is shown as related instead (not sure)
     related_min_probability: float
     related_min_standing: float
+    # over it, the question asks mostly about things the documents never name: no related section (never-mentioned)
+    related_max_unknown: float = 1.0
     related_vetoes: frozenset[str]
     related_max_sentences: int
     related_max_links: int
