@@ -16,6 +16,7 @@ import pytest
 from engine.service.runner import Built, build_from_args
 from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer
+from tests.retrieval.project_rules import project_rules
 from tests.support.embeddings import link_embeddings
 
 TIMEOUT_MS = 30_000
@@ -23,13 +24,13 @@ TIMEOUT_MS = 30_000
 # (language, tier, visitor message): my own wordings about the demo's documents
 MESSAGES = [
     ("en", "answer", "Where is your office?"),
-    ("en", "related", "Which town would you recommend for a quiet life?"),
+    ("en", "related", "Do your villas have pools?"),
     ("en", "none", "Do you sell houseboats?"),
     ("en", "parts", "Where is your office, and can you help me find a dentist?"),
     ("es", "answer", "¿Dónde está vuestra oficina?"),
-    ("es", "related", "¿Qué zona me recomendáis para una vida tranquila?"),
-    ("es", "none", "¿Vendéis barcos?"),
-    ("es", "parts", "¿Dónde está la oficina? ¿Y me podéis buscar un dentista?"),
+    ("es", "related", "¿Tenéis casas con piscina?"),
+    ("es", "none", "¿Alquiláis coches?"),
+    ("es", "parts", "¿Dónde está la oficina? ¿Y organizáis bodas?"),
 ]
 
 
@@ -77,7 +78,7 @@ def test_each_tier_is_rendered_distinctly(
     elif tier == "related":
         assert kind == "related"
         frame = reply.locator("[data-testid=grace-related-frame]").inner_text()
-        assert frame.strip() and "?" not in frame.replace("¿", "")  # a frame, never a yes/no
+        assert frame.startswith(project_rules().answering.frames_for(lang).related.split("{label}")[0])  # not a yes/no
         quoted = reply.locator("[data-testid=grace-related] p").first.inner_text()
         assert quoted.strip()
         assert reply.locator("[data-testid=grace-related] cite").first.inner_text().strip()  # the section's label
