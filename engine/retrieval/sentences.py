@@ -70,9 +70,13 @@ def rank_sentences(
 
 def shown_sentences(ranked: Sequence[RankedSentence], limit: int, second_share: float) -> list[RankedSentence]:
     """The best sentence, and the next ones (up to ``limit``) that score at least ``second_share`` of the best's
-    height above the section's median (a clear winner is shown alone); in the section's order."""
+    height above the section's median (a clear winner is shown alone); in the section's order. A section of at
+    most ``limit`` sentences is shown whole: of two sentences the second is always under their median, so the rule
+    would hide it however likely it is to hold the answer ("We work within 15 miles …" / "Outside this area …")."""
     if not ranked:
         return []
+    if len(ranked) <= limit:
+        return sorted(ranked, key=lambda r: r.index)
     median = float(np.median([r.score for r in ranked]))
     top = ranked[0].score - median
     keep = [ranked[0]]
