@@ -36,7 +36,8 @@ def _parts(rules: RetrievalRules, message: str) -> list[str]:
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
-        ("How much is a city bike, and do you sell baby seats?", ["How much is a city bike", "do you sell baby seats?"]),
+        ("How much is a city bike, and do you sell baby seats?",
+         ["How much is a city bike", "do you sell baby seats?"]),
         ("When do you open on Sundays? Do you have lockers?", ["When do you open on Sundays?", "Do you have lockers?"]),
         ("¿Cuánto cuesta la bici eléctrica y tenéis sillas para niños?",
          ["¿Cuánto cuesta la bici eléctrica", "tenéis sillas para niños?"]),
