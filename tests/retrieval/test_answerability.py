@@ -85,7 +85,8 @@ def test_answers_cite_the_section_that_states_the_asked_thing(
     bakery: GroundedAnswerer, question: str, language: str, section: str, fact: str
 ) -> None:
     answer, trace = bakery.answer_with_trace(question, language)
-    assert answer.supported, trace.support
+    # answered, or (the model under answering.answer_min_probability, 0.95) the section's sentences quoted as related
+    assert answer.kind in ("answer", "related"), trace.support
     assert answer.citations[0].passage_id == section
     assert fact in answer.text
     assert {c.passage_id for c in answer.citations} == {section}  # no padding from other sections
