@@ -29,7 +29,7 @@ MESSAGES = [
     ("en", "parts", "Where is your office, and can you help me find a dentist?"),
     ("es", "answer", "¿Dónde está vuestra oficina?"),
     ("es", "related", "¿Tenéis casas con piscina?"),
-    ("es", "none", "¿Alquiláis coches?"),
+    ("es", "none", "¿Organizáis bodas?"),
     ("es", "parts", "¿Dónde está la oficina? ¿Y organizáis bodas?"),
 ]
 
