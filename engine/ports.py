@@ -51,6 +51,8 @@ class GroundedAnswer(BaseModel):
     kind: AnswerKind = "none"  # defaults to "answer" for a supported answer of an answerer that sets no kind
     frame: str = ""  # related: the honest frame shown before the verbatim sentences (rule data, not company text)
     links: list[Citation] = Field(default_factory=list)  # related: other sections that may help (labels only)
+    # a multi-part question: the sentence (rule text) naming the parts the documents do not cover, also in ``text``
+    unanswered: str = ""
 
     @model_validator(mode="before")
     @classmethod

@@ -63,6 +63,7 @@ class TurnOutcome:
                 ],
                 "links": [{"label": c.shown(), "source": c.source, "passage_id": c.passage_id}
                           for c in self.answer.links],
+                "unanswered": self.answer.unanswered,
             },
             "pending": self.pending,
             "response_text": self.response_text(),

@@ -56,6 +56,8 @@ def _answer_lines(result: TurnOutcome) -> list[str]:
         lines += [f"         “{c.quote}”\n" for c in answer.citations]
         lines += [f"         [{ref}]\n" for ref in dict.fromkeys(c.shown() for c in answer.citations)]
         lines += [f"         see also: [{c.shown()}]\n" for c in answer.links]
+        if answer.unanswered:
+            lines.append(f"       {answer.unanswered}\n")
         return lines
     mark = "[answer] " if answer.kind == "answer" else "[no information] " if answer.is_question else ""
     lines = [f"grace> {mark}{answer.text}\n"]

@@ -24,7 +24,8 @@ _TOKEN = re.compile(
 )
 _GROUPED = re.compile(r"^\d{1,3}(?:[.,]\d{3})+$")
 # Sentence ends: . ! ? followed by space; bullet lines are separate sentences (handled by line splitting).
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# a run of dots is a leader ("Torno ...... 245 €") or an ellipsis, not a sentence end: the price stays on its line
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\.\.)\s+")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 
 

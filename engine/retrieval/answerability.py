@@ -186,6 +186,7 @@ class AnswerabilityJudge:
         self._time_words = frozenset(fold(w) for lang in rules.languages.values() for w in lang.time_words)
         self._timed = frozenset(pid for pid, states in self._states_date.items() if states)
         self._price = price
+        self._clock, self._free, self._duration, self._calendar = clock, free, duration, calendar
         bounds = {code: lang.amount_bounds for code, lang in rules.languages.items()}
         self._counted = {
             p.id: counted(p.indexed_text(), analyzers.for_language(p.language), bounds.get(p.language))
@@ -326,6 +327,24 @@ class AnswerabilityJudge:
     def states_kind(self, passage_id: str, kind: str) -> bool:
         table = {"price": self._states_price, "clock": self._states_clock, "date": self._states_date}.get(kind)
         return True if table is None else table.get(passage_id, True)
+
+    def sentence_states_kind(self, sentence: str, kind: str) -> bool:
+        """One sentence states the asked kind (a price, a clock time, a date), by the patterns that judge passages;
+        False when nothing is asked."""
+        folded = fold(sentence)
+        if kind == "price":
+            return bool(self._free.search(folded)) or (
+                bool(self._price.search(folded)) and any(c.isdigit() for c in sentence)
+            )
+        if kind == "clock":
+            return bool(self._clock.search(folded))
+        if kind == "date":
+            return (
+                bool(self._clock.search(folded))
+                or bool(set(tokens(sentence)) & self._calendar)
+                or bool(self._duration.search(folded))
+            )
+        return False
 
     def other_language_forms(self, terms: Sequence[AskedTerm], language: str) -> list[str]:
         """Corpus terms a concept group matched in passages of another language than the question's ("parking"

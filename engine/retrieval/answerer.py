@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import structlog
 
 from engine.ports import Citation, GroundedAnswer
-from engine.retrieval.analysis import AnalyzerSet, QueryWord, split_sentences
+from engine.retrieval.analysis import AnalyzerSet, QueryWord, is_number, split_sentences
 from engine.retrieval.answerability import (
     AnswerabilityJudge,
     AskedTerm,
@@ -37,6 +37,7 @@ from engine.retrieval.grounding import Claim, ClaimCheck, check_claim
 from engine.retrieval.index import Retriever
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
+from engine.retrieval.parts import question_parts
 from engine.retrieval.questions import compiled as compiled_cues
 from engine.retrieval.questions import question_sentences
 from engine.retrieval.retrieval_rules import RetrievalRules, TierSignals
@@ -54,6 +55,12 @@ _NEAR_MISS_REASONS = frozenset(
 )
 
 
+def _content(asked: list[AskedTerm]) -> list[AskedTerm]:
+    """The asked words that name something (numbers set aside; the verb flag is not used: "your *office*" may be
+    taken for an action)."""
+    return [t for t in asked if not is_number(t.word.surface)]
+
+
 @dataclass
 class AnswerTrace:
     """Why an answer looks the way it does (for audit records and the benchmark)."""
@@ -68,6 +75,10 @@ class AnswerTrace:
     tier: Tier = "none"
     related: str = ""  # passage id whose sentences a related reply shows
     query_chars: int = 0  # characters of the text that was embedded and searched
+    asked: list[AskedTerm] = field(default_factory=list)  # the question's content terms
+    asked_kind: str = ""  # what kind of thing the question asks ("price", "clock", "date", "")
+    parts: list[Tier] = field(default_factory=list)  # a question in several parts: each part's tier
+    unanswered: list[int] = field(default_factory=list)  # ... the parts (0-based) named as not covered
     ms: float = 0.0
 
 
@@ -175,6 +186,7 @@ class GroundedAnswerer:
             probability=support.probability,
             standing=support.standing,
             veto=question_veto or ("" if support.logit is not None else support.reason),
+            unknown=support.features.get("unknown", 0.0),
         )
         return signals, best
 
@@ -190,7 +202,7 @@ class GroundedAnswerer:
         """The section's sentences most likely to hold the answer, verbatim, framed honestly; never synthesised."""
         settings = self.rules.answering
         passage = trace.hits[best].passage
-        picked = self._pick_sentences(passage, search, words)
+        picked = self._pick_sentences(passage, search, words, trace.asked_kind)
         by_id = {passage.id: passage}
         trace.checks = [
             check_claim(Claim(text=s, passage_id=passage.id), by_id, self.analyzers, self.rules.grounding)
@@ -223,7 +235,7 @@ class GroundedAnswerer:
             text=text, citations=citations, supported=False, is_question=True, kind="related", frame=frame, links=links
         )
 
-    def _pick_sentences(self, passage: Passage, search: str, words: list[QueryWord]) -> list[str]:
+    def _pick_sentences(self, passage: Passage, search: str, words: list[QueryWord], kind: str = "") -> list[str]:
         settings = self.rules.answering
         index = self.sentences
         if index is None or self.embedder is None or passage.id not in index.sentences:
@@ -238,6 +250,7 @@ class GroundedAnswerer:
             index.terms[passage.id],
             self.retriever.term_stats,
             settings.sentence_weights,
+            [self.judge.sentence_states_kind(s, kind) for s in index.sentences[passage.id]] if kind else (),
         )
         shown = shown_sentences(ranked, settings.related_max_sentences, settings.second_sentence_share)
         return [r.text for r in shown]
@@ -277,6 +290,7 @@ class GroundedAnswerer:
     def _evidence(self, asked: str, terms: list[AskedTerm], trace: AnswerTrace) -> list[ScoredPassage]:
         standing = [max(h.dense_standing, h.title_standing) for h in trace.hits]
         kind = self.judge.asked_kind(asked)
+        trace.asked_kind = kind
         amounts = self.judge.asked_amounts(asked, trace.language)
         # A section that cannot state what is asked (no clock time for "what time …") neither leads nor rivals.
         able = [self.judge.states_kind(h.passage.id, kind) for h in trace.hits]
@@ -308,10 +322,103 @@ class GroundedAnswerer:
         self.rules.language(language)  # unknown language: fail closed before doing anything
         text = normalize(message)
         sentences = question_sentences(text, self.rules.languages)  # is_question(text) is bool(sentences)
-        trace = AnswerTrace(is_question=bool(sentences))
-        if not trace.is_question:
+        if not sentences:
             result = GroundedAnswer(text="", supported=False, is_question=False)
-            return self._done(result, trace, started, len(text))
+            return self._done(result, AnswerTrace(is_question=False), started, len(text))
+        result, trace = self._answer_question(text, sentences, language)
+        parts = self._parts(text)
+        if parts:
+            result, trace = self._by_parts(parts, result, trace, language)
+        return self._done(result, trace, started, len(text))
+
+    def _parts(self, text: str) -> list[str]:
+        """The message's separate questions (parts.py); a part asking no content word of its own ("how much",
+        "¿se paga aparte?") is a follow-up of the part before it and stays with it."""
+        found = question_parts(text, self.rules.languages, self.rules.answering.multi_part)
+        kept: list[str] = []
+        pending = ""
+        for part in found:
+            own = bool(_content(self.judge.asked_terms(part)))
+            if not own and kept:
+                kept[-1] = f"{kept[-1]} {part}"
+            elif not own:
+                pending = f"{pending} {part}".strip()
+            else:
+                kept.append(f"{pending} {part}".strip() if pending else part)
+                pending = ""
+        return kept if len(kept) >= 2 else []
+
+    def _by_parts(
+        self, parts: list[str], whole: GroundedAnswer, whole_trace: AnswerTrace, language: str
+    ) -> tuple[GroundedAnswer, AnswerTrace]:
+        """A question in several parts: each part answered on its own; the parts the documents cover shown (the
+        reply to the whole message when it shows the one section they cite), and a sentence naming the parts
+        they do not cover: a part no section answers or relates to, none of whose content words the shown sections
+        state (a part whose words a shown section states may be answered by it: no claim either way).
+        Nothing covered: the reply to the whole message, as for one question."""
+        replies = [
+            self._answer_question(part, question_sentences(part, self.rules.languages) or [part], language)
+            for part in parts
+        ]
+        covered = [i for i, (r, _) in enumerate(replies) if r.kind != "none" and r.citations]
+        if not covered:
+            return whole, whole_trace
+        firsts = list(dict.fromkeys(replies[i][0].citations[0].passage_id for i in covered))
+        whole_ids = [c.passage_id for c in whole.citations] if whole.kind != "none" else []
+        rank = {"none": 0, "related": 1, "answer": 2}
+        best = max(rank[replies[i][0].kind] for i in covered)
+        # the whole message's reply, when it shows every section the parts cite at least as surely
+        keep_whole = bool(whole_ids) and set(firsts) <= set(whole_ids) and rank[whole.kind] >= best
+        body = whole if keep_whole else self._merged([replies[i][0] for i in covered])
+        shown = {c.passage_id for c in body.citations}
+        uncovered = [
+            i for i, (r, t) in enumerate(replies) if r.kind == "none" and self._outside(t, shown)
+        ]
+        trace = replies[covered[0]][1] if body is not whole else whole_trace
+        trace.parts = [t.tier for _, t in replies]
+        trace.unanswered = uncovered
+        trace.tier = body.kind
+        if not uncovered:
+            return body, trace
+        note = self.rules.answering.frames_for(language).unanswered(uncovered)
+        if not note:
+            return body, trace
+        return body.model_copy(update={"text": f"{body.text}\n{note}", "unanswered": note}), trace
+
+    @staticmethod
+    def _outside(part: AnswerTrace, shown: set[str]) -> bool:
+        """The part's topic is not the shown sections': none of them is what its own search found first, and none
+        states (or translates) any of its content words ("are helmets extra?" beside a section saying helmets are
+        included, or "do you do kids' parties?" beside the birthday section, is not called uncovered)."""
+        if part.hits and part.hits[0].passage.id in shown:
+            return False
+        content = _content(part.asked)
+        return bool(content) and not any((t.stated_in | t.translated_in) & shown for t in content)
+
+    def _merged(self, replies: list[GroundedAnswer]) -> GroundedAnswer:
+        """Several parts' replies as one: an answer when any part is answered (its citations first), else related
+        sections, each with its own frame in the text; links not already cited, at most ``related_max_links``."""
+        if len(replies) == 1:
+            return replies[0]
+        answered = any(r.kind == "answer" for r in replies)
+        ordered = sorted(replies, key=lambda r: r.kind != "answer")
+        citations = [c for r in ordered for c in r.citations]
+        cited = {c.passage_id for c in citations}
+        links = list({c.passage_id: c for r in replies for c in r.links if c.passage_id not in cited}.values())
+        related = next((r for r in replies if r.kind == "related"), None)
+        return GroundedAnswer(
+            text="\n\n".join(r.text for r in replies),
+            citations=citations,
+            supported=answered,
+            is_question=True,
+            kind="answer" if answered else "related",
+            frame="" if answered or related is None else related.frame,
+            links=[] if answered else links[: self.rules.answering.related_max_links],
+        )
+
+    def _answer_question(self, text: str, sentences: list[str], language: str) -> tuple[GroundedAnswer, AnswerTrace]:
+        """One question (the whole message, or one part of it): retrieval, the answer decision, the graded reply."""
+        trace = AnswerTrace(is_question=True)
         query = self._expand_abbreviations(text)
         if query != text:  # the same text has the same question sentences
             sentences = question_sentences(query, self.rules.languages)
@@ -320,6 +427,7 @@ class GroundedAnswerer:
         asked = self.bounded_query(" ".join(sentences), []) or query
         trace.language = question_language(asked, self.rules, language, self._function_words)
         terms = self.judge.asked_terms(asked, trace.language)
+        trace.asked = terms
         # Words matched across languages also search the keyword index (the same-language sections would
         # otherwise win retrieval in a bilingual corpus).
         expansion = list(
@@ -335,19 +443,19 @@ class GroundedAnswerer:
         trace.evidence = [h.passage.id for h in evidence]
         words = self.analyzers.query_words(asked)
         if not evidence:
-            return self._done(self._not_answered(language, trace, search, words), trace, started, len(text))
+            return self._not_answered(language, trace, search, words), trace
         lead = next(i for i, h in enumerate(trace.hits) if h.passage.id == evidence[0].passage.id)
         confidence = TierSignals(answerable=True, probability=trace.support[lead].probability,
                                  standing=trace.support[lead].standing, veto="")
         if decide_tier(confidence, self.rules.answering) == "related":
             # The model leans to this section but is not confident: its sentences, framed, not an answer.
-            return self._done(self._related(language, trace, lead, search, words), trace, started, len(text))
+            return self._related(language, trace, lead, search, words), trace
         claims = self.synthesizer.synthesize(text, evidence, language)
         by_id = {h.passage.id: h.passage for h in evidence}
         trace.checks = [check_claim(c, by_id, self.analyzers, self.rules.grounding) for c in claims]
         kept = [c.claim for c in trace.checks if c.supported]
         if not kept:
-            return self._done(self._not_answered(language, trace, search, words), trace, started, len(text))
+            return self._not_answered(language, trace, search, words), trace
         citations = [
             Citation(
                 source=by_id[c.passage_id].source,
@@ -359,7 +467,7 @@ class GroundedAnswerer:
         ]
         result = GroundedAnswer(text=render(kept), citations=citations, supported=True, is_question=True, kind="answer")
         trace.tier = "answer"
-        return self._done(result, trace, started, len(text))
+        return result, trace
 
     def _done(
         self, result: GroundedAnswer, trace: AnswerTrace, started: float, chars: int
@@ -377,6 +485,8 @@ class GroundedAnswerer:
             evidence=trace.evidence,
             reasons=[s.reason for s in trace.support],
             near_miss=trace.near_miss or None,
+            parts=trace.parts or None,
+            unanswered=trace.unanswered or None,
             dropped_claims=sum(1 for c in trace.checks if not c.supported),
             ms=round(trace.ms, 2),
         )

@@ -247,5 +247,10 @@ def question_sentences(message: str, languages: dict[str, LanguageRules]) -> lis
     return found
 
 
+def sentence_asks(sentence: str, languages: dict[str, LanguageRules]) -> bool:
+    """The sentence asks by a cue of some language (its question marks not counted)."""
+    return any(_cue(sentence, lang.question) for lang in languages.values())
+
+
 def is_question(message: str, rules: RetrievalRules) -> bool:
     return bool(question_sentences(message, rules.languages))

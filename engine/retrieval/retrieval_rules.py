@@ -183,6 +183,29 @@ class TierFrames(_Frozen):
     see_also: str
     none: str
     contact: str
+    # multi-part questions: the parts the documents do not cover, named by their place ("your second question")
+    unanswered_one: str = ""  # {which}: one ordinal
+    unanswered_many: str = ""  # {which}: ordinals joined with list_and
+    ordinals: tuple[str, ...] = ()
+    list_and: str = ""
+
+    def unanswered(self, places: list[int]) -> str:
+        """The sentence naming the parts (0-based places) the documents do not cover; "" without the frames."""
+        names = [self.ordinals[p] for p in places if p < len(self.ordinals)]
+        if not names or not self.unanswered_one:
+            return ""
+        if len(names) == 1:
+            return self.unanswered_one.format(which=names[0])
+        which = f"{', '.join(names[:-1])} {self.list_and} {names[-1]}"
+        return self.unanswered_many.format(which=which)
+
+
+class MultiPartSettings(_Frozen):
+    """How a short message asking several things is cut into its parts (parts.py)."""
+
+    max_parts: int = 1  # 1: never cut
+    max_chars: int = 0  # longer messages are one question
+    joiners: dict[str, tuple[str, ...]] = {}  # per language: words that may open another asked clause
 
 
 class TierSignals(_Frozen):
@@ -193,6 +216,8 @@ class TierSignals(_Frozen):
     standing: float  # how far the best section stands out for the question among the corpus (z)
     veto: str  # the precise veto that judged the best section ("" for none)
     retrieved: bool = True  # anything was retrieved at all
+    # weight share of the asked words that the corpus never states, in any language (the answer model's "unknown")
+    unknown: float = 0.0
 
 
 class TierSample(_Frozen):
@@ -203,6 +228,7 @@ class TierSample(_Frozen):
 class SentenceWeights(_Frozen):
     dense_z: float  # cosine of question and sentence, z-scored among the section's sentences
     lexical: float  # IDF-weighted share of the asked words the sentence states
+    kind: float = 0.0  # the question asks a price, a clock time or a date and the sentence states one
 
 
 class AnsweringSettings(_Frozen):
@@ -212,6 +238,8 @@ class AnsweringSettings(_Frozen):
     answer_min_probability: float = 0.0  # below it an answering passage is shown as related instead (not sure)
     related_min_probability: float
     related_min_standing: float
+    # over it, the question asks mostly about things the documents never name: no related section (never-mentioned)
+    related_max_unknown: float = 1.0
     related_vetoes: frozenset[str]
     related_max_sentences: int
     related_max_links: int
@@ -220,6 +248,7 @@ class AnsweringSettings(_Frozen):
     second_sentence_share: float
     contact_pattern: str
     frames: dict[str, TierFrames]
+    multi_part: MultiPartSettings = MultiPartSettings()
     samples: tuple[TierSample, ...]
 
     def frames_for(self, language: str) -> TierFrames:

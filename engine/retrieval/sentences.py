@@ -53,22 +53,30 @@ def rank_sentences(
     analyzer_terms: Sequence[frozenset[str]],
     stats: TermStats,
     weights: SentenceWeights,
+    kinds: Sequence[bool] = (),
 ) -> list[RankedSentence]:
-    """The section's sentences, best first (ties: earlier first). ``analyzer_terms``: each sentence's terms."""
+    """The section's sentences, best first (ties: earlier first). ``analyzer_terms``: each sentence's terms;
+    ``kinds``: which sentences state the kind of thing asked (a price for "how much"), when one is asked."""
     if not sentences:
         return []
     cosines = sentence_vectors.astype(np.float64) @ query_vector.astype(np.float64)
     lexical = np.array([query_coverage(words, terms, stats) for terms in analyzer_terms], dtype=np.float64)
     scores = weights.dense_z * zscores(cosines) + weights.lexical * lexical
+    if kinds:
+        scores = scores + weights.kind * np.array(kinds, dtype=np.float64)
     ranked = [RankedSentence(i, s, float(scores[i])) for i, s in enumerate(sentences)]
     return sorted(ranked, key=lambda r: (-r.score, r.index))
 
 
 def shown_sentences(ranked: Sequence[RankedSentence], limit: int, second_share: float) -> list[RankedSentence]:
     """The best sentence, and the next ones (up to ``limit``) that score at least ``second_share`` of the best's
-    height above the section's median (a clear winner is shown alone); in the section's order."""
+    height above the section's median (a clear winner is shown alone); in the section's order. A section of at
+    most ``limit`` sentences is shown whole: of two sentences the second is always under their median, so the rule
+    would hide it however likely it is to hold the answer ("We work within 15 miles …" / "Outside this area …")."""
     if not ranked:
         return []
+    if len(ranked) <= limit:
+        return sorted(ranked, key=lambda r: r.index)
     median = float(np.median([r.score for r in ranked]))
     top = ranked[0].score - median
     keep = [ranked[0]]

@@ -5,8 +5,10 @@ most answerable questions of new companies, yet the model's probability stayed u
 that section's own sentences, framed as "I'm not sure this answers it, but our page … says", asserts nothing the
 company did not write. So: ``answer`` when the decision finds a passage that answers with a probability of at least
 ``answer_min_probability`` (a less confident one is shown as ``related``); ``related`` when it finds none but the
-best section stands out for the question (probability or standing over the related thresholds) and no
-precise veto named something the documents never state; ``none`` otherwise. The thresholds and the veto list are
+best section stands out for the question (probability or standing over the related thresholds), no precise veto
+named something the documents never state, and the asked words the corpus never states weigh at most
+``related_max_unknown`` (a never-mentioned topic: "do you sell boats?" where no document names a boat); ``none``
+otherwise. The thresholds and the veto list are
 ``answering`` in rules/retrieval.json; its samples are checked by ``grace rules test``.
 """
 
@@ -26,6 +28,8 @@ def decide_tier(signals: TierSignals, settings: AnsweringSettings) -> Tier:
         # the decision found an answering passage; only a confident one is stated as the answer
         return "answer" if signals.probability >= settings.answer_min_probability else "related"
     if not signals.retrieved or signals.veto in settings.related_vetoes:
+        return "none"
+    if signals.unknown > settings.related_max_unknown:
         return "none"
     if signals.probability >= settings.related_min_probability or signals.standing >= settings.related_min_standing:
         return "related"

@@ -89,6 +89,11 @@ class AnswerOut(BaseModel):
     frame: str = Field(default="", description="related: the honest frame shown before the quoted sentences.")
     citations: list[CitationOut]
     links: list[LinkOut] = Field(default_factory=list, description="related: at most two other sections.")
+    unanswered: str = Field(
+        default="",
+        description="A question in several parts: the sentence naming the parts the documents do not cover "
+        "(already at the end of 'text'; shown after the quoted sentences of a related reply).",
+    )
 
 
 class HandoffOut(BaseModel):

@@ -85,7 +85,8 @@ def test_answers_cite_the_section_that_states_the_asked_thing(
     bakery: GroundedAnswerer, question: str, language: str, section: str, fact: str
 ) -> None:
     answer, trace = bakery.answer_with_trace(question, language)
-    assert answer.supported, trace.support
+    # answered, or (the model under answering.answer_min_probability, 0.95) the section's sentences quoted as related
+    assert answer.kind in ("answer", "related"), trace.support
     assert answer.citations[0].passage_id == section
     assert fact in answer.text
     assert {c.passage_id for c in answer.citations} == {section}  # no padding from other sections
@@ -141,10 +142,11 @@ def test_cross_lingual_questions_once_known_limits_are_answered(bakery: Grounded
     assert answer.kind in ("answer", "related") and answer.citations
 
 
-@pytest.mark.xfail(reason="known limit, measured in benchmarks/rag_sets; see the issue-17 report", strict=True)
-def test_known_limit_an_unknown_word_beside_a_stated_one(bakery: GroundedAnswerer) -> None:
-    # a specific unknown word beside a stated one, in a section semantically very close: answered today
-    assert not bakery.answer("How much is a wedding cake?", "en").supported
+def test_an_unknown_word_beside_a_stated_one_is_not_answered(bakery: GroundedAnswerer) -> None:
+    # a specific unknown word beside a stated one, in a section semantically very close: was answered (issue-17
+    # known limit) until answering.answer_min_probability 0.95; the close section may still be quoted as related
+    answer = bakery.answer("How much is a wedding cake?", "en")
+    assert not answer.supported and answer.kind != "answer"
 
 
 def test_a_question_asking_a_price_needs_a_section_stating_one(bakery: GroundedAnswerer) -> None:

@@ -89,7 +89,8 @@ def test_pdf_in_a_corpus_is_answerable_and_cited_by_label(make_corpus: CorpusFac
     assert precios.fields == {"page": 2}
     answerer = build_answerer(root, rules=project_rules(), cache_dir=embedding_cache)
     answer = answerer.answer("¿Cuánto cuesta el curso completo?", "es")
-    assert answer.supported and "320 euros" in answer.text
+    # answered, or (the model under answering.answer_min_probability) the section's sentences quoted as related
+    assert answer.kind in ("answer", "related") and "320 euros" in answer.text
     assert answer.citations[0].passage_id == "folleto.pdf#precios"
 
 

@@ -53,9 +53,10 @@ def test_planted_contact_details_come_back_only_as_cited_company_evidence(plante
 @pytest.mark.invariant("I-5")
 def test_answer_types_cannot_carry_visitor_evidence() -> None:
     # A grounded answer holds text and corpus citations only: no span, no role, no command.
-    # kind is a closed set, frame rule text (answering.frames), links corpus sections (label only).
+    # kind is a closed set, frame rule text (answering.frames), links corpus sections (label only), unanswered
+    # rule text naming parts of the question by ordinal (answering.frames.unanswered_*), never the visitor's words.
     assert set(GroundedAnswer.model_fields) == {
-        "text", "citations", "supported", "is_question", "carried", "kind", "frame", "links"
+        "text", "citations", "supported", "is_question", "carried", "kind", "frame", "links", "unanswered"
     }
     # 'carried' (directory follow-ups) names constraint kinds from a closed set, never visitor text
     (kinds,) = typing.get_args(typing.get_type_hints(GroundedAnswer)["carried"])

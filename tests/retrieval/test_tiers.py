@@ -121,6 +121,19 @@ def test_shown_sentences_keep_the_best_stay_bounded_and_in_order(scores: list[fl
     assert [r.index for r in shown] == sorted(r.index for r in shown)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(-3, 3), min_size=1, max_size=3), st.integers(1, 3), st.floats(0, 1))
+def test_a_section_no_longer_than_the_limit_is_shown_whole(scores: list[float], limit: int, share: float) -> None:
+    from engine.retrieval.sentences import RankedSentence
+
+    ranked = sorted((RankedSentence(i, f"s{i}", s) for i, s in enumerate(scores)), key=lambda r: (-r.score, r.index))
+    shown = shown_sentences(ranked, limit, share)
+    if len(scores) <= limit:
+        assert [r.index for r in shown] == list(range(len(scores)))  # two sentences: the second is never hidden
+    else:
+        assert len(shown) <= limit
+
+
 def test_zscores_of_equal_values_are_zero() -> None:
     assert zscores(np.array([0.5, 0.5, 0.5])).tolist() == [0.0, 0.0, 0.0]
     assert zscores(np.array([1.0])).tolist() == [0.0]

@@ -246,10 +246,19 @@
       // A related section: the honest frame, then the section's own sentences quoted verbatim with their source,
       // then other sections that may help. Never phrased as an answer.
       box.appendChild(el("p", { "class": "answer frame", "data-testid": "grace-related-frame" }, answer.frame || ""));
-      var quoted = el("blockquote", { "class": "related", "data-testid": "grace-related" });
-      citations.forEach(function (c) { quoted.appendChild(el("p", {}, c.quote || "")); });
-      if (citations.length) { quoted.appendChild(el("cite", { "class": "src", "data-testid": "grace-citation" }, citations[0].label || "")); }
-      box.appendChild(quoted);
+      // One quote block per section (a question in several parts may quote two sections), each with its source.
+      var groups = [];
+      citations.forEach(function (c) {
+        var last = groups[groups.length - 1];
+        if (!last || last.label !== (c.label || "")) { last = { label: c.label || "", quotes: [] }; groups.push(last); }
+        last.quotes.push(c.quote || "");
+      });
+      groups.forEach(function (g) {
+        var quoted = el("blockquote", { "class": "related", "data-testid": "grace-related" });
+        g.quotes.forEach(function (q) { quoted.appendChild(el("p", {}, q)); });
+        quoted.appendChild(el("cite", { "class": "src", "data-testid": "grace-citation" }, g.label));
+        box.appendChild(quoted);
+      });
       var links = answer.links || [];
       if (links.length) {
         var also = el("div", { "class": "see-also", "data-testid": "grace-links" });
@@ -259,6 +268,8 @@
         also.appendChild(listed);
         box.appendChild(also);
       }
+      // A question in several parts: which parts the documents do not cover (the text of other tiers holds it).
+      if (answer.unanswered) { box.appendChild(el("p", { "class": "answer unanswered", "data-testid": "grace-unanswered" }, answer.unanswered)); }
     } else if (answer.text) {
       box.appendChild(el("p", { "class": kind === "none" ? "answer none" : "answer", "data-testid": kind === "none" ? "grace-none" : "grace-answer" }, answer.text));
     }
