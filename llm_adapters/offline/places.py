@@ -9,12 +9,14 @@ question it counts only when the visitor asks for properties or service there (t
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
-from llm_adapters.offline.cues import mentions_any
+from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.gazetteer import is_big_city_folded, is_known_place
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers, place_markers
 from llm_adapters.offline.terms import find_terms, negated, replaced
@@ -22,12 +24,75 @@ from llm_adapters.offline.terms import find_terms, negated, replaced
 
 def _question_ok(ctx: ExtractionContext, sentence: Sentence) -> bool:
     """A question that asks for the company's offer there ("do you have anything in ...", "are there villas
-    in ..." when villas are the company's word) reveals the visitor's area of interest."""
+    in ..." when villas are the company's word, "what forecasts ... for ..." from a company titled for its
+    forecasts) reveals the visitor's area of interest."""
     analysis = ctx.analysis
     if analysis.any_cue("availability_question", sentence.start, sentence.end):
         return True
+    if _offer_word(ctx, sentence.start, sentence.end) and (
+            sentence.seeks_offer or analysis.any_cue("question_start", sentence.start, sentence.end)):
+        return True
     return analysis.any_cue("existence_question", sentence.start, sentence.end) and _company_word(
         ctx, sentence.start, sentence.end)
+
+
+_TITLE_WORD = re.compile(r"[^\W\d_]{5,}")
+_ASIDE = re.compile(r"\([^)]*\)")
+
+
+@lru_cache(maxsize=256)
+def _title_words(title: str, function_words: frozenset[str]) -> frozenset[str]:
+    """What the company offers, as its published title names it ('Weather forecasts', 'Dentists'): the title's
+    content words of five letters or more, without asides in brackets, plural -s dropped so 'dentist' and
+    'dentists' both match as word prefixes."""
+    words = (fold(w) for w in _TITLE_WORD.findall(_ASIDE.sub(" ", title)))
+    return frozenset(w[:-1] if w.endswith("s") else w for w in words if w not in function_words)
+
+
+def _offer_word(ctx: ExtractionContext, start: int, end: int) -> bool:
+    if ctx.spec is None:
+        return False
+    rules = ctx.analysis.rules
+    function_words: frozenset[str] = memo(rules, "function_words_all", lambda: frozenset[str]().union(
+        *rules.function_words.values()))
+    return mentions_any(ctx.analysis.words(start, end), _title_words(ctx.spec.title, function_words))
+
+
+def _blocked(ctx: ExtractionContext, sentence: Sentence, start: int) -> bool:
+    """Analysis.blocked, except that small-talk words stop nothing in a request to the company or in a
+    sentence about its own offer ('check the weather in ...' to a weather service)."""
+    analysis = ctx.analysis
+    if not analysis.blocked(start):
+        return False
+    clause_start, clause_end = analysis.clause_at(start)
+    clause_start = analysis.colon_extended(clause_start, analysis.clause_at)
+    if any(analysis.any_cue(name, clause_start, clause_end) for name in ("third_party", "company_self")):
+        return True
+    return not (_requested(analysis, sentence) or _offer_word(ctx, sentence.start, sentence.end))
+
+
+def _requested(analysis: Analysis, sentence: Sentence) -> bool:
+    """A request to the company ('could you look in ...', 'search ... for', 'how about ...') states what the
+    visitor wants: the place it names is theirs as much as after 'I want'."""
+    start = sentence.start
+    while start < sentence.end and analysis.masked[start] in "¿¡ ":
+        start += 1  # request patterns are anchored at the opening word: '¿Podrías mirar en ...?'
+    return not sentence.is_question and analysis.any_cue("request", start, sentence.end)
+
+
+def _accepted_after(analysis: Analysis, sentence: Sentence, end: int) -> bool:
+    """The words right after the name accept it ('... would be perfect', '... is where I leave from')."""
+    after = analysis.masked[end:sentence.end]
+    return any(p.match(after) for p in analysis.rules.cue("place_after"))
+
+
+def _venue_for_area(ctx: ExtractionContext, value: str) -> bool:
+    """A venue's or property's own name ('Grand Plaza Hotel') never answers an objective cued by an area word
+    ('city', 'commune'): the area is where the venue is, not its name."""
+    rules = ctx.analysis.rules
+    if not rules.venue_designators or not objective_cues(ctx.objective) & rules.area_cues:
+        return False
+    return any(fold(word.strip(".,;:!?")) in rules.venue_designators for word in value.split())
 
 
 def _bare(analysis: Analysis, clause_start: int, clause_end: int, start: int, end: int) -> bool:
@@ -50,6 +115,16 @@ def _alone(analysis: Analysis, sentence: Sentence, start: int, end: int) -> bool
     return all(fold(w.strip(".,;:!?")) in analysis.rules.place_fillers or w.strip(".,;:!?").isdigit()
                or (len(w.strip(".,;:!?")) == 2 and w.strip(".,;:!?").isupper()) or not w.strip(".,;:!?")
                for w in rest)
+
+
+def _led_alone(analysis: Analysis, sentence: Sentence, start: int, end: int) -> bool:
+    """The sentence is a location preposition and the name, give or take fillers ('In Oakland.', 'Near
+    Leeds, please.'): a bare answer naming a place."""
+    before = analysis.masked[sentence.start:start]
+    if not before.strip() or not any(p.search(before) for p in analysis.rules.cue("place_preposition")):
+        return False
+    return (all(word in analysis.rules.place_fillers for word in analysis.words(sentence.start, start))
+            and _alone(analysis, sentence, start, end))
 
 
 def _trim_name(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
@@ -75,7 +150,8 @@ def _leading_preposition(
         prefix = fold(" ".join(words[:k])) + " "
         if not words[k][:1].isupper():
             continue
-        if prefix.strip() in markers or any(p.search(prefix) for p in analysis.rules.cue("place_preposition")):
+        if prefix.strip() in markers or any(p.search(prefix) for p in analysis.rules.cue("place_preposition")) or any(
+                p.search(prefix) for p in analysis.rules.cue("place_preposition_weak")):
             return offset
     return None
 
@@ -92,8 +168,11 @@ def _vouched(analysis: Analysis, source: str, start: int, end: int) -> bool:
 
 def _vouched_by_form(analysis: Analysis, source: str, start: int, end: int) -> bool:
     name = source[start:end]
-    if any(fold(word) in analysis.rules.place_designators for word in name.split(" ")[1:]):
+    words = name.split(" ")[1:]
+    if any(fold(word) in analysis.rules.place_designators for word in words):
         return True
+    if any(fold(word) in analysis.rules.venue_designators for word in words):
+        return True  # 'the Marigold Hotel': a venue by its name (an area objective leaves it out: _venue_for_area)
     return _STATE_CODE.match(source, end) is not None
 
 
@@ -132,10 +211,12 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         # capitalised name counts only when it is a known place.
         after_weak = any(p.search(before) for p in analysis.rules.cue("place_preposition_weak"))
         bare_answer = bare and fstart == sentence.start and _alone(analysis, sentence, fstart, fend)
+        # "Sunnyvale would be perfect": a known place the visitor accepts in the same breath.
+        accepted = fstart == sentence.start and _accepted_after(analysis, sentence, fend)
         # Unasked, a name alone must be a big city ("New York, please."): "Bye" is also a small town somewhere.
-        vouched = _vouched(analysis, source, start, end) if (ctx.lenient or after_weak) else (
+        vouched = _vouched(analysis, source, start, end) if (ctx.lenient or after_weak or accepted) else (
             is_big_city_folded(fold(source[start:end])) or _vouched_by_form(analysis, source, start, end))
-        known_place = (after_weak or bare_answer) and vouched
+        known_place = (after_weak or bare_answer or accepted) and vouched
         if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
     found.extend(_lower_case_cities(ctx, taken + [(s, e) for s, e, _ in found], markers))
@@ -169,7 +250,10 @@ def _lower_case_cities(
                     or any(fstart < e and s < fend for s, e in taken)):
                 break  # capitalised names are read by the name pattern
             before = analysis.masked[max(sentence.start, fstart - _BEFORE_WINDOW):fstart]
-            own = markers is not None and markers.owner(analysis, sentence.start, fstart) == ctx.objective.id
+            # Lower case, the objective's marker must stand right before the name: 'help me to find the nice
+            # one' is no city of Nice.
+            own = markers is not None and markers.owner(analysis, sentence.start, fstart) == ctx.objective.id and any(
+                f" {before} ".endswith(f" {m} ") for m in markers.by_objective.get(ctx.objective.id, ()))
             if own or any(p.search(before) for p in analysis.rules.cue("place_preposition")):
                 found.append((fstart, fend, source[src_start:src_end]))
             break
@@ -215,7 +299,7 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
     markers = place_markers(analysis, ctx.spec)
     for start, end, value, known in candidates:
         sentence = analysis.sentence_at(start)
-        if sentence is None or analysis.blocked(start) or negated(analysis, sentence, start, end):
+        if sentence is None or _blocked(ctx, sentence, start) or negated(analysis, sentence, start, end):
             continue
         owner = markers.owner(analysis, sentence.start, start) if markers is not None else None
         if owner is not None and owner != ctx.objective.id:
@@ -227,9 +311,12 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
         clause_start, clause_end = analysis.clause_at(start)
         local = owner is not None or _anchor(ctx, clause_start, clause_end) or (
             known and _bare(analysis, clause_start, clause_end, start, end))
-        anchored = local or _anchor(ctx, sentence.start, sentence.end)
-        alone = (not known or _only_place_objective(ctx)) and sentence.start == start and _alone(
-            analysis, sentence, start, end) and _only_place_objective(ctx)
+        if not known and _venue_for_area(ctx, value):
+            continue
+        anchored = (local or _anchor(ctx, sentence.start, sentence.end) or _requested(analysis, sentence)
+                    or _accepted_after(analysis, sentence, end))
+        alone = (not known or _only_place_objective(ctx)) and (sentence.start == start or _led_alone(
+            analysis, sentence, start, end)) and _alone(analysis, sentence, start, end) and _only_place_objective(ctx)
         if not (anchored or sentence.is_question or ctx.correcting or ctx.lenient or alone):
             continue
         evidence.append(Evidence(
