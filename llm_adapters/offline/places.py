@@ -196,8 +196,8 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         first = fold(words[0])
         # "Los Angeles", "El Cerrito": an article opening a multi-word name is part of the name.
         led_by_article = first in analysis.rules.place_articles and len(words) > 1
-        if fold(source[start:end]) in ctx.company_terms:
-            continue  # the company's own word for something else ('Economy class', 'Premium')
+        if fold(source[start:end]) in ctx.company_terms or _opens_company_term(ctx, fstart):
+            continue  # the company's own word for something else ('Economy class', 'Premium economy')
         acronym_place = len(words) == 1 and words[0].isupper() and is_known_place(words[0])  # "LA", "NYC"
         if first in analysis.rules.non_place_words and not (led_by_article or acronym_place):
             continue
@@ -249,15 +249,35 @@ def _lower_case_cities(
             if (sentence is None or not source[src_start:src_end].islower()
                     or any(fstart < e and s < fend for s, e in taken)):
                 break  # capitalised names are read by the name pattern
+            if _used_as_a_word(analysis, fend, sentence.end):
+                break
             before = analysis.masked[max(sentence.start, fstart - _BEFORE_WINDOW):fstart]
             # Lower case, the objective's marker must stand right before the name: 'help me to find the nice
             # one' is no city of Nice.
             own = markers is not None and markers.owner(analysis, sentence.start, fstart) == ctx.objective.id and any(
-                f" {before} ".endswith(f" {m} ") for m in markers.by_objective.get(ctx.objective.id, ()))
+                f" {before.strip()} ".endswith(f" {m} ") for m in markers.by_objective.get(ctx.objective.id, ()))
             if own or any(p.search(before) for p in analysis.rules.cue("place_preposition")):
                 found.append((fstart, fend, source[src_start:src_end]))
             break
     return found
+
+
+def _used_as_a_word(analysis: Analysis, end: int, sentence_end: int) -> bool:
+    """A lower-case city name followed by an article or a venue word is an ordinary word ('to hail a taxi',
+    'a room in nice hotel')."""
+    following = analysis.words(end, min(sentence_end, end + _BEFORE_WINDOW))[:1]
+    return bool(following) and (following[0] in analysis.rules.numbers.articles
+                                or following[0] in analysis.rules.venue_designators)
+
+
+def _opens_company_term(ctx: ExtractionContext, start: int) -> bool:
+    """The name is the first word of one of the company's several-word terms ('Premium economy')."""
+    text = ctx.analysis.masked
+    for term in ctx.company_terms:
+        if " " in term and text.startswith(term, start) and (
+                start + len(term) == len(text) or not text[start + len(term)].isalnum()):
+            return True
+    return False
 
 
 def _addresses(analysis: Analysis, taken: list[tuple[int, int]]) -> list[tuple[int, int, str, bool]]:

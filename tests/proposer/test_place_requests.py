@@ -139,3 +139,26 @@ def test_a_count_before_a_one_way_trip_is_no_street_address(count: int, noun: st
     "My brother wants to search {city} for a flat.", "Could you find out if my sister lives in {city}?"]))
 def test_requests_about_the_company_or_a_third_party_name_no_place_of_the_visitor(city: str, template: str) -> None:
     assert _place(template.format(city=city)) is None
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["las vegas", "chicago", "denver"]), st.sampled_from(["Take me to", "I'm going to"]))
+def test_a_lower_case_city_right_after_the_marker_is_a_place_unless_an_article_follows(city: str, lead: str) -> None:
+    assert _place(f"{lead} {city}.", ADDRESS) == city
+    assert _place(f"{lead} {city} a friend.", ADDRESS) is None  # a verb or adjective: 'to hail a taxi'
+    assert _place(f"I want a room in {city} hotel.") is None  # 'in nice hotel'
+
+
+def test_a_name_opening_a_several_word_company_term_is_no_place() -> None:
+    cues = {"en": ["city", "town"]}
+    objectives = [_objective("where", "place", {"cues": cues}, 1, "0.5"),
+                  _objective("cabin", "enumeration", {"vocabulary": "cabins"}, 2, "0.5")]
+    cabins = {"id": "cabins", "version": "1.0.0", "description": "cabins", "kind": "enumeration",
+              "options": {"first": {"en": ["first class"]}, "upper": {"en": ["upper deck"]}}}
+    spec = GoalSpec.model_validate({
+        "schema_version": 1, "id": "t-cabins", "title": "t", "default_language": "en", "languages": ["en"],
+        "manager_intent": "", "objectives": objectives, "initial_state": [0, 0], "vocabularies": {"cabins": cabins}})
+    published = PublishedGoalSpec(spec=spec, version=1, content_hash=spec_hash(spec), approved_by="tests",
+                                  approved_at=datetime(2026, 1, 1, tzinfo=UTC))
+    assert _place("I'd like a seat in Upper deck, please.", published) is None
+    assert _place("I'd like a seat in Denver, please.", published) == "Denver"
