@@ -15,7 +15,7 @@ from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
-from llm_adapters.offline.gazetteer import is_big_city_folded, is_known_place
+from llm_adapters.offline.gazetteer import is_big_city_folded, is_known_place, is_region
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers, place_markers
@@ -157,7 +157,7 @@ def _leading_preposition(
 
 
 _BEFORE_WINDOW = 40  # characters before a name where its preposition stands (keeps long messages linear)
-_STATE_CODE = re.compile(r"\s*,\s*[A-Z]{2}\b")
+_STATE_CODE = re.compile(r"\s*,\s*[A-Z]{2,3}\b")
 
 
 def _vouched(analysis: Analysis, source: str, start: int, end: int) -> bool:
@@ -173,7 +173,19 @@ def _vouched_by_form(analysis: Analysis, source: str, start: int, end: int) -> b
         return True
     if any(fold(word) in analysis.rules.venue_designators for word in words):
         return True  # 'the Marigold Hotel': a venue by its name (an area objective leaves it out: _venue_for_area)
-    return _STATE_CODE.match(source, end) is not None
+    return _region_form(source, end)
+
+
+_REGION = re.compile(r"\s*,\s*([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)")
+
+
+def _region_form(source: str, end: int) -> bool:
+    """'City, Region': the name is followed by a state or province code ('Wichita, KS', 'Sydney, NSW') or by
+    a known country or region ('Paris, France', 'Olema, California')."""
+    if _STATE_CODE.match(source, end) is not None:
+        return True
+    region = _REGION.match(source, end)
+    return region is not None and is_region(region.group(1))
 
 
 def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
@@ -216,7 +228,10 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         # Unasked, a name alone must be a big city ("New York, please."): "Bye" is also a small town somewhere.
         vouched = _vouched(analysis, source, start, end) if (ctx.lenient or after_weak or accepted) else (
             is_big_city_folded(fold(source[start:end])) or _vouched_by_form(analysis, source, start, end))
-        known_place = (after_weak or bare_answer or accepted) and vouched
+        # "I need one for Seattle, WA": a 'City, Region' form is a place wherever it stands.
+        region_form = _region_form(source, end) and (
+            _STATE_CODE.match(source, end) is None or is_known_place(source[start:end]))
+        known_place = (after_weak or bare_answer or accepted) and vouched or region_form
         if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
     found.extend(_lower_case_cities(ctx, taken + [(s, e) for s, e, _ in found], markers))

@@ -162,3 +162,11 @@ def test_a_name_opening_a_several_word_company_term_is_no_place() -> None:
                                   approved_at=datetime(2026, 1, 1, tzinfo=UTC))
     assert _place("I'd like a seat in Upper deck, please.", published) is None
     assert _place("I'd like a seat in Denver, please.", published) == "Denver"
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(CITIES), st.sampled_from(["France", "Spain", "Canada", "California", "Texas"]),
+       st.sampled_from(["Bob", "Maria", "Peter"]))
+def test_a_city_region_form_is_a_place_wherever_it_stands(city: str, region: str, name: str) -> None:
+    assert _place(f"I need one for {city}, {region}.") == city
+    assert _place(f"I need one for {name}, {name}a and me.") is None  # names in a list are no region
