@@ -231,7 +231,7 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         # "I need one for Seattle, WA": a 'City, Region' form is a place wherever it stands.
         region_form = _region_form(source, end) and (
             _STATE_CODE.match(source, end) is None or is_known_place(source[start:end]))
-        known_place = (after_weak or bare_answer or accepted) and vouched or region_form
+        known_place = ((after_weak or bare_answer or accepted) and vouched) or region_form
         if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
     found.extend(_lower_case_cities(ctx, taken + [(s, e) for s, e, _ in found], markers))
