@@ -83,6 +83,9 @@ def _requested(analysis: Analysis, sentence: Sentence) -> bool:
 def _accepted_after(analysis: Analysis, sentence: Sentence, end: int) -> bool:
     """The words right after the name accept it ('... would be perfect', '... is where I leave from')."""
     after = analysis.masked[end:sentence.end]
+    region = _REGION.match(analysis.folded.source, analysis.source_span(end, end)[0]) if end < sentence.end else None
+    if region is not None and _region_form(analysis.folded.source, region.start()):
+        after = after[len(fold(region.group(0))):]  # 'London, UK will be fine'
     return any(p.match(after) for p in analysis.rules.cue("place_after"))
 
 

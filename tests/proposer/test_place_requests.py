@@ -170,3 +170,12 @@ def test_a_name_opening_a_several_word_company_term_is_no_place() -> None:
 def test_a_city_region_form_is_a_place_wherever_it_stands(city: str, region: str, name: str) -> None:
     assert _place(f"I need one for {city}, {region}.") == city
     assert _place(f"I need one for {name}, {name}a and me.") is None  # names in a list are no region
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(CITIES), st.sampled_from(["films", "plays", "shows"]),
+       st.sampled_from(["showing", "playing", "screening"]))
+def test_asking_what_is_showing_in_a_place_names_the_area_of_interest(city: str, noun: str, verb: str) -> None:
+    assert _place(f"What {noun} are {verb} in {city}?") == city
+    assert _place(f"What is the address of your office in {city}?") is None
+    assert _place(f"Which schools are good in {city}?") is None
