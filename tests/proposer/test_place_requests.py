@@ -64,7 +64,7 @@ def _place(text: str, spec: PublishedGoalSpec = AREA, language: str = "en") -> s
     request = ProposerInput(spec=spec, bits=[0, 0], language=language, turn=1,
                             message=Message(role=Role.VISITOR, turn=1, text=text), history=[], last_asked=None,
                             reference_time=datetime(2026, 3, 2, 10, tzinfo=UTC))
-    done = {c.objective: c.value for c in proposer().propose(request).commands  # type: ignore[union-attr]
+    done = {c.objective: c.value for c in proposer().propose(request).commands
             if c.type == "complete"}
     return done.get("where")
 
