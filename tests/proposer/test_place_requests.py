@@ -179,3 +179,36 @@ def test_asking_what_is_showing_in_a_place_names_the_area_of_interest(city: str,
     assert _place(f"What {noun} are {verb} in {city}?") == city
     assert _place(f"What is the address of your office in {city}?") is None
     assert _place(f"Which schools are good in {city}?") is None
+
+
+SHORT_FORMS = ["NYC", "LA", "SF", "Philly", "Vegas", "NOLA", "KL"]  # alternate names the gazetteer lists
+SHORT_FORM_REQUESTS = ["Could you look in {city}?", "Could you check {city} instead?", "Search {city} for one.",
+                       "Is there something in {city}?", "How about {city}?", "Let's try {city}.",
+                       "Anything good while we're in {city}?", "I'd like to explore {city}."]
+
+
+def test_the_short_forms_are_alternate_names_of_the_gazetteer() -> None:
+    assert all(is_known_place(short) for short in SHORT_FORMS)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SHORT_FORMS + CITIES), st.sampled_from(SHORT_FORM_REQUESTS))
+def test_a_short_form_or_alternate_name_in_a_request_is_the_visitors_place(city: str, template: str) -> None:
+    assert _place(template.format(city=city)) == city
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(CITIES), st.sampled_from(["CA", "WA", "TX", "NSW", "France", "Canada"]),
+       st.sampled_from(SHORT_FORM_REQUESTS))
+def test_a_city_region_form_in_a_request_names_the_city(city: str, region: str, template: str) -> None:
+    assert _place(template.format(city=f"{city}, {region}")) == city
+
+
+# Where only a known place may stand (a verb's direct object, 'how about'), an unknown capitalised word stays out.
+DIRECT_OBJECT_REQUESTS = [t for t in SHORT_FORM_REQUESTS if " in " not in t and not t.startswith("Search")]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["Tuesday", "Thanks", "Premium", "Anything"]), st.sampled_from(DIRECT_OBJECT_REQUESTS))
+def test_an_unknown_word_where_a_place_could_stand_is_no_place(word: str, template: str) -> None:
+    assert _place(template.format(city=word)) is None
