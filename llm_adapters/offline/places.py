@@ -204,6 +204,7 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         led = _leading_preposition(analysis, start, end, markers.all if markers is not None else frozenset())
         if led is not None:
             start = led
+        end = _lower_case_tail(source, start, end)
         fstart, fend = analysis.folded.to_folded(start), analysis.folded.to_folded(end)
         if any(fstart < e and s < fend for s, e in taken):
             continue
@@ -243,6 +244,21 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
 
 _FOLDED_WORD = re.compile(r"[a-z][a-z'\-]*")
 _CITY_WORDS = 3  # longest lower-case city name tried ('salt lake city')
+_LOWER_WORD = re.compile(r" [a-z][a-z'-]*")
+
+
+def _lower_case_tail(source: str, start: int, end: int) -> int:
+    """A big city's name typed with only its first word capitalised ('San jose', 'New york') is read whole:
+    the lower-case words after the capitalised name join it when together they name a city of 100,000 people
+    or more."""
+    ends = []
+    at = end
+    while len(ends) < _CITY_WORDS - 1 and (word := _LOWER_WORD.match(source, at)) is not None:
+        at = word.end()
+        ends.append(at)
+    return next((e for e in reversed(ends) if is_big_city_folded(fold(source[start:e]))), end)
+
+
 
 
 def _lower_case_cities(

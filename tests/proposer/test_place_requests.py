@@ -212,3 +212,16 @@ DIRECT_OBJECT_REQUESTS = [t for t in SHORT_FORM_REQUESTS if " in " not in t and 
 @given(st.sampled_from(["Tuesday", "Thanks", "Premium", "Anything"]), st.sampled_from(DIRECT_OBJECT_REQUESTS))
 def test_an_unknown_word_where_a_place_could_stand_is_no_place(word: str, template: str) -> None:
     assert _place(template.format(city=word)) is None
+
+
+MULTI_WORD_CITIES = ["San Jose", "Los Angeles", "New York", "Salt Lake City", "San Diego"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(MULTI_WORD_CITIES), st.sampled_from(["In {city}.", "Could you look in {city}?",
+                                                            "I'm in {city} for work."]))
+def test_a_big_city_typed_with_only_its_first_word_capitalised_is_read_whole(city: str, template: str) -> None:
+    first, *rest = city.split(" ")
+    typed = " ".join([first, *(word.lower() for word in rest)])
+    assert _place(template.format(city=typed)) == typed
+    assert _place(template.format(city=f"{first} room")) in (None, first)  # other lower-case words stay out
