@@ -251,7 +251,7 @@ def _lower_case_tail(source: str, start: int, end: int) -> int:
     """A big city's name typed with only its first word capitalised ('San jose', 'New york') is read whole:
     the lower-case words after the capitalised name join it when together they name a city of 100,000 people
     or more."""
-    ends = []
+    ends: list[int] = []
     at = end
     while len(ends) < _CITY_WORDS - 1 and (word := _LOWER_WORD.match(source, at)) is not None:
         at = word.end()
