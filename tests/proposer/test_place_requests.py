@@ -225,3 +225,12 @@ def test_a_big_city_typed_with_only_its_first_word_capitalised_is_read_whole(cit
     typed = " ".join([first, *(word.lower() for word in rest)])
     assert _place(template.format(city=typed)) == typed
     assert _place(template.format(city=f"{first} room")) in (None, first)  # other lower-case words stay out
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(CITIES), st.sampled_from(["I'd like", "I would like", "I'm looking for", "We're looking for",
+                                                 "We'd like"]),
+       st.sampled_from(["", "Yes, ", "Ok, "]))
+def test_a_statement_of_need_ending_in_a_question_mark_is_a_request(city: str, lead: str, opener: str) -> None:
+    text = f"{opener}{lead} something in {city}?"
+    assert _place(text[0].upper() + text[1:]) == city
