@@ -110,3 +110,23 @@ def is_big_city(name: str) -> bool:
 def is_big_city_folded(folded: str) -> bool:
     """:func:`is_big_city` for text that is already folded (no second folding in hot loops)."""
     return folded in _big_cities()
+
+
+@lru_cache(maxsize=1)
+def _regions() -> frozenset[str]:
+    return _cached("regions1-countries-us_states", _build_regions)
+
+
+def _build_regions() -> frozenset[str]:
+    names: set[str] = set()
+    for entry in json.loads((_DATA / "countries.json").read_text(encoding="utf-8")).values():
+        names.update(fold(entry[key]) for key in ("name", "iso3") if entry.get(key))
+    for entry in json.loads((_DATA / "us_states.json").read_text(encoding="utf-8")).values():
+        names.add(fold(entry["name"]))
+    return frozenset(names)
+
+
+def is_region(name: str) -> bool:
+    """A country or a US state ('France', 'California'): what follows the comma in 'City, Region'. Unlike
+    :func:`is_known_place`, small towns are left out, so 'Bob, Alice' is no place."""
+    return fold(name).strip() in _regions()

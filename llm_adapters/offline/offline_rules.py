@@ -129,6 +129,8 @@ class OfflineRules:
     place_articles: frozenset[str] = frozenset()
     place_roles: dict[str, frozenset[str]] = field(default_factory=dict)  # role -> folded marker phrases
     place_designators: frozenset[str] = frozenset()  # 'county', 'springs', 'condado': a name with one is a place
+    venue_designators: frozenset[str] = frozenset()  # 'hotel', 'restaurante': a name with one names a venue
+    area_cues: frozenset[str] = frozenset()  # 'city', 'commune': an objective cued so asks for an area
 
     def cue(self, name: str) -> tuple[re.Pattern[str], ...]:
         return self.cues.get(name, ())
@@ -201,6 +203,8 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
     articles_of_places: set[str] = set()
     roles: dict[str, set[str]] = {}
     designators: set[str] = set()
+    venues: set[str] = set()
+    area_cues: set[str] = set()
     contexts: dict[str, dict[str, list[re.Pattern[str]]]] = {}
     versions = []
     for language in sorted(patterns):
@@ -222,6 +226,8 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
         fillers.update(fold(w) for w in data.get("place_fillers", []))
         articles_of_places.update(fold(w) for w in data.get("place_articles", []))
         designators.update(fold(w) for w in data.get("place_designators", []))
+        venues.update(fold(w) for w in data.get("venue_designators", []))
+        area_cues.update(fold(w) for w in data.get("area_cues", []))
         for role, markers in data.get("place_roles", {}).items():
             roles.setdefault(role, set()).update(fold(m) for m in markers)
         for vocab_id, ctx in data.get("term_contexts", {}).items():
@@ -268,6 +274,8 @@ def build_rules(files: Mapping[str, Mapping[str, Any]], languages: frozenset[str
         place_articles=frozenset(articles_of_places),
         place_roles={role: frozenset(markers) for role, markers in roles.items()},
         place_designators=frozenset(designators),
+        venue_designators=frozenset(venues),
+        area_cues=frozenset(area_cues),
         version=",".join(versions),
         cues={k: tuple(v) for k, v in cues.items()},
         topics={k: tuple(dict.fromkeys(v)) for k, v in topics.items()},

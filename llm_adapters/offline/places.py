@@ -9,12 +9,14 @@ question it counts only when the visitor asks for properties or service there (t
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
-from llm_adapters.offline.cues import mentions_any
+from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
-from llm_adapters.offline.gazetteer import is_big_city_folded, is_known_place
+from llm_adapters.offline.gazetteer import is_big_city_folded, is_known_place, is_region
+from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers, place_markers
 from llm_adapters.offline.terms import find_terms, negated, replaced
@@ -22,12 +24,78 @@ from llm_adapters.offline.terms import find_terms, negated, replaced
 
 def _question_ok(ctx: ExtractionContext, sentence: Sentence) -> bool:
     """A question that asks for the company's offer there ("do you have anything in ...", "are there villas
-    in ..." when villas are the company's word) reveals the visitor's area of interest."""
+    in ..." when villas are the company's word, "what forecasts ... for ..." from a company titled for its
+    forecasts) reveals the visitor's area of interest."""
     analysis = ctx.analysis
     if analysis.any_cue("availability_question", sentence.start, sentence.end):
         return True
+    if _offer_word(ctx, sentence.start, sentence.end) and (
+            sentence.seeks_offer or analysis.any_cue("question_start", sentence.start, sentence.end)):
+        return True
     return analysis.any_cue("existence_question", sentence.start, sentence.end) and _company_word(
         ctx, sentence.start, sentence.end)
+
+
+_TITLE_WORD = re.compile(r"[^\W\d_]{5,}")
+_ASIDE = re.compile(r"\([^)]*\)")
+
+
+@lru_cache(maxsize=256)
+def _title_words(title: str, function_words: frozenset[str]) -> frozenset[str]:
+    """What the company offers, as its published title names it ('Weather forecasts', 'Dentists'): the title's
+    content words of five letters or more, without asides in brackets, plural -s dropped so 'dentist' and
+    'dentists' both match as word prefixes."""
+    words = (fold(w) for w in _TITLE_WORD.findall(_ASIDE.sub(" ", title)))
+    return frozenset(w[:-1] if w.endswith("s") else w for w in words if w not in function_words)
+
+
+def _offer_word(ctx: ExtractionContext, start: int, end: int) -> bool:
+    if ctx.spec is None:
+        return False
+    rules = ctx.analysis.rules
+    function_words: frozenset[str] = memo(rules, "function_words_all", lambda: frozenset[str]().union(
+        *rules.function_words.values()))
+    return mentions_any(ctx.analysis.words(start, end), _title_words(ctx.spec.title, function_words))
+
+
+def _blocked(ctx: ExtractionContext, sentence: Sentence, start: int) -> bool:
+    """Analysis.blocked, except that small-talk words stop nothing in a request to the company or in a
+    sentence about its own offer ('check the weather in ...' to a weather service)."""
+    analysis = ctx.analysis
+    if not analysis.blocked(start):
+        return False
+    clause_start, clause_end = analysis.clause_at(start)
+    clause_start = analysis.colon_extended(clause_start, analysis.clause_at)
+    if any(analysis.any_cue(name, clause_start, clause_end) for name in ("third_party", "company_self")):
+        return True
+    return not (_requested(analysis, sentence) or _offer_word(ctx, sentence.start, sentence.end))
+
+
+def _requested(analysis: Analysis, sentence: Sentence) -> bool:
+    """A request to the company ('could you look in ...', 'search ... for', 'how about ...') states what the
+    visitor wants: the place it names is theirs as much as after 'I want'."""
+    start = sentence.start
+    while start < sentence.end and analysis.masked[start] in "¿¡ ":
+        start += 1  # request patterns are anchored at the opening word: '¿Podrías mirar en ...?'
+    return not sentence.is_question and analysis.any_cue("request", start, sentence.end)
+
+
+def _accepted_after(analysis: Analysis, sentence: Sentence, end: int) -> bool:
+    """The words right after the name accept it ('... would be perfect', '... is where I leave from')."""
+    after = analysis.masked[end:sentence.end]
+    region = _REGION.match(analysis.folded.source, analysis.source_span(end, end)[0]) if end < sentence.end else None
+    if region is not None and _region_form(analysis.folded.source, region.start()):
+        after = after[len(fold(region.group(0))):]  # 'London, UK will be fine'
+    return any(p.match(after) for p in analysis.rules.cue("place_after"))
+
+
+def _venue_for_area(ctx: ExtractionContext, value: str) -> bool:
+    """A venue's or property's own name ('Grand Plaza Hotel') never answers an objective cued by an area word
+    ('city', 'commune'): the area is where the venue is, not its name."""
+    rules = ctx.analysis.rules
+    if not rules.venue_designators or not objective_cues(ctx.objective) & rules.area_cues:
+        return False
+    return any(fold(word.strip(".,;:!?")) in rules.venue_designators for word in value.split())
 
 
 def _bare(analysis: Analysis, clause_start: int, clause_end: int, start: int, end: int) -> bool:
@@ -50,6 +118,16 @@ def _alone(analysis: Analysis, sentence: Sentence, start: int, end: int) -> bool
     return all(fold(w.strip(".,;:!?")) in analysis.rules.place_fillers or w.strip(".,;:!?").isdigit()
                or (len(w.strip(".,;:!?")) == 2 and w.strip(".,;:!?").isupper()) or not w.strip(".,;:!?")
                for w in rest)
+
+
+def _led_alone(analysis: Analysis, sentence: Sentence, start: int, end: int) -> bool:
+    """The sentence is a location preposition and the name, give or take fillers ('In Oakland.', 'Near
+    Leeds, please.'): a bare answer naming a place."""
+    before = analysis.masked[sentence.start:start]
+    if not before.strip() or not any(p.search(before) for p in analysis.rules.cue("place_preposition")):
+        return False
+    return (all(word in analysis.rules.place_fillers for word in analysis.words(sentence.start, start))
+            and _alone(analysis, sentence, start, end))
 
 
 def _trim_name(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
@@ -75,13 +153,14 @@ def _leading_preposition(
         prefix = fold(" ".join(words[:k])) + " "
         if not words[k][:1].isupper():
             continue
-        if prefix.strip() in markers or any(p.search(prefix) for p in analysis.rules.cue("place_preposition")):
+        if prefix.strip() in markers or any(p.search(prefix) for p in analysis.rules.cue("place_preposition")) or any(
+                p.search(prefix) for p in analysis.rules.cue("place_preposition_weak")):
             return offset
     return None
 
 
 _BEFORE_WINDOW = 40  # characters before a name where its preposition stands (keeps long messages linear)
-_STATE_CODE = re.compile(r"\s*,\s*[A-Z]{2}\b")
+_STATE_CODE = re.compile(r"\s*,\s*[A-Z]{2,3}\b")
 
 
 def _vouched(analysis: Analysis, source: str, start: int, end: int) -> bool:
@@ -92,9 +171,24 @@ def _vouched(analysis: Analysis, source: str, start: int, end: int) -> bool:
 
 def _vouched_by_form(analysis: Analysis, source: str, start: int, end: int) -> bool:
     name = source[start:end]
-    if any(fold(word) in analysis.rules.place_designators for word in name.split(" ")[1:]):
+    words = name.split(" ")[1:]
+    if any(fold(word) in analysis.rules.place_designators for word in words):
         return True
-    return _STATE_CODE.match(source, end) is not None
+    if any(fold(word) in analysis.rules.venue_designators for word in words):
+        return True  # 'the Marigold Hotel': a venue by its name (an area objective leaves it out: _venue_for_area)
+    return _region_form(source, end)
+
+
+_REGION = re.compile(r"\s*,\s*([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)")
+
+
+def _region_form(source: str, end: int) -> bool:
+    """'City, Region': the name is followed by a state or province code ('Wichita, KS', 'Sydney, NSW') or by
+    a known country or region ('Paris, France', 'Olema, California')."""
+    if _STATE_CODE.match(source, end) is not None:
+        return True
+    region = _REGION.match(source, end)
+    return region is not None and is_region(region.group(1))
 
 
 def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
@@ -110,6 +204,7 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         led = _leading_preposition(analysis, start, end, markers.all if markers is not None else frozenset())
         if led is not None:
             start = led
+        end = _lower_case_tail(source, start, end)
         fstart, fend = analysis.folded.to_folded(start), analysis.folded.to_folded(end)
         if any(fstart < e and s < fend for s, e in taken):
             continue
@@ -117,8 +212,8 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         first = fold(words[0])
         # "Los Angeles", "El Cerrito": an article opening a multi-word name is part of the name.
         led_by_article = first in analysis.rules.place_articles and len(words) > 1
-        if fold(source[start:end]) in ctx.company_terms:
-            continue  # the company's own word for something else ('Economy class', 'Premium')
+        if fold(source[start:end]) in ctx.company_terms or _opens_company_term(ctx, fstart):
+            continue  # the company's own word for something else ('Economy class', 'Premium economy')
         acronym_place = len(words) == 1 and words[0].isupper() and is_known_place(words[0])  # "LA", "NYC"
         if first in analysis.rules.non_place_words and not (led_by_article or acronym_place):
             continue
@@ -132,10 +227,15 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         # capitalised name counts only when it is a known place.
         after_weak = any(p.search(before) for p in analysis.rules.cue("place_preposition_weak"))
         bare_answer = bare and fstart == sentence.start and _alone(analysis, sentence, fstart, fend)
+        # "Sunnyvale would be perfect": a known place the visitor accepts in the same breath.
+        accepted = fstart == sentence.start and _accepted_after(analysis, sentence, fend)
         # Unasked, a name alone must be a big city ("New York, please."): "Bye" is also a small town somewhere.
-        vouched = _vouched(analysis, source, start, end) if (ctx.lenient or after_weak) else (
+        vouched = _vouched(analysis, source, start, end) if (ctx.lenient or after_weak or accepted) else (
             is_big_city_folded(fold(source[start:end])) or _vouched_by_form(analysis, source, start, end))
-        known_place = (after_weak or bare_answer) and vouched
+        # "I need one for Seattle, WA": a 'City, Region' form is a place wherever it stands.
+        region_form = _region_form(source, end) and (
+            _STATE_CODE.match(source, end) is None or is_known_place(source[start:end]))
+        known_place = ((after_weak or bare_answer or accepted) and vouched) or region_form
         if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
     found.extend(_lower_case_cities(ctx, taken + [(s, e) for s, e, _ in found], markers))
@@ -144,6 +244,21 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
 
 _FOLDED_WORD = re.compile(r"[a-z][a-z'\-]*")
 _CITY_WORDS = 3  # longest lower-case city name tried ('salt lake city')
+_LOWER_WORD = re.compile(r" [a-z][a-z'-]*")
+
+
+def _lower_case_tail(source: str, start: int, end: int) -> int:
+    """A big city's name typed with only its first word capitalised ('San jose', 'New york') is read whole:
+    the lower-case words after the capitalised name join it when together they name a city of 100,000 people
+    or more."""
+    ends: list[int] = []
+    at = end
+    while len(ends) < _CITY_WORDS - 1 and (word := _LOWER_WORD.match(source, at)) is not None:
+        at = word.end()
+        ends.append(at)
+    return next((e for e in reversed(ends) if is_big_city_folded(fold(source[start:e]))), end)
+
+
 
 
 def _lower_case_cities(
@@ -168,12 +283,35 @@ def _lower_case_cities(
             if (sentence is None or not source[src_start:src_end].islower()
                     or any(fstart < e and s < fend for s, e in taken)):
                 break  # capitalised names are read by the name pattern
+            if _used_as_a_word(analysis, fend, sentence.end):
+                break
             before = analysis.masked[max(sentence.start, fstart - _BEFORE_WINDOW):fstart]
-            own = markers is not None and markers.owner(analysis, sentence.start, fstart) == ctx.objective.id
+            # Lower case, the objective's marker must stand right before the name: 'help me to find the nice
+            # one' is no city of Nice.
+            own = markers is not None and markers.owner(analysis, sentence.start, fstart) == ctx.objective.id and any(
+                f" {before.strip()} ".endswith(f" {m} ") for m in markers.by_objective.get(ctx.objective.id, ()))
             if own or any(p.search(before) for p in analysis.rules.cue("place_preposition")):
                 found.append((fstart, fend, source[src_start:src_end]))
             break
     return found
+
+
+def _used_as_a_word(analysis: Analysis, end: int, sentence_end: int) -> bool:
+    """A lower-case city name followed by an article or a venue word is an ordinary word ('to hail a taxi',
+    'a room in nice hotel')."""
+    following = analysis.words(end, min(sentence_end, end + _BEFORE_WINDOW))[:1]
+    return bool(following) and (following[0] in analysis.rules.numbers.articles
+                                or following[0] in analysis.rules.venue_designators)
+
+
+def _opens_company_term(ctx: ExtractionContext, start: int) -> bool:
+    """The name is the first word of one of the company's several-word terms ('Premium economy')."""
+    text = ctx.analysis.masked
+    for term in ctx.company_terms:
+        if " " in term and text.startswith(term, start) and (
+                start + len(term) == len(text) or not text[start + len(term)].isalnum()):
+            return True
+    return False
 
 
 def _addresses(analysis: Analysis, taken: list[tuple[int, int]]) -> list[tuple[int, int, str, bool]]:
@@ -215,7 +353,7 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
     markers = place_markers(analysis, ctx.spec)
     for start, end, value, known in candidates:
         sentence = analysis.sentence_at(start)
-        if sentence is None or analysis.blocked(start) or negated(analysis, sentence, start, end):
+        if sentence is None or _blocked(ctx, sentence, start) or negated(analysis, sentence, start, end):
             continue
         owner = markers.owner(analysis, sentence.start, start) if markers is not None else None
         if owner is not None and owner != ctx.objective.id:
@@ -227,9 +365,12 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
         clause_start, clause_end = analysis.clause_at(start)
         local = owner is not None or _anchor(ctx, clause_start, clause_end) or (
             known and _bare(analysis, clause_start, clause_end, start, end))
-        anchored = local or _anchor(ctx, sentence.start, sentence.end)
-        alone = (not known or _only_place_objective(ctx)) and sentence.start == start and _alone(
-            analysis, sentence, start, end) and _only_place_objective(ctx)
+        if not known and _venue_for_area(ctx, value):
+            continue
+        anchored = (local or _anchor(ctx, sentence.start, sentence.end) or _requested(analysis, sentence)
+                    or _accepted_after(analysis, sentence, end))
+        alone = (not known or _only_place_objective(ctx)) and (sentence.start == start or _led_alone(
+            analysis, sentence, start, end)) and _alone(analysis, sentence, start, end) and _only_place_objective(ctx)
         if not (anchored or sentence.is_question or ctx.correcting or ctx.lenient or alone):
             continue
         evidence.append(Evidence(
