@@ -33,7 +33,6 @@ _PUNCTUATION = re.compile(r"(?<![0-9]),|,(?![0-9])|[;:]")  # '1,110' is one numb
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
-_SHORT_REPLY_WORDS = 4  # a reply this short made of acknowledgement words says nothing ("yes, that's correct")
 _BARE_NAME_WORDS = 3  # a short answer to a name question may be written in lower case ('sino', 'la taqueria')
 
 RANK_ANSWER_NAMED = 3  # the answer to the question just asked, naming the topic
@@ -52,6 +51,8 @@ class FreeTextWords:
     name_markers: frozenset[str] = frozenset()
     name_introducers: frozenset[str] = frozenset()  # 'called', 'titled': the next word is a name in any case
     acknowledgement_words: frozenset[str] = frozenset()  # words of acknowledgements: "yes, that's correct"
+    thanked_for: re.Pattern[str] = NEVER  # 'thank you for': what follows up to the next break is thanked for
+    anaphors: frozenset[str] = frozenset()  # 'it', 'that': words referring back to what the other side said
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
@@ -62,7 +63,7 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             return [str(w) for doc in docs for w in doc.get(name, [])]
 
         leading, trailing = alternation(collect("leading")), alternation(collect("trailing"))
-        asides = alternation(collect("asides"))
+        asides, thanked = alternation(collect("asides")), alternation(collect("thanked_for"))
         return FreeTextWords(
             leading=re.compile(rf"(?:{leading})(?![^\W_])[\s,;:.!\-–—…]*", _FLAGS) if leading else NEVER,
             trailing=re.compile(rf"[\s,;:.!\-–—…]*(?<![^\W_])(?:{trailing})[\s,;:.!…]*$", _FLAGS)
@@ -74,6 +75,8 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             name_markers=frozenset(fold(w) for w in collect("name_markers")),
             name_introducers=frozenset(fold(w) for w in collect("name_introducers")),
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
+            thanked_for=re.compile(rf"(?:{thanked})(?![^\W_])", _FLAGS) if thanked else NEVER,
+            anaphors=frozenset(fold(w) for w in collect("anaphors")),
         )
     return memo(rules, "free_text_words", build)
 
@@ -107,13 +110,19 @@ def _named(tokens: list[str], terms: frozenset[str], own: bool) -> bool:
 
 
 def _trim(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> tuple[int, int]:
-    """Drop leading greetings/interjections and trailing pleasantries (repeatedly) and edge punctuation."""
+    """Drop leading greetings/interjections, thanks for something ('thank you for your help, ...') and trailing
+    pleasantries (repeatedly) and edge punctuation."""
     text = ctx.analysis.masked
     while True:
         while start < end and text[start] in _EDGE:
             start += 1
         while end > start and text[end - 1] in _EDGE:
             end -= 1
+        thanks = words.thanked_for.match(text, start, end)
+        if thanks is not None:  # what is thanked for runs to the next break: never the visitor's answer
+            cut = _PUNCTUATION.search(text, thanks.end(), end)
+            start = cut.end() if cut is not None else end
+            continue
         lead = words.leading.match(text, start, end)
         if lead is not None and lead.end() < end:
             start = lead.end()
@@ -188,13 +197,26 @@ def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
     for run_start, run_end in _free_runs(ctx, sentence, names_ours):
         start, end = _trim(ctx, words, run_start, run_end)
         tokens = _WORD.findall(ctx.analysis.masked[start:end])
-        if " ".join(tokens) in words.acknowledgements or all(t in words.stopwords for t in tokens) or (
-                len(tokens) <= _SHORT_REPLY_WORDS
-                and all(t in words.stopwords or t in words.acknowledgement_words for t in tokens)):
-            continue  # nothing said: 'ok', or a lone joiner left between other objectives' values
+        if " ".join(tokens) in words.acknowledgements or not _content(tokens, words) or _refers_back(tokens, words):
+            continue  # nothing said: 'ok', 'yes, that works', a lone joiner, or 'please play it'
         if best is None or end - start > best[1] - best[0]:
             best = (start, end, tokens)
     return best
+
+
+def _content(tokens: list[str], words: FreeTextWords) -> list[str]:
+    """The words that say something: neither stopwords nor words of acknowledgements."""
+    return [t for t in tokens if t not in words.stopwords and t not in words.acknowledgement_words]
+
+
+def _refers_back(tokens: list[str], words: FreeTextWords) -> bool:
+    """An acceptance of what the other side said ('yes, please play it', 'try that', 'that should work'): an
+    anaphor with nothing said after it and at most one word (a verb) said before it. 'I want it quiet' says
+    something after the anaphor, so it stays an answer."""
+    for at, token in enumerate(tokens):
+        if token in words.anaphors and not _content(tokens[at + 1:], words):
+            return len(_content(tokens[:at], words)) <= 1
+    return False
 
 
 def _talks_about(tokens: list[str], other: Objective, words: FreeTextWords) -> bool:
