@@ -1,7 +1,8 @@
 """Vocabulary evidence: features ('bedrooms=3; parking; pool') and enumerations (one option id).
 
-Terms in questions, negated terms, terms in small talk / about third parties, and terms used as modifiers
-(the facility in 'limpieza de oficinas' names the service, not the client) are not evidence.
+Terms in questions or asked about ('check whether they permit smoking'), negated terms, terms in small talk /
+about third parties, and terms used as modifiers (the facility in 'limpieza de oficinas' names the service, not the
+client) are not evidence.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers
-from llm_adapters.offline.terms import TermMatch, find_terms, is_modifier, negated, replaced
+from llm_adapters.offline.terms import TermMatch, asked_about, find_terms, is_modifier, negated, replaced
 
 
 def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> list[tuple[TermMatch, bool]]:
@@ -26,7 +27,7 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
         sentence = analysis.sentence_at(match.start)
         if sentence is None or not ctx.allowed(sentence.is_question, kind) or analysis.blocked(match.start):
             continue
-        if negated(analysis, sentence, match.start, match.end):
+        if negated(analysis, sentence, match.start, match.end) or asked_about(analysis, sentence, match.start):
             continue
         if is_modifier(analysis, vocabulary.id, sentence, match):
             continue
