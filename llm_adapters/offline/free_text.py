@@ -33,6 +33,7 @@ _PUNCTUATION = re.compile(r"(?<![0-9]),|,(?![0-9])|[;:]")  # '1,110' is one numb
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
+_CUE_GAP = 3  # words allowed between the words of a several-word cue ('send $1,290 to')
 _BARE_NAME_WORDS = 3  # a short answer to a name question may be written in lower case ('sino', 'la taqueria')
 
 RANK_ANSWER_NAMED = 3  # the answer to the question just asked, naming the topic
@@ -168,7 +169,7 @@ def _pieces(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, int]]
     return [(a, b) for a, b in itertools.pairwise(ordered) if b > a]
 
 
-def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[[list[str]], bool]
+def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[[int, int], bool]
                ) -> list[tuple[int, int]]:
     """The sentence's runs of pieces that hold no other objective's value, unless the piece names this
     objective's topic ('I need to prepare the TOEFL in English': the goal, though 'English' is the language)."""
@@ -178,8 +179,7 @@ def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[
     runs: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
     for piece in _pieces(ctx, sentence):
-        if any(piece[0] <= pos < piece[1] for pos in inside) and not names_ours(
-                _WORD.findall(ctx.analysis.masked[piece[0]:piece[1]])):
+        if any(piece[0] <= pos < piece[1] for pos in inside) and not names_ours(*piece):
             if current is not None:
                 runs.append(current)
             current = None
@@ -191,7 +191,7 @@ def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[
 
 
 def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
-            names_ours: Callable[[list[str]], bool]) -> tuple[int, int, list[str]] | None:
+            names_ours: Callable[[int, int], bool]) -> tuple[int, int, list[str]] | None:
     """The longest trimmed free run of the sentence with something said in it, and its words."""
     best: tuple[int, int, list[str]] | None = None
     for run_start, run_end in _free_runs(ctx, sentence, names_ours):
@@ -216,6 +216,31 @@ def _refers_back(tokens: list[str], words: FreeTextWords) -> bool:
     for at, token in enumerate(tokens):
         if token in words.anaphors and not _content(tokens[at + 1:], words):
             return len(_content(tokens[:at], words)) <= 1
+    return False
+
+
+@lru_cache(maxsize=256)
+def _gapped_cues(terms: frozenset[str], anaphors: frozenset[str]) -> tuple[re.Pattern[str], ...]:
+    """Several-word own cues with room for a few words between their words and their anaphors optional:
+    'send it to' also reads 'send $380 to', 'transfer to' reads 'transfer 980 bucks to'."""
+    patterns = []
+    for term in sorted(terms):
+        required = [w for w in term.split() if w not in anaphors]
+        if len(required) >= 2:
+            body = rf"(?:\s+\S+){{0,{_CUE_GAP}}}?\s+".join(re.escape(w) for w in required)
+            patterns.append(re.compile(rf"(?<![^\W_]){body}\s+(?=\S)", _FLAGS))
+    return tuple(patterns)
+
+
+def _cued_name(ctx: ExtractionContext, gapped: tuple[re.Pattern[str], ...], start: int, end: int) -> bool:
+    """A gapped own cue right before a capitalised word ('send the money to Maria'): the name it introduces is
+    this objective's value. Without the capital ('to my savings account') the cue names nothing here."""
+    source = ctx.analysis.folded.source
+    for pattern in gapped:
+        for match in pattern.finditer(ctx.analysis.masked, start, end):
+            at = ctx.analysis.source_span(match.end(), min(match.end() + 1, end))[0]
+            if at < len(source) and source[at].isupper():
+                return True
     return False
 
 
@@ -253,8 +278,11 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     terms, own = topic_terms(ctx.objective, words)
     limit = min(int(ctx.params.get("max_length", MAX_VALUE)), MAX_VALUE)
     evidence: list[Evidence] = []
-    def names_ours(tokens: list[str]) -> bool:
-        return bool(terms) and _named(tokens, terms, own)
+    gapped = _gapped_cues(terms, words.anaphors) if own else ()
+
+    def names_ours(start: int, end: int) -> bool:
+        return bool(terms) and (_named(_WORD.findall(analysis.masked[start:end]), terms, own)
+                                or _cued_name(ctx, gapped, start, end))
 
     wants_name = _asks_for_name(ctx.objective, words)
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
@@ -265,7 +293,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         if found is None:
             continue
         start, end, tokens = found
-        named = names_ours(tokens)
+        named = names_ours(start, end)
         if not named and words.asides.search(analysis.masked, start, end):
             continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
         if not named and any(_talks_about(tokens, other, words) for other in others):
