@@ -94,7 +94,7 @@ def _transfer(text: str) -> dict[str, str]:
     request = ProposerInput(spec=_transfer_spec(), bits=[0, 0], language="en", turn=1, history=[],
                             message=Message(role=Role.VISITOR, turn=1, text=text),
                             reference_time=datetime(2026, 12, 1, tzinfo=UTC))
-    return {c.objective: c.value for c in proposer().propose(request).commands  # type: ignore[union-attr]
+    return {c.objective: c.value for c in proposer().propose(request).commands
             if c.type == "complete"}
 
 
