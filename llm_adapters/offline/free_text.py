@@ -29,7 +29,7 @@ from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
 _FLAGS = re.IGNORECASE | re.UNICODE
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _PLURAL = re.compile(r"(?:e?s)$")
-_PUNCTUATION = re.compile(r"(?<![0-9]),|,(?![0-9])|[;:]")  # '1,110' is one number, not two pieces
+_PUNCTUATION = re.compile(r"(?<![0-9])[,:]|[,:](?![0-9])|;")  # '1,110' and '5:15' are one value, not two pieces
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
@@ -176,10 +176,11 @@ def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[
     inside = [pos for pos in ctx.taken if sentence.start <= pos < sentence.end]
     if not inside:
         return [(sentence.start, sentence.end)]
+    dated = excluded_spans(ctx)  # a taken time runs past its start ('5:15 pm', '4:15 in the evening')
     runs: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
     for piece in _pieces(ctx, sentence):
-        if any(piece[0] <= pos < piece[1] for pos in inside) and not names_ours(*piece):
+        if (any(piece[0] <= pos < piece[1] for pos in inside) or dated.overlaps(*piece)) and not names_ours(*piece):
             if current is not None:
                 runs.append(current)
             current = None
