@@ -54,17 +54,21 @@ class FreeTextWords:
     acknowledgement_words: frozenset[str] = frozenset()  # words of acknowledgements: "yes, that's correct"
     thanked_for: re.Pattern[str] = NEVER  # 'thank you for': what follows up to the next break is thanked for
     anaphors: frozenset[str] = frozenset()  # 'it', 'that': words referring back to what the other side said
+    declines: re.Pattern[str] = NEVER  # a message opening with 'no' / 'nope': the visitor says no
+    yes_no_questions: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (language, how a yes/no question opens)
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
     def build() -> FreeTextWords:
-        docs = [rules.family("free_text")[lang] for lang in sorted(rules.family("free_text"))]
+        family = rules.family("free_text")
+        docs = [family[lang] for lang in sorted(family)]
 
         def collect(name: str) -> list[str]:
             return [str(w) for doc in docs for w in doc.get(name, [])]
 
         leading, trailing = alternation(collect("leading")), alternation(collect("trailing"))
         asides, thanked = alternation(collect("asides")), alternation(collect("thanked_for"))
+        declines = alternation(collect("declines"))
         return FreeTextWords(
             leading=re.compile(rf"(?:{leading})(?![^\W_])[\s,;:.!\-–—…]*", _FLAGS) if leading else NEVER,
             trailing=re.compile(rf"[\s,;:.!\-–—…]*(?<![^\W_])(?:{trailing})[\s,;:.!…]*$", _FLAGS)
@@ -78,6 +82,10 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
             thanked_for=re.compile(rf"(?:{thanked})(?![^\W_])", _FLAGS) if thanked else NEVER,
             anaphors=frozenset(fold(w) for w in collect("anaphors")),
+            declines=re.compile(rf"\s*(?:{declines})(?![^\W_])", _FLAGS) if declines else NEVER,
+            yes_no_questions=tuple((lang, re.compile("|".join(f"(?:{r})" for r in family[lang]["yes_no_question"]),
+                                                     _FLAGS))
+                                   for lang in sorted(family) if family[lang].get("yes_no_question")),
         )
     return memo(rules, "free_text_words", build)
 
@@ -272,6 +280,16 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int)
     return False
 
 
+def _declined(ctx: ExtractionContext, words: FreeTextWords) -> bool:
+    """The objective's question asks yes or no ('Is there an actor you would like to see?') and the visitor's
+    message opens with no: what follows ('no, I'd rather watch the other one') answers something else."""
+    if not words.declines.match(ctx.analysis.masked):
+        return False
+    questions = ctx.objective.questions
+    return any(lang in questions and pattern.match(fold(questions[lang]).strip()) is not None
+               for lang, pattern in words.yes_no_questions)
+
+
 def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     analysis = ctx.analysis
     words = free_text_words(analysis.rules)
@@ -286,6 +304,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
                                 or _cued_name(ctx, gapped, start, end))
 
     wants_name = _asks_for_name(ctx.objective, words)
+    declined = ctx.lenient and _declined(ctx, words)
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
     for sentence in analysis.sentences:
         if not ctx.allowed(sentence.is_question, "free_text") or _silent(ctx, index, sentence):
@@ -299,6 +318,8 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
         if not named and any(_talks_about(tokens, other, words) for other in others):
             continue  # the visitor talks about another objective ("that's my insurance")
+        if declined and not named:
+            continue  # 'no' to a yes/no question; the rest of the message is about something else
         if ctx.lenient:
             rank = RANK_ANSWER_NAMED if named else RANK_ANSWER
             if not named and _secondary(ctx, words, start, end):

@@ -134,3 +134,37 @@ def test_not_minding_a_feature_neither_negates_nor_refuses_it(say: str, feature:
     found = summary("re", f"{say} {feature}.")
     assert "refuse:requirements" not in found
     assert found.get("complete:requirements")
+
+
+@lru_cache(maxsize=1)
+def _director_spec() -> PublishedGoalSpec:
+    spec = GoalSpec.model_validate({
+        "id": "films", "title": "Films", "default_language": "en", "languages": ["en"],
+        "objectives": [
+            {"id": "director", "name": "Director", "questions": {"en": "Do you have a director in mind?"},
+             "weight": 1, "order": 1, "criterion": {"kind": "free_text", "description": "A film director",
+                                                    "params": {"cues": {"en": ["director", "directed by"]}}}},
+        ],
+    })
+    return PublishedGoalSpec(spec=spec, version=1, content_hash=spec_hash(spec), approved_by="tests",
+                             approved_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+def _director(text: str) -> dict[str, str]:
+    request = ProposerInput(spec=_director_spec(), bits=[0], language="en", turn=1, history=[],
+                            message=Message(role=Role.VISITOR, turn=1, text=text), last_asked="director")
+    return {c.objective: c.value for c in proposer().propose(request).commands  # type: ignore[union-attr]
+            if c.type == "complete"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["No", "Nope", "No thanks", "Not really"]), st.sampled_from([", ", ". "]),
+       st.sampled_from(["I'd rather watch Upside", "I want to see Green Book", "Actually, let's rent Dogman"]))
+def test_no_to_a_yes_no_question_then_something_else_is_no_answer(no: str, cut: str, rest: str) -> None:
+    assert "director" not in _director(f"{no}{cut}{rest}.")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["Yes, ", "", "Sure, "]), st.sampled_from(["Spielberg", "Agnès Varda", "Bong Joon-ho"]))
+def test_a_named_director_still_answers(yes: str, name: str) -> None:
+    assert name in _director(f"{yes}{name}").get("director", "")
