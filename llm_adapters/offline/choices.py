@@ -1,6 +1,6 @@
 """Vocabulary evidence: features ('bedrooms=3; parking; pool') and enumerations (one option id).
 
-Terms in questions or asked about ('check whether they permit smoking'), negated terms, terms in small talk /
+Terms in questions, features asked about ('check whether they permit smoking'), negated terms, terms in small talk /
 about third parties, and terms used as modifiers (the facility in 'limpieza de oficinas' names the service, not the
 client) are not evidence.
 """
@@ -27,8 +27,11 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
         sentence = analysis.sentence_at(match.start)
         if sentence is None or not ctx.allowed(sentence.is_question, kind) or analysis.blocked(match.start):
             continue
-        if negated(analysis, sentence, match.start, match.end) or asked_about(analysis, sentence, match.start):
+        if negated(analysis, sentence, match.start, match.end):
             continue
+        if kind == "features" and asked_about(analysis, sentence, match.start):
+            continue  # a property asked about ('check whether they permit smoking'); an option asked for in a
+            # request ('see if there are any sports events') is the visitor's search, so enumerations keep it
         if is_modifier(analysis, vocabulary.id, sentence, match):
             continue
         usable.append((match, replaced(analysis, sentence, match.start, match.end, ctx.correcting)))
