@@ -13,6 +13,7 @@ from engine.goals.models import CriterionKind, Objective
 from llm_adapters.offline.choice_meaning import ChoiceSettings, match_by_meaning
 from llm_adapters.offline.cues import objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.free_text import thanked_for
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
 from llm_adapters.offline.offline_rules import VocabularyData
@@ -29,6 +30,8 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
             continue
         if negated(analysis, sentence, match.start, match.end):
             continue
+        if thanked_for(analysis, sentence.start, match.start):
+            continue  # 'thank you for checking' thanks the company; it names no option of the visitor's
         if kind == "features" and asked_about(analysis, sentence, match.start):
             continue  # a property asked about ('check whether they permit smoking'); an option asked for in a
             # request ('see if there are any sports events') is the visitor's search, so enumerations keep it

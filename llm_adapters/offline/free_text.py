@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from engine.goals.models import Objective
 from engine.text import fold
-from llm_adapters.offline.analysis import Sentence
+from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
@@ -141,6 +141,17 @@ def _trim(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) ->
             end = tail.start()
             continue
         return start, end
+
+
+def thanked_for(analysis: Analysis, sentence_start: int, start: int) -> bool:
+    """Does the text at ``start`` belong to what the visitor thanks for ('thank you for checking')? The thanks
+    opens the text before it within the sentence, with no break in between."""
+    words = free_text_words(analysis.rules)
+    text = analysis.masked
+    for match in words.thanked_for.finditer(text, sentence_start, start):
+        if _PUNCTUATION.search(text, match.end(), start) is None:
+            return True
+    return False
 
 
 def _silent(ctx: ExtractionContext, index: TextIndex, sentence: Sentence) -> bool:

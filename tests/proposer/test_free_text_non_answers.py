@@ -168,3 +168,16 @@ def test_no_to_a_yes_no_question_then_something_else_is_no_answer(no: str, cut: 
 @given(st.sampled_from(["Yes, ", "", "Sure, "]), st.sampled_from(["Spielberg", "Agnès Varda", "Bong Joon-ho"]))
 def test_a_named_director_still_answers(yes: str, name: str) -> None:
     assert name in _director(f"{yes}{name}").get("director", "")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["Thank you for", "Thanks for", "Thanks so much for"]),
+       st.sampled_from(["parking", "the pool", "the garden", "the terrace"]))
+def test_a_term_in_what_is_thanked_for_is_no_option(thanks: str, thing: str) -> None:
+    assert "complete:requirements" not in summary("re", f"{thanks} {thing} information.")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["Send me the address and if they have", "Find the price, or if it has"]), _FEATURES)
+def test_a_feature_in_a_trailing_if_question_is_asked_about(ask: str, feature: str) -> None:
+    assert "complete:requirements" not in summary("re", f"{ask} {feature}?")
