@@ -192,3 +192,42 @@ def test_a_term_in_what_is_thanked_for_is_no_option(thanks: str, thing: str) -> 
 @given(st.sampled_from(["Send me the address and if they have", "Find the price, or if it has"]), _FEATURES)
 def test_a_feature_in_a_trailing_if_question_is_asked_about(ask: str, feature: str) -> None:
     assert "complete:requirements" not in summary("re", f"{ask} {feature}?")
+
+
+@lru_cache(maxsize=1)
+def _account_spec() -> PublishedGoalSpec:
+    spec = GoalSpec.model_validate({
+        "id": "accounts", "title": "Accounts", "default_language": "en", "languages": ["en"],
+        "vocabularies": {"kinds": {"version": "1.0.0", "description": "Account kinds", "id": "kinds",
+                                   "kind": "enumeration",
+                                   "options": {"checking": {"en": ["checking", "checking account"]},
+                                               "savings": {"en": ["savings", "savings account"]}}}},
+        "objectives": [
+            {"id": "kind", "name": "Account kind", "questions": {"en": "Into which kind of account does it go?"},
+             "weight": 1, "order": 1, "criterion": {"kind": "enumeration", "description": "The account kind",
+                                                    "params": {"vocabulary": "kinds"}}},
+        ],
+    })
+    return PublishedGoalSpec(spec=spec, version=1, content_hash=spec_hash(spec), approved_by="tests",
+                             approved_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+def _account(text: str) -> dict[str, str]:
+    request = ProposerInput(spec=_account_spec(), bits=[0], language="en", turn=1, history=[],
+                            message=Message(role=Role.VISITOR, turn=1, text=text), last_asked="kind")
+    return {c.objective: c.value for c in proposer().propose(request).commands  # type: ignore[union-attr]
+            if c.type == "complete"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["", "Okay, ", "I'd like to ", "Could you "]), st.sampled_from(["check", "save"]),
+       st.sampled_from(["my", "our", "their"]), st.sampled_from(["balance", "details", "history", "changes"]))
+def test_a_verb_sharing_an_options_stem_names_no_option(opener: str, verb: str, owner: str, thing: str) -> None:
+    assert "kind" not in _account(f"{opener}{verb} {owner} {thing}.")
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["", "Into ", "It goes to "]), st.sampled_from(["my", "their", "the"]),
+       st.sampled_from(["checking", "savings"]))
+def test_an_option_named_after_a_determiner_is_still_recorded(opener: str, owner: str, option: str) -> None:
+    assert _account(f"{opener}{owner} {option} account.").get("kind") == option
