@@ -20,9 +20,8 @@ from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
-from llm_adapters.offline.excluded import Spans, excluded_spans
+from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.memo import memo
-from llm_adapters.offline.numbers import find_numbers
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import NEVER, alternation
 from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
@@ -197,12 +196,10 @@ def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[
     if not inside:
         return [(sentence.start, sentence.end)]
     dated = excluded_spans(ctx)  # a taken time runs past its start ('5:15 pm', '4:15 in the evening')
-    numbers = _taken_numbers(ctx, inside)  # so does a taken amount ('six hundred and twenty bucks')
     runs: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
     for piece in _pieces(ctx, sentence):
-        if (any(piece[0] <= pos < piece[1] for pos in inside) or dated.overlaps(*piece)
-                or numbers.overlaps(*piece)) and not names_ours(*piece):
+        if (any(piece[0] <= pos < piece[1] for pos in inside) or dated.overlaps(*piece)) and not names_ours(*piece):
             if current is not None:
                 runs.append(current)
             current = None
@@ -211,13 +208,6 @@ def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[
     if current is not None:
         runs.append(current)
     return runs
-
-
-def _taken_numbers(ctx: ExtractionContext, taken: list[int]) -> Spans:
-    """The whole number expressions another objective's value starts in: a number in words runs across the
-    clause break its 'and' makes ('one thousand six hundred and twenty')."""
-    return Spans([(m.start, m.end) for m in find_numbers(ctx.analysis)
-                  if any(m.start <= pos < m.end for pos in taken)])
 
 
 def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,

@@ -90,9 +90,9 @@ def _transfer_spec() -> PublishedGoalSpec:
                              approved_at=datetime(2026, 1, 1, tzinfo=UTC))
 
 
-def _transfer(text: str, last_asked: str | None = None) -> dict[str, str]:
+def _transfer(text: str) -> dict[str, str]:
     request = ProposerInput(spec=_transfer_spec(), bits=[0, 0], language="en", turn=1, history=[],
-                            message=Message(role=Role.VISITOR, turn=1, text=text), last_asked=last_asked,
+                            message=Message(role=Role.VISITOR, turn=1, text=text),
                             reference_time=datetime(2026, 12, 1, tzinfo=UTC))
     return {c.objective: c.value for c in proposer().propose(request).commands
             if c.type == "complete"}
@@ -105,17 +105,6 @@ def _transfer(text: str, last_asked: str | None = None) -> dict[str, str]:
 def test_a_gapped_cue_before_a_name_names_the_objective(what: str, name: str, verb: str) -> None:
     found = _transfer(f"{verb} {what}to {name}.")
     assert name in found.get("recipient", "")
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.sampled_from(["Please transfer", "Yes, send", "Transfer", "I want to send"]),
-       st.sampled_from(["one", "two", "six", "nine"]), st.sampled_from(["twenty", "eighty", "five", "thirty-one"]),
-       st.sampled_from(["dollars", "USD"]))
-def test_an_amount_in_words_is_no_free_text_answer(verb: str, hundreds: str, rest: str, unit: str) -> None:
-    # the amount's 'and' cuts a clause; the words after it still belong to the amount another objective took
-    found = _transfer(f"{verb} {hundreds} hundred and {rest} {unit}.", last_asked="recipient")
-    assert "amount" in found
-    assert "recipient" not in found
 
 
 def test_a_gapped_cue_without_a_name_names_nothing() -> None:
