@@ -153,7 +153,7 @@ def _director_spec() -> PublishedGoalSpec:
 def _director(text: str) -> dict[str, str]:
     request = ProposerInput(spec=_director_spec(), bits=[0], language="en", turn=1, history=[],
                             message=Message(role=Role.VISITOR, turn=1, text=text), last_asked="director")
-    return {c.objective: c.value for c in proposer().propose(request).commands  # type: ignore[union-attr]
+    return {c.objective: c.value for c in proposer().propose(request).commands
             if c.type == "complete"}
 
 
@@ -204,7 +204,7 @@ def _account_spec() -> PublishedGoalSpec:
 def _account(text: str) -> dict[str, str]:
     request = ProposerInput(spec=_account_spec(), bits=[0], language="en", turn=1, history=[],
                             message=Message(role=Role.VISITOR, turn=1, text=text), last_asked="kind")
-    return {c.objective: c.value for c in proposer().propose(request).commands  # type: ignore[union-attr]
+    return {c.objective: c.value for c in proposer().propose(request).commands
             if c.type == "complete"}
 
 
