@@ -117,6 +117,13 @@ def _term_stems(vocabulary: VocabularyData, algorithms: tuple[str, ...], functio
     return memo(vocabulary, key, build)
 
 
+def _verb_use(analysis: Analysis, end: int, sentence_end: int) -> bool:
+    """The word ending at ``end`` is a verb with an object ('check my balance'): it shares a stem with an option
+    term ('checking') without naming that option."""
+    after = analysis.masked[end:sentence_end]
+    return any(p.match(after) for p in analysis.rules.cue("verb_object_after"))
+
+
 def _lexical(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSettings,
              sentences: list[Sentence], topic: frozenset[str], taken: frozenset[int],
              company_terms: frozenset[str], min_hits: int = 1) -> ChoiceMatch | None:
@@ -133,7 +140,8 @@ def _lexical(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSet
                 continue  # no term of this list was written, so a company word here names another objective's value
             at = text.find(word, sentence.start, sentence.end)
             # a word already the value of another objective ('es una oficina' as the client type) is not this one's
-            if at >= 0 and at not in taken and not negated(analysis, sentence, at, at + len(word)):
+            if at >= 0 and at not in taken and not negated(analysis, sentence, at, at + len(word)) and not _verb_use(
+                    analysis, at + len(word), sentence.end):
                 positions.append((at, _stems(word, algorithms)))
         for option, stems in terms:
             hits = [min(at for at, word in positions if word & stem) for stem in stems
@@ -212,4 +220,22 @@ def match_by_meaning(analysis: Analysis, vocabulary: VocabularyData, settings: C
     lexical = _lexical(analysis, vocabulary, settings, list(allowed), topic, taken, company_terms, min_hits)
     if lexical is not None or not answering:
         return lexical
-    return _semantic(analysis, vocabulary, settings, list(allowed))
+    # a sentence whose only tie to an option is a verb sharing its stem ('check my balance' and 'checking') would
+    # lead the embedding by that same surface form
+    plain = [s for s in allowed if not _verb_collision(analysis, vocabulary, settings, s)]
+    return _semantic(analysis, vocabulary, settings, plain)
+
+
+def _verb_collision(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSettings,
+                    sentence: Sentence) -> bool:
+    """A word of the sentence used as a verb with an object shares a stem with a word of an option term."""
+    algorithms = _algorithms(analysis, settings)
+    function_words = _function_words(analysis)
+    option_stems = {stem for _, stems in _term_stems(vocabulary, algorithms, function_words, frozenset())
+                    for word in stems for stem in word}
+    text = analysis.masked
+    for word in _content(analysis.words(sentence.start, sentence.end), function_words):
+        at = text.find(word, sentence.start, sentence.end)
+        if at >= 0 and _verb_use(analysis, at + len(word), sentence.end) and _stems(word, algorithms) & option_stems:
+            return True
+    return False

@@ -1,7 +1,8 @@
 """Vocabulary evidence: features ('bedrooms=3; parking; pool') and enumerations (one option id).
 
-Terms in questions, negated terms, terms in small talk / about third parties, and terms used as modifiers
-(the facility in 'limpieza de oficinas' names the service, not the client) are not evidence.
+Terms in questions, features asked about ('check whether they permit smoking'), negated terms, terms in small talk /
+about third parties, and terms used as modifiers (the facility in 'limpieza de oficinas' names the service, not the
+client) are not evidence.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ from engine.goals.models import CriterionKind, Objective
 from llm_adapters.offline.choice_meaning import ChoiceSettings, match_by_meaning
 from llm_adapters.offline.cues import objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.free_text import thanked_for
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers
-from llm_adapters.offline.terms import TermMatch, find_terms, is_modifier, negated, replaced
+from llm_adapters.offline.terms import TermMatch, asked_about, find_terms, is_modifier, negated, replaced
 
 
 def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> list[tuple[TermMatch, bool]]:
@@ -28,6 +30,11 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
             continue
         if negated(analysis, sentence, match.start, match.end):
             continue
+        if thanked_for(analysis, sentence.start, match.start):
+            continue  # 'thank you for checking' thanks the company; it names no option of the visitor's
+        if kind == "features" and asked_about(analysis, sentence, match.start):
+            continue  # a property asked about ('check whether they permit smoking'); an option asked for in a
+            # request ('see if there are any sports events') is the visitor's search, so enumerations keep it
         if is_modifier(analysis, vocabulary.id, sentence, match):
             continue
         usable.append((match, replaced(analysis, sentence, match.start, match.end, ctx.correcting)))

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from engine.goals.models import Objective
 from engine.text import fold
-from llm_adapters.offline.analysis import Sentence
+from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
@@ -29,11 +29,11 @@ from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
 _FLAGS = re.IGNORECASE | re.UNICODE
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _PLURAL = re.compile(r"(?:e?s)$")
-_PUNCTUATION = re.compile(r"(?<![0-9]),|,(?![0-9])|[;:]")  # '1,110' is one number, not two pieces
+_PUNCTUATION = re.compile(r"(?<![0-9])[,:]|[,:](?![0-9])|;")  # '1,110' and '5:15' are one value, not two pieces
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
-_SHORT_REPLY_WORDS = 4  # a reply this short made of acknowledgement words says nothing ("yes, that's correct")
+_CUE_GAP = 3  # words allowed between the words of a several-word cue ('send $1,290 to')
 _BARE_NAME_WORDS = 3  # a short answer to a name question may be written in lower case ('sino', 'la taqueria')
 
 RANK_ANSWER_NAMED = 3  # the answer to the question just asked, naming the topic
@@ -52,17 +52,23 @@ class FreeTextWords:
     name_markers: frozenset[str] = frozenset()
     name_introducers: frozenset[str] = frozenset()  # 'called', 'titled': the next word is a name in any case
     acknowledgement_words: frozenset[str] = frozenset()  # words of acknowledgements: "yes, that's correct"
+    thanked_for: re.Pattern[str] = NEVER  # 'thank you for': what follows up to the next break is thanked for
+    anaphors: frozenset[str] = frozenset()  # 'it', 'that': words referring back to what the other side said
+    declines: re.Pattern[str] = NEVER  # a message opening with 'no' / 'nope': the visitor says no
+    yes_no_questions: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (language, how a yes/no question opens)
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
     def build() -> FreeTextWords:
-        docs = [rules.family("free_text")[lang] for lang in sorted(rules.family("free_text"))]
+        family = rules.family("free_text")
+        docs = [family[lang] for lang in sorted(family)]
 
         def collect(name: str) -> list[str]:
             return [str(w) for doc in docs for w in doc.get(name, [])]
 
         leading, trailing = alternation(collect("leading")), alternation(collect("trailing"))
-        asides = alternation(collect("asides"))
+        asides, thanked = alternation(collect("asides")), alternation(collect("thanked_for"))
+        declines = alternation(collect("declines"))
         return FreeTextWords(
             leading=re.compile(rf"(?:{leading})(?![^\W_])[\s,;:.!\-–—…]*", _FLAGS) if leading else NEVER,
             trailing=re.compile(rf"[\s,;:.!\-–—…]*(?<![^\W_])(?:{trailing})[\s,;:.!…]*$", _FLAGS)
@@ -74,6 +80,12 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             name_markers=frozenset(fold(w) for w in collect("name_markers")),
             name_introducers=frozenset(fold(w) for w in collect("name_introducers")),
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
+            thanked_for=re.compile(rf"(?:{thanked})(?![^\W_])", _FLAGS) if thanked else NEVER,
+            anaphors=frozenset(fold(w) for w in collect("anaphors")),
+            declines=re.compile(rf"\s*(?:{declines})(?![^\W_])", _FLAGS) if declines else NEVER,
+            yes_no_questions=tuple((lang, re.compile("|".join(f"(?:{r})" for r in family[lang]["yes_no_question"]),
+                                                     _FLAGS))
+                                   for lang in sorted(family) if family[lang].get("yes_no_question")),
         )
     return memo(rules, "free_text_words", build)
 
@@ -107,13 +119,19 @@ def _named(tokens: list[str], terms: frozenset[str], own: bool) -> bool:
 
 
 def _trim(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> tuple[int, int]:
-    """Drop leading greetings/interjections and trailing pleasantries (repeatedly) and edge punctuation."""
+    """Drop leading greetings/interjections, thanks for something ('thank you for your help, ...') and trailing
+    pleasantries (repeatedly) and edge punctuation."""
     text = ctx.analysis.masked
     while True:
         while start < end and text[start] in _EDGE:
             start += 1
         while end > start and text[end - 1] in _EDGE:
             end -= 1
+        thanks = words.thanked_for.match(text, start, end)
+        if thanks is not None:  # what is thanked for runs to the next break: never the visitor's answer
+            cut = _PUNCTUATION.search(text, thanks.end(), end)
+            start = cut.end() if cut is not None else end
+            continue
         lead = words.leading.match(text, start, end)
         if lead is not None and lead.end() < end:
             start = lead.end()
@@ -123,6 +141,17 @@ def _trim(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) ->
             end = tail.start()
             continue
         return start, end
+
+
+def thanked_for(analysis: Analysis, sentence_start: int, start: int) -> bool:
+    """Does the text at ``start`` belong to what the visitor thanks for ('thank you for checking')? The thanks
+    opens the text before it within the sentence, with no break in between."""
+    words = free_text_words(analysis.rules)
+    text = analysis.masked
+    for match in words.thanked_for.finditer(text, sentence_start, start):
+        if _PUNCTUATION.search(text, match.end(), start) is None:
+            return True
+    return False
 
 
 def _silent(ctx: ExtractionContext, index: TextIndex, sentence: Sentence) -> bool:
@@ -159,18 +188,18 @@ def _pieces(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, int]]
     return [(a, b) for a, b in itertools.pairwise(ordered) if b > a]
 
 
-def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[[list[str]], bool]
+def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[[int, int], bool]
                ) -> list[tuple[int, int]]:
     """The sentence's runs of pieces that hold no other objective's value, unless the piece names this
     objective's topic ('I need to prepare the TOEFL in English': the goal, though 'English' is the language)."""
     inside = [pos for pos in ctx.taken if sentence.start <= pos < sentence.end]
     if not inside:
         return [(sentence.start, sentence.end)]
+    dated = excluded_spans(ctx)  # a taken time runs past its start ('5:15 pm', '4:15 in the evening')
     runs: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
     for piece in _pieces(ctx, sentence):
-        if any(piece[0] <= pos < piece[1] for pos in inside) and not names_ours(
-                _WORD.findall(ctx.analysis.masked[piece[0]:piece[1]])):
+        if (any(piece[0] <= pos < piece[1] for pos in inside) or dated.overlaps(*piece)) and not names_ours(*piece):
             if current is not None:
                 runs.append(current)
             current = None
@@ -182,19 +211,57 @@ def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[
 
 
 def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
-            names_ours: Callable[[list[str]], bool]) -> tuple[int, int, list[str]] | None:
+            names_ours: Callable[[int, int], bool]) -> tuple[int, int, list[str]] | None:
     """The longest trimmed free run of the sentence with something said in it, and its words."""
     best: tuple[int, int, list[str]] | None = None
     for run_start, run_end in _free_runs(ctx, sentence, names_ours):
         start, end = _trim(ctx, words, run_start, run_end)
         tokens = _WORD.findall(ctx.analysis.masked[start:end])
-        if " ".join(tokens) in words.acknowledgements or all(t in words.stopwords for t in tokens) or (
-                len(tokens) <= _SHORT_REPLY_WORDS
-                and all(t in words.stopwords or t in words.acknowledgement_words for t in tokens)):
-            continue  # nothing said: 'ok', or a lone joiner left between other objectives' values
+        if " ".join(tokens) in words.acknowledgements or not _content(tokens, words) or _refers_back(tokens, words):
+            continue  # nothing said: 'ok', 'yes, that works', a lone joiner, or 'please play it'
         if best is None or end - start > best[1] - best[0]:
             best = (start, end, tokens)
     return best
+
+
+def _content(tokens: list[str], words: FreeTextWords) -> list[str]:
+    """The words that say something: neither stopwords nor words of acknowledgements."""
+    return [t for t in tokens if t not in words.stopwords and t not in words.acknowledgement_words]
+
+
+def _refers_back(tokens: list[str], words: FreeTextWords) -> bool:
+    """An acceptance of what the other side said ('yes, please play it', 'try that', 'that should work'): an
+    anaphor with nothing said after it and at most one word (a verb) said before it. 'I want it quiet' says
+    something after the anaphor, so it stays an answer."""
+    for at, token in enumerate(tokens):
+        if token in words.anaphors and not _content(tokens[at + 1:], words):
+            return len(_content(tokens[:at], words)) <= 1
+    return False
+
+
+@lru_cache(maxsize=256)
+def _gapped_cues(terms: frozenset[str], anaphors: frozenset[str]) -> tuple[re.Pattern[str], ...]:
+    """Several-word own cues with room for a few words between their words and their anaphors optional:
+    'send it to' also reads 'send $380 to', 'transfer to' reads 'transfer 980 bucks to'."""
+    patterns = []
+    for term in sorted(terms):
+        required = [w for w in term.split() if w not in anaphors]
+        if len(required) >= 2:
+            body = rf"(?:\s+\S+){{0,{_CUE_GAP}}}?\s+".join(re.escape(w) for w in required)
+            patterns.append(re.compile(rf"(?<![^\W_]){body}\s+(?=\S)", _FLAGS))
+    return tuple(patterns)
+
+
+def _cued_name(ctx: ExtractionContext, gapped: tuple[re.Pattern[str], ...], start: int, end: int) -> bool:
+    """A gapped own cue right before a capitalised word ('send the money to Maria'): the name it introduces is
+    this objective's value. Without the capital ('to my savings account') the cue names nothing here."""
+    source = ctx.analysis.folded.source
+    for pattern in gapped:
+        for match in pattern.finditer(ctx.analysis.masked, start, end):
+            at = ctx.analysis.source_span(match.end(), min(match.end() + 1, end))[0]
+            if at < len(source) and source[at].isupper():
+                return True
+    return False
 
 
 def _talks_about(tokens: list[str], other: Objective, words: FreeTextWords) -> bool:
@@ -224,6 +291,16 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int)
     return False
 
 
+def _declined(ctx: ExtractionContext, words: FreeTextWords) -> bool:
+    """The objective's question asks yes or no ('Is there an actor you would like to see?') and the visitor's
+    message opens with no: what follows ('no, I'd rather watch the other one') answers something else."""
+    if not words.declines.match(ctx.analysis.masked):
+        return False
+    questions = ctx.objective.questions
+    return any(lang in questions and pattern.match(fold(questions[lang]).strip()) is not None
+               for lang, pattern in words.yes_no_questions)
+
+
 def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     analysis = ctx.analysis
     words = free_text_words(analysis.rules)
@@ -231,10 +308,14 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     terms, own = topic_terms(ctx.objective, words)
     limit = min(int(ctx.params.get("max_length", MAX_VALUE)), MAX_VALUE)
     evidence: list[Evidence] = []
-    def names_ours(tokens: list[str]) -> bool:
-        return bool(terms) and _named(tokens, terms, own)
+    gapped = _gapped_cues(terms, words.anaphors) if own else ()
+
+    def names_ours(start: int, end: int) -> bool:
+        return bool(terms) and (_named(_WORD.findall(analysis.masked[start:end]), terms, own)
+                                or _cued_name(ctx, gapped, start, end))
 
     wants_name = _asks_for_name(ctx.objective, words)
+    declined = ctx.lenient and _declined(ctx, words)
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
     for sentence in analysis.sentences:
         if not ctx.allowed(sentence.is_question, "free_text") or _silent(ctx, index, sentence):
@@ -243,11 +324,13 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         if found is None:
             continue
         start, end, tokens = found
-        named = names_ours(tokens)
+        named = names_ours(start, end)
         if not named and words.asides.search(analysis.masked, start, end):
             continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
         if not named and any(_talks_about(tokens, other, words) for other in others):
             continue  # the visitor talks about another objective ("that's my insurance")
+        if declined and not named:
+            continue  # 'no' to a yes/no question; the rest of the message is about something else
         if ctx.lenient:
             rank = RANK_ANSWER_NAMED if named else RANK_ANSWER
             if not named and _secondary(ctx, words, start, end):

@@ -1,5 +1,6 @@
 """Vocabulary term matching on folded text, with the context checks every typed extractor shares:
-negation ("I do not need parking"), modifier contexts ("limpieza de oficinas") and replaced values."""
+negation ("I do not need parking"), questions about the offer ("is smoking allowed there"), modifier contexts
+("limpieza de oficinas") and replaced values."""
 
 from __future__ import annotations
 
@@ -76,6 +77,13 @@ def negated(analysis: Analysis, sentence: Sentence, start: int, end: int) -> boo
         return True
     after = text[end:sentence.end]
     return any(p.match(after) for p in analysis.rules.cue("negation_after"))
+
+
+def asked_about(analysis: Analysis, sentence: Sentence, start: int) -> bool:
+    """Is the term at ``start`` a property the visitor asks the company about ('check whether they permit
+    smoking', 'and is it furnished?') rather than one they state? Also in sentences read as requests."""
+    before = analysis.masked[sentence.start:start]
+    return any(p.search(before) for p in analysis.rules.cue("asked_about_before"))
 
 
 def is_modifier(analysis: Analysis, vocabulary_id: str, sentence: Sentence, match: TermMatch) -> bool:
