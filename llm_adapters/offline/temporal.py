@@ -27,6 +27,7 @@ from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import OfflineRules
+from llm_adapters.offline.temporal_availability import Mentioned, excluded_days, sentence_availability
 from llm_adapters.offline.temporal_parse import Reading, read_sentence
 from llm_adapters.offline.temporal_rules import TemporalGrammar, bounded, grammar
 from llm_adapters.offline.terms import replaced
@@ -272,6 +273,8 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     if not mentions:
         return _bare_hour(ctx, granularity)
     compiled = grammar(analysis.rules)
+    if granularity == "availability":
+        return _availability(ctx, mentions, compiled)
     siblings = _siblings(ctx)
     others = [o for o in siblings if o.id != ctx.objective.id]
     usable: list[TemporalMention] = []
@@ -326,12 +329,53 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     return evidence
 
 
+def _availability(ctx: ExtractionContext, mentions: Sequence[TemporalMention],
+                  compiled: TemporalGrammar) -> list[Evidence]:
+    """When the visitor can come (spec/adr/0008): per sentence, its day and time as one value, less the weekdays
+    it rules out; a sentence that only rules days out counts as an answer to the question just asked, or beside
+    a time ('not Mondays, evenings from 6')."""
+    analysis = ctx.analysis
+    today = _today(ctx.reference_time, ctx.spec)
+    groups: dict[tuple[int, int], tuple[list[Mentioned], set[str], list[Mentioned]]] = {}
+    origin: dict[int, TemporalMention] = {}
+    for mention in mentions:
+        sentence = mention.sentence
+        if sentence.is_question and not ctx.allowed(True, "datetime", sentence.seeks_offer) and not _proposes(
+                ctx, mention, compiled):
+            continue
+        if analysis.blocked(mention.start) or _past(mention, today):
+            continue
+        item = Mentioned(mention.start, mention.end, (sentence.start, sentence.end), mention.values)
+        origin[id(item)] = mention
+        usable, excluded, anchors = groups.setdefault(item.sentence, ([], set(), []))
+        if _ruled_out(analysis, mention, compiled):
+            days = excluded_days(analysis, item, compiled)
+            excluded.update(days)
+            if days:
+                anchors.append(item)
+            continue
+        usable.append(item)
+    evidence: list[Evidence] = []
+    for usable, excluded, anchors in groups.values():
+        # A weak mention ('morning', a lone month) counts beside a firm one of its sentence ('Fridays are best,
+        # late morning') or as the answer to the question just asked; never alone.
+        if not ctx.lenient:
+            firm = [m for m in usable if not origin[id(m)].weak]
+            usable[:] = usable if firm else []
+            anchors[:] = [m for m in anchors if not origin[id(m)].weak]
+        anchor = anchors[0] if anchors and (ctx.lenient or usable) else None
+        for found in sentence_availability(usable, frozenset(excluded), anchor):
+            mention = origin[id(found.anchor)]
+            evidence.append(_evidence(ctx, mention, found.value, 0 if mention.weak else 1))
+    return evidence
+
+
 _BARE_CLOCK = re.compile(r"^\W*(\d{1,2})(?:[:.h](\d{2}))?\W*$")
 
 
 def _bare_hour(ctx: ExtractionContext, granularity: str) -> list[Evidence]:
     """'17', '9.30' as the whole answer to 'what time suits you?': a clock time, read like a bare 'at 5'."""
-    if not ctx.lenient or granularity != "time" or len(ctx.analysis.sentences) != 1:
+    if not ctx.lenient or granularity not in ("time", "availability") or len(ctx.analysis.sentences) != 1:
         return []
     sentence = ctx.analysis.sentences[0]
     match = _BARE_CLOCK.match(ctx.analysis.masked[sentence.start:sentence.end])

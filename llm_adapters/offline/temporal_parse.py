@@ -279,6 +279,8 @@ class _Reader:
                 return None  # 'the 3rd floor', 'the 2nd time'
             if g.get("dayword") and not self._follows_ok(text, m.end(), lang):
                 return None  # 'first' is a date only where nothing but temporal words follow
+            if g.get("dayword") and not g.get("lead") and not lang.patterns["glue_before"].search(text, 0, m.start()):
+                return None  # 'see the place first?': a spelled ordinal is a day only after a glue word ('the')
             return atom("dom", day=day, weak=bool(g.get("dayword")) and not g.get("lead"))
         if name == "date_this_month":
             day = day_of("day", "dayword")
@@ -370,7 +372,10 @@ class _Reader:
                 first = max(first, today)
             else:
                 first, last = _season(today, bounds, bool(g.get("next") or g.get("after")))
-            return atom("frame", value=f"period:{_iso(first)}/{_iso(last)}", start=first, end=last)
+            # A bare season ('more in summer') is vague: only an answer to the question just asked, unless
+            # 'next' / 'this' / a year pins it (spec/adr/0008).
+            vague = not (g.get("next") or g.get("this") or g.get("after") or g.get("year"))
+            return atom("frame", value=f"period:{_iso(first)}/{_iso(last)}", start=first, end=last, weak=vague)
         if name == "month_part":
             part = lex["month_parts"].value(g["mp"] or "")
             month = lex["months"].value(g["month"] or "")
@@ -724,7 +729,8 @@ class _Reader:
                 day = frames[0].data["point"]
             if day is not None:  # 'cuanto antes, mañana': asap, or the day itself for a date objective
                 values.extend(_on_day(day, time_value))
-            return Reading(start, end, tuple(values), lang)
+            vague = day is None and len(frames) == 1 and bool(frames[0].data.get("weak"))
+            return Reading(start, end, tuple(values), lang, weak=vague)
         if ranges and day is None:
             span = _span_value(ranges[0].data["start"], ranges[0].data["end"])
             values = [span] + ([time_value] if time_value else [])

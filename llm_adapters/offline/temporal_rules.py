@@ -276,6 +276,7 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
         "negated_before": re.compile(
             rf"(?<![\w])(?:{lex['negation_before'].regex or '(?!)'})(?:\s+[\w'’]+){{0,2}}\s*$", _FLAGS),
         "negated_after": re.compile(rf"\s*,?\s*(?:{lex['negation_after'].regex or '(?!)'})(?![\w])", _FLAGS),
+        "glue_before": re.compile(rf"(?<![\w])(?:{glue})\s+$", _FLAGS),  # 'the' / 'on' / 'le' just before
         "time_lead_inside": re.compile(rf"(?<![\w])(?:{lex['time_leads'].regex or '(?!)'})(?![\w])", _FLAGS),
         "upcoming": c(rf"(?:{lex['upcoming_leads'].regex or '(?!)'})\s+(?:{count}\s+)?(?:{after}\s+)?{units}"),
         "period": c(rf"(?:{mod_before}\s+(?:{glue}\s+)*{_opt(lex['period_units'], 'pu')}"
