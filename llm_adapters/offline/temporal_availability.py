@@ -103,7 +103,7 @@ def sentence_availability(usable: Sequence[Mentioned], excluded: frozenset[str],
     if it has one, witnessed by ``exclusion_anchor`` (None: the caller does not take a bare exclusion). Every
     other mention keeps its own first reading."""
     leading = [(m, _parsed(m.values[0]) if m.values else None) for m in usable]  # each mention's first reading
-    days = [(m, v) for m, v in leading if v is not None and value_parts(v) in (_DAY, _WEEKDAY)]
+    days = [(m, v) for m, v in leading if v is not None and value_parts(v) & (_DAY | _WEEKDAY)]
     times = [(m, v) for m, v in leading if v is not None and value_parts(v) == _TIME]
     time_only = [m for m, _ in times]
     time = times[0][1] if times else None
@@ -112,11 +112,11 @@ def sentence_availability(usable: Sequence[Mentioned], excluded: frozenset[str],
     for mention, day in days:
         used.add(id(mention))
         if day.kind == "schedule" and excluded:
-            named = day.canonical.removeprefix("weekly:").split(",")
-            remaining = _weekly([d for d in named if d not in excluded], None)
+            named, _, at = day.canonical.removeprefix("weekly:").partition("@")
+            remaining = _weekly([d for d in named.split(",") if d not in excluded], None)
             if remaining is None:  # every day it names is ruled out
                 continue
-            day = parse_value(remaining)
+            day = parse_value(f"{remaining}@{at}" if at else remaining)
         value = day.canonical
         if time is not None and "time" not in value_parts(day):
             value = _combine(day, time)
