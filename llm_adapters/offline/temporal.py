@@ -92,11 +92,21 @@ def _find(analysis: Analysis, today: date, region: str | None, spec: GoalSpec | 
         readings = read_sentence(compiled, languages, today, region, text, sentence.start)
         for reading in readings:
             reading = _with_dateparser(reading, analysis, compiled, today, budget)
+            weak = reading.weak and not _today_closes_statement(analysis, reading, sentence, today)
             mentions.append(TemporalMention(reading.start, reading.end, reading.values, reading.language,
-                                            reading.weak, sentence, max(reading.core, reading.start), reading.role))
+                                            weak, sentence, max(reading.core, reading.start), reading.role))
             if len(mentions) >= compiled.settings.max_mentions:
                 return mentions
     return mentions
+
+
+def _today_closes_statement(analysis: Analysis, reading: Reading, sentence: Sentence, today: date) -> bool:
+    """A lone 'today' is chat more often than an answer ('today I wanted to ask ...'), except as the last word
+    of a statement's clause: 'I'll be checking in today.', 'I want to fly to Vancouver later today.'"""
+    if sentence.is_question or reading.values != (today.isoformat(),):
+        return False
+    _, clause_end = analysis.clause_at(reading.start)
+    return not analysis.masked[reading.end:max(clause_end, reading.end)].strip(" .!,;:")
 
 
 # --- dateparser: month-name dates our patterns leave half-read --------------------------------------------

@@ -721,6 +721,8 @@ class _Reader:
         target = self._target(dates, ranges, frames, months, single_days)
         if (before or after) and target is not None:
             first, last = target
+            if before and first == last:  # 'I need the car by next Monday': the day itself for a date objective
+                return Reading(start, end, (f"before:{_iso(first)}", *_on_day(first, time_value)), lang)
             return Reading(start, end, (f"before:{_iso(first)}" if before else f"after:{_iso(last)}",), lang)
         day = self._day(dates, single_days)
         if frames:
