@@ -92,7 +92,10 @@ def _find(analysis: Analysis, today: date, region: str | None, spec: GoalSpec | 
         readings = read_sentence(compiled, languages, today, region, text, sentence.start)
         for reading in readings:
             reading = _with_dateparser(reading, analysis, compiled, today, budget)
-            weak = reading.weak and not _today_closes_statement(analysis, reading, sentence, today)
+            lone_today = reading.values == (today.isoformat(),) and reading.weak
+            if lone_today and _social(analysis, reading):
+                continue  # 'thanks for your help today': a pleasantry, not a day
+            weak = reading.weak and not (lone_today and _closes_statement(analysis, reading, sentence))
             mentions.append(TemporalMention(reading.start, reading.end, reading.values, reading.language,
                                             weak, sentence, max(reading.core, reading.start), reading.role))
             if len(mentions) >= compiled.settings.max_mentions:
@@ -100,13 +103,21 @@ def _find(analysis: Analysis, today: date, region: str | None, spec: GoalSpec | 
     return mentions
 
 
-def _today_closes_statement(analysis: Analysis, reading: Reading, sentence: Sentence, today: date) -> bool:
+def _closes_statement(analysis: Analysis, reading: Reading, sentence: Sentence) -> bool:
     """A lone 'today' is chat more often than an answer ('today I wanted to ask ...'), except as the last word
     of a statement's clause: 'I'll be checking in today.', 'I want to fly to Vancouver later today.'"""
-    if sentence.is_question or reading.values != (today.isoformat(),):
+    if sentence.is_question:
         return False
     _, clause_end = analysis.clause_at(reading.start)
     return not analysis.masked[reading.end:max(clause_end, reading.end)].strip(" .!,;:")
+
+
+def _social(analysis: Analysis, reading: Reading) -> bool:
+    """The clause is a social aside of the free-text language data ('thanks for your help today')."""
+    from llm_adapters.offline.free_text import free_text_words  # free_text imports this module (excluded spans)
+
+    start, end = analysis.clause_at(reading.start)
+    return free_text_words(analysis.rules).asides.search(analysis.masked, start, max(end, reading.end)) is not None
 
 
 # --- dateparser: month-name dates our patterns leave half-read --------------------------------------------
