@@ -431,7 +431,17 @@ def _proposes(ctx: ExtractionContext, mention: TemporalMention, compiled: Tempor
     evidence after the question about it, or anytime when it names a day or hour in digits."""
     if not _proposal_question(ctx.analysis, mention.sentence, compiled):
         return False
-    return ctx.lenient or any(ch.isdigit() for ch in ctx.analysis.masked[mention.start:mention.end])
+    return ctx.lenient or any(ch.isdigit() for ch in ctx.analysis.masked[mention.start:mention.end]) or (
+        not mention.weak and _named_day_or_hour(mention))
+
+
+def _named_day_or_hour(mention: TemporalMention) -> bool:
+    """'tomorrow', 'at five pm': a day or a clock time named in words is as definite as one in digits (not a part
+    of day, a schedule or a time frame)."""
+    try:
+        return parse_value(mention.values[0]).kind in ("date", "datetime", "time")
+    except TemporalError:  # pragma: no cover - the parser only writes grammar values
+        return False
 
 
 def _is_range(value: str | None) -> bool:
