@@ -241,7 +241,7 @@ def _nearest_cue(analysis: Analysis, mention: TemporalMention, objectives: Seque
     best: tuple[int, int, Objective] | None = None
     for index, objective in enumerate(objectives):
         for term in _cue_terms(objective):
-            pattern = re.compile(rf"(?<![\w]){re.escape(term)}", re.IGNORECASE)
+            pattern = re.compile(rf"(?<![\w]){_inflected(term)}", re.IGNORECASE)
             hits = [len(before) - m.end() for m in pattern.finditer(before)]
             hits += [m.start() + 1000 for m in pattern.finditer(after)]  # after the mention counts less
             if hits:
@@ -249,6 +249,12 @@ def _nearest_cue(analysis: Analysis, mention: TemporalMention, objectives: Seque
                 if best is None or (distance, index) < best[:2]:
                     best = (distance, index, objective)
     return best[2] if best else None
+
+
+def _inflected(term: str) -> str:
+    """A cue term whose words of four letters or more may carry an ending: 'check out' also finds 'checking
+    out', 'arrive' finds 'arrives' (the company writes the base form; visitors inflect it)."""
+    return r"\s+".join(re.escape(w) + (r"\w*" if len(w) >= 4 else "") for w in term.split())
 
 
 def _proposal_question(analysis: Analysis, sentence: Sentence, compiled: TemporalGrammar) -> bool:
@@ -344,7 +350,8 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
             value = _range_end(value, role)
             rank = 2
         elif (same and mention in shared and not ctx.lenient  # the question just asked claims an unnamed date
-              and not _first_of_its_kind(ctx.objective, siblings, granularity, mention, shared)):
+              and (ctx.asked in {o.id for o in same}
+                   or not _first_of_its_kind(ctx.objective, siblings, granularity, mention, shared))):
             continue
         evidence.append(_evidence(ctx, mention, value, rank if not mention.weak else 0))
     return evidence

@@ -10,7 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.proposer.temporal_support import REF, mentions
+from engine.goals.models import GoalSpec
+from llm_adapters.offline.evidence import ExtractionContext
+from llm_adapters.offline.temporal import extract_datetime
+from tests.proposer.temporal_support import REF, analysis_of, mentions, objective, spec_with
 from tests.proposer.test_temporal_extract import extract, single
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -56,3 +59,32 @@ def test_a_request_as_a_question_proposes_what_it_names(text: str, granularity: 
 
 def test_a_question_about_the_company_still_states_nothing() -> None:
     assert extract("Are you open tomorrow?", single("date"), "when") == []
+
+
+def _stay() -> tuple[GoalSpec, list[str]]:
+    spec = spec_with(objective("arrival", "date", 1, cues={"en": ["check in", "arrive"]}),
+                     objective("departure", "date", 2, cues={"en": ["check out", "leave"]}))
+    return spec, ["arrival", "departure"]
+
+
+@pytest.mark.parametrize(("text", "owner"), [
+    ("We will be checking out on March 7th.", "departure"),
+    ("I am checking in on the 7th of April.", "arrival"),
+    ("She arrives on the 9th of April.", "arrival"),
+])
+def test_an_inflected_cue_names_its_objective(text: str, owner: str) -> None:
+    spec, ids = _stay()
+    found = {oid: extract(text, spec, oid) for oid in ids}
+    assert [oid for oid, values in found.items() if values] == [owner], found
+
+
+@pytest.mark.parametrize("asked", ["arrival", "departure"])
+def test_an_unnamed_date_belongs_to_the_date_just_asked(asked: str) -> None:
+    spec, ids = _stay()
+    target = {o.id: o for o in spec.objectives}
+    values = {}
+    for oid in ids:
+        ctx = ExtractionContext(analysis=analysis_of("On the 13th, I guess.", "en"), objective=target[oid],
+                                lenient=oid == asked, correcting=False, spec=spec, reference_time=REF, asked=asked)
+        values[oid] = [e.value for e in extract_datetime(ctx)]
+    assert values == {oid: (["2027-03-13"] if oid == asked else []) for oid in ids}
