@@ -347,8 +347,12 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
             role = _role(ctx.objective, compiled) or _position_role(ctx.objective, siblings, granularity)
             if role is None:
                 continue
-            value = _range_end(value, role)
+            end = _range_end(value, role)
             rank = 2
+            if role == "end" and end != value:  # the range's last day is written at its end: a weekday named
+                evidence.append(_evidence(ctx, mention, end, rank, at=mention.end - 1))  # at its start is not it
+                continue
+            value = end
         elif (same and mention in shared and not ctx.lenient  # the question just asked claims an unnamed date
               and (ctx.asked in {o.id for o in same}
                    or not _first_of_its_kind(ctx.objective, siblings, granularity, mention, shared))):
@@ -476,10 +480,11 @@ def _first_of_its_kind(objective: Objective, siblings: Sequence[Objective], gran
     return position == index or (len(shared) == 1 and index == 0)
 
 
-def _evidence(ctx: ExtractionContext, mention: TemporalMention, value: str, rank: int) -> Evidence:
+def _evidence(ctx: ExtractionContext, mention: TemporalMention, value: str, rank: int,
+              at: int | None = None) -> Evidence:
     sentence = mention.sentence
     return Evidence(
-        value=value, pos=mention.start, sentences=((sentence.start, sentence.end),),
+        value=value, pos=mention.start if at is None else at, sentences=((sentence.start, sentence.end),),
         # Only a correction replaces a date: 'we want to switch before the end of the year' names no old value.
         old=ctx.correcting and replaced(ctx.analysis, sentence, mention.core, mention.end, True), rank=rank,
     )

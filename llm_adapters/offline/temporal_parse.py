@@ -506,6 +506,17 @@ class _Reader:
                                              or following.kind not in ("weekday", "weekday_set", "part")):
                 continue  # 'entre le 3 et le 5 juin': an article, not 'every'
             prev = out[-1] if out else None
+            if (prev is not None and prev.kind == "weekday" and not prev.data["plural"] and not prev.data["mod"]
+                    and (atom.kind == "date" or (atom.kind == "dom" and not atom.data["weak"])
+                         or self._day_number_after_weekday(atom, group[index + 1:]))):
+                # 'Saturday the 9th', 'Sunday, March 10th': one day, so a range reads both ends whole ('from
+                # Saturday the 9th until Sunday the 10th'); a weekday that contradicts the day is flagged later
+                # (weekday_check), never resolved here.
+                number = atom.data["n"] if atom.kind == "num" else atom.data.get("day")
+                day = atom.data["date"] if atom.kind == "date" else _next_day_of_month(self.today, int(number))
+                if day is not None:
+                    out[-1] = Atom(prev.start, atom.end, "date", prev.lang, {**atom.data, "date": day})
+                    continue
             if (prev is not None and prev.kind == "weekday" and not prev.data["plural"] and atom.kind == "frame"
                     and atom.data.get("unit") == "week"):
                 inside = self._weekday_in(prev.data["day"], atom)
@@ -514,6 +525,21 @@ class _Reader:
                     continue
             out.append(atom)
         return out
+
+    @staticmethod
+    def _day_number_after_weekday(atom: Atom, rest: list[Atom]) -> bool:
+        """'el sábado 9', 'le samedi 9': a digit day number right after a weekday, unless hours follow ('Saturday
+        9 to 11', '9 de la mañana')."""
+        if atom.kind != "num" or atom.data.get("word") or not 1 <= int(atom.data["n"]) <= 31:
+            return False
+        following = rest[0] if rest else None
+        if following is None:
+            return True
+        if following.kind in ("part", "clock", "clock_range"):
+            return False
+        if following.kind in ("range_connector", "pair_connector") and len(rest) > 1:
+            return rest[1].kind not in ("num", "clock")
+        return True
 
     # --- ranges -----------------------------------------------------------------------------------------
 
@@ -614,8 +640,8 @@ class _Reader:
                 return _next_day_of_month(after, int(number))
             return _next_day_of_month(today, int(number))
         if atom.kind == "weekday" and not atom.data["plural"]:
-            base = after or today
-            return _weekday(base, atom.data["day"], "this" if after else atom.data["mod"])
+            base = after or today  # 'from the 1st till next Friday': 'next' counts from the range's first day too
+            return _weekday(base, atom.data["day"], "this" if after and not atom.data["mod"] else atom.data["mod"])
         return None
 
     # --- interpretation ---------------------------------------------------------------------------------
