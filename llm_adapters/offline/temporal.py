@@ -355,7 +355,8 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
             value = end
         elif (same and mention in shared and not ctx.lenient  # the question just asked claims an unnamed date
               and (ctx.asked in {o.id for o in same}
-                   or not _first_of_its_kind(ctx.objective, siblings, granularity, mention, shared))):
+                   or not _first_of_its_kind(ctx.objective, siblings, granularity, mention, shared,
+                                             _recorded_elsewhere(ctx, value)))):
             continue
         evidence.append(_evidence(ctx, mention, value, rank if not mention.weak else 0))
     return evidence
@@ -471,10 +472,21 @@ def _position_role(objective: Objective, siblings: Sequence[Objective], granular
     return {0: "start", 1: "end"}.get(index if index is not None else -1)
 
 
+def _recorded_elsewhere(ctx: ExtractionContext, value: str) -> frozenset[str]:
+    """The other objectives already holding a value, unless one holds this very value: then the visitor restates
+    it ('yes, the 5th') and the open objective must not take it."""
+    if any(held == value for oid, held in ctx.recorded if oid != ctx.objective.id):
+        return frozenset()
+    return frozenset(oid for oid, _ in ctx.recorded if oid != ctx.objective.id)
+
+
 def _first_of_its_kind(objective: Objective, siblings: Sequence[Objective], granularity: str,
-                       mention: TemporalMention, shared: Sequence[TemporalMention]) -> bool:
-    """Two date objectives and two unnamed dates: the k-th date goes to the k-th objective."""
-    same = [o for o in siblings if str(o.criterion.params.get("granularity", "date")) == granularity]
+                       mention: TemporalMention, shared: Sequence[TemporalMention],
+                       recorded: frozenset[str] = frozenset()) -> bool:
+    """Two date objectives and two unnamed dates: the k-th date goes to the k-th objective still open (a
+    check-in already recorded leaves 'on the 13th' to the check-out; a change of it needs a correction cue)."""
+    same = [o for o in siblings if str(o.criterion.params.get("granularity", "date")) == granularity
+            and (o.id == objective.id or o.id not in recorded)]
     index = next((i for i, o in enumerate(same) if o.id == objective.id), 0)
     position = shared.index(mention)
     return position == index or (len(shared) == 1 and index == 0)

@@ -91,3 +91,34 @@ def test_the_end_objective_takes_the_last_day_when_a_weekday_names_the_first(off
     start = _weekday_word("en", WEEKDAYS[first.weekday()])
     text = f"I need the car from {start} until {last.strftime('%B')} {last.day}."
     assert _completed(spec, text) == {"pickup": first.isoformat(), "dropoff": last.isoformat()}, text
+
+
+def _stay() -> GoalSpec:
+    return spec_with(objective("arrival", "date", 1, cues={"en": ["check in", "arrive"]}),
+                     objective("departure", "date", 2, cues={"en": ["check out", "leave"]}))
+
+
+def _proposed(spec: GoalSpec, text: str, recorded: dict[str, str]) -> dict[str, str]:
+    ordered = [o.id for o in spec.ordered()]
+    request = ProposerInput(spec=_published(spec), bits=[int(oid in recorded) for oid in ordered], language="en",
+                            turn=2, message=Message(role=Role.VISITOR, turn=2, text=text), history=[],
+                            reference_time=REF, recorded=recorded)
+    return {c.objective: c.value for c in proposer().propose(request).commands  # type: ignore[union-attr]
+            if c.type in ("complete", "correct")}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 20), st.integers(1, 20))
+def test_an_unnamed_date_goes_to_the_date_objective_still_open(first: int, second: int) -> None:
+    arrival, departure = _day(first), _day(first + second)
+    text = f"On the {departure.day}th of {departure.strftime('%B')}, I guess."
+    found = _proposed(_stay(), text, {"arrival": arrival.isoformat()})
+    assert found == {"departure": departure.isoformat()}, (text, found)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 20))
+def test_restating_the_recorded_date_fills_no_other(first: int) -> None:
+    arrival = _day(first)
+    text = f"Yes, the {arrival.day}th of {arrival.strftime('%B')}."
+    assert _proposed(_stay(), text, {"arrival": arrival.isoformat()}) == {}, text
