@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine.goals.models import GoalSpec
 from llm_adapters.offline.evidence import ExtractionContext
 from llm_adapters.offline.temporal import extract_datetime
+from tests.proposer.helpers import project_bundle
 from tests.proposer.temporal_support import REF, analysis_of, mentions, objective, spec_with
 from tests.proposer.test_temporal_extract import extract, single
 
@@ -88,3 +89,23 @@ def test_an_unnamed_date_belongs_to_the_date_just_asked(asked: str) -> None:
                                 lenient=oid == asked, correcting=False, spec=spec, reference_time=REF, asked=asked)
         values[oid] = [e.value for e in extract_datetime(ctx)]
     assert values == {oid: (["2027-03-13"] if oid == asked else []) for oid in ids}
+
+
+def _ruling_out() -> list[tuple[str, str, str]]:
+    """(language, 'tomorrow' word, a phrase of the language data that rules a day out after it)."""
+    out = []
+    for language in ("en", "es", "fr"):
+        data = project_bundle().file(f"temporal/{language}")
+        tomorrow = str(data["relative_days"]["1"][0])
+        out.extend((language, tomorrow, str(phrase)) for phrase in data["negation_after"])
+    return out
+
+
+@pytest.mark.parametrize(("language", "tomorrow", "phrase"), _ruling_out())
+@pytest.mark.parametrize("lenient", [True, False])
+def test_a_day_ruled_out_after_it_is_never_the_answer(language: str, tomorrow: str, phrase: str,
+                                                      lenient: bool) -> None:
+    text = f"{tomorrow.capitalize()} {phrase}."
+    assert extract(text, single("date", language), "when", language=language, lenient=lenient) == [], text
+    assert extract(f"{tomorrow.capitalize()}.", single("date", language), "when", language=language,
+                   lenient=True), "the day alone is an answer"
