@@ -491,13 +491,13 @@ class _Reader:
         atoms = self.atoms(text, offset)
         readings: list[Reading] = []
         for group in self.groups(atoms, text, offset):
-            for part in _split(self._ranges(self._compose(group))):
+            for part in _split(self._ranges(self._compose(group, text, offset))):
                 reading = self._interpret(part)
                 if reading is not None:
                     readings.append(reading)
         return readings
 
-    def _compose(self, group: list[Atom]) -> list[Atom]:
+    def _compose(self, group: list[Atom], text: str, offset: int) -> list[Atom]:
         """Atoms that name one day together before ranges are read: 'Monday next week'."""
         out: list[Atom] = []
         for index, atom in enumerate(group):
@@ -508,7 +508,7 @@ class _Reader:
             prev = out[-1] if out else None
             if (prev is not None and prev.kind == "weekday" and not prev.data["plural"] and not prev.data["mod"]
                     and (atom.kind == "date" or (atom.kind == "dom" and not atom.data["weak"])
-                         or self._day_number_after_weekday(atom, group[index + 1:]))):
+                         or self._day_number_after_weekday(atom, group[index + 1:], text, offset))):
                 # 'Saturday the 9th', 'Sunday, March 10th': one day, so a range reads both ends whole ('from
                 # Saturday the 9th until Sunday the 10th'); a weekday that contradicts the day is flagged later
                 # (weekday_check), never resolved here.
@@ -527,12 +527,15 @@ class _Reader:
         return out
 
     @staticmethod
-    def _day_number_after_weekday(atom: Atom, rest: list[Atom]) -> bool:
+    def _day_number_after_weekday(atom: Atom, rest: list[Atom], text: str, offset: int) -> bool:
         """'el sábado 9', 'le samedi 9': a digit day number right after a weekday, unless hours follow ('Saturday
-        9 to 11', '9 de la mañana')."""
+        9 to 11', '9 de la mañana') or a word that is not temporal ('Saturday 4 people')."""
         if atom.kind != "num" or atom.data.get("word") or not 1 <= int(atom.data["n"]) <= 31:
             return False
         following = rest[0] if rest else None
+        between = text[atom.end - offset:(following.start if following else len(text) + offset) - offset]
+        if re.search(r"[^\W\d_]", between):
+            return False  # 'sábado 4 personas': a count, not the 4th
         if following is None:
             return True
         if following.kind in ("part", "clock", "clock_range"):

@@ -122,3 +122,15 @@ def test_restating_the_recorded_date_fills_no_other(first: int) -> None:
     arrival = _day(first)
     text = f"Yes, the {arrival.day}th of {arrival.strftime('%B')}."
     assert _proposed(_stay(), text, {"arrival": arrival.isoformat()}) == {}, text
+
+
+NOUNS = {"en": "people", "es": "personas", "fr": "personnes"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(sorted(NOUNS)), st.sampled_from(WEEKDAYS), st.integers(1, 12))
+def test_a_count_after_a_weekday_is_no_day_of_the_month(language: str, weekday: str, count: int) -> None:
+    text = f"{_weekday_word(language, weekday)} {count} {NOUNS[language]}"
+    values = [v for m in mentions(text, language) for v in m.values]
+    days = [date.fromisoformat(v[:10]) for v in values if v[:4].isdigit()]
+    assert days and all(WEEKDAYS[d.weekday()] == weekday for d in days), (text, values)
