@@ -512,8 +512,8 @@ class _Reader:
                 # 'Saturday the 9th', 'Sunday, March 10th': one day, so a range reads both ends whole ('from
                 # Saturday the 9th until Sunday the 10th'); a weekday that contradicts the day is flagged later
                 # (weekday_check), never resolved here.
-                number = atom.data["n"] if atom.kind == "num" else atom.data.get("day")
-                day = atom.data["date"] if atom.kind == "date" else _next_day_of_month(self.today, int(number))
+                day = (atom.data["date"] if atom.kind == "date"
+                       else _next_day_of_month(self.today, int(atom.data["n" if atom.kind == "num" else "day"])))
                 if day is not None:
                     out[-1] = Atom(prev.start, atom.end, "date", prev.lang, {**atom.data, "date": day})
                     continue
