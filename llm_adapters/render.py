@@ -19,6 +19,12 @@ _DATETIME_FORMATS = {
     "schedule": "weekly:<days>[@<time>] with days from mon,tue,wed,thu,fri,sat,sun (e.g. weekly:tue,thu@evening)",
     "timeframe": "within:<ISO 8601 duration> | before:YYYY-MM-DD | after:YYYY-MM-DD | "
                  "period:YYYY-MM-DD/YYYY-MM-DD | asap",
+    # spec/adr/0008: any of the forms above; a day and a time together as one value (weekly:fri@morning,
+    # 2027-03-11Tafternoon); an excluded weekday written as the days that remain ("not Mondays": weekly:tue,...,sun)
+    "availability": "YYYY-MM-DD, YYYY-MM-DD/YYYY-MM-DD, YYYY-MM-DDTHH:MM, YYYY-MM-DDT<part of day>, "
+                    "weekly:<days>[@<time>], HH:MM, HH:MM-HH:MM, a part of day, or a time frame "
+                    "(within:<ISO 8601 duration> | period:YYYY-MM-DD/YYYY-MM-DD | asap); excluded days are left out "
+                    "of weekly:<days>",
 }
 
 

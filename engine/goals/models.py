@@ -31,7 +31,8 @@ class Criterion(BaseModel):
       contact: ``channels`` (subset of ["email", "phone"]), ``default_region`` (phone region, e.g. "ES")
       place / enumeration / features: ``vocabulary`` (id of a vocabulary file in rules/vocabularies)
       quantity: ``unit``, ``unit_terms`` ({language: [noun, ...]}), ``min``, ``max``, ``integer``
-      datetime: ``granularity`` ("date" | "time" | "datetime" | "schedule" | "timeframe"; default "date")
+      datetime: ``granularity`` ("date" | "time" | "datetime" | "schedule" | "timeframe" | "availability"; default
+        "date"); availability: ``suffices`` (["date", "weekday+time", ...], spec/adr/0008)
       any kind: ``cues`` ({language: [topic term, ...]}) naming the objective's topic (spec/adr/0003)
     """
 

@@ -14,6 +14,7 @@ from engine.errors import GoalSpecError
 from engine.goals.company_data import company_data_issues, resolve_vocabulary
 from engine.goals.models import CriterionKind, GoalSpec
 from engine.goals.widget import widget_issues
+from engine.validators.availability import SufficesError, parse_suffices
 
 _VOCABULARY_KINDS = {CriterionKind.ENUMERATION, CriterionKind.FEATURES, CriterionKind.PLACE}
 _NEEDS_VOCABULARY = {CriterionKind.ENUMERATION, CriterionKind.FEATURES}
@@ -100,8 +101,19 @@ def semantic_issues(spec: GoalSpec, bundle: RuleBundle) -> list[tuple[str, str]]
 
 
 # Datetime granularities a proposer can complete (spec/adr/0003 §2), and the contact channels it knows.
-_GRANULARITIES = ("date", "time", "datetime", "schedule", "timeframe")
+_GRANULARITIES = ("date", "time", "datetime", "schedule", "timeframe", "availability")
 _CHANNELS = {"email", "phone"}
+
+
+def _suffices_problem(params: dict[str, object]) -> str | None:
+    """An availability criterion's ``suffices`` (spec/adr/0008) must parse; other granularities have none."""
+    if params.get("granularity", "date") != "availability":
+        return "suffices applies only to granularity 'availability'"
+    try:
+        parse_suffices(params["suffices"])
+    except SufficesError as exc:
+        return str(exc)
+    return None
 
 
 def completion_issues(spec: GoalSpec) -> list[tuple[str, str]]:
@@ -112,6 +124,8 @@ def completion_issues(spec: GoalSpec) -> list[tuple[str, str]]:
         problem = None
         if kind is CriterionKind.DATETIME and params.get("granularity", "date") not in _GRANULARITIES:
             problem = f"granularity {params.get('granularity')!r} is not one of {', '.join(_GRANULARITIES)}"
+        elif kind is CriterionKind.DATETIME and "suffices" in params:
+            problem = _suffices_problem(params)
         elif kind is CriterionKind.QUANTITY:
             low, high = params.get("min"), params.get("max")
             terms = params.get("unit_terms", {})

@@ -7,6 +7,7 @@ from decimal import Decimal
 from engine.bundle_loader import RuleBundle
 from engine.goals.company_data import criterion_vocabulary, locale_value
 from engine.goals.models import Criterion, CriterionKind, GoalSpec
+from engine.validators.availability import validate_availability
 from engine.validators.contact import validate_contact
 from engine.validators.money import validate_money
 from engine.validators.result import ValidationResult
@@ -60,7 +61,11 @@ def validate_value(
             bool(params.get("integer", True)),
         )
     if kind is CriterionKind.DATETIME:
-        return validate_datetime(value, span_text, str(params.get("granularity", "date")))
+        granularity = str(params.get("granularity", "date"))
+        if granularity == "availability":  # spec/adr/0008: the spec says which parts suffice
+            default = defaults.get("availability", {}).get("default_suffices")  # absent before rules 1.9.0
+            return validate_availability(value, span_text, params.get("suffices", default))
+        return validate_datetime(value, span_text, granularity)
     if kind is CriterionKind.FREE_TEXT:
         free = defaults["free_text"]
         max_length = min(int(params.get("max_length", free["max_length"])), int(free["max_length"]))

@@ -39,6 +39,8 @@ class ExtractionContext:
     # extracted last): the visitor's answer is the clause around none of them.
     taken: tuple[int, ...] = ()
     asked: str | None = None  # the objective the previous question targeted, if any (roles of shared vocabularies)
+    # Objectives already holding a value, with that value ('' when unknown): an unnamed date goes to an open one.
+    recorded: tuple[tuple[str, str], ...] = ()
 
     @property
     def params(self) -> dict[str, Any]:

@@ -234,6 +234,7 @@ class OfflineProposer:
                 company_terms=self._company_terms(request.spec), spec=request.spec.spec,
                 reference_time=request.reference_time, taken=tuple(e.pos for e in chosen.values()),
                 asked=last_asked if bits.get(last_asked or "") == 0 else None,
+                recorded=tuple((oid, request.recorded.get(oid, "")) for oid, bit in bits.items() if bit),
             )
             check_deadline(f"proposing {objective.id}")
             # A value the command schema cannot carry (a 600-character digit or e-mail run) is no candidate.

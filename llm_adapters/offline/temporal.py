@@ -27,6 +27,7 @@ from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import OfflineRules
+from llm_adapters.offline.temporal_availability import Mentioned, excluded_days, sentence_availability
 from llm_adapters.offline.temporal_parse import Reading, read_sentence
 from llm_adapters.offline.temporal_rules import TemporalGrammar, bounded, grammar
 from llm_adapters.offline.terms import replaced
@@ -91,11 +92,32 @@ def _find(analysis: Analysis, today: date, region: str | None, spec: GoalSpec | 
         readings = read_sentence(compiled, languages, today, region, text, sentence.start)
         for reading in readings:
             reading = _with_dateparser(reading, analysis, compiled, today, budget)
+            lone_today = reading.values == (today.isoformat(),) and reading.weak
+            if lone_today and _social(analysis, reading):
+                continue  # 'thanks for your help today': a pleasantry, not a day
+            weak = reading.weak and not (lone_today and _closes_statement(analysis, reading, sentence))
             mentions.append(TemporalMention(reading.start, reading.end, reading.values, reading.language,
-                                            reading.weak, sentence, max(reading.core, reading.start), reading.role))
+                                            weak, sentence, max(reading.core, reading.start), reading.role))
             if len(mentions) >= compiled.settings.max_mentions:
                 return mentions
     return mentions
+
+
+def _closes_statement(analysis: Analysis, reading: Reading, sentence: Sentence) -> bool:
+    """A lone 'today' is chat more often than an answer ('today I wanted to ask ...'), except as the last word
+    of a statement's clause: 'I'll be checking in today.', 'I want to fly to Vancouver later today.'"""
+    if sentence.is_question:
+        return False
+    _, clause_end = analysis.clause_at(reading.start)
+    return not analysis.masked[reading.end:max(clause_end, reading.end)].strip(" .!,;:")
+
+
+def _social(analysis: Analysis, reading: Reading) -> bool:
+    """The clause is a social aside of the free-text language data ('thanks for your help today')."""
+    from llm_adapters.offline.free_text import free_text_words  # free_text imports this module (excluded spans)
+
+    start, end = analysis.clause_at(reading.start)
+    return free_text_words(analysis.rules).asides.search(analysis.masked, start, max(end, reading.end)) is not None
 
 
 # --- dateparser: month-name dates our patterns leave half-read --------------------------------------------
@@ -219,7 +241,7 @@ def _nearest_cue(analysis: Analysis, mention: TemporalMention, objectives: Seque
     best: tuple[int, int, Objective] | None = None
     for index, objective in enumerate(objectives):
         for term in _cue_terms(objective):
-            pattern = re.compile(rf"(?<![\w]){re.escape(term)}", re.IGNORECASE)
+            pattern = re.compile(rf"(?<![\w]){_inflected(term)}", re.IGNORECASE)
             hits = [len(before) - m.end() for m in pattern.finditer(before)]
             hits += [m.start() + 1000 for m in pattern.finditer(after)]  # after the mention counts less
             if hits:
@@ -227,6 +249,12 @@ def _nearest_cue(analysis: Analysis, mention: TemporalMention, objectives: Seque
                 if best is None or (distance, index) < best[:2]:
                     best = (distance, index, objective)
     return best[2] if best else None
+
+
+def _inflected(term: str) -> str:
+    """A cue term whose words of four letters or more may carry an ending: 'check out' also finds 'checking
+    out', 'arrive' finds 'arrives' (the company writes the base form; visitors inflect it)."""
+    return r"\s+".join(re.escape(w) + (r"\w*" if len(w) >= 4 else "") for w in term.split())
 
 
 def _proposal_question(analysis: Analysis, sentence: Sentence, compiled: TemporalGrammar) -> bool:
@@ -272,6 +300,8 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     if not mentions:
         return _bare_hour(ctx, granularity)
     compiled = grammar(analysis.rules)
+    if granularity == "availability":
+        return _availability(ctx, mentions, compiled)
     siblings = _siblings(ctx)
     others = [o for o in siblings if o.id != ctx.objective.id]
     usable: list[TemporalMention] = []
@@ -317,12 +347,59 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
             role = _role(ctx.objective, compiled) or _position_role(ctx.objective, siblings, granularity)
             if role is None:
                 continue
-            value = _range_end(value, role)
+            end = _range_end(value, role)
             rank = 2
+            if role == "end" and end != value:  # the range's last day is written at its end: a weekday named
+                evidence.append(_evidence(ctx, mention, end, rank, at=mention.end - 1))  # at its start is not it
+                continue
+            value = end
         elif (same and mention in shared and not ctx.lenient  # the question just asked claims an unnamed date
-              and not _first_of_its_kind(ctx.objective, siblings, granularity, mention, shared)):
+              and (ctx.asked in {o.id for o in same}
+                   or not _first_of_its_kind(ctx.objective, siblings, granularity, mention, shared,
+                                             _recorded_elsewhere(ctx, value)))):
             continue
         evidence.append(_evidence(ctx, mention, value, rank if not mention.weak else 0))
+    return evidence
+
+
+def _availability(ctx: ExtractionContext, mentions: Sequence[TemporalMention],
+                  compiled: TemporalGrammar) -> list[Evidence]:
+    """When the visitor can come (spec/adr/0008): per sentence, its day and time as one value, less the weekdays
+    it rules out; a sentence that only rules days out counts as an answer to the question just asked, or beside
+    a time ('not Mondays, evenings from 6')."""
+    analysis = ctx.analysis
+    today = _today(ctx.reference_time, ctx.spec)
+    groups: dict[tuple[int, int], tuple[list[Mentioned], set[str], list[Mentioned]]] = {}
+    origin: dict[int, TemporalMention] = {}
+    for mention in mentions:
+        sentence = mention.sentence
+        if sentence.is_question and not ctx.allowed(True, "datetime", sentence.seeks_offer) and not _proposes(
+                ctx, mention, compiled):
+            continue
+        if analysis.blocked(mention.start) or _past(mention, today):
+            continue
+        item = Mentioned(mention.start, mention.end, (sentence.start, sentence.end), mention.values)
+        origin[id(item)] = mention
+        usable, excluded, anchors = groups.setdefault(item.sentence, ([], set(), []))
+        if _ruled_out(analysis, mention, compiled):
+            days = excluded_days(analysis, item, compiled)
+            excluded.update(days)
+            if days:
+                anchors.append(item)
+            continue
+        usable.append(item)
+    evidence: list[Evidence] = []
+    for usable, excluded, anchors in groups.values():
+        # A weak mention ('morning', a lone month) counts beside a firm one of its sentence ('Fridays are best,
+        # late morning') or as the answer to the question just asked; never alone.
+        if not ctx.lenient:
+            firm = [m for m in usable if not origin[id(m)].weak]
+            usable[:] = usable if firm else []
+            anchors[:] = [m for m in anchors if not origin[id(m)].weak]
+        anchor = anchors[0] if anchors and (ctx.lenient or usable) else None
+        for found in sentence_availability(usable, frozenset(excluded), anchor):
+            mention = origin[id(found.anchor)]
+            evidence.append(_evidence(ctx, mention, found.value, 0 if mention.weak else 1))
     return evidence
 
 
@@ -331,7 +408,7 @@ _BARE_CLOCK = re.compile(r"^\W*(\d{1,2})(?:[:.h](\d{2}))?\W*$")
 
 def _bare_hour(ctx: ExtractionContext, granularity: str) -> list[Evidence]:
     """'17', '9.30' as the whole answer to 'what time suits you?': a clock time, read like a bare 'at 5'."""
-    if not ctx.lenient or granularity != "time" or len(ctx.analysis.sentences) != 1:
+    if not ctx.lenient or granularity not in ("time", "availability") or len(ctx.analysis.sentences) != 1:
         return []
     sentence = ctx.analysis.sentences[0]
     match = _BARE_CLOCK.match(ctx.analysis.masked[sentence.start:sentence.end])
@@ -366,7 +443,17 @@ def _proposes(ctx: ExtractionContext, mention: TemporalMention, compiled: Tempor
     evidence after the question about it, or anytime when it names a day or hour in digits."""
     if not _proposal_question(ctx.analysis, mention.sentence, compiled):
         return False
-    return ctx.lenient or any(ch.isdigit() for ch in ctx.analysis.masked[mention.start:mention.end])
+    return ctx.lenient or any(ch.isdigit() for ch in ctx.analysis.masked[mention.start:mention.end]) or (
+        not mention.weak and _named_day_or_hour(mention))
+
+
+def _named_day_or_hour(mention: TemporalMention) -> bool:
+    """'tomorrow', 'at five pm': a day or a clock time named in words is as definite as one in digits (not a part
+    of day, a schedule or a time frame)."""
+    try:
+        return parse_value(mention.values[0]).kind in ("date", "datetime", "time")
+    except TemporalError:  # pragma: no cover - the parser only writes grammar values
+        return False
 
 
 def _is_range(value: str | None) -> bool:
@@ -385,19 +472,31 @@ def _position_role(objective: Objective, siblings: Sequence[Objective], granular
     return {0: "start", 1: "end"}.get(index if index is not None else -1)
 
 
+def _recorded_elsewhere(ctx: ExtractionContext, value: str) -> frozenset[str]:
+    """The other objectives already holding a value, unless one holds this very value: then the visitor restates
+    it ('yes, the 5th') and the open objective must not take it."""
+    if any(held == value for oid, held in ctx.recorded if oid != ctx.objective.id):
+        return frozenset()
+    return frozenset(oid for oid, _ in ctx.recorded if oid != ctx.objective.id)
+
+
 def _first_of_its_kind(objective: Objective, siblings: Sequence[Objective], granularity: str,
-                       mention: TemporalMention, shared: Sequence[TemporalMention]) -> bool:
-    """Two date objectives and two unnamed dates: the k-th date goes to the k-th objective."""
-    same = [o for o in siblings if str(o.criterion.params.get("granularity", "date")) == granularity]
+                       mention: TemporalMention, shared: Sequence[TemporalMention],
+                       recorded: frozenset[str] = frozenset()) -> bool:
+    """Two date objectives and two unnamed dates: the k-th date goes to the k-th objective still open (a
+    check-in already recorded leaves 'on the 13th' to the check-out; a change of it needs a correction cue)."""
+    same = [o for o in siblings if str(o.criterion.params.get("granularity", "date")) == granularity
+            and (o.id == objective.id or o.id not in recorded)]
     index = next((i for i, o in enumerate(same) if o.id == objective.id), 0)
     position = shared.index(mention)
     return position == index or (len(shared) == 1 and index == 0)
 
 
-def _evidence(ctx: ExtractionContext, mention: TemporalMention, value: str, rank: int) -> Evidence:
+def _evidence(ctx: ExtractionContext, mention: TemporalMention, value: str, rank: int,
+              at: int | None = None) -> Evidence:
     sentence = mention.sentence
     return Evidence(
-        value=value, pos=mention.start, sentences=((sentence.start, sentence.end),),
+        value=value, pos=mention.start if at is None else at, sentences=((sentence.start, sentence.end),),
         # Only a correction replaces a date: 'we want to switch before the end of the year' names no old value.
         old=ctx.correcting and replaced(ctx.analysis, sentence, mention.core, mention.end, True), rank=rank,
     )

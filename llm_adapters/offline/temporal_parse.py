@@ -279,6 +279,8 @@ class _Reader:
                 return None  # 'the 3rd floor', 'the 2nd time'
             if g.get("dayword") and not self._follows_ok(text, m.end(), lang):
                 return None  # 'first' is a date only where nothing but temporal words follow
+            if g.get("dayword") and not g.get("lead") and not lang.patterns["glue_before"].search(text, 0, m.start()):
+                return None  # 'see the place first?': a spelled ordinal is a day only after a glue word ('the')
             return atom("dom", day=day, weak=bool(g.get("dayword")) and not g.get("lead"))
         if name == "date_this_month":
             day = day_of("day", "dayword")
@@ -370,7 +372,10 @@ class _Reader:
                 first = max(first, today)
             else:
                 first, last = _season(today, bounds, bool(g.get("next") or g.get("after")))
-            return atom("frame", value=f"period:{_iso(first)}/{_iso(last)}", start=first, end=last)
+            # A bare season ('more in summer') is vague: only an answer to the question just asked, unless
+            # 'next' / 'this' / a year pins it (spec/adr/0008).
+            vague = not (g.get("next") or g.get("this") or g.get("after") or g.get("year"))
+            return atom("frame", value=f"period:{_iso(first)}/{_iso(last)}", start=first, end=last, weak=vague)
         if name == "month_part":
             part = lex["month_parts"].value(g["mp"] or "")
             month = lex["months"].value(g["month"] or "")
@@ -486,13 +491,13 @@ class _Reader:
         atoms = self.atoms(text, offset)
         readings: list[Reading] = []
         for group in self.groups(atoms, text, offset):
-            for part in _split(self._ranges(self._compose(group))):
+            for part in _split(self._ranges(self._compose(group, text, offset))):
                 reading = self._interpret(part)
                 if reading is not None:
                     readings.append(reading)
         return readings
 
-    def _compose(self, group: list[Atom]) -> list[Atom]:
+    def _compose(self, group: list[Atom], text: str, offset: int) -> list[Atom]:
         """Atoms that name one day together before ranges are read: 'Monday next week'."""
         out: list[Atom] = []
         for index, atom in enumerate(group):
@@ -501,6 +506,17 @@ class _Reader:
                                              or following.kind not in ("weekday", "weekday_set", "part")):
                 continue  # 'entre le 3 et le 5 juin': an article, not 'every'
             prev = out[-1] if out else None
+            if (prev is not None and prev.kind == "weekday" and not prev.data["plural"] and not prev.data["mod"]
+                    and (atom.kind == "date" or (atom.kind == "dom" and not atom.data["weak"])
+                         or self._day_number_after_weekday(atom, group[index + 1:], text, offset))):
+                # 'Saturday the 9th', 'Sunday, March 10th': one day, so a range reads both ends whole ('from
+                # Saturday the 9th until Sunday the 10th'); a weekday that contradicts the day is flagged later
+                # (weekday_check), never resolved here.
+                day = (atom.data["date"] if atom.kind == "date"
+                       else _next_day_of_month(self.today, int(atom.data["n" if atom.kind == "num" else "day"])))
+                if day is not None:
+                    out[-1] = Atom(prev.start, atom.end, "date", prev.lang, {**atom.data, "date": day})
+                    continue
             if (prev is not None and prev.kind == "weekday" and not prev.data["plural"] and atom.kind == "frame"
                     and atom.data.get("unit") == "week"):
                 inside = self._weekday_in(prev.data["day"], atom)
@@ -509,6 +525,24 @@ class _Reader:
                     continue
             out.append(atom)
         return out
+
+    @staticmethod
+    def _day_number_after_weekday(atom: Atom, rest: list[Atom], text: str, offset: int) -> bool:
+        """'el sábado 9', 'le samedi 9': a digit day number right after a weekday, unless hours follow ('Saturday
+        9 to 11', '9 de la mañana') or a word that is not temporal ('Saturday 4 people')."""
+        if atom.kind != "num" or atom.data.get("word") or not 1 <= int(atom.data["n"]) <= 31:
+            return False
+        following = rest[0] if rest else None
+        between = text[atom.end - offset:(following.start if following else len(text) + offset) - offset]
+        if re.search(r"[^\W\d_]", between):
+            return False  # 'sábado 4 personas': a count, not the 4th
+        if following is None:
+            return True
+        if following.kind in ("part", "clock", "clock_range"):
+            return False
+        if following.kind in ("range_connector", "pair_connector") and len(rest) > 1:
+            return rest[1].kind not in ("num", "clock")
+        return True
 
     # --- ranges -----------------------------------------------------------------------------------------
 
@@ -609,8 +643,8 @@ class _Reader:
                 return _next_day_of_month(after, int(number))
             return _next_day_of_month(today, int(number))
         if atom.kind == "weekday" and not atom.data["plural"]:
-            base = after or today
-            return _weekday(base, atom.data["day"], "this" if after else atom.data["mod"])
+            base = after or today  # 'from the 1st till next Friday': 'next' counts from the range's first day too
+            return _weekday(base, atom.data["day"], "this" if after and not atom.data["mod"] else atom.data["mod"])
         return None
 
     # --- interpretation ---------------------------------------------------------------------------------
@@ -716,6 +750,8 @@ class _Reader:
         target = self._target(dates, ranges, frames, months, single_days)
         if (before or after) and target is not None:
             first, last = target
+            if before and first == last:  # 'I need the car by next Monday': the day itself for a date objective
+                return Reading(start, end, (f"before:{_iso(first)}", *_on_day(first, time_value)), lang)
             return Reading(start, end, (f"before:{_iso(first)}" if before else f"after:{_iso(last)}",), lang)
         day = self._day(dates, single_days)
         if frames:
@@ -724,7 +760,8 @@ class _Reader:
                 day = frames[0].data["point"]
             if day is not None:  # 'cuanto antes, mañana': asap, or the day itself for a date objective
                 values.extend(_on_day(day, time_value))
-            return Reading(start, end, tuple(values), lang)
+            vague = day is None and len(frames) == 1 and bool(frames[0].data.get("weak"))
+            return Reading(start, end, tuple(values), lang, weak=vague)
         if ranges and day is None:
             span = _span_value(ranges[0].data["start"], ranges[0].data["end"])
             values = [span] + ([time_value] if time_value else [])

@@ -220,7 +220,9 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
     sep = rf"(?:\s*[,.\-/]?\s*(?:{glue}\s+)*)"  # '14th of June', '14 de junio', 'June 14', 'juin, 2027'
     year = r"(?P<year>(?:19|20)\d{2})(?!\d)"
     suffix = lex["ordinal_suffixes"].regex or "(?!)"
-    day = rf"(?:(?P<day>(?:[12]\d|3[01]|0?[1-9]))(?!\d)(?:{suffix}(?![\w]))?|{_opt(lex['ordinals'], 'dayword')})"
+    # A day number is never the minutes of a clock time ('at evening 5:30 on March 14th' is not the 30th).
+    day = (rf"(?:(?<!\d[:.])(?P<day>(?:[12]\d|3[01]|0?[1-9]))(?!\d)(?:{suffix}(?![\w]))?"
+           rf"|{_opt(lex['ordinals'], 'dayword')})")
     month = _opt(lex["months"], "month")
     day2 = day.replace("?P<day>", "?P<day2>").replace("?P<dayword>", "?P<dayword2>")
     hour_words = lex["hours"].regex or "(?!)"
@@ -276,6 +278,7 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
         "negated_before": re.compile(
             rf"(?<![\w])(?:{lex['negation_before'].regex or '(?!)'})(?:\s+[\w'’]+){{0,2}}\s*$", _FLAGS),
         "negated_after": re.compile(rf"\s*,?\s*(?:{lex['negation_after'].regex or '(?!)'})(?![\w])", _FLAGS),
+        "glue_before": re.compile(rf"(?<![\w])(?:{glue})\s+$", _FLAGS),  # 'the' / 'on' / 'le' just before
         "time_lead_inside": re.compile(rf"(?<![\w])(?:{lex['time_leads'].regex or '(?!)'})(?![\w])", _FLAGS),
         "upcoming": c(rf"(?:{lex['upcoming_leads'].regex or '(?!)'})\s+(?:{count}\s+)?(?:{after}\s+)?{units}"),
         "period": c(rf"(?:{mod_before}\s+(?:{glue}\s+)*{_opt(lex['period_units'], 'pu')}"

@@ -24,6 +24,7 @@ LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}
 Expected = list[tuple[str, Any]]
 DATE, TIME, SCHEDULE, TIMEFRAME = ("datetime", "date"), ("datetime", "time"), ("datetime", "schedule"), (
     "datetime", "timeframe")
+AVAILABILITY = ("datetime", "availability")  # "which days and times suit them" (spec/adr/0008)
 MONEY, PLACE, CONTACT, FREE = ("money", None), ("place", None), ("contact", None), ("free_text", None)
 
 
@@ -49,7 +50,7 @@ INTENTS: list[tuple[str, str, str, Expected]] = [
      [DATE, DATE, one_of("hatchback", "sedan", "suv"), PLACE, CONTACT]),
     ("therapy", "en", "We need to know whether they are looking for a psychologist, psychiatrist or family "
      "counselor, which days and times suit them, and their email.",
-     [one_of("psychologist", "psychiatrist", "family_counselor"), SCHEDULE, CONTACT]),
+     [one_of("psychologist", "psychiatrist", "family_counselor"), AVAILABILITY, CONTACT]),
     ("terapia", "es", "Queremos saber si busca psicólogo, psiquiatra o terapeuta familiar, qué horario prefiere y "
      "un correo electrónico.", [one_of("psicologo", "psiquiatra", "terapeuta_familiar"), SCHEDULE, CONTACT]),
     ("homes", "en", "We want to know whether they want to rent or buy, the number of bedrooms and bathrooms, "
