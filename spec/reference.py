@@ -295,3 +295,20 @@ def move(objectives: list[RefObjective], d: RefDecision, policy: dict[str, Any])
     ranked = sorted(open_, key=lambda o: -o.weight)
     named = tuple(o.id for o in ranked[: int(rule["max_named"])])
     return ("PENDING", named) if named else ("NONE", ())
+
+
+DECLINED = "no:"  # D-12: a declined item of a features value
+
+
+def feature_reading(history: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """D-12: (claimed, declined) options of a features objective, read from its latest accepted value."""
+    if not history:
+        return frozenset(), frozenset()
+    claimed, declined = set(), set()
+    for item in history[-1].split(";"):
+        item = item.strip()
+        if item.startswith(DECLINED):
+            declined.add(item[len(DECLINED):].strip())
+        elif item:
+            claimed.add(item.split("=")[0].strip())
+    return frozenset(claimed), frozenset(declined)

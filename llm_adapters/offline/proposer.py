@@ -23,6 +23,7 @@ from engine.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from llm_adapters.offline import gazetteer
 from llm_adapters.offline.analysis import Analysis, analyze
 from llm_adapters.offline.choices import AMBIGUOUS_NOTE, ambiguous_choices, extract_enumeration, extract_features
+from llm_adapters.offline.declined import extract_declined
 from llm_adapters.offline.contact import extract_contact
 from llm_adapters.offline.corrections import UNRESOLVED_NOTE, Revisions, find_revisions
 from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
@@ -286,7 +287,9 @@ class OfflineProposer:
             CriterionKind.MONEY: lambda: extract_money(ctx),
             CriterionKind.CONTACT: lambda: extract_contact(ctx),
             CriterionKind.PLACE: lambda: extract_place(ctx, vocabulary),
-            CriterionKind.FEATURES: lambda: extract_features(ctx, vocabulary) if vocabulary else [],
+            # a claim wins; else the visitor's "no" to a yes/no feature (spec/adr/0009)
+            CriterionKind.FEATURES: lambda: (extract_features(ctx, vocabulary) or extract_declined(ctx, vocabulary))
+            if vocabulary else [],
             CriterionKind.ENUMERATION: lambda: extract_enumeration(ctx, vocabulary) if vocabulary else [],
             CriterionKind.QUANTITY: lambda: extract_quantity(ctx),
             CriterionKind.FREE_TEXT: lambda: extract_free_text(ctx),

@@ -77,6 +77,9 @@ class QuantityWords:
     determiners: frozenset[str]
     joiners: frozenset[str]
     fixed: dict[str, Decimal]
+    multiples: dict[str, Decimal]  # members born together: 'twins': 2, 'jumeaux': 2
+    age_units: frozenset[str]  # 'years', 'ans': a number before one is an age, not a count
+    age_verbs: frozenset[str]  # 'is', 'a', 'tiene': between a member and its age
     collectives: dict[str, Decimal]  # 'dozen': 12, 'vingtaine': 20
     collective_pattern: re.Pattern[str]
     fixed_pattern: re.Pattern[str]
@@ -118,7 +121,11 @@ def _compile(rules: OfflineRules) -> QuantityWords:
     for doc in docs:
         collectives.update({fold(k).strip(): Decimal(int(v)) for k, v in doc.get("collectives", {}).items()})
     collective_body = alternation(collectives)
-    member_phrases = collect("composition", "members") + collect("composition", "members_plural")
+    multiples: dict[str, Decimal] = {}
+    for doc in docs:
+        raw = doc.get("composition", {}).get("multiples", {})
+        multiples.update({fold(k).strip(): Decimal(int(v)) for k, v in raw.items()})
+    member_phrases = collect("composition", "members") + collect("composition", "members_plural") + list(multiples)
     joiners = collect("composition", "joiners")
     return QuantityWords(
         approx_before=approx_before,
@@ -137,11 +144,15 @@ def _compile(rules: OfflineRules) -> QuantityWords:
         determiners=frozenset(fold(w) for w in collect("composition", "determiners")),
         joiners=frozenset(fold(w) for w in joiners),
         fixed=fixed,
+        multiples=multiples,
+        age_units=frozenset(fold(w).strip() for w in collect("composition", "age_units")),
+        age_verbs=frozenset(fold(w).strip() for w in collect("composition", "age_verbs")),
         collectives=collectives,
         collective_pattern=re.compile(rf"(?<![^\W_]){collective_body}(?![^\W_])", _FLAGS)
         if collective_body else NEVER,
         fixed_pattern=re.compile(rf"(?<![^\W_]){fixed_body}(?![^\W_])", _FLAGS) if fixed_body else NEVER,
-        longest_member=max((len(p.split()) for p in member_phrases + joiners), default=1),
+        longest_member=max((len(p.split()) for p in member_phrases + joiners + collect("composition", "age_verbs")),
+                           default=1),
     )
 
 

@@ -1,0 +1,70 @@
+"""Declined yes/no features (spec/adr/0009): the visitor's "no" is their answer, recorded as 'no:<option>'.
+
+Two readings, both only when the message claims no option of the vocabulary (a claim always wins):
+
+* a term of the vocabulary negated in the visitor's sentence ("I don't need parking", "sin piscina") declines that
+  option;
+* the features objective was just asked and the visitor's first sentence opens with a decline answer ("no
+  thanks", "no, I have my own", "non merci": the ``decline_answer`` cue of rules/patterns/<lang>.json) declines
+  every option of its vocabulary. A refusal ("no, I'd rather not say") or uncertainty ("no idea") is not a decline:
+  those keep their own commands.
+
+The decision layer's validator accepts a declined item only when the span holds one of the visitor's own decline
+words (rules/criteria.json features.decline_words), so the words are always theirs.
+"""
+
+from __future__ import annotations
+
+from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.offline_rules import VocabularyData
+from llm_adapters.offline.terms import find_terms, negated
+
+DECLINED_PREFIX = "no:"  # the value grammar of engine/validators/vocabulary.py (SPEC D-12)
+_RANK_NEGATED = 2  # the visitor named the option
+_RANK_ANSWER = 1  # a bare "no" to the question just asked
+
+
+def _value(options: list[str]) -> str:
+    return "; ".join(f"{DECLINED_PREFIX}{option}" for option in sorted(dict.fromkeys(options)))
+
+
+def _negated_terms(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evidence]:
+    analysis = ctx.analysis
+    options: list[str] = []
+    sentences: dict[tuple[int, int], None] = {}
+    first: int | None = None
+    for match in find_terms(analysis, vocabulary):
+        sentence = analysis.sentence_at(match.start)
+        if sentence is None or not ctx.allowed(sentence.is_question, "features") or analysis.blocked(match.start):
+            continue
+        if not negated(analysis, sentence, match.start, match.end):
+            continue
+        options.append(match.option)
+        sentences[(sentence.start, sentence.end)] = None
+        first = match.start if first is None else first
+    if not options or first is None:
+        return []
+    return [Evidence(value=_value(options), pos=first, sentences=tuple(sentences), rank=_RANK_NEGATED)]
+
+
+def _declining_answer(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evidence]:
+    analysis = ctx.analysis
+    rules = analysis.rules
+    if not ctx.lenient or not analysis.sentences:
+        return []
+    sentence = analysis.sentences[0]
+    text = analysis.masked[sentence.start:sentence.end]
+    if sentence.is_question or not any(p.match(text) for p in rules.cue("decline_answer")):
+        return []
+    if any(p.search(text) for name in ("refusal", "uncertainty") for p in rules.cue(name)):
+        return []  # "no, I'd rather not say" refuses; "no idea" is uncertainty
+    options = [option for _, option in vocabulary.terms]
+    if not options:
+        return []
+    return [Evidence(value=_value(options), pos=sentence.start, sentences=((sentence.start, sentence.end),),
+                     rank=_RANK_ANSWER)]
+
+
+def extract_declined(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evidence]:
+    """The features this message declines, as one 'no:<option>; …' candidate (empty when it declines none)."""
+    return _negated_terms(ctx, vocabulary) or _declining_answer(ctx, vocabulary)
