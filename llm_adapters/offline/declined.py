@@ -3,7 +3,8 @@
 Two readings, both only when the message claims no option of the vocabulary (a claim always wins):
 
 * a term of the vocabulary negated in the visitor's sentence ("I don't need parking", "sin piscina") declines that
-  option;
+  option, when the objective is a yes/no feature (its vocabulary has one option) or its question was just asked
+  (a list of wishes said in passing — "I don't need a garage or a pool" — is not an answer to it);
 * the features objective was just asked and the visitor's first sentence opens with a decline answer ("no
   thanks", "no, I have my own", "non merci": the ``decline_answer`` cue of rules/patterns/<lang>.json) declines
   every option of its vocabulary. A refusal ("no, I'd rather not say") or uncertainty ("no idea") is not a decline:
@@ -28,8 +29,14 @@ def _value(options: list[str]) -> str:
     return "; ".join(f"{DECLINED_PREFIX}{option}" for option in sorted(dict.fromkeys(options)))
 
 
+def _options(vocabulary: VocabularyData) -> list[str]:
+    return list(dict.fromkeys(option for _, option in vocabulary.terms))
+
+
 def _negated_terms(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evidence]:
     analysis = ctx.analysis
+    if not ctx.lenient and len(_options(vocabulary)) != 1:
+        return []
     options: list[str] = []
     sentences: dict[tuple[int, int], None] = {}
     first: int | None = None
@@ -58,7 +65,7 @@ def _declining_answer(ctx: ExtractionContext, vocabulary: VocabularyData) -> lis
         return []
     if any(p.search(text) for name in ("refusal", "uncertainty") for p in rules.cue(name)):
         return []  # "no, I'd rather not say" refuses; "no idea" is uncertainty
-    options = [option for _, option in vocabulary.terms]
+    options = _options(vocabulary)
     if not options:
         return []
     return [Evidence(value=_value(options), pos=sentence.start, sentences=((sentence.start, sentence.end),),
