@@ -23,10 +23,10 @@ from engine.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from llm_adapters.offline import gazetteer
 from llm_adapters.offline.analysis import Analysis, analyze
 from llm_adapters.offline.choices import AMBIGUOUS_NOTE, ambiguous_choices, extract_enumeration, extract_features
-from llm_adapters.offline.declined import extract_declined
 from llm_adapters.offline.contact import extract_contact
 from llm_adapters.offline.corrections import UNRESOLVED_NOTE, Revisions, find_revisions
 from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
+from llm_adapters.offline.declined import extract_declined
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.free_text import extract_free_text
 from llm_adapters.offline.language import detect_languages
@@ -42,6 +42,7 @@ from llm_adapters.offline.offline_rules import (
 )
 from llm_adapters.offline.places import extract_place
 from llm_adapters.offline.quantity import extract_quantity
+from llm_adapters.offline.stay_length import date_pair, end_from_length, stated_length
 from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 from llm_adapters.offline.terms import compiled_terms
 from llm_adapters.offline.weekday_check import WEEKDAY_NOTE, weekday_conflict
@@ -255,7 +256,24 @@ class OfflineProposer:
                     self._conflicts(analysis).append(f"{WEEKDAY_NOTE}:{objective.id}:{best.value[:10]}:{stated}")
                     continue
                 chosen[objective.id] = best
+        self._end_from_length(analysis, bits, request, chosen)
         return chosen, replacing
+
+    @staticmethod
+    def _end_from_length(analysis: Analysis, bits: dict[str, int], request: ProposerInput,
+                         chosen: dict[str, Evidence]) -> None:
+        """'we leave on the 18th, ten days': the stated length gives the second date of a date pair
+        (llm_adapters/offline/stay_length.py)."""
+        pair = date_pair(request.spec.spec)
+        if pair is None:
+            return
+        start, end = pair
+        if bits.get(end.id) != 0 or end.id in chosen:
+            return
+        begin = chosen[start.id].value if start.id in chosen else request.recorded.get(start.id)
+        found = end_from_length(analysis, begin, stated_length(analysis)) if begin else None
+        if found is not None:
+            chosen[end.id] = found
 
     @staticmethod
     def _conflicts(analysis: Analysis) -> list[str]:

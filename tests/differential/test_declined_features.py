@@ -25,8 +25,8 @@ from engine.goals.publication import spec_hash
 from engine.leads.export import lead_of, to_csv
 from engine.leads.webhook import completion_event
 from engine.storage.base import ConversationSummary
-from engine.values import current_value, feature_reading
 from engine.validators import validate_value
+from engine.values import current_value, feature_reading
 from spec.reference import feature_reading as reference_reading
 from tests.proposer.helpers import project_bundle
 
