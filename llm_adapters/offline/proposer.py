@@ -40,6 +40,7 @@ from llm_adapters.offline.offline_rules import (
     build_rules,
     read_rule_files,
 )
+from llm_adapters.offline.place_roles import one_role_per_place
 from llm_adapters.offline.places import extract_place
 from llm_adapters.offline.quantity import extract_quantity
 from llm_adapters.offline.stay_length import date_pair, end_from_length, stated_length
@@ -256,6 +257,7 @@ class OfflineProposer:
                     self._conflicts(analysis).append(f"{WEEKDAY_NOTE}:{objective.id}:{best.value[:10]}:{stated}")
                     continue
                 chosen[objective.id] = best
+        one_role_per_place(chosen, request.spec.spec, bits, last_asked)
         self._end_from_length(analysis, bits, request, chosen)
         return chosen, replacing
 

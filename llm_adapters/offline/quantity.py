@@ -79,9 +79,15 @@ def _unit_body(terms: tuple[str, ...]) -> str:
     return rf"{body}(?:e?s|x)?(?![^\W_])" if body else ""
 
 
+def _people_stems(rules: OfflineRules, words: QuantityWords) -> frozenset[str]:
+    return memo(rules, "quantity_people_stems", lambda: frozenset(
+        _stem(p) for p in (*words.person_nouns, *words.members, *words.members_plural, *words.multiples)))
+
+
 def _units(ctx: ExtractionContext, words: QuantityWords) -> _Units:
     ours = unit_terms(ctx.objective)
-    people = bool({_stem(t) for t in ours} & {_stem(p) for p in words.person_nouns})
+    # People are counted when the unit nouns name people or members of a party ('children', 'daughters')
+    people = bool({_stem(t) for t in ours} & _people_stems(ctx.analysis.rules, words))
     if people:
         ours = ours + list(words.person_nouns)
     others: list[str] = []
@@ -201,6 +207,10 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
     if units.before is not None and _noun_before(ctx, units, number) and units.before.search(before):
         return RANK_EXPLICIT
     alone = _stands_alone(ctx.analysis.rules, words, after)
+    if number.words and number.value == 1:
+        # a written "one" without its unit noun is a pronoun ('that one', 'look for one', 'one-way'): a count only
+        # as the bare answer to the question just asked ('One, please.')
+        return RANK_BARE if ctx.lenient and alone else 0
     if units.people and _cued(ctx, words, number) and (alone or _companions_follow(words, after)):
         return RANK_CUE  # "we are 4", "seríamos 4 amigos"
     if ctx.lenient and alone:
@@ -463,10 +473,12 @@ def _member(tokens: list[tuple[int, int, str]], i: int, words: QuantityWords, sp
     return None
 
 
-def _composed(ctx: ExtractionContext, index: TextIndex, words: QuantityWords) -> list[Evidence]:
+def _composed(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, people: bool) -> list[Evidence]:
     evidence = []
     own = {_stem(t) for t in unit_terms(ctx.objective)}
     for party in _compositions(ctx.analysis, words):
+        if (party.cued or party.aged) and not people:
+            continue  # 'there will be three people' is no rating, even when the rating was just asked
         if party.aged and not any(_stem(noun) in own for noun in party.aged):
             continue  # a lone member with its age counts only members this objective names ('enfants', 'fille')
         start, end = party.start, party.end
@@ -488,5 +500,5 @@ def extract_quantity(ctx: ExtractionContext) -> list[Evidence]:
     units = _units(ctx, words)
     evidence = _numeric(ctx, index, words, units)
     if units.people or ctx.lenient:
-        evidence += _composed(ctx, index, words)
+        evidence += _composed(ctx, index, words, units.people)
     return sorted(evidence, key=lambda e: e.pos)
