@@ -207,12 +207,12 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
     if units.before is not None and _noun_before(ctx, units, number) and units.before.search(before):
         return RANK_EXPLICIT
     alone = _stands_alone(ctx.analysis.rules, words, after)
-    if number.words and number.value == 1:
-        # a written "one" without its unit noun is a pronoun ('that one', 'look for one', 'one-way'): a count only
-        # as the bare answer to the question just asked ('One, please.')
-        return RANK_BARE if ctx.lenient and alone else 0
-    if units.people and _cued(ctx, words, number) and (alone or _companions_follow(words, after)):
-        return RANK_CUE  # "we are 4", "seríamos 4 amigos"
+    if number.words and number.value == 1 and (words.one_pronoun_before.search(before)
+                                                or words.one_pronoun_after.match(after)):
+        return 0  # a written "one" as a pronoun or modifier: 'that one', 'look for one', 'one of', 'one-way'
+    if units.people and _cued(ctx, words, number) and (alone or _companions_follow(words, after)
+                                                       or _strongly_cued(ctx, words, number)):
+        return RANK_CUE  # "we are 4", "seríamos 4 amigos", "a group of 2 going to …"
     if ctx.lenient and alone:
         return RANK_BARE
     return 0
@@ -228,6 +228,14 @@ def _cued(ctx: ExtractionContext, words: QuantityWords, number: _Number) -> bool
     """A head-count cue ends right where the number starts ('we are 4', 'table for about 6')."""
     ends = memo(ctx.analysis, "quantity_cue_ends",
                 lambda: frozenset(m.end() for m in words.count_cue_any.finditer(ctx.analysis.masked)))
+    return number.start in ends
+
+
+def _strongly_cued(ctx: ExtractionContext, words: QuantityWords, number: _Number) -> bool:
+    """A head-count cue of several words ('a group of', 'table for', 'we will be') ends right where the number
+    starts: it names a head count whatever follows ('a group of 2 going to the airport')."""
+    ends = memo(ctx.analysis, "quantity_strong_cue_ends", lambda: frozenset(
+        m.end() for m in words.count_cue_any.finditer(ctx.analysis.masked) if len(m.group().split()) > 1))
     return number.start in ends
 
 

@@ -80,6 +80,8 @@ class QuantityWords:
     multiples: dict[str, Decimal]  # members born together: 'twins': 2, 'jumeaux': 2
     age_units: frozenset[str]  # 'years', 'ans': a number before one is an age, not a count
     age_verbs: frozenset[str]  # 'is', 'a', 'tiene': between a member and its age
+    one_pronoun_before: re.Pattern[str]  # at the end of the text before a written 'one': 'that one'
+    one_pronoun_after: re.Pattern[str]  # at the start of the text after it: 'one of', 'one-way'
     collectives: dict[str, Decimal]  # 'dozen': 12, 'vingtaine': 20
     collective_pattern: re.Pattern[str]
     fixed_pattern: re.Pattern[str]
@@ -91,6 +93,10 @@ def _end_pattern(body: str, approx: str) -> re.Pattern[str]:
         return NEVER
     optional = rf"(?:{approx}[\s\-]+)?" if approx else ""
     return re.compile(rf"(?<![^\W_]){body}[\s:]+{optional}$", _FLAGS)
+
+
+def _end_word_pattern(body: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![^\W_]){body}\s+$", _FLAGS) if body else NEVER
 
 
 def _any_pattern(body: str, approx: str) -> re.Pattern[str]:
@@ -147,6 +153,9 @@ def _compile(rules: OfflineRules) -> QuantityWords:
         multiples=multiples,
         age_units=frozenset(fold(w).strip() for w in collect("composition", "age_units")),
         age_verbs=frozenset(fold(w).strip() for w in collect("composition", "age_verbs")),
+        one_pronoun_before=_end_word_pattern(alternation(collect("one_pronoun_before"))),
+        one_pronoun_after=re.compile(rf"^[\s\-]*{after}(?![^\W_])", _FLAGS)
+        if (after := alternation(collect("one_pronoun_after"))) else NEVER,
         collectives=collectives,
         collective_pattern=re.compile(rf"(?<![^\W_]){collective_body}(?![^\W_])", _FLAGS)
         if collective_body else NEVER,
