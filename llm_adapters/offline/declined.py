@@ -5,10 +5,11 @@ Two readings, both only when the message claims no option of the vocabulary (a c
 * a term of the vocabulary negated in the visitor's sentence ("I don't need parking", "sin piscina") declines that
   option, when the objective is a yes/no feature (its vocabulary has one option) or its question was just asked
   (a list of wishes said in passing — "I don't need a garage or a pool" — is not an answer to it);
-* the features objective was just asked and the visitor's first sentence opens with a decline answer ("no
-  thanks", "no, I have my own", "non merci": the ``decline_answer`` cue of rules/patterns/<lang>.json) declines
-  every option of its vocabulary. A refusal ("no, I'd rather not say") or uncertainty ("no idea") is not a decline:
-  those keep their own commands.
+* the features objective was just asked and the visitor's short message (at most ``bare_answer_max_words``
+  words) opens with a decline answer ("no thanks", "no, I have my own", "non merci": the ``decline_answer`` cue of
+  rules/patterns/<lang>.json) declines every option of its vocabulary. A refusal ("no, I'd rather not say"),
+  uncertainty ("no idea"), a stop, a correction ("no, I actually want the 8th") or a value for another objective
+  in the same message ("no, three rooms") is not a decline.
 
 The decision layer's validator accepts a declined item only when the span holds one of the visitor's own decline
 words (rules/criteria.json features.decline_words), so the words are always theirs.
@@ -22,7 +23,7 @@ from llm_adapters.offline.terms import find_terms, negated
 
 DECLINED_PREFIX = "no:"  # the value grammar of engine/validators/vocabulary.py (SPEC D-12)
 _RANK_NEGATED = 2  # the visitor named the option
-_RANK_ANSWER = 1  # a bare "no" to the question just asked
+RANK_ANSWER = 1  # a bare "no" to the question just asked
 
 
 def _value(options: list[str]) -> str:
@@ -59,19 +60,31 @@ def _declining_answer(ctx: ExtractionContext, vocabulary: VocabularyData) -> lis
     rules = analysis.rules
     if not ctx.lenient or not analysis.sentences:
         return []
+    if ctx.correcting or len(analysis.words(0, len(analysis.masked))) > rules.settings.bare_answer_max_words:
+        return []  # "No, make it 2 rooms", "No, I actually want the 8th": the "no" answers something else
     sentence = analysis.sentences[0]
     text = analysis.masked[sentence.start:sentence.end]
     if sentence.is_question or not any(p.match(text) for p in rules.cue("decline_answer")):
         return []
-    if any(p.search(text) for name in ("refusal", "uncertainty") for p in rules.cue(name)):
-        return []  # "no, I'd rather not say" refuses; "no idea" is uncertainty
+    if any(p.search(analysis.masked) for name in ("refusal", "uncertainty", "stop") for p in rules.cue(name)):
+        return []  # "no, I'd rather not say" refuses; "no idea" is uncertainty; "no, bye" stops
     options = _options(vocabulary)
     if not options:
         return []
     return [Evidence(value=_value(options), pos=sentence.start, sentences=((sentence.start, sentence.end),),
-                     rank=_RANK_ANSWER)]
+                     rank=RANK_ANSWER)]
 
 
 def extract_declined(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evidence]:
     """The features this message declines, as one 'no:<option>; …' candidate (empty when it declines none)."""
     return _negated_terms(ctx, vocabulary) or _declining_answer(ctx, vocabulary)
+
+
+def drop_answer_declines_beside_other_values(chosen: dict[str, Evidence]) -> None:
+    """A bare "no" that comes with a value for another objective ("No, three rooms") answers that other
+    objective, not the feature just asked: its decline is dropped. Changes ``chosen`` in place."""
+    declines = [oid for oid, found in chosen.items()
+                if found.rank == RANK_ANSWER and found.value.startswith(DECLINED_PREFIX)]
+    if declines and len(chosen) > len(declines):
+        for oid in declines:
+            del chosen[oid]

@@ -102,8 +102,8 @@ def place_markers(analysis: Analysis, spec: GoalSpec | None) -> PlaceMarkers | N
 
 def one_role_per_place(chosen: dict[str, Evidence], spec: GoalSpec, bits: dict[str, int], asked: str | None) -> None:
     """A place mention that no marker gives to one role fills one role only ("currently in a flat in Leeds" is
-    never both the origin and the destination): the objective just asked, else the first open one in approved
-    order, else the first. Changes ``chosen`` in place."""
+    never both the origin and the destination): the objective just asked, else the last open one in approved
+    order, else the last. Changes ``chosen`` in place."""
     places = [o.id for o in spec.ordered() if o.criterion.kind is CriterionKind.PLACE]
     if len(places) < 2:
         return
@@ -116,7 +116,9 @@ def one_role_per_place(chosen: dict[str, Evidence], spec: GoalSpec, bits: dict[s
         if len(ids) < 2:
             continue
         open_ids = [i for i in ids if bits.get(i) == 0]
-        keep = asked if asked in ids else (open_ids or ids)[0]
+        # unasked, a place said alone is most often where the visitor is going: the later role in approved
+        # order (the destination after the origin, the drop-off after the pick-up)
+        keep = asked if asked in ids else (open_ids or ids)[-1]
         for objective_id in ids:
             if objective_id != keep:
                 del chosen[objective_id]

@@ -26,7 +26,7 @@ from llm_adapters.offline.choices import AMBIGUOUS_NOTE, ambiguous_choices, extr
 from llm_adapters.offline.contact import extract_contact
 from llm_adapters.offline.corrections import UNRESOLVED_NOTE, Revisions, find_revisions
 from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
-from llm_adapters.offline.declined import extract_declined
+from llm_adapters.offline.declined import drop_answer_declines_beside_other_values, extract_declined
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.free_text import extract_free_text
 from llm_adapters.offline.language import detect_languages
@@ -258,6 +258,7 @@ class OfflineProposer:
                     continue
                 chosen[objective.id] = best
         one_role_per_place(chosen, request.spec.spec, bits, last_asked)
+        drop_answer_declines_beside_other_values(chosen)
         self._end_from_length(analysis, bits, request, chosen)
         return chosen, replacing
 

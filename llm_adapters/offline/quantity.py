@@ -232,10 +232,10 @@ def _cued(ctx: ExtractionContext, words: QuantityWords, number: _Number) -> bool
 
 
 def _strongly_cued(ctx: ExtractionContext, words: QuantityWords, number: _Number) -> bool:
-    """A head-count cue of several words ('a group of', 'table for', 'we will be') ends right where the number
-    starts: it names a head count whatever follows ('a group of 2 going to the airport')."""
-    ends = memo(ctx.analysis, "quantity_strong_cue_ends", lambda: frozenset(
-        m.end() for m in words.count_cue_any.finditer(ctx.analysis.masked) if len(m.group().split()) > 1))
+    """A group cue ('a group of', 'table for': ``group_cues``) ends right where the number starts: it names a head
+    count whatever follows ('a group of 2 going to the airport')."""
+    ends = memo(ctx.analysis, "quantity_group_cue_ends", lambda: frozenset(
+        m.end() for m in words.group_cue_any.finditer(ctx.analysis.masked)))
     return number.start in ends
 
 

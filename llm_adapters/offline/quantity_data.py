@@ -67,6 +67,7 @@ class QuantityWords:
     range_lead: re.Pattern[str]  # at the end of the text before the first number
     range_connector: re.Pattern[str]  # the whole text between the two numbers
     count_cue_any: re.Pattern[str]  # head-count cues anywhere: a match ends right before the number it introduces
+    group_cue_any: re.Pattern[str]  # cues naming a head count whatever follows the number ('a group of')
     after_approx: re.Pattern[str]  # at the start of the text after a number
     ordinal_suffix: re.Pattern[str]  # right after the digits
     articles: frozenset[str]
@@ -140,6 +141,7 @@ def _compile(rules: OfflineRules) -> QuantityWords:
         range_connector=re.compile(rf"^\s*{connector_body}\s*(?:{approx_before}\s+)?$", _FLAGS)
         if approx_before else re.compile(rf"^\s*{connector_body}\s*$", _FLAGS),
         count_cue_any=_any_pattern(alternation(collect("count_cues")), approx_before),
+        group_cue_any=_any_pattern(alternation(collect("group_cues")), approx_before),
         after_approx=re.compile(rf"^[\s\-]*{approx_after}(?![^\W_])", _FLAGS) if approx_after else NEVER,
         ordinal_suffix=re.compile(rf"^{suffixes}(?![^\W_])", _FLAGS) if suffixes else NEVER,
         articles=frozenset(fold(w) for w in collect("articles")),
