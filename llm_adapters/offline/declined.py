@@ -8,8 +8,9 @@ Two readings, both only when the message claims no option of the vocabulary (a c
 * the features objective was just asked and the visitor's short message (at most ``bare_answer_max_words``
   words) opens with a decline answer ("no thanks", "no, I have my own", "non merci": the ``decline_answer`` cue of
   rules/patterns/<lang>.json) declines every option of its vocabulary. A refusal ("no, I'd rather not say"),
-  uncertainty ("no idea"), a stop, a correction ("no, I actually want the 8th") or a value for another objective
-  in the same message ("no, three rooms") is not a decline.
+  uncertainty ("no idea"), a stop, a closing ("no, that's all, thanks for your help"), a correction ("no, I
+  actually want the 8th") or a value for another objective in the same message ("no, three rooms") is not a
+  decline.
 
 The decision layer's validator accepts a declined item only when the span holds one of the visitor's own decline
 words (rules/criteria.json features.decline_words), so the words are always theirs.
@@ -63,8 +64,8 @@ def _declining_answer(ctx: ExtractionContext, vocabulary: VocabularyData) -> lis
     if ctx.correcting or len(analysis.words(0, len(analysis.masked))) > rules.settings.bare_answer_max_words:
         return []  # "No, make it 2 rooms", "No, I actually want the 8th": the "no" answers something else
     sentence = analysis.sentences[0]
-    text = analysis.masked[sentence.start:sentence.end]
-    if sentence.is_question or not any(p.match(text) for p in rules.cue("decline_answer")):
+    rest = analysis.masked[sentence.start:]  # the cue may look ahead ("no, that's all" closes, it declines nothing)
+    if sentence.is_question or not any(p.match(rest) for p in rules.cue("decline_answer")):
         return []
     if any(p.search(analysis.masked) for name in ("refusal", "uncertainty", "stop") for p in rules.cue(name)):
         return []  # "no, I'd rather not say" refuses; "no idea" is uncertainty; "no, bye" stops
