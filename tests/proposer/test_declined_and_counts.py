@@ -79,7 +79,7 @@ def test_a_no_to_the_feature_just_asked_is_recorded_as_declined(option: str, ans
     language, text = answer
     spec = _feature_spec(option)
     [command] = _of(_propose(spec, text, language, "extra"), "extra")
-    assert command.type == "complete" and command.value == f"no:{option}"  # type: ignore[union-attr]
+    assert command.type == "complete" and command.value == f"no:{option}"
     assert _accepted(spec, command)
 
 
@@ -119,7 +119,7 @@ def test_actually_yes_after_a_decline_is_a_correction() -> None:
                             history=[], last_asked="name", refused=[], stopped=False,
                             recorded={"extra": "no:towels"})
     [command] = _of(list(proposer().propose(request).commands), "extra")
-    assert command.type == "correct" and command.value == "towels"  # type: ignore[union-attr]
+    assert command.type == "correct" and command.value == "towels"
 
 
 # ---- French number words of every region (an independent speller is the oracle) ---------------------------
