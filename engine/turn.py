@@ -13,6 +13,7 @@ import structlog
 
 from audit.chain import CHECKPOINT_MISSING, STATE_MISMATCH, checkpoint_problem, state_hash
 from audit.vault import FieldCipher
+from engine.acknowledgement import AcknowledgementWording
 from engine.arc import ArcWording
 from engine.bundle_loader import RuleBundle
 from engine.choice_clarification import choice_clarification, weekday_clarification
@@ -323,6 +324,13 @@ class TurnRuntime:
         notes.extend(revision.notes)
         if revision.text and closing is None:
             notice = f"{revision.text} {notice}" if notice else revision.text
+        # Values the visitor volunteered beyond the question asked, and facts outside every objective, in one
+        # clause before the rest (engine/acknowledgement.py).
+        acknowledgement = AcknowledgementWording(self.bundle, self.spec.spec, before.language).reply(
+            before, decision.new_state, proposal_notes, closing is not None)
+        notes.extend(acknowledgement.notes)
+        if acknowledgement.text:
+            notice = f"{acknowledgement.text} {notice}" if notice else acknowledgement.text
         pending = None
         # INVARIANT (I-15): no silent stall; the move is computed from the decision, the ε-policy chose what is asked
         move = conversation_move(self.decider.views, decision.bits_after, decision.new_state.refused,

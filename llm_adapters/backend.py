@@ -28,10 +28,10 @@ from llm_adapters.errors import (
     LLMTimeoutError,
     LLMTransportError,
 )
+from llm_adapters.retry_policy import TransportRetries
 
 M = TypeVar("M", bound=BaseModel)
 
-_RETRYABLE = (LLMTimeoutError, LLMRateLimitError, LLMServerError)
 _TIMEOUT_NAMES = {"TimeoutException", "ReadTimeout", "ConnectTimeout", "WriteTimeout", "PoolTimeout",
                   "APITimeoutError", "TimeoutError"}
 _CONNECTION_NAMES = {"TransportError", "ConnectError", "NetworkError", "RemoteProtocolError",
@@ -139,13 +139,6 @@ def classify_failure(exc: BaseException, *, adapter: str, attempts: int) -> LLME
     return LLMError(f"{adapter}: call failed ({type(exc).__name__})", attempts=attempts)
 
 
-def backoff_seconds(retry: int, settings: LLMSettings, retry_after_s: float | None) -> float:
-    """Capped exponential backoff; a server's Retry-After wins if longer (still capped)."""
-    computed = settings.backoff_initial_ms * float(2**retry) / 1000
-    wanted = max(computed, retry_after_s or 0.0)
-    return min(wanted, settings.backoff_max_ms / 1000)
-
-
 class _CallStats:
     """Collects per-request facts from Instructor hooks (requests made, token usage)."""
 
@@ -198,7 +191,7 @@ class InstructorBackend:
 
         attempts = 0  # requests sent, all rounds
         answered = 0  # responses received: what the re-ask bound counts
-        retry = 0  # transport retries used
+        retries = TransportRetries(self.settings, self._window, self._sleep)
         usage = _CallStats()  # token usage summed over every round
         while True:
             # No new request once the turn's deadline share is spent (this path cannot cancel a running one:
@@ -226,19 +219,16 @@ class InstructorBackend:
                 answered += stats.responses
                 error = classify_failure(exc, adapter=self.adapter, attempts=attempts)
                 error.context.update(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
-                if error.code == LLMOutputError.default_code and answered <= self.settings.max_reasks:
-                    # Instructor gave up early (e.g. it cannot build a re-ask for a reply without a tool
-                    # call): ask again from scratch, still within the same bound.
-                    continue
-                if not isinstance(error, _RETRYABLE) or retry >= self.settings.transport_retries:
+                if error.code == LLMOutputError.default_code:
+                    # An output failure judged at least one reply even when no response hook saw it (a client
+                    # that validates before Instructor's hooks run): count one, so this loop always ends.
+                    answered += 0 if stats.responses else 1
+                    if answered <= self.settings.max_reasks:
+                        # Instructor gave up early (e.g. it cannot build a re-ask for a reply without a tool
+                        # call): ask again from scratch, still within the same bound.
+                        continue
+                if not retries.wait_for_retry(error):
                     raise error from None  # the cause may carry provider bodies; the typed error is enough
-                after = error.context.get("retry_after_s")
-                pause = backoff_seconds(retry, self.settings, after if isinstance(after, float) else None)
-                left = self._window.left_s()
-                if left is not None and pause >= left:
-                    raise error from None  # waiting would spend the turn's deadline
-                self._sleep(pause)
-                retry += 1
                 continue
             if not isinstance(parsed, response_model):
                 raise LLMOutputError(f"{self.adapter}: client returned {type(parsed).__name__}")

@@ -31,22 +31,20 @@ from urllib.parse import urlsplit
 import structlog
 from pydantic import BaseModel, ValidationError
 
-from llm_adapters.backend import Completion, backoff_seconds, classify_failure
+from llm_adapters.backend import Completion, classify_failure
 from llm_adapters.config import LLMSettings
 from llm_adapters.deadline import CallWindow
 from llm_adapters.errors import (
     LLMDeadlineError,
     LLMError,
     LLMOutputError,
-    LLMRateLimitError,
-    LLMServerError,
     LLMTimeoutError,
 )
+from llm_adapters.retry_policy import TransportRetries
 
 M = TypeVar("M", bound=BaseModel)
 log = structlog.get_logger("llm_adapters")
 
-_RETRYABLE = (LLMTimeoutError, LLMRateLimitError, LLMServerError)
 SCHEMA_INSTRUCTION = "Reply with one JSON object (no prose, no code fence) that matches this JSON schema:\n"
 REASK_INSTRUCTION = "Correct your JSON ONLY RESPONSE, based on the following errors:\n"
 
@@ -250,7 +248,8 @@ class StreamingBackend:
     ) -> Completion[M]:
         budget = self.settings.budget(purpose)
         sent = request_messages(messages, response_model, system_role=self.settings.provider.system_role)
-        attempts = answered = retry = 0
+        attempts = answered = 0
+        retries = TransportRetries(self.settings, self._window, self._sleep)
         input_tokens: int | None = None
         output_tokens = 0
 
@@ -274,15 +273,8 @@ class StreamingBackend:
                         f"{self.adapter}: the turn's deadline passed before the model answered; request closed",
                         **tally(),
                     ) from None
-                if not isinstance(error, _RETRYABLE) or retry >= self.settings.transport_retries:
+                if not retries.wait_for_retry(error):
                     raise error from None  # the cause may carry provider bodies; the typed error is enough
-                after = error.context.get("retry_after_s")
-                pause = backoff_seconds(retry, self.settings, after if isinstance(after, float) else None)
-                left = self._window.left_s()
-                if left is not None and pause >= left:
-                    raise error from None  # waiting would spend the turn's deadline
-                self._sleep(pause)
-                retry += 1
                 continue
             output_tokens += reply.output_tokens
             # No count after a deadline cut: the count is one more request to a server that is already late.

@@ -41,6 +41,7 @@ class RefCandidate:
     normalized: str | None = None  # the validator's normalised value
     third_party: bool = False  # D-10 (c): the value's clause attributes it to someone else (language data)
     refused_marker: bool = False  # D-10 (c): the value's clause refuses or negates it (language data)
+    others_wish: bool = False  # D-12: the span's clause states the value as another person's wish (language data)
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class RefState:
     company_texts: tuple[str, ...] = ()  # corpus, directory, published contact details
     shown_texts: tuple[str, ...] = ()  # earlier assistant messages and passages retrieved this turn
     phone_min_digits: int = 7
+    wish_kinds: frozenset[str] = frozenset()  # D-12: kinds whose values are judged for another person's wish
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,9 @@ def reason_for(c: RefCandidate, s: RefState, ids: list[str], accepted_valued: se
     objective = (objectives or {}).get(c.objective or "")
     if c.type in ("complete", "correct") and objective is not None and objective.kind == "contact":
         return contact_reason(c, objective, s) or "accepted"
+    if (c.type in ("complete", "correct") and objective is not None and objective.kind in s.wish_kinds
+            and c.others_wish):
+        return "provenance.others_wish"
     return "accepted"
 
 

@@ -213,6 +213,8 @@ def bundle_properties(p: PolicyNumbers) -> dict[str, tuple[str, z3.BoolRef]]:
 # D-10: the facts an acceptance rule file must reject on (one rule each), in rule order A08..A12.
 CONTACT_FACTS = ("contact_company", "contact_assistant_echo", "contact_confusable", "contact_third_party",
                  "contact_refused")
+# D-12: a place or date stated as another person's wish (rule A13).
+WISH_FACTS = ("value_others_wish",)
 
 
 def _fact_var(name: str, value: object) -> z3.ExprRef:
@@ -233,10 +235,11 @@ def _literal(value: object) -> z3.ExprRef:
 
 def acceptance_properties(rules: Sequence[dict[str, object]]) -> dict[str, tuple[str, z3.BoolRef]]:
     """I-14 over the acceptance rule file: for every candidate fact whatsoever, a Complete or Correct whose
-    contact value is flagged by a D-10 fact is rejected by some rule. Each negation says "some such fact is
-    accepted" (no rule's conditions all hold), so ``unsat`` proves the property for all facts."""
+    value is flagged by a D-10 fact (contacts) or a D-12 fact (another person's wish) is rejected by some rule.
+    Each negation says "some such fact is accepted" (no rule's conditions all hold), so ``unsat`` proves the
+    property for all facts."""
     variables: dict[str, z3.ExprRef] = {"type": z3.String("fact_type")}
-    for name in CONTACT_FACTS:
+    for name in CONTACT_FACTS + WISH_FACTS:
         variables[name] = z3.Bool(f"fact_{name}")
     fires = []
     for rule in rules:
@@ -250,9 +253,10 @@ def acceptance_properties(rules: Sequence[dict[str, object]]) -> dict[str, tuple
     accepted = z3.Not(z3.Or(fires)) if fires else z3.BoolVal(True)
     valued = z3.Or(variables["type"] == z3.StringVal("complete"), variables["type"] == z3.StringVal("correct"))
     return {
-        f"contact_rejected_when_{name.removeprefix('contact_')}": (
+        (f"contact_rejected_when_{name.removeprefix('contact_')}" if name in CONTACT_FACTS
+         else f"{name.split('_', 1)[0]}_rejected_when_{name.split('_', 1)[1]}"): (
             f"Every Complete/Correct with {name} = true is rejected by some acceptance rule (I-14).",
             z3.And(accepted, valued, variables[name] == z3.BoolVal(True)),
         )
-        for name in CONTACT_FACTS
+        for name in CONTACT_FACTS + WISH_FACTS
     }

@@ -1,13 +1,17 @@
-"""Check the fourth blind labelled answering sets against their corpora (labelling only; never runs the answerer).
+"""Check blind labelled answering sets against their corpora (labelling only; never runs the answerer).
 
-    .venv/bin/python -m benchmarks.rag_blind4.check_sets
+    .venv/bin/python -m benchmarks.rag_blind4.check_sets                          # the fourth sets (this folder)
+    .venv/bin/python -m benchmarks.rag_blind4.check_sets benchmarks/rag_blind5    # any folder of sets in this format
 
-For every ``*/set.json`` here: the set loads; every ``relevant`` and ``near`` id is a passage as
+Shared by every blind folder written in this format (``rag_blind4``, ``rag_blind5``), so it is not copied again.
+For every ``*/set.json`` in the folder: the set loads; every ``relevant`` and ``near`` id is a passage as
 ``load_corpus`` ingests it; every fact of an answerable item is written (accent- and case-insensitively) in each
 of its relevant passages; answerable items have facts, near misses have near sections and only they do; tags are
 known; item ids are unique across the folder; each set has at least 30 items with every kind present, at least
 two ``long_message`` items (1,500 to 4,000 characters, and only those that long), at least two ``multi_part``
-items (answerable, each described in ``multi_part.json``), at least four ``cross_lingual`` ones;
+items (answerable, each described in ``multi_part.json`` either with the part answered and the part never
+answered, or, when both parts are covered, with ``also_answered``: then each fact is written in at least one relevant
+passage and each relevant passage holds at least one fact), at least four ``cross_lingual`` ones;
 ``cross_lingual`` is set exactly when the message language differs from the cited passages' language
 (``relevant`` for answerable items, ``near`` for near misses, the corpus for the other kinds of a one-language
 corpus); ``no_question_mark`` exactly on questions written without one. Across the folder, at least two companies
@@ -17,6 +21,7 @@ have Spanish documents and two English. Prints counts per kind, tag and language
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -51,18 +56,42 @@ def _cited_languages(item: LabelledItem, by_language: dict[str, str], corpus_lan
     return corpus_languages if len(corpus_languages) == 1 else {item.language}
 
 
+def _fact_problems(item: LabelledItem, texts: dict[str, str], both_answered: bool) -> list[str]:
+    """Each fact in every relevant passage; for a two-part item with both parts covered, each fact in some relevant
+    passage and some fact in each (the two parts may be answered by different sections)."""
+    cited = [pid for pid in item.relevant if pid in texts]
+    if not both_answered:
+        return [
+            f"{item.id}: fact {fact!r} not written in {pid}"
+            for pid in cited
+            for fact in item.facts
+            if fold(fact) not in texts[pid]
+        ]
+    problems = [
+        f"{item.id}: fact {fact!r} not written in any of {cited}"
+        for fact in item.facts
+        if not any(fold(fact) in texts[pid] for pid in cited)
+    ]
+    problems.extend(
+        f"{item.id}: relevant {pid} holds none of the facts"
+        for pid in cited
+        if not any(fold(fact) in texts[pid] for fact in item.facts)
+    )
+    return problems
+
+
 def _check_item(
-    item: LabelledItem, texts: dict[str, str], by_language: dict[str, str], languages: set[str]
+    item: LabelledItem,
+    texts: dict[str, str],
+    by_language: dict[str, str],
+    languages: set[str],
+    both_answered: bool = False,
 ) -> list[str]:
     problems: list[str] = []
     for pid in [*item.relevant, *item.near]:
         if pid not in texts:
             problems.append(f"{item.id}: no passage {pid}")
-    for pid in item.relevant:
-        if pid in texts:
-            problems.extend(
-                f"{item.id}: fact {fact!r} not written in {pid}" for fact in item.facts if fold(fact) not in texts[pid]
-            )
+    problems.extend(_fact_problems(item, texts, both_answered))
     if item.kind == "answerable" and not (item.facts and item.relevant):
         problems.append(f"{item.id}: an answerable item without relevant passages and facts")
     if item.kind != "answerable" and (item.facts or item.relevant):
@@ -93,18 +122,26 @@ def _check_item(
     return problems
 
 
+def _multi_part_sidecar(set_path: Path) -> dict[str, dict[str, str]]:
+    sidecar = set_path.parent / "multi_part.json"
+    if not sidecar.exists():
+        return {}
+    items: dict[str, dict[str, str]] = json.loads(sidecar.read_text(encoding="utf-8"))["items"]
+    return items
+
+
 def _check_multi_part(set_path: Path, items: list[LabelledItem]) -> list[str]:
     sidecar = set_path.parent / "multi_part.json"
-    described = json.loads(sidecar.read_text(encoding="utf-8"))["items"] if sidecar.exists() else {}
+    described = _multi_part_sidecar(set_path)
     tagged = {item.id for item in items if "multi_part" in item.tags}
     problems = [f"{i}: multi_part item not described in {sidecar.name}" for i in sorted(tagged - set(described))]
     problems.extend(
         f"{i}: described in {sidecar.name} but not tagged multi_part" for i in sorted(set(described) - tagged)
     )
     problems.extend(
-        f"{i}: {sidecar.name} entry needs 'answered' and 'not_answered'"
+        f"{i}: {sidecar.name} entry needs 'answered' and exactly one of 'not_answered' or 'also_answered'"
         for i, entry in described.items()
-        if not (entry.get("answered") and entry.get("not_answered"))
+        if not (entry.get("answered") and bool(entry.get("not_answered")) != bool(entry.get("also_answered")))
     )
     return problems
 
@@ -118,7 +155,8 @@ def check(set_path: Path) -> tuple[list[str], set[str]]:
     languages = set(by_language.values())
     items = list(labelled.items)
     name = set_path.parent.name
-    problems = [p for item in items for p in _check_item(item, texts, by_language, languages)]
+    both = {i for i, entry in _multi_part_sidecar(set_path).items() if entry.get("also_answered")}
+    problems = [p for item in items for p in _check_item(item, texts, by_language, languages, item.id in both)]
     problems.extend(_check_multi_part(set_path, items))
     kinds: Counter[str] = Counter(item.kind for item in items)
     tags = Counter(tag for item in items for tag in item.tags)
@@ -133,6 +171,9 @@ def check(set_path: Path) -> tuple[list[str], set[str]]:
     print(f"{name}: {len(items)} items {dict(kinds)}; passages {len(passages)} {sorted(languages)}")
     print(f"  messages by language {dict(sorted(message_languages.items()))}; cross-lingual by kind {dict(crossed)}")
     print(f"  tags {dict(sorted(tags.items()))}")
+    if both:
+        one_part = tags["multi_part"] - len(both)
+        print(f"  multi_part with both parts covered {len(both)}, with one part covered {one_part}")
     return problems, languages
 
 
@@ -154,8 +195,13 @@ def check_all(folder: Path) -> list[str]:
     return problems
 
 
-def main() -> int:
-    problems = check_all(HERE)
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    folder = Path(args[0]) if args else HERE
+    if not folder.is_dir():
+        print(f"error: {folder} is not a folder of sets (usage: check_sets [FOLDER])")
+        return 2
+    problems = check_all(folder)
     for problem in problems:
         print(f"  error: {problem}")
     return 1 if problems else 0

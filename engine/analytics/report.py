@@ -7,9 +7,10 @@ import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from engine import periods
 from engine.analytics.errors import AnalyticsError
 from engine.storage.base import ConversationSummary
 
@@ -55,26 +56,12 @@ class Selection:
     idle: timedelta = timedelta(hours=24)  # after this long without a turn an open conversation is abandoned
 
     def matches(self, summary: ConversationSummary) -> bool:
-        if self.goal is not None and self.goal not in (summary.goal_ref, summary.goal_ref.split("/")[0]):
-            return False
-        started = _parse(summary.created_at)
-        if self.since is not None and started < self.since:
-            return False
-        return not (self.until is not None and started >= self.until)
+        return periods.in_period(summary.goal_ref, summary.created_at, self.goal, self.since, self.until)
 
 
 def parse_day(text: str | None, name: str) -> datetime | None:
     """YYYY-MM-DD (midnight UTC) or a full ISO-8601 timestamp."""
-    if text is None or text == "":
-        return None
-    try:
-        if len(text) == 10:
-            return datetime.combine(date.fromisoformat(text), time(0), tzinfo=UTC)
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        raise AnalyticsError(f"{name} must be YYYY-MM-DD or an ISO-8601 timestamp, got {text!r}",
-                             code="analytics.date_invalid") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return periods.parse_day(text, name, AnalyticsError, "analytics.date_invalid")
 
 
 def selection(goal: str | None, since: str | None, until: str | None, idle_hours: float = 24) -> Selection:
@@ -116,7 +103,7 @@ class ReportBuilder:
             report.completed += 1
         elif stopped:
             report.stopped += 1
-        elif self.now - _parse(summary.updated_at) > self.selection.idle:
+        elif self.now - periods.parse_stamp(summary.updated_at) > self.selection.idle:
             report.abandoned += 1
             dropped = after.get("last_asked")
             if isinstance(dropped, str):
@@ -194,8 +181,3 @@ def to_csv(reports: Iterable[GoalReport]) -> str:
             writer.writerow([*head, stats.objective, *[""] * len(goal_fields),
                              *[getattr(stats, f) for f in objective_fields]])
     return buffer.getvalue()
-
-
-def _parse(stamp: str) -> datetime:
-    parsed = datetime.fromisoformat(stamp)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

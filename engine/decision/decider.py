@@ -13,7 +13,16 @@ from engine.conversation import ConversationState, Role, ValueRecord
 from engine.decision.acceptance import compile_acceptance
 from engine.decision.facts import candidate_fact, provenance
 from engine.decision.invariants import CheckOutcome, shared_checker
-from engine.decision.provenance import FACTS, ContactIndex, ProvenanceContext, ProvenanceRules, contact_facts
+from engine.decision.provenance import (
+    CLEAN,
+    FACTS,
+    OTHERS_WISH,
+    ContactIndex,
+    ProvenanceContext,
+    ProvenanceRules,
+    contact_facts,
+    others_wish,
+)
 from engine.errors import GraceError
 from engine.goals.company_data import locale_value
 from engine.goals.models import CriterionKind, PublishedGoalSpec
@@ -129,6 +138,8 @@ class Decider:
                                   or default_region)
                         for o in self.objectives if o.criterion.kind is CriterionKind.CONTACT}
         self.company = company or ContactIndex()
+        self.wish_objectives = frozenset(o.id for o in self.objectives
+                                         if o.criterion.kind.value in self.provenance_rules.wish_kinds)
 
     def context(self, citations: Iterable[Citation]) -> ProvenanceContext:
         """The provenance context of one turn: the company's contacts and the passages retrieved this turn."""
@@ -147,6 +158,18 @@ class Decider:
         return contact_facts(command.value, result.normalized if result else None, message.text,
                              (command.span.start, command.span.end), self.regions[command.objective],
                              assistant, context, self.provenance_rules)
+
+    def _wish(self, state: ConversationState, command: Command) -> dict[str, bool] | None:
+        """D-12 fact for a Complete/Correct of a place or date objective whose span is genuine visitor text."""
+        if not isinstance(command, Complete | Correct) or command.objective not in self.wish_objectives:
+            return None
+        span = provenance(state, command)
+        message = state.visitor_message(command.span.turn)
+        if message is None or not (span["span_in_visitor_message"] and span["span_matches"]):
+            return None  # rejected as not visitor text anyway (A02/A03)
+        wished = others_wish(message.text, command.value, (command.span.start, command.span.end),
+                             self.provenance_rules)
+        return {**CLEAN, OTHERS_WISH: wished}
 
     def _validate(self, command: Command) -> ValidationResult | None:
         if not isinstance(command, Complete | Correct) or command.objective not in self.ids:
@@ -183,7 +206,7 @@ class Decider:
                 touched.add(objective)
             result = self._validate(command)
             duplicate = isinstance(command, Complete | Correct) and objective in valued
-            contact = self._contact(state, command, result, context)
+            contact = self._contact(state, command, result, context) or self._wish(state, command)
             fact = candidate_fact(state, command, self.ids, result.ok if result else True, duplicate, contact)
             rule = self.acceptance.evaluate(fact)
             decision = CandidateDecision(

@@ -47,5 +47,5 @@ def candidate_fact(
         "validator_ok": validator_ok if isinstance(command, Complete | Correct) else True,
         "refused": objective in state.refused if objective else False,
         "stopped": state.stopped,
-        **(contact or CLEAN),  # D-10: contact provenance (all false for other kinds and commands)
+        **(contact or CLEAN),  # D-10 contact, D-12 wish provenance (all false otherwise)
     }

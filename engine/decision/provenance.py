@@ -1,4 +1,4 @@
-"""Contact provenance facts (SPEC.md D-10): is a proposed contact value the visitor's own?
+"""Provenance facts (SPEC.md D-10, D-12): is a proposed contact value, place or date the visitor's own?
 
 A contact value never completes the contact objective when it appears in company text (corpus, directory,
 published contact details), in what the assistant said or retrieved in this conversation, when it is written with
@@ -21,11 +21,12 @@ from confusable_homoglyphs import confusables
 from engine.bundle_loader import RuleBundle
 from engine.text import normalize
 from engine.validators.contact import contact_channels
-from spec.z3_encodings import CONTACT_FACTS
+from spec.z3_encodings import CONTACT_FACTS, WISH_FACTS
 
-# Fact names, in the order the acceptance rules list them (A08..A12); the Z3 rule proof uses the same tuple.
-FACTS = CONTACT_FACTS
-COMPANY, ECHO, CONFUSABLE, THIRD_PARTY, REFUSED = FACTS
+# Fact names, in the order the acceptance rules list them (A08..A13); the Z3 rule proof uses the same tuples.
+FACTS = CONTACT_FACTS + WISH_FACTS
+COMPANY, ECHO, CONFUSABLE, THIRD_PARTY, REFUSED = CONTACT_FACTS
+(OTHERS_WISH,) = WISH_FACTS
 CLEAN: dict[str, bool] = dict.fromkeys(FACTS, False)
 
 # D-10: an address in a text is a maximal run of word characters and . + % - @ holding an '@'; one that starts
@@ -208,6 +209,11 @@ class ProvenanceRules:
     embedded: tuple[re.Pattern[str], ...] = ()
     quoted: tuple[re.Pattern[str], ...] = ()
     adoption: tuple[re.Pattern[str], ...] = ()
+    # D-12: the criterion kinds whose values are judged for another person's wish, the rules that judge them
+    # (their third_party markers are the wish markers, their breakers add the wish breakers) and adoption markers.
+    wish_kinds: frozenset[str] = frozenset()
+    wish: ProvenanceRules | None = None
+    wish_adoption: re.Pattern[str] | _EachOf | None = None
 
     @classmethod
     def from_bundle(cls, bundle: RuleBundle) -> ProvenanceRules:
@@ -225,15 +231,25 @@ def _rules(key: str, bundle: RuleBundle) -> ProvenanceRules:
         def compiled(field: str) -> tuple[re.Pattern[str], ...]:
             return tuple(re.compile(p, re.IGNORECASE) for lang in langs for p in lang[field])
 
+        def optional(field: str) -> tuple[re.Pattern[str], ...]:
+            return tuple(re.compile(p, re.IGNORECASE) for lang in langs for p in lang.get(field, []))
+
         flags = re.IGNORECASE | re.MULTILINE
+        breakers, anaphora = compiled("clause_breakers"), compiled("anaphora")
+        min_digits, alone = int(data["phone_suffix_min_digits"]), int(data["alone_max_words"])
+        wish_markers = optional("wish_third_party")
+        wish = ProvenanceRules(_Markers(breakers + optional("wish_breakers"), wish_markers, (), anaphora),
+                               min_digits, alone) if wish_markers else None
         _RULES[key] = ProvenanceRules(
-            _Markers(compiled("clause_breakers"), compiled("third_party"), compiled("refused"),
-                     compiled("anaphora")),
-            int(data["phone_suffix_min_digits"]),
-            int(data["alone_max_words"]),
+            _Markers(breakers, compiled("third_party"), compiled("refused"), anaphora),
+            min_digits,
+            alone,
             tuple(re.compile(p, flags) for p in data.get("embedded", [])),
             tuple(re.compile(p, flags) for p in data.get("quoted", [])),
-            tuple(re.compile(p, re.IGNORECASE) for lang in langs for p in lang.get("adoption", [])),
+            optional("adoption"),
+            frozenset(data.get("wish_kinds", [])),
+            wish,
+            any_of(optional("wish_adoption")),
         )
     return _RULES[key]
 
@@ -427,9 +443,43 @@ def contact_facts(
         channel_third, channel_refused = attribution(message, channel, span, rules)
         third, refused = third or channel_third, refused or channel_refused
     return {
+        **CLEAN,
         COMPANY: any(context.company.holds(v, region, rules.min_digits) for v in values),
         ECHO: any(shown.holds(v, region, rules.min_digits) for v in values),
         CONFUSABLE: any(confusable(v) for v in values),
         THIRD_PARTY: third,
         REFUSED: refused,
     }
+
+
+def others_wish(message: str, value: str, span: tuple[int, int], rules: ProvenanceRules) -> bool:
+    """D-12: the clause of the value inside the cited span (or of the span, when the value is not written there,
+    e.g. a normalised date) states it as another person's wish or plan ("my sister wants to live in …"), and
+    neither that sentence nor the next one adopts it ("… and so do I")."""
+    wish = rules.wish
+    if wish is None:
+        return False
+    folded, origin = _folded(message)
+    lo = min(bisect.bisect_left(origin, span[0]), len(folded))
+    hi = min(max(bisect.bisect_left(origin, span[1]), lo), len(folded))
+    needle = _folded(normalize(value).strip())[0]
+    places: list[tuple[int, int]] = []
+    at = folded.find(needle, lo, hi) if needle else -1
+    while at >= 0:
+        places.append((at, at + len(needle)))
+        at = folded.find(needle, at + len(needle), hi)
+    clauses = _Clauses(folded, wish)
+    if places:
+        texts = [(clauses.key(s, e)[0], clauses.text(s, e)) for s, e in places]
+    else:  # the span itself is the anchor, unmasked: its own words may hold the marker
+        sentence, c_lo, c_hi = clauses.key(lo, hi)
+        left = clauses.sentences[sentence][0]
+        texts = [(sentence, folded[left + c_lo:left + max(c_hi, hi - left)])]
+    for sentence, text in texts:
+        if wish.markers.any_third_party.search(text) is None:
+            continue
+        following = clauses.sentences[sentence:sentence + 2]
+        if rules.wish_adoption is None or not any(
+                rules.wish_adoption.search(folded[a:b]) is not None for a, b in following):
+            return True
+    return False

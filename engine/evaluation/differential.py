@@ -13,7 +13,7 @@ from typing import Any, Protocol, TypeVar
 from engine.bundle_loader import RuleBundle
 from engine.commands import COMMAND_ADAPTER, Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
 from engine.conversation import ConversationState, Message, Role
-from engine.decision.provenance import ProvenanceRules, attribution
+from engine.decision.provenance import ProvenanceRules, attribution, others_wish
 from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
 from engine.text import normalize
@@ -247,7 +247,7 @@ def reference_decision(case: Case, bundle: RuleBundle) -> RefDecision:
     rules = ProvenanceRules.from_bundle(bundle)
     candidates = []
     for c in case.commands:
-        ok, normalized, third, refused = True, None, False, False
+        ok, normalized, third, refused, wished = True, None, False, False, False
         if isinstance(c, Complete | Correct) and c.objective in by_id:
             result = validate_value(by_id[c.objective].criterion, c.value, c.span.quote, bundle, case.spec.spec)
             ok, normalized = result.ok, result.normalized
@@ -256,9 +256,11 @@ def reference_decision(case: Case, bundle: RuleBundle) -> RefDecision:
                 for channel in [p.strip() for p in c.value.split(";") if p.strip()] or [c.value]:
                     t, r = attribution(message.text, channel, (c.span.start, c.span.end), rules)
                     third, refused = third or t, refused or r
+                if by_id[c.objective].criterion.kind.value in rules.wish_kinds:  # D-12
+                    wished = others_wish(message.text, c.value, (c.span.start, c.span.end), rules)
         candidates.append(RefCandidate(c.type, getattr(c, "objective", None), c.span.turn, c.span.start,
                                        c.span.end, normalize(c.span.quote), ok, getattr(c, "value", ""),
-                                       normalized, third, refused))
+                                       normalized, third, refused, wished))
     s = case.state
     ref_state = RefState(
         turn=s.turn, bits=tuple(s.bits),
@@ -268,6 +270,7 @@ def reference_decision(case: Case, bundle: RuleBundle) -> RefDecision:
         company_texts=case.company_texts,
         shown_texts=(*(m.text for m in s.messages if m.role == "assistant" and m.turn < s.turn), *case.passages),
         phone_min_digits=rules.min_digits,
+        wish_kinds=rules.wish_kinds,
     )
     return decide(reference_objectives(case, bundle), ref_state, candidates, bundle.file("policy"),
                   case.company_question)

@@ -7,8 +7,9 @@ import io
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, date, datetime, time
+from datetime import datetime
 
+from engine import periods
 from engine.conversation import ConversationState
 from engine.leads.errors import LeadExportError
 from engine.storage.base import ConversationSummary, DurableStore
@@ -43,26 +44,12 @@ class LeadFilter:
     completed_only: bool = False
 
     def matches(self, summary: ConversationSummary) -> bool:
-        if self.goal is not None and self.goal not in (summary.goal_ref, summary.goal_ref.split("/")[0]):
-            return False
-        updated = _parse(summary.updated_at)
-        if self.since is not None and updated < self.since:
-            return False
-        return not (self.until is not None and updated >= self.until)
+        return periods.in_period(summary.goal_ref, summary.updated_at, self.goal, self.since, self.until)
 
 
 def parse_day(text: str | None, name: str) -> datetime | None:
     """A --since/--until value: YYYY-MM-DD (midnight UTC) or a full ISO-8601 timestamp."""
-    if text is None:
-        return None
-    try:
-        if len(text) == 10:
-            return datetime.combine(date.fromisoformat(text), time(0), tzinfo=UTC)
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        raise LeadExportError(f"{name} must be YYYY-MM-DD or an ISO-8601 timestamp, got {text!r}",
-                              code="leads.date_invalid") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return periods.parse_day(text, name, LeadExportError, "leads.date_invalid")
 
 
 def collect_leads(store: DurableStore, selection: LeadFilter, *, page: int = 500) -> list[Lead]:
@@ -133,8 +120,3 @@ def to_csv(leads: list[Lead]) -> str:
 def _cell(value: str) -> str:
     # Spreadsheet formula injection: a cell starting with = + - @ is shown as text, never evaluated.
     return "'" + value if value[:1] in ("=", "+", "-", "@") else value
-
-
-def _parse(stamp: str) -> datetime:
-    parsed = datetime.fromisoformat(stamp)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

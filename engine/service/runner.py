@@ -130,7 +130,7 @@ def build_from_args(args: argparse.Namespace) -> Built:
         raise InputError("nothing to serve: use --demo or --goals DIR", code="service.no_goals")
     key = demo.audit_key(data_dir)
     store = open_store(url, audit_key=key, synchronous=synchronous,
-                       slow_commit_ms=config.limits.slow_commit_log_ms)
+                       slow_commit_ms=config.limits.slow_commit_log_ms, anchor_dir=data_dir)
     notifier = _notifier(getattr(args, "webhooks", None), data_dir)
     catalog = build_catalog(
         store=store, bundle=bundle, proposer=demo.offline_proposer(bundle), goals=sources, audit_key=key,

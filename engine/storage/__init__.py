@@ -12,7 +12,9 @@ With ``audit_key`` the store encrypts each new conversation's personal data unde
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 from engine.storage import errors
 from engine.storage.base import ConversationSummary, DurableStore, IdempotencyEntry
@@ -29,16 +31,32 @@ def sqlite_path(url: str) -> Path:
     return Path(path)
 
 
+_CREDENTIAL_PARAMETERS = frozenset({"user", "password", "passfile", "sslpassword"})
+
+
+def postgres_anchor_name(url: str, schema: str | None) -> str:
+    """One anchor file per database and schema, named without the URL's credentials. Connection options
+    stay in the name because ``options=-csearch_path=...`` selects a schema just as ``schema`` does."""
+    parts = urlsplit(url)
+    options = sorted((k, v) for k, v in parse_qsl(parts.query) if k not in _CREDENTIAL_PARAMETERS)
+    where = f"{parts.hostname or ''}:{parts.port or ''}{parts.path}?{options}#{schema or ''}"
+    return f"postgres-{hashlib.sha256(where.encode()).hexdigest()[:16]}.anchor"
+
+
 def open_store(
     url: str, *, schema: str | None = None, audit_key: bytes | None = None, synchronous: str = "NORMAL",
-    slow_commit_ms: float | None = None,
+    slow_commit_ms: float | None = None, anchor_dir: Path | None = None,
 ) -> DurableStore:
     """Open (and migrate) the store named by ``url``. PostgreSQL is imported only when asked for.
-    ``slow_commit_ms``: PostgreSQL logs each turn commit slower than this with its phases (None: never)."""
+    ``slow_commit_ms``: PostgreSQL logs each turn commit slower than this with its phases (None: never).
+    ``anchor_dir``: the folder where a PostgreSQL store keeps this host's rollback anchor (spec/adr/0007;
+    SQLite keeps its anchor beside the database file)."""
     if url.startswith(("postgresql://", "postgres://")):
         from engine.storage.postgres import PostgresStore
 
-        return PostgresStore(url, schema=schema, audit_key=audit_key, slow_commit_ms=slow_commit_ms)
+        anchor = anchor_dir / postgres_anchor_name(url, schema) if anchor_dir is not None else None
+        return PostgresStore(url, schema=schema, audit_key=audit_key, slow_commit_ms=slow_commit_ms,
+                             anchor_path=anchor)
     if "://" in url and not url.startswith("sqlite://"):
         raise errors.StoreError(f"unsupported database URL scheme in {url.split('://')[0]!r}", code=errors.URL_INVALID)
     if not url.strip():

@@ -40,8 +40,10 @@ def rollback_error(path: Path, found: int, anchored: int) -> IntegrityError:
 class RollbackAnchor:
     """The anchor file of one database: ``check`` a count against it, ``advance`` it (in the background)."""
 
-    def __init__(self, database: Path) -> None:
-        self.path = database.with_name(database.name + SUFFIX)
+    def __init__(self, database: Path, *, path: Path | None = None) -> None:
+        """``path``: where the anchor lives when it is not beside a database file (PostgreSQL: the service
+        host's data folder, spec/adr/0007)."""
+        self.path = path if path is not None else database.with_name(database.name + SUFFIX)
         self._lock = threading.Lock()
         self._wake = threading.Condition(self._lock)
         self._target = 0

@@ -15,6 +15,7 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -24,6 +25,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engine.conversation import ConversationState
 from engine.storage import codec, errors, read_ahead
+from engine.storage.anchor import RollbackAnchor
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
 from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
@@ -31,7 +33,7 @@ from engine.storage.read_ahead import IdempotencyRow, TurnRow
 
 log = structlog.get_logger("engine.storage.postgres")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 _MIGRATION_1 = [
@@ -72,6 +74,13 @@ _MIGRATION_1 = [
         created_at      TIMESTAMPTZ NOT NULL DEFAULT now(),
         PRIMARY KEY (conversation_id, key)
     )""",
+]
+
+# Schema 3 (spec/adr/0007): a database-wide, ever-growing number per checkpoint row, which the service hosts'
+# rollback anchors compare with (existing rows are numbered by the migration).
+_MIGRATION_3 = [
+    "ALTER TABLE grace_checkpoints ADD COLUMN IF NOT EXISTS log_no BIGSERIAL",
+    "CREATE UNIQUE INDEX IF NOT EXISTS grace_checkpoints_log_no ON grace_checkpoints (log_no)",
 ]
 
 _MIGRATION_2 = [
@@ -122,7 +131,9 @@ class PostgresStore(ProtocolStore):
         timeout_s: float = 10.0,
         audit_key: bytes | None = None,
         slow_commit_ms: float | None = None,
+        anchor_path: Path | None = None,
     ) -> None:
+        """``anchor_path``: this host's rollback anchor file (spec/adr/0007); None: no rollback check."""
         self.keys = KeyRing(audit_key)
         # A turn commit slower than this is logged with where its time went (None: never); see commit_tx.
         self.slow_commit_ms = slow_commit_ms
@@ -143,6 +154,19 @@ class PostgresStore(ProtocolStore):
             self._pool.close()
             raise errors.StoreError(f"cannot connect to PostgreSQL: {exc}", code=errors.FAILED) from exc
         self._migrate()
+        self.anchor: RollbackAnchor | None = None
+        if anchor_path is not None:
+            # An older copy of the database is refused before anything is served or verified.
+            self.anchor = RollbackAnchor(self._label(), path=anchor_path)
+            with self._conn() as conn:
+                row = conn.execute("SELECT COALESCE(MAX(log_no), 0) FROM grace_checkpoints").fetchone()
+            logged = int(row[0]) if row else 0
+            self.anchor.check(logged, self._label())
+            self.anchor.advance(logged)
+
+    def _label(self) -> Path:
+        """How the rollback messages name this database (no credentials)."""
+        return Path(f"postgresql-{self.schema or 'public'}")
 
     @staticmethod
     def _ensure_schema(url: str, schema: str) -> None:
@@ -195,6 +219,10 @@ class PostgresStore(ProtocolStore):
                 for statement in _MIGRATION_2:
                     conn.execute(statement)
                 conn.execute("INSERT INTO grace_schema_version (version) VALUES (2)")
+            if version < 3:
+                for statement in _MIGRATION_3:
+                    conn.execute(statement)
+                conn.execute("INSERT INTO grace_schema_version (version) VALUES (3)")
 
     def ping(self) -> None:
         """Raise ``StoreError`` unless the database answers a trivial query (readiness)."""
@@ -202,6 +230,8 @@ class PostgresStore(ProtocolStore):
             conn.execute("SELECT 1").fetchone()
 
     def close(self) -> None:
+        if self.anchor is not None:
+            self.anchor.close()
         self._pool.close()
 
     # -- ConversationStore -------------------------------------------------------------------------
@@ -302,10 +332,12 @@ class PostgresStore(ProtocolStore):
             tx.log_if_slow(self.slow_commit_ms)
 
     def check_anchor(self, all_checkpoints: int) -> None:
-        return None  # PostgreSQL's rollback anchor: spec/adr/0007 (not a file beside the data)
+        if self.anchor is not None:  # this host's anchor file, not beside the data (spec/adr/0007)
+            self.anchor.check(all_checkpoints, self._label())
 
     def committed_checkpoints(self, all_checkpoints: int) -> None:
-        return None
+        if self.anchor is not None:
+            self.anchor.advance(all_checkpoints)
 
     @staticmethod
     def is_duplicate(exc: BaseException) -> bool:
@@ -447,7 +479,8 @@ class _PostgresTx:
             "SELECT (SELECT COALESCE(MAX(seq), 0) + 1 FROM grace_audit_records WHERE conversation_id = %s),"
             " (SELECT COALESCE(MAX(counter), 0) FROM grace_checkpoints WHERE conversation_id = %s),"
             " (SELECT COUNT(*) FROM grace_audit_records WHERE conversation_id = %s),"
-            " (SELECT record_json FROM grace_audit_records WHERE conversation_id = %s ORDER BY seq DESC LIMIT 1)",
+            " (SELECT record_json FROM grace_audit_records WHERE conversation_id = %s ORDER BY seq DESC LIMIT 1),"
+            " (SELECT COALESCE(MAX(log_no), 0) FROM grace_checkpoints)",
             (conversation_id, conversation_id, conversation_id, conversation_id),
         )
         row = locked.fetchone()
@@ -460,8 +493,10 @@ class _PostgresTx:
         next_seq, newest = (int(heads[0]), int(heads[1])) if heads else (1, 0)
         count = int(heads[2]) if heads else -1
         newest_hash = _record_hash(heads[3]) if heads and heads[3] is not None else None
+        logged = int(heads[4]) if heads else -1  # the newest checkpoint's database-wide number (schema 3)
         return LockedHead(row[1], wrapped, bool(row[3]), turn=row[0], next_seq=next_seq, newest_counter=newest,
-                          record_count=count, head_record_hash=newest_hash, state_bits=row[4])
+                          record_count=count, head_record_hash=newest_hash, state_bits=row[4],
+                          all_checkpoints=logged)
 
     def write(self, rows: CommitRows) -> None:
         # Sent without waiting for an answer: the pipeline flushes them with the COMMIT.

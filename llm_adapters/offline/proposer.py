@@ -31,6 +31,7 @@ from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.free_text import extract_free_text
 from llm_adapters.offline.language import detect_languages
 from llm_adapters.offline.memo import memo
+from llm_adapters.offline.mentions import date_mentions
 from llm_adapters.offline.money import extract_money, warm_money
 from llm_adapters.offline.offline_rules import (
     DEFAULT_RULES_DIR,
@@ -155,6 +156,7 @@ class OfflineProposer:
         notes += [f"{AMBIGUOUS_NOTE}:{oid}:{','.join(options)}" for oid, options in ambiguous_choices(analysis).items()
                   if oid not in evidence and bits.get(oid) == 0]
         notes += self._conflicts(analysis)
+        notes += date_mentions(analysis, request.spec.spec, request.reference_time)  # volunteered, no objective
         return Proposal(commands=commands, adapter=self.name, adapter_version=self.version, notes=notes)
 
     def _revisions(

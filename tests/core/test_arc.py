@@ -25,7 +25,8 @@ PLACEHOLDERS = {"question", "objective", "objectives", "company", "currency", "o
 # engine/revision.py and engine/choice_clarification.py fill these in their own sections
 SECTION_PLACEHOLDERS = {"revision": {"changes", "value", "objective", "current", "reason"},
                         "choice_ambiguous": {"candidates", "objective"},
-                        "weekday_conflict": {"date", "actual", "stated"}}
+                        "weekday_conflict": {"date", "actual", "stated"},
+                        "acknowledgement": {"items", "quote"}}
 
 
 @pytest.fixture(scope="module")

@@ -84,7 +84,7 @@ def test_new_version_can_be_published(rules: Path) -> None:
 def test_all_properties_proved_on_shipped_policy(rules: Path) -> None:
     results = prove_bundle(load_bundle(rules, require_published=False))
     assert {r.status for r in results} == {"proved"}
-    assert len(results) == 13  # 8 policy properties + 5 contact-provenance rule proofs (I-14)
+    assert len(results) == 14  # 8 policy properties + 5 contact-provenance + 1 wish rule proof (I-14)
 
 
 @pytest.mark.parametrize(

@@ -20,8 +20,8 @@ from tests.core.scripted import ScriptedProposer
 def test_rules_prove_prints_each_property(capsys: pytest.CaptureFixture[str], core_rules_dir: Path) -> None:
     assert main(["rules", "prove", "--rules", str(core_rules_dir)]) == 0
     out = capsys.readouterr().out
-    assert out.count("proved") == 13 and "refused_objective_never_asked" in out
-    assert "contact_rejected_when_company" in out
+    assert out.count("proved") == 14 and "refused_objective_never_asked" in out
+    assert "contact_rejected_when_company" in out and "value_rejected_when_others_wish" in out
 
 
 @pytest.fixture()

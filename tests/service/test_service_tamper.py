@@ -76,6 +76,43 @@ def test_an_edited_stored_state_is_a_coded_409_not_a_500(factory: StoreFactory, 
     _closed(service, cid, "audit.state_mismatch")
 
 
+_PG_TABLES = ("grace_conversations", "grace_conversation_keys", "grace_audit_records", "grace_checkpoints",
+              "grace_idempotency", "grace_operator_actions")
+
+
+def _pg_snapshot(factory: StoreFactory) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of the PostgreSQL schema: what a restored older backup would bring back."""
+    return {table: raw(factory, f"SELECT * FROM {table}") for table in _PG_TABLES}
+
+
+def _pg_restore(factory: StoreFactory, snapshot: dict[str, list[tuple[object, ...]]]) -> None:
+    raw(factory, f"TRUNCATE {', '.join(_PG_TABLES)}")  # row triggers (append-only) do not fire on TRUNCATE
+    for table in _PG_TABLES:
+        for row in snapshot[table]:
+            raw(factory, f"INSERT INTO {table} VALUES ({', '.join('?' for _ in row)})", row)
+
+
+def test_a_restored_older_postgres_database_is_refused_at_start_and_on_a_retried_key(
+    factory: StoreFactory, bundle: object, published_spec: object
+) -> None:
+    if factory.backend != "postgres":
+        pytest.skip("SQLite's anchor is tested by the file copies above")
+    service = make_service(factory.open(AUDIT_KEY, anchor=True), bundle, published_spec)  # type: ignore[arg-type]
+    cid = service.start()
+    service.turn(cid, "hello")
+    older = _pg_snapshot(factory)
+    assert service.turn(cid, "budget 80000 EUR", key="key-1").status_code == 200
+    service.turn(cid, "anything else?")
+    _pg_restore(factory, older)  # restored under the running service
+    again = service.turn(cid, "budget 80000 EUR", key="key-1")
+    assert (again.status_code, again.json()["error"]["code"]) == (409, "store.rollback_detected")
+    service.store.close()
+    with pytest.raises(IntegrityError) as refused:  # and at the next start of this host
+        factory.open(AUDIT_KEY, anchor=True)
+    assert refused.value.code == "store.rollback_detected"
+    assert factory.open(AUDIT_KEY) is not None  # a host without an anchor cannot tell (spec/adr/0007)
+
+
 def _copy(factory: StoreFactory, suffix: str) -> None:
     with sqlite3.connect(factory.path) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -38,8 +38,10 @@ class StoreFactory:
     def url(self) -> str:
         return f"sqlite:///{self.path}" if self.backend == "sqlite" else PG_URL
 
-    def open(self, audit_key: bytes | None = None) -> DurableStore:
-        """A store on this database; with ``audit_key`` new conversations are encrypted (as in the service)."""
+    def open(self, audit_key: bytes | None = None, *, anchor: bool = False) -> DurableStore:
+        """A store on this database; with ``audit_key`` new conversations are encrypted (as in the service).
+        ``anchor``: PostgreSQL keeps a rollback anchor in this test's folder, as ``grace serve`` does in its data
+        folder (SQLite always keeps one beside its file)."""
         store: DurableStore
         if self.backend == "sqlite":
             from engine.storage.sqlite import SQLiteStore
@@ -48,7 +50,8 @@ class StoreFactory:
         else:
             from engine.storage.postgres import PostgresStore
 
-            store = PostgresStore(PG_URL, schema=self.schema, audit_key=audit_key)
+            anchor_path = self.path.with_name("postgres.anchor") if anchor else None
+            store = PostgresStore(PG_URL, schema=self.schema, audit_key=audit_key, anchor_path=anchor_path)
         self.opened.append(store)
         return store
 
