@@ -96,7 +96,7 @@ def _options(value: str, vocabulary: Vocabulary | None, language: str, fallback:
     for item in (part.strip() for part in value.split(";")):
         if not item:
             continue
-        if item.startswith(DECLINED_PREFIX):  # never shown as the feature claimed (SPEC D-12)
+        if item.startswith(DECLINED_PREFIX):  # never shown as the feature claimed (SPEC D-13)
             option = item.removeprefix(DECLINED_PREFIX).strip()
             shown.append(declined.replace("{option}", option_label(vocabulary, option, language, fallback)))
             continue

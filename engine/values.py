@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from engine.conversation import ConversationState
 
 SEPARATOR = ";"
-DECLINED_PREFIX = "no:"  # a declined yes/no feature (spec/adr/0009, SPEC D-12)
+DECLINED_PREFIX = "no:"  # a declined yes/no feature (spec/adr/0009, SPEC D-13)
 _EMAIL = re.compile(r"^[^\s@;]+@[^\s@;]+$")
 _E164 = re.compile(r"^\+\d{4,15}$")
 
@@ -61,7 +61,7 @@ def current_values(state: ConversationState) -> dict[str, str]:
 
 
 def feature_reading(value: str) -> tuple[frozenset[str], frozenset[str]]:
-    """SPEC D-12: the (claimed, declined) options of a features value ('parking=2; no:pool'). A declined option
+    """SPEC D-13: the (claimed, declined) options of a features value ('parking=2; no:pool'). A declined option
     is never read as claimed."""
     claimed: set[str] = set()
     declined: set[str] = set()

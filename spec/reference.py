@@ -41,7 +41,7 @@ class RefCandidate:
     normalized: str | None = None  # the validator's normalised value
     third_party: bool = False  # D-10 (c): the value's clause attributes it to someone else (language data)
     refused_marker: bool = False  # D-10 (c): the value's clause refuses or negates it (language data)
-    others_wish: bool = False  # D-12: the span's clause states the value as another person's wish (language data)
+    others_wish: bool = False  # D-13: the span's clause states the value as another person's wish (language data)
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class RefState:
     company_texts: tuple[str, ...] = ()  # corpus, directory, published contact details
     shown_texts: tuple[str, ...] = ()  # earlier assistant messages and passages retrieved this turn
     phone_min_digits: int = 7
-    wish_kinds: frozenset[str] = frozenset()  # D-12: kinds whose values are judged for another person's wish
+    wish_kinds: frozenset[str] = frozenset()  # D-13: kinds whose values are judged for another person's wish
 
 
 @dataclass(frozen=True)
@@ -302,11 +302,11 @@ def move(objectives: list[RefObjective], d: RefDecision, policy: dict[str, Any])
     return ("PENDING", named) if named else ("NONE", ())
 
 
-DECLINED = "no:"  # D-12: a declined item of a features value
+DECLINED = "no:"  # D-13: a declined item of a features value
 
 
 def feature_reading(history: list[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """D-12: (claimed, declined) options of a features objective, read from its latest accepted value."""
+    """D-13: (claimed, declined) options of a features objective, read from its latest accepted value."""
     if not history:
         return frozenset(), frozenset()
     claimed, declined = set(), set()

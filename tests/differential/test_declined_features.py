@@ -1,4 +1,4 @@
-"""Declined yes/no features (spec/adr/0009, SPEC D-12): the engine against the reference model, and the real
+"""Declined yes/no features (spec/adr/0009, SPEC D-13): the engine against the reference model, and the real
 decision layer over sequences of declined and affirmed answers.
 
 * The engine's reading of a features value (engine/values.py) equals the reference model's (spec/reference.py).
@@ -74,7 +74,7 @@ def test_engine_reads_features_values_as_the_reference_model(history: list[list[
     assert not feature_reading(current_value(values))[0] & feature_reading(current_value(values))[1]
 
 
-# ---- the validator's grammar (D-12) -----------------------------------------------------------------------
+# ---- the validator's grammar (D-13) -----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("value", "span", "code"), [
