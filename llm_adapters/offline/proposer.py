@@ -300,7 +300,7 @@ class OfflineProposer:
                    if not any(attribution(request.message.text, c, (span.start, span.end), self._provenance))]
             if len(own) == len(channels):
                 kept.append(evidence)
-            elif len(own) > 1:
+            elif own:  # the visitor's own channels, even when one is left
                 kept.append(replace(evidence, value=f"{CHANNEL_SEPARATOR} ".join(own)))
         return kept
 
