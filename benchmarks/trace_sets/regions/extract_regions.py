@@ -1,6 +1,10 @@
 """Extract the raw scraped records of three HAARRRvest food-bank directories into benchmark data files.
 
     .venv/bin/python benchmarks/trace_sets/regions/extract_regions.py /path/to/HAARRRvest.git
+    .venv/bin/python benchmarks/trace_sets/regions/extract_regions.py /path/to/HAARRRvest.git --regions2
+
+``--regions2`` writes the second batch (benchmarks/trace_sets/regions2/README.md): three scrapers whose job files
+were removed from HEAD, read at commit ffc449dc4 (merge of the 2025-08-06 data update), one scrape date each.
 
 Source: github.com/For-The-Greater-Good/HAARRRvest (CC0 1.0), commit 14455b81f (data update 2025-08-09).
 Each file ``daily/<date>/scrapers/<scraper>/<job>.json`` is one job whose prompt ends with ``Input Data:`` and the
@@ -21,6 +25,13 @@ REGIONS = {
     "western_mass": "food_bank_of_western_massachusetts_ma",
     "nw_ohio": "toledo_northwestern_ohio_food_bank_oh",
 }
+# region -> (scraper, scrape date); read at COMMIT2, the last commit holding these job files
+REGIONS2 = {
+    "nw_nc": ("second_harvest_food_bank_of_northwest_north_carolina_nc", "2025-08-06"),
+    "southern_co": ("care_and_share_food_locator", "2025-07-23"),
+    "mercer_nj": ("mercer_food_finder", "2025-08-06"),
+}
+COMMIT2 = "ffc449dc4b0ca7eff9fef5c6b7d4a39f4339855b"
 MARK = "Input Data:"
 
 
@@ -28,11 +39,12 @@ def _git(repo: str, *args: str) -> str:
     return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=True).stdout
 
 
-def extract(repo: str, scraper: str) -> list[dict[str, object]]:
-    names = [n for n in _git(repo, "ls-tree", "-r", "HEAD", "--name-only").split() if f"/scrapers/{scraper}/" in n]
+def extract(repo: str, scraper: str, rev: str = "HEAD", day: str | None = None) -> list[dict[str, object]]:
+    names = [n for n in _git(repo, "ls-tree", "-r", rev, "--name-only").split() if f"/scrapers/{scraper}/" in n
+             and (day is None or n.startswith(f"daily/{day}/"))]
     out = []
     for name in sorted(names):
-        job = json.loads(_git(repo, "show", f"HEAD:{name}"))
+        job = json.loads(_git(repo, "show", f"{rev}:{name}"))
         prompt = job["job"]["prompt"]
         record = json.loads(prompt[prompt.rindex(MARK) + len(MARK):].strip())
         if record.get("name"):
@@ -42,9 +54,13 @@ def extract(repo: str, scraper: str) -> list[dict[str, object]]:
 
 def main() -> int:
     repo = sys.argv[1]
-    for region, scraper in REGIONS.items():
-        records = extract(repo, scraper)
-        target = HERE / region / "records.json"
+    second = "--regions2" in sys.argv[2:]
+    jobs = ({r: (s, COMMIT2, d) for r, (s, d) in REGIONS2.items()} if second
+            else {r: (s, "HEAD", None) for r, s in REGIONS.items()})
+    folder = HERE.parent / "regions2" if second else HERE
+    for region, (scraper, rev, day) in jobs.items():
+        records = extract(repo, scraper, rev, day)
+        target = folder / region / "records.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"{region}: {len(records)} records from {scraper}")
