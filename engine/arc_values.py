@@ -13,6 +13,7 @@ from babel.numbers import format_currency
 from engine.bundle_loader import RuleBundle, Vocabulary
 from engine.goals.company_data import criterion_vocabulary
 from engine.goals.models import GoalSpec, Objective
+from engine.values import DECLINED_PREFIX
 
 # The money validator's normalised grammar (engine/validators/money.py): [rel]A[-B] CUR
 _MONEY = re.compile(r"^(?P<rel><=|>=|<|>|~)?(?P<a>\d+(?:\.\d+)?)(?:-(?P<b>\d+(?:\.\d+)?))?\s*(?P<cur>[A-Z]{3})?$")
@@ -27,7 +28,8 @@ def display_value(objective: Objective, value: str, words: str, language: str, s
         return _money(value, language) or value
     if kind in ("enumeration", "features"):
         vocabulary = criterion_vocabulary(objective.criterion, spec, bundle)
-        return _options(value, vocabulary, language, spec.default_language)
+        return _options(value, vocabulary, language, spec.default_language, _declined_wording(bundle, language,
+                                                                                              spec.default_language))
     if kind == "quantity":
         unit = _unit(objective, language, spec.default_language)
         return f"{value} {unit}".strip()
@@ -75,10 +77,28 @@ def option_label(vocabulary: Vocabulary | None, option: str, language: str, fall
     return str(names[0]) if names else option
 
 
-def _options(value: str, vocabulary: Vocabulary | None, language: str, fallback: str) -> str:
+_DECLINED_DEFAULT = "{option}: no"
+
+
+def _declined_wording(bundle: RuleBundle, language: str, fallback: str) -> str:
+    """How the summary shows a declined yes/no feature (rules/arc/<lang>.json closing.declined, spec/adr/0009)."""
+    for lang in (language, fallback, "en"):
+        if bundle.has(f"arc/{lang}"):
+            wording = bundle.file(f"arc/{lang}").get("closing", {}).get("declined")
+            if wording:
+                return str(wording)
+    return _DECLINED_DEFAULT
+
+
+def _options(value: str, vocabulary: Vocabulary | None, language: str, fallback: str,
+             declined: str = _DECLINED_DEFAULT) -> str:
     shown = []
     for item in (part.strip() for part in value.split(";")):
         if not item:
+            continue
+        if item.startswith(DECLINED_PREFIX):  # never shown as the feature claimed (SPEC D-13)
+            option = item.removeprefix(DECLINED_PREFIX).strip()
+            shown.append(declined.replace("{option}", option_label(vocabulary, option, language, fallback)))
             continue
         option, _, detail = item.partition("=")
         label = option_label(vocabulary, option, language, fallback)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from engine.conversation import ConversationState
 
 SEPARATOR = ";"
+DECLINED_PREFIX = "no:"  # a declined yes/no feature (spec/adr/0009, SPEC D-13)
 _EMAIL = re.compile(r"^[^\s@;]+@[^\s@;]+$")
 _E164 = re.compile(r"^\+\d{4,15}$")
 
@@ -57,3 +58,28 @@ def current_values(state: ConversationState) -> dict[str, str]:
     """Objective id -> its current value, for every objective with a recorded value."""
     return {objective: current_value([r.value for r in records])
             for objective, records in state.values.items() if records}
+
+
+def feature_reading(value: str) -> tuple[frozenset[str], frozenset[str]]:
+    """SPEC D-13: the (claimed, declined) options of a features value ('parking=2; no:pool'). A declined option
+    is never read as claimed."""
+    claimed: set[str] = set()
+    declined: set[str] = set()
+    for item in (part.strip() for part in value.split(SEPARATOR)):
+        if item.startswith(DECLINED_PREFIX):
+            declined.add(item.removeprefix(DECLINED_PREFIX).strip())
+        elif item:
+            claimed.add(item.partition("=")[0].strip())
+    return frozenset(claimed - declined), frozenset(declined)
+
+
+def declined_options(state: ConversationState) -> dict[str, list[str]]:
+    """Objective id -> the options its current value declines, for objectives with a declined yes/no feature."""
+    out = {}
+    for objective, value in current_values(state).items():
+        if DECLINED_PREFIX not in value:
+            continue
+        _, declined = feature_reading(value)
+        if declined:
+            out[objective] = sorted(declined)
+    return out

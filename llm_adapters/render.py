@@ -40,6 +40,10 @@ def value_format(objective: Objective) -> str | None:
         return "a number, or a range A-B" + (f" (counting {unit})" if unit else "")
     if kind == "free_text":
         return "the visitor's own words, copied exactly"
+    if kind == "features":
+        # spec/adr/0009: a declined yes/no feature is recorded as the visitor's answer, never as the feature
+        return "option ids separated by '; ' (id=N for a count); for a feature the visitor declines " \
+               "('no thanks', 'I have my own') write no:<option id>"
     return None
 
 

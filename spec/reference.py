@@ -41,7 +41,7 @@ class RefCandidate:
     normalized: str | None = None  # the validator's normalised value
     third_party: bool = False  # D-10 (c): the value's clause attributes it to someone else (language data)
     refused_marker: bool = False  # D-10 (c): the value's clause refuses or negates it (language data)
-    others_wish: bool = False  # D-12: the span's clause states the value as another person's wish (language data)
+    others_wish: bool = False  # D-13: the span's clause states the value as another person's wish (language data)
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class RefState:
     company_texts: tuple[str, ...] = ()  # corpus, directory, published contact details
     shown_texts: tuple[str, ...] = ()  # earlier assistant messages and passages retrieved this turn
     phone_min_digits: int = 7
-    wish_kinds: frozenset[str] = frozenset()  # D-12: kinds whose values are judged for another person's wish
+    wish_kinds: frozenset[str] = frozenset()  # D-13: kinds whose values are judged for another person's wish
 
 
 @dataclass(frozen=True)
@@ -300,3 +300,20 @@ def move(objectives: list[RefObjective], d: RefDecision, policy: dict[str, Any])
     ranked = sorted(open_, key=lambda o: -o.weight)
     named = tuple(o.id for o in ranked[: int(rule["max_named"])])
     return ("PENDING", named) if named else ("NONE", ())
+
+
+DECLINED = "no:"  # D-13: a declined item of a features value
+
+
+def feature_reading(history: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """D-13: (claimed, declined) options of a features objective, read from its latest accepted value."""
+    if not history:
+        return frozenset(), frozenset()
+    claimed, declined = set(), set()
+    for item in history[-1].split(";"):
+        item = item.strip()
+        if item.startswith(DECLINED):
+            declined.add(item[len(DECLINED):].strip())
+        elif item:
+            claimed.add(item.split("=")[0].strip())
+    return frozenset(claimed), frozenset(declined)

@@ -13,7 +13,7 @@ from engine import periods
 from engine.conversation import ConversationState
 from engine.leads.errors import LeadExportError
 from engine.storage.base import ConversationSummary, DurableStore
-from engine.values import current_values
+from engine.values import current_values, declined_options
 
 FORMATS = ("csv", "json")
 
@@ -31,6 +31,9 @@ class Lead:
     values: dict[str, str] = field(default_factory=dict)  # objective id -> latest accepted (normalised) value
     # objective id -> every accepted value in order, for objectives the visitor revised (issue 32: corrections)
     revisions: dict[str, list[str]] = field(default_factory=dict)
+    # objective id -> the yes/no features the visitor declined in its current value (spec/adr/0009): a declined
+    # option ('no:laundry' in values) is never a claimed one
+    declined: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,7 @@ def lead_of(state: ConversationState, summary: ConversationSummary) -> Lead:
         conversation_id=state.conversation_id, goal_ref=state.goal_ref, language=state.language,
         created_at=summary.created_at, updated_at=summary.updated_at, state=state.state_string(),
         completed=all(state.bits), stopped=state.stopped, values=values, revisions=value_revisions(state),
+        declined=declined_options(state),
     )
 
 
@@ -97,17 +101,19 @@ def to_json(leads: Iterable[Lead]) -> str:
 
 def to_csv(leads: list[Lead]) -> str:
     """One row per conversation; one column per objective id seen in the export (sorted), then ``revised``: each
-    revised objective with its values in order ("guest_count: 2 > 3")."""
+    revised objective with its values in order ("guest_count: 2 > 3"), then ``declined``: each objective with the
+    yes/no features the visitor declined ("services: laundry")."""
     objectives = sorted({objective for lead in leads for objective in lead.values})
     fixed = ["conversation_id", "goal_ref", "language", "created_at", "updated_at", "state", "completed", "stopped"]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([*fixed, *objectives, "revised"])
+    writer.writerow([*fixed, *objectives, "revised", "declined"])
     for lead in leads:
         row = [lead.conversation_id, lead.goal_ref, lead.language, lead.created_at, lead.updated_at, lead.state,
                str(lead.completed).lower(), str(lead.stopped).lower()]
         revised = "; ".join(f"{o}: {' > '.join(history)}" for o, history in sorted(lead.revisions.items()))
-        writer.writerow(row + [_cell(lead.values.get(o, "")) for o in objectives] + [_cell(revised)])
+        declined = "; ".join(f"{o}: {', '.join(options)}" for o, options in sorted(lead.declined.items()))
+        writer.writerow(row + [_cell(lead.values.get(o, "")) for o in objectives] + [_cell(revised), _cell(declined)])
     return buffer.getvalue()
 
 

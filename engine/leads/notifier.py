@@ -21,6 +21,7 @@ from engine.leads.export import Lead, latest_values, value_revisions
 from engine.leads.webhook import WebhookDispatcher, completion_event, revision_event
 from engine.revision import revision_notes
 from engine.storage.base import DurableStore
+from engine.values import declined_options
 
 log = structlog.get_logger("grace.leads")
 def event_of(state: ConversationState, record: dict[str, Any], reason: str | None) -> dict[str, Any]:
@@ -29,7 +30,7 @@ def event_of(state: ConversationState, record: dict[str, Any], reason: str | Non
     stamps = record.get("timestamps") or {}
     occurred = stamps.get("completed_at") or datetime.now(UTC).isoformat()
     lead = Lead(state.conversation_id, state.goal_ref, state.language, "", str(occurred), state.state_string(),
-                all(state.bits), state.stopped, values, value_revisions(state))
+                all(state.bits), state.stopped, values, value_revisions(state), declined_options(state))
     turn, when = int(record.get("turn", state.turn)), datetime.fromisoformat(str(occurred))
     if reason is None:
         return revision_event(lead, turn, revision_notes(record), when)

@@ -112,6 +112,7 @@ def completion_event(lead: Lead, turn: int, reason: str, occurred_at: datetime) 
         "state": lead.state,
         "values": dict(lead.values),
         "revisions": {objective: list(history) for objective, history in lead.revisions.items()},
+        "declined": {objective: list(options) for objective, options in lead.declined.items()},  # spec/adr/0009
     }
 
 

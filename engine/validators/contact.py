@@ -28,6 +28,19 @@ def _placeholder(national: str) -> bool:
     return len(set(national)) <= 2 or national in _ASCENDING or national in _DESCENDING
 
 
+_PERSONAL_TYPES = (phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumberType.MOBILE)
+
+
+def _full_length(number: phonenumbers.PhoneNumber) -> bool:
+    """A number of a length a person's line can have in its region: a fixed line or a mobile, dialled in full.
+    The library's plain 'possible' also takes local-only and short lengths, so a number given in part ('0791 123')
+    passed as possible."""
+    return any(
+        phonenumbers.is_possible_number_for_type_with_reason(number, kind) == phonenumbers.ValidationResult.IS_POSSIBLE
+        for kind in _PERSONAL_TYPES
+    )
+
+
 def contact_channels(value: str) -> list[str]:
     """The channels of one contact value: 'jane@example.com; +447700900123' holds two (spec/adr/0006)."""
     return [part.strip() for part in value.split(CHANNEL_SEPARATOR) if part.strip()]
@@ -72,7 +85,7 @@ def _validate_channel(
     except phonenumbers.NumberParseException:
         return ValidationResult.reject("contact.phone_invalid", VALIDATOR)
     international = value.lstrip().startswith(("+", "00"))
-    possible = phonenumbers.is_possible_number(number) and not _placeholder(str(number.national_number))
+    possible = _full_length(number) and not _placeholder(str(number.national_number))
     possible_ok = possible and (
         phone_check == "valid_or_possible"
         or (phone_check == "valid_or_possible_international" and international)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import lru_cache
 
 from engine.bundle_loader import RuleBundle
 from engine.goals.company_data import criterion_vocabulary, locale_value
 from engine.goals.models import Criterion, CriterionKind, GoalSpec
+from engine.text import fold
 from engine.validators.availability import validate_availability
 from engine.validators.contact import validate_contact
 from engine.validators.money import validate_money
@@ -14,6 +16,18 @@ from engine.validators.result import ValidationResult
 from engine.validators.scalar import validate_free_text, validate_quantity
 from engine.validators.temporal import validate_datetime
 from engine.validators.vocabulary import validate_enumeration, validate_features, validate_place
+
+
+@lru_cache(maxsize=8)
+def _folded_words(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(fold(w) for w in words)
+
+
+def _decline_words(by_language: object) -> frozenset[str]:
+    """Every language's decline words (code-switching: all apply), folded."""
+    if not isinstance(by_language, dict):
+        return frozenset()
+    return _folded_words(tuple(sorted(str(w) for words in by_language.values() for w in words)))
 
 
 def validate_value(
@@ -50,7 +64,8 @@ def validate_value(
         grounding = defaults.get("enumeration", {}).get("grounding_stemmers", [])  # absent before rules 1.9.0
         return validate_enumeration(value, span_text, vocabulary, tuple(str(s) for s in grounding))
     if kind is CriterionKind.FEATURES:
-        return validate_features(value, span_text, vocabulary)
+        declines = defaults.get("features", {}).get("decline_words", {})  # absent before rules 1.9.0: none
+        return validate_features(value, span_text, vocabulary, _decline_words(declines))
     if kind is CriterionKind.QUANTITY:
         quantity = defaults["quantity"]
         return validate_quantity(

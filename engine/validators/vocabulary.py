@@ -12,6 +12,8 @@ PLACE = "place/1"
 ENUMERATION = "enumeration/1"
 FEATURES = "features/1"
 _FEATURE_ITEM = re.compile(r"^(?P<id>[a-z][a-z0-9_]*)(?:\s*=\s*(?P<n>\d+(?:\.\d+)?))?$")
+DECLINED_PREFIX = "no:"  # a declined yes/no feature (spec/adr/0009): 'no:laundry'
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 
 
 def _grounded(vocabulary: Vocabulary, option: str, span_text: str, stemmers: tuple[str, ...] = ()) -> bool:
@@ -60,20 +62,42 @@ def validate_enumeration(value: str, span_text: str, vocabulary: Vocabulary | No
     return ValidationResult(ok=True, code="enumeration.ok", validator=ENUMERATION, normalized=option)
 
 
-def validate_features(value: str, span_text: str, vocabulary: Vocabulary | None) -> ValidationResult:
+def validate_features(value: str, span_text: str, vocabulary: Vocabulary | None,
+                      decline_words: frozenset[str] = frozenset()) -> ValidationResult:
+    """Items '<option>[=<n>]' (claimed) or 'no:<option>' (declined, spec/adr/0009). A claimed option is grounded
+    by one of its terms in the span; a declined one by one of the visitor's decline words (``decline_words``,
+    folded; none: nothing can be declined)."""
     if vocabulary is None:
         return ValidationResult.reject("features.vocabulary_missing", FEATURES)
     items = [part.strip() for part in value.split(";") if part.strip()]
     if not items:
         return ValidationResult.reject("features.empty", FEATURES)
     normalized: list[str] = []
+    claimed: set[str] = set()
+    declined: set[str] = set()
     for item in items:
-        match = _FEATURE_ITEM.match(item)
-        if match is None:
+        is_declined = item.startswith(DECLINED_PREFIX)
+        match = _FEATURE_ITEM.match(item[len(DECLINED_PREFIX):].strip() if is_declined else item)
+        if match is None or (is_declined and match["n"] is not None):
             return ValidationResult.reject("features.unparseable", FEATURES)
         if match["id"] not in vocabulary.options:
             return ValidationResult.reject("features.unknown_option", FEATURES)
+        if is_declined:
+            if not _declines(span_text, decline_words):
+                return ValidationResult.reject("features.decline_not_in_span", FEATURES)
+            declined.add(match["id"])
+            normalized.append(DECLINED_PREFIX + match["id"])
+            continue
         if not _grounded(vocabulary, match["id"], span_text):
             return ValidationResult.reject("features.not_in_span", FEATURES)
+        claimed.add(match["id"])
         normalized.append(item.replace(" ", ""))
-    return ValidationResult(ok=True, code="features.ok", validator=FEATURES, normalized="; ".join(sorted(normalized)))
+    if claimed & declined:
+        return ValidationResult.reject("features.contradictory", FEATURES)
+    return ValidationResult(ok=True, code="features.ok", validator=FEATURES,
+                            normalized="; ".join(sorted(dict.fromkeys(normalized))))
+
+
+def _declines(span_text: str, decline_words: frozenset[str]) -> bool:
+    """The span holds one of the visitor's own words of declining ('no', "don't", 'non', 'sin')."""
+    return any(fold(word) in decline_words for word in _WORD.findall(span_text))

@@ -77,27 +77,41 @@ def _digit_mentions(analysis: Analysis) -> list[NumberMention]:
 
 
 def words_value(numbers: NumberWords, tokens: list[str]) -> tuple[Decimal, Decimal] | None:
-    """Value and scale of a run of number words; None when the run holds no number."""
+    """Value and scale of a run of number words; None when the run holds no number.
+
+    A multiplier of 100 or more multiplies everything said since the last scale ('trois cents' -> 300, 'two
+    hundred'); a smaller one multiplies only the units said right before it and adds otherwise ('quatre vingt
+    dix' -> 90, 'deux cent quatre vingts' -> 280, 'cent vingt' -> 120, 'vingt' -> 20)."""
     total = Decimal(0)
     current = Decimal(0)
+    small = Decimal(0)  # units said since the last multiplier or hundred
     fraction: Decimal | None = None
     scale = Decimal(1)
     seen = False
     for token in tokens:
         if token in numbers.units:
             current += numbers.units[token]
+            small += numbers.units[token]
             seen = True
         elif token in numbers.hundreds:
             current += numbers.hundreds[token]
+            small = Decimal(0)
             seen = True
         elif token in numbers.multipliers:
-            current = (current or Decimal(1)) * numbers.multipliers[token]
+            factor = numbers.multipliers[token]
+            if factor >= 100:
+                current = (current or Decimal(1)) * factor
+            elif small and small < factor:
+                current += small * factor - small
+            else:
+                current += factor
+            small = Decimal(0)
             seen = True
         elif token in numbers.scales:
             base = current or fraction or Decimal(1)
             total += base * numbers.scales[token]
             scale = max(scale, numbers.scales[token])
-            current, fraction, seen = Decimal(0), None, True
+            current, small, fraction, seen = Decimal(0), Decimal(0), None, True
         elif token in numbers.fractions:
             fraction = numbers.fractions[token]
     if not seen:

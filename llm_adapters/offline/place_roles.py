@@ -16,6 +16,7 @@ from engine.goals.models import CriterionKind, GoalSpec, Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.cues import objective_cues
+from llm_adapters.offline.evidence import Evidence
 from llm_adapters.offline.memo import memo
 
 _WINDOW_WORDS = 3  # a marker counts when at most this many words separate it from the place name
@@ -31,21 +32,34 @@ class PlaceMarkers:
         return frozenset().union(*self.by_objective.values())
 
     def owner(self, analysis: Analysis, sentence_start: int, start: int) -> str | None:
-        """The objective whose marker ends nearest before ``start`` (within the window), or None."""
+        """The objective whose marker ends nearest before ``start`` (within the window), or None. Only filler
+        words (function words, place fillers, articles) may stand between a marker and the mention: the "to" of
+        "I need to check my savings" is no recipient's marker, the "to" of "fly to the city of Reno" is."""
         before = analysis.masked[sentence_start:start]
         words = _WORD.findall(before)
         tail = words[-(_WINDOW_WORDS + 3):]
+        fillers = _fillers(analysis)
+        reach = len(tail)  # markers may end at or after this index: every word after it is a filler
+        while reach > 0 and len(tail) - reach < _WINDOW_WORDS and tail[reach - 1] in fillers:
+            reach -= 1
         best: tuple[int, int, str] | None = None  # (distance in words, -marker length, objective)
         for objective_id, markers in self.by_objective.items():
             for marker in markers:
                 size = len(marker.split())
-                for end in range(len(tail), max(size - 1, len(tail) - _WINDOW_WORDS) - 1, -1):
+                for end in range(len(tail), max(size - 1, len(tail) - _WINDOW_WORDS, reach) - 1, -1):
                     if " ".join(tail[end - size:end]) == marker:
                         candidate = (len(tail) - end, -size, objective_id)
                         if best is None or candidate < best:
                             best = candidate
                         break
         return best[2] if best is not None else None
+
+
+def _fillers(analysis: Analysis) -> frozenset[str]:
+    """Words that may stand between a role marker and the value it introduces ('to my', 'from the city of')."""
+    rules = analysis.rules
+    return memo(rules, "place_role_fillers", lambda: frozenset().union(
+        *rules.function_words.values(), rules.place_fillers, rules.place_articles))
 
 
 def _roles_of(objective: Objective, roles: dict[str, frozenset[str]]) -> set[str]:
@@ -84,3 +98,27 @@ def place_markers(analysis: Analysis, spec: GoalSpec | None) -> PlaceMarkers | N
         return PlaceMarkers({oid: frozenset(m for m in ms if counts[m] == 1) for oid, ms in by_objective.items()})
 
     return memo(analysis, f"place_markers:{id(spec)}", build)
+
+
+def one_role_per_place(chosen: dict[str, Evidence], spec: GoalSpec, bits: dict[str, int], asked: str | None) -> None:
+    """A place mention that no marker gives to one role fills one role only ("currently in a flat in Leeds" is
+    never both the origin and the destination): the objective just asked, else the last open one in approved
+    order, else the last. Changes ``chosen`` in place."""
+    places = [o.id for o in spec.ordered() if o.criterion.kind is CriterionKind.PLACE]
+    if len(places) < 2:
+        return
+    by_pos: dict[int, list[str]] = {}
+    for objective_id in places:
+        found = chosen.get(objective_id)
+        if found is not None:
+            by_pos.setdefault(found.pos, []).append(objective_id)
+    for ids in by_pos.values():
+        if len(ids) < 2:
+            continue
+        open_ids = [i for i in ids if bits.get(i) == 0]
+        # unasked, a place said alone is most often where the visitor is going: the later role in approved
+        # order (the destination after the origin, the drop-off after the pick-up)
+        keep = asked if asked in ids else (open_ids or ids)[-1]
+        for objective_id in ids:
+            if objective_id != keep:
+                del chosen[objective_id]

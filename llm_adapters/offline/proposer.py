@@ -26,6 +26,7 @@ from llm_adapters.offline.choices import AMBIGUOUS_NOTE, ambiguous_choices, extr
 from llm_adapters.offline.contact import extract_contact
 from llm_adapters.offline.corrections import UNRESOLVED_NOTE, Revisions, find_revisions
 from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
+from llm_adapters.offline.declined import drop_answer_declines_beside_other_values, extract_declined
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.free_text import extract_free_text
 from llm_adapters.offline.language import detect_languages
@@ -40,8 +41,10 @@ from llm_adapters.offline.offline_rules import (
     build_rules,
     read_rule_files,
 )
+from llm_adapters.offline.place_roles import one_role_per_place
 from llm_adapters.offline.places import extract_place
 from llm_adapters.offline.quantity import extract_quantity
+from llm_adapters.offline.stay_length import date_pair, end_from_length, stated_length
 from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 from llm_adapters.offline.terms import compiled_terms
 from llm_adapters.offline.weekday_check import WEEKDAY_NOTE, weekday_conflict
@@ -257,7 +260,26 @@ class OfflineProposer:
                     self._conflicts(analysis).append(f"{WEEKDAY_NOTE}:{objective.id}:{best.value[:10]}:{stated}")
                     continue
                 chosen[objective.id] = best
+        one_role_per_place(chosen, request.spec.spec, bits, last_asked)
+        drop_answer_declines_beside_other_values(chosen)
+        self._end_from_length(analysis, bits, request, chosen)
         return chosen, replacing
+
+    @staticmethod
+    def _end_from_length(analysis: Analysis, bits: dict[str, int], request: ProposerInput,
+                         chosen: dict[str, Evidence]) -> None:
+        """'we leave on the 18th, ten days': the stated length gives the second date of a date pair
+        (llm_adapters/offline/stay_length.py)."""
+        pair = date_pair(request.spec.spec)
+        if pair is None:
+            return
+        start, end = pair
+        if bits.get(end.id) != 0 or end.id in chosen:
+            return
+        begin = chosen[start.id].value if start.id in chosen else request.recorded.get(start.id)
+        found = end_from_length(analysis, begin, stated_length(analysis)) if begin else None
+        if found is not None:
+            chosen[end.id] = found
 
     @staticmethod
     def _conflicts(analysis: Analysis) -> list[str]:
@@ -279,7 +301,7 @@ class OfflineProposer:
                    if not any(attribution(request.message.text, c, (span.start, span.end), self._provenance))]
             if len(own) == len(channels):
                 kept.append(evidence)
-            elif len(own) > 1:
+            elif own:  # the visitor's own channels, even when one is left
                 kept.append(replace(evidence, value=f"{CHANNEL_SEPARATOR} ".join(own)))
         return kept
 
@@ -289,7 +311,9 @@ class OfflineProposer:
             CriterionKind.MONEY: lambda: extract_money(ctx),
             CriterionKind.CONTACT: lambda: extract_contact(ctx),
             CriterionKind.PLACE: lambda: extract_place(ctx, vocabulary),
-            CriterionKind.FEATURES: lambda: extract_features(ctx, vocabulary) if vocabulary else [],
+            # a claim wins; else the visitor's "no" to a yes/no feature (spec/adr/0009)
+            CriterionKind.FEATURES: lambda: (extract_features(ctx, vocabulary) or extract_declined(ctx, vocabulary))
+            if vocabulary else [],
             CriterionKind.ENUMERATION: lambda: extract_enumeration(ctx, vocabulary) if vocabulary else [],
             CriterionKind.QUANTITY: lambda: extract_quantity(ctx),
             CriterionKind.FREE_TEXT: lambda: extract_free_text(ctx),

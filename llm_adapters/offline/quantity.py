@@ -79,9 +79,15 @@ def _unit_body(terms: tuple[str, ...]) -> str:
     return rf"{body}(?:e?s|x)?(?![^\W_])" if body else ""
 
 
+def _people_stems(rules: OfflineRules, words: QuantityWords) -> frozenset[str]:
+    return memo(rules, "quantity_people_stems", lambda: frozenset(
+        _stem(p) for p in (*words.person_nouns, *words.members, *words.members_plural, *words.multiples)))
+
+
 def _units(ctx: ExtractionContext, words: QuantityWords) -> _Units:
     ours = unit_terms(ctx.objective)
-    people = bool({_stem(t) for t in ours} & {_stem(p) for p in words.person_nouns})
+    # People are counted when the unit nouns name people or members of a party ('children', 'daughters')
+    people = bool({_stem(t) for t in ours} & _people_stems(ctx.analysis.rules, words))
     if people:
         ours = ours + list(words.person_nouns)
     others: list[str] = []
@@ -201,8 +207,12 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
     if units.before is not None and _noun_before(ctx, units, number) and units.before.search(before):
         return RANK_EXPLICIT
     alone = _stands_alone(ctx.analysis.rules, words, after)
-    if units.people and _cued(ctx, words, number) and (alone or _companions_follow(words, after)):
-        return RANK_CUE  # "we are 4", "seríamos 4 amigos"
+    if number.words and number.value == 1 and (words.one_pronoun_before.search(before)
+                                                or words.one_pronoun_after.match(after)):
+        return 0  # a written "one" as a pronoun or modifier: 'that one', 'look for one', 'one of', 'one-way'
+    if units.people and _cued(ctx, words, number) and (alone or _companions_follow(words, after)
+                                                       or _strongly_cued(ctx, words, number)):
+        return RANK_CUE  # "we are 4", "seríamos 4 amigos", "a group of 2 going to …"
     if ctx.lenient and alone:
         return RANK_BARE
     return 0
@@ -218,6 +228,14 @@ def _cued(ctx: ExtractionContext, words: QuantityWords, number: _Number) -> bool
     """A head-count cue ends right where the number starts ('we are 4', 'table for about 6')."""
     ends = memo(ctx.analysis, "quantity_cue_ends",
                 lambda: frozenset(m.end() for m in words.count_cue_any.finditer(ctx.analysis.masked)))
+    return number.start in ends
+
+
+def _strongly_cued(ctx: ExtractionContext, words: QuantityWords, number: _Number) -> bool:
+    """A group cue ('a group of', 'table for': ``group_cues``) ends right where the number starts: it names a head
+    count whatever follows ('a group of 2 going to the airport')."""
+    ends = memo(ctx.analysis, "quantity_group_cue_ends", lambda: frozenset(
+        m.end() for m in words.group_cue_any.finditer(ctx.analysis.masked)))
     return number.start in ends
 
 
@@ -310,22 +328,37 @@ def _range(ctx: ExtractionContext, words: QuantityWords, first: _Reading, second
     return rank
 
 
-def _compositions(analysis: Analysis, words: QuantityWords) -> list[tuple[int, int, Decimal]]:
+@dataclass(frozen=True)
+class _Party:
+    """A party described by its members: 'my partner and I' (with the visitor), 'pour mes jumeaux' (introduced by
+    a head-count cue), 'ma fille Louise a 5 ans' (a lone member given with its age)."""
+
+    start: int
+    end: int
+    count: Decimal
+    cued: bool = False  # no visitor among the members: a head-count cue introduces them
+    aged: tuple[str, ...] = ()  # a lone member given with its age: the member's noun
+
+
+def _compositions(analysis: Analysis, words: QuantityWords) -> list[_Party]:
     """Parties described by their members, including the visitor ('my partner and I', 'mi mujer y yo y los dos
-    niños'), and fixed phrases ('just me'): (start, end, count), once per message."""
-    def build() -> list[tuple[int, int, Decimal]]:
-        found = [(m.start(), m.end(), words.fixed[_fold_space(m.group())])
+    niños'), introduced by a head-count cue ('c'est pour mes jumeaux'), or a lone member with its age, and fixed
+    phrases ('just me'), once per message."""
+    def build() -> list[_Party]:
+        found = [_Party(m.start(), m.end(), words.fixed[_fold_space(m.group())])
                  for m in words.fixed_pattern.finditer(analysis.masked) if _fold_space(m.group()) in words.fixed]
         spelled = {n.start: n for n in spelled_numbers(analysis)}
+        cue_ends = memo(analysis, "quantity_cue_ends",
+                        lambda: frozenset(m.end() for m in words.count_cue_any.finditer(analysis.masked)))
         for sentence in analysis.sentences:
             tokens = [(m.start() + sentence.start, m.end() + sentence.start, m.group())
                       for m in _TOKEN.finditer(analysis.masked[sentence.start:sentence.end])]
-            found.extend(_parties(tokens, words, spelled))
-        found.sort()
-        kept: list[tuple[int, int, Decimal]] = []
+            found.extend(_parties(tokens, words, spelled, cue_ends))
+        found.sort(key=lambda p: (p.start, p.end))
+        kept: list[_Party] = []
         for item in found:  # a longer composition wins over a fixed phrase inside it
-            if kept and item[0] < kept[-1][1]:
-                if item[1] - item[0] > kept[-1][1] - kept[-1][0]:
+            if kept and item.start < kept[-1].end:
+                if item.end - item.start > kept[-1].end - kept[-1].start:
                     kept[-1] = item
                 continue
             kept.append(item)
@@ -337,7 +370,8 @@ def _fold_space(text: str) -> str:
     return " ".join(text.replace("’", "'").split())
 
 
-def _phrase_at(tokens: list[tuple[int, int, str]], i: int, vocabulary: frozenset[str], longest: int) -> int:
+def _phrase_at(tokens: list[tuple[int, int, str]], i: int, vocabulary: frozenset[str] | dict[str, Decimal],
+               longest: int) -> int:
     """Tokens used by the longest phrase of ``vocabulary`` starting at token i (0: none)."""
     for size in range(min(longest, len(tokens) - i), 0, -1):
         if " ".join(t[2] for t in tokens[i:i + size]) in vocabulary:
@@ -345,12 +379,15 @@ def _phrase_at(tokens: list[tuple[int, int, str]], i: int, vocabulary: frozenset
     return 0
 
 
-def _parties(tokens: list[tuple[int, int, str]], words: QuantityWords, spelled: dict[int, SpelledNumber]
-             ) -> list[tuple[int, int, Decimal]]:
-    found: list[tuple[int, int, Decimal]] = []
+_Item = tuple[int, int, Decimal | None, bool, str]  # start, end, count, is the visitor, member noun
+
+
+def _parties(tokens: list[tuple[int, int, str]], words: QuantityWords, spelled: dict[int, SpelledNumber],
+             cue_ends: frozenset[int]) -> list[_Party]:
+    found: list[_Party] = []
     i = 0
     while i < len(tokens):
-        items: list[tuple[int, int, Decimal | None, bool]] = []
+        items: list[_Item] = []
         ends: list[int] = []  # token index after each item
         j = i
         while True:
@@ -367,11 +404,19 @@ def _parties(tokens: list[tuple[int, int, str]], words: QuantityWords, spelled: 
             if size == 0 and k == j:
                 break
             j = k + size
-        counts = [c for _, _, c, _ in items]
-        has_self = any(is_self for *_, is_self in items)
-        if len(items) >= 2 and has_self and all(c is not None for c in counts):
-            found.append((items[0][0], items[-1][1], sum((c for c in counts if c is not None), Decimal(0))))
+        counts = [c for _, _, c, _, _ in items]
+        has_self = any(item[3] for item in items)
+        known = bool(items) and all(c is not None for c in counts)
+        total = sum((c for c in counts if c is not None), Decimal(0))
+        if len(items) >= 2 and has_self and known:
+            found.append(_Party(items[0][0], items[-1][1], total))
             i = max(j, i + 1)
+        elif known and not has_self and items[0][0] in cue_ends:
+            found.append(_Party(items[0][0], items[-1][1], total, cued=True))
+            i = max(j, i + 1)
+        elif len(items) == 1 and known and not has_self and (aged := _age_after(tokens, ends[0], words)):
+            found.append(_Party(items[0][0], tokens[aged - 1][1], total, aged=(items[0][4],)))
+            i = max(aged, i + 1)
         elif not has_self or len(items) < 2:
             i = max(ends[-1] if ends else i + 1, i + 1)  # a later start inside these items has no self either
         else:
@@ -380,14 +425,36 @@ def _parties(tokens: list[tuple[int, int, str]], words: QuantityWords, spelled: 
     return found
 
 
+_NAME_TOKENS = 2  # a member's first name (and a second one) may stand between it and its age
+
+
+def _age_after(tokens: list[tuple[int, int, str]], j: int, words: QuantityWords) -> int:
+    """The token index after '[name] [,] [verb] <number> <age unit>' starting at token j, or 0 when no age
+    follows ('ma fille Louise a 5 ans', 'my son Tom, 8 years old')."""
+    if not words.age_units:
+        return 0
+    for skip in range(_NAME_TOKENS + 1):
+        k = j + skip
+        if skip and (k > len(tokens) or not tokens[k - 1][2].isalpha()):
+            break
+        while k < len(tokens) and tokens[k][2] == ",":
+            k += 1
+        k += _phrase_at(tokens, k, words.age_verbs, words.longest_member)
+        if k < len(tokens) and tokens[k][2].isdigit():
+            size = _phrase_at(tokens, k + 1, words.age_units, words.longest_member)
+            if size:
+                return k + 1 + size
+    return 0
+
+
 def _member(tokens: list[tuple[int, int, str]], i: int, words: QuantityWords, spelled: dict[int, SpelledNumber]
-            ) -> tuple[tuple[int, int, Decimal | None, bool], int] | None:
+            ) -> tuple[_Item, int] | None:
     """One member of a party at token i: ([determiner] [number] member | self), and the next token index."""
     if i >= len(tokens):
         return None
     start = tokens[i][0]
     if tokens[i][2] in words.self_words:
-        return (start, tokens[i][1], Decimal(1), True), i + 1
+        return (start, tokens[i][1], Decimal(1), True, tokens[i][2]), i + 1
     j = i
     while j < len(tokens) and j - i < 2 and tokens[j][2] in words.determiners:
         j += 1
@@ -399,24 +466,37 @@ def _member(tokens: list[tuple[int, int, str]], i: int, words: QuantityWords, sp
             count, j = Decimal(word), j + 1
         elif number is not None and number.end <= tokens[j][1] and word not in words.determiners:
             count, j = number.value, j + 1
+    size = _phrase_at(tokens, j, words.multiples, words.longest_member)
+    if size and count is None:
+        noun = " ".join(t[2] for t in tokens[j:j + size])
+        return (start, tokens[j + size - 1][1], words.multiples[noun], False, noun), j + size
     size = _phrase_at(tokens, j, words.members, words.longest_member)
     if size:
-        return (start, tokens[j + size - 1][1], count if count is not None else Decimal(1), False), j + size
+        noun = " ".join(t[2] for t in tokens[j:j + size])
+        return (start, tokens[j + size - 1][1], count if count is not None else Decimal(1), False, noun), j + size
     size = _phrase_at(tokens, j, words.members_plural, words.longest_member)
     if size:
-        return (start, tokens[j + size - 1][1], count, False), j + size
+        noun = " ".join(t[2] for t in tokens[j:j + size])
+        return (start, tokens[j + size - 1][1], count, False, noun), j + size
     return None
 
 
-def _composed(ctx: ExtractionContext, index: TextIndex, words: QuantityWords) -> list[Evidence]:
+def _composed(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, people: bool) -> list[Evidence]:
     evidence = []
-    for start, end, count in _compositions(ctx.analysis, words):
+    own = {_stem(t) for t in unit_terms(ctx.objective)}
+    for party in _compositions(ctx.analysis, words):
+        if (party.cued or party.aged) and not people:
+            continue  # 'there will be three people' is no rating, even when the rating was just asked
+        if party.aged and not any(_stem(noun) in own for noun in party.aged):
+            continue  # a lone member with its age counts only members this objective names ('enfants', 'fille')
+        start, end = party.start, party.end
         sentence = index.sentence_at(start)
         if sentence is None or index.blocked(start) or not ctx.allowed(
                 sentence.is_question, "quantity", sentence.seeks_offer):
             continue
         evidence.append(Evidence(
-            value=_format(count), pos=start, sentences=((sentence.start, sentence.end),), rank=RANK_EXPLICIT,
+            value=_format(party.count), pos=start, sentences=((sentence.start, sentence.end),),
+            rank=RANK_CUE if party.cued or party.aged else RANK_EXPLICIT,
             old=replaced(ctx.analysis, _bounded(sentence, start, end), start, end, ctx.correcting),
         ))
     return evidence
@@ -428,5 +508,5 @@ def extract_quantity(ctx: ExtractionContext) -> list[Evidence]:
     units = _units(ctx, words)
     evidence = _numeric(ctx, index, words, units)
     if units.people or ctx.lenient:
-        evidence += _composed(ctx, index, words)
+        evidence += _composed(ctx, index, words, units.people)
     return sorted(evidence, key=lambda e: e.pos)

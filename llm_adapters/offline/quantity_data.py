@@ -67,6 +67,7 @@ class QuantityWords:
     range_lead: re.Pattern[str]  # at the end of the text before the first number
     range_connector: re.Pattern[str]  # the whole text between the two numbers
     count_cue_any: re.Pattern[str]  # head-count cues anywhere: a match ends right before the number it introduces
+    group_cue_any: re.Pattern[str]  # cues naming a head count whatever follows the number ('a group of')
     after_approx: re.Pattern[str]  # at the start of the text after a number
     ordinal_suffix: re.Pattern[str]  # right after the digits
     articles: frozenset[str]
@@ -77,6 +78,11 @@ class QuantityWords:
     determiners: frozenset[str]
     joiners: frozenset[str]
     fixed: dict[str, Decimal]
+    multiples: dict[str, Decimal]  # members born together: 'twins': 2, 'jumeaux': 2
+    age_units: frozenset[str]  # 'years', 'ans': a number before one is an age, not a count
+    age_verbs: frozenset[str]  # 'is', 'a', 'tiene': between a member and its age
+    one_pronoun_before: re.Pattern[str]  # at the end of the text before a written 'one': 'that one'
+    one_pronoun_after: re.Pattern[str]  # at the start of the text after it: 'one of', 'one-way'
     collectives: dict[str, Decimal]  # 'dozen': 12, 'vingtaine': 20
     collective_pattern: re.Pattern[str]
     fixed_pattern: re.Pattern[str]
@@ -88,6 +94,10 @@ def _end_pattern(body: str, approx: str) -> re.Pattern[str]:
         return NEVER
     optional = rf"(?:{approx}[\s\-]+)?" if approx else ""
     return re.compile(rf"(?<![^\W_]){body}[\s:]+{optional}$", _FLAGS)
+
+
+def _end_word_pattern(body: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![^\W_]){body}\s+$", _FLAGS) if body else NEVER
 
 
 def _any_pattern(body: str, approx: str) -> re.Pattern[str]:
@@ -118,7 +128,11 @@ def _compile(rules: OfflineRules) -> QuantityWords:
     for doc in docs:
         collectives.update({fold(k).strip(): Decimal(int(v)) for k, v in doc.get("collectives", {}).items()})
     collective_body = alternation(collectives)
-    member_phrases = collect("composition", "members") + collect("composition", "members_plural")
+    multiples: dict[str, Decimal] = {}
+    for doc in docs:
+        raw = doc.get("composition", {}).get("multiples", {})
+        multiples.update({fold(k).strip(): Decimal(int(v)) for k, v in raw.items()})
+    member_phrases = collect("composition", "members") + collect("composition", "members_plural") + list(multiples)
     joiners = collect("composition", "joiners")
     return QuantityWords(
         approx_before=approx_before,
@@ -127,6 +141,7 @@ def _compile(rules: OfflineRules) -> QuantityWords:
         range_connector=re.compile(rf"^\s*{connector_body}\s*(?:{approx_before}\s+)?$", _FLAGS)
         if approx_before else re.compile(rf"^\s*{connector_body}\s*$", _FLAGS),
         count_cue_any=_any_pattern(alternation(collect("count_cues")), approx_before),
+        group_cue_any=_any_pattern(alternation(collect("group_cues")), approx_before),
         after_approx=re.compile(rf"^[\s\-]*{approx_after}(?![^\W_])", _FLAGS) if approx_after else NEVER,
         ordinal_suffix=re.compile(rf"^{suffixes}(?![^\W_])", _FLAGS) if suffixes else NEVER,
         articles=frozenset(fold(w) for w in collect("articles")),
@@ -137,11 +152,18 @@ def _compile(rules: OfflineRules) -> QuantityWords:
         determiners=frozenset(fold(w) for w in collect("composition", "determiners")),
         joiners=frozenset(fold(w) for w in joiners),
         fixed=fixed,
+        multiples=multiples,
+        age_units=frozenset(fold(w).strip() for w in collect("composition", "age_units")),
+        age_verbs=frozenset(fold(w).strip() for w in collect("composition", "age_verbs")),
+        one_pronoun_before=_end_word_pattern(alternation(collect("one_pronoun_before"))),
+        one_pronoun_after=re.compile(rf"^[\s\-]*{after}(?![^\W_])", _FLAGS)
+        if (after := alternation(collect("one_pronoun_after"))) else NEVER,
         collectives=collectives,
         collective_pattern=re.compile(rf"(?<![^\W_]){collective_body}(?![^\W_])", _FLAGS)
         if collective_body else NEVER,
         fixed_pattern=re.compile(rf"(?<![^\W_]){fixed_body}(?![^\W_])", _FLAGS) if fixed_body else NEVER,
-        longest_member=max((len(p.split()) for p in member_phrases + joiners), default=1),
+        longest_member=max((len(p.split()) for p in member_phrases + joiners + collect("composition", "age_verbs")),
+                           default=1),
     )
 
 

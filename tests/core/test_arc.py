@@ -20,7 +20,8 @@ from llm_adapters.offline import OfflineProposer
 ROOT = Path(__file__).resolve().parents[2]
 KEY = b"k" * 32
 REAL_ESTATE = ROOT / "demos" / "real_estate" / "published" / "real-estate"
-PLACEHOLDERS = {"question", "objective", "objectives", "company", "currency", "options", "min", "max", "unit"}
+PLACEHOLDERS = {"question", "objective", "objectives", "company", "currency", "options", "min", "max", "unit",
+                "option"}  # option: closing.declined (spec/adr/0009)
 # engine/revision.py and engine/choice_clarification.py fill these in their own sections
 SECTION_PLACEHOLDERS = {"revision": {"changes", "value", "objective", "current", "reason"},
                         "choice_ambiguous": {"candidates", "objective"},

@@ -58,3 +58,15 @@ def test_company_addresses_and_questions_are_not_visitor_contacts() -> None:
 def test_terms_inside_an_email_never_count_as_evidence() -> None:
     assert summary("cl", "Escribid a casa.oficina@example.com", bits="0000") == {
         "complete:contact": "casa.oficina@example.com"}
+
+
+@pytest.mark.parametrize(("reference", "own"), [
+    ("Our usual vet is on 612 345 678", "my number is 677 888 999"),
+    ("Mi gestoría es la del 612 345 678", "mi móvil es el 677 888 999"),
+    ("My colleague's number is 612 345 678", "you can reach me on 677 888 999"),
+])
+def test_a_number_given_for_reference_leaves_the_visitors_own_one(reference: str, own: str) -> None:
+    # one channel of someone else's must not cost the visitor theirs, even when theirs is the only one left
+    commands = propose("re", f"{reference}, {own}.")
+    assert [c.value for c in commands] == ["677 888 999"]  # type: ignore[union-attr]
+    assert accepted_value("re", commands[0])

@@ -9,6 +9,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.conversation import Message, Role
 from engine.goals.models import GoalSpec, PublishedGoalSpec
@@ -82,3 +84,25 @@ def test_language_data_applies_only_to_text_in_that_language(
                                 min_hits=rules.settings.language_min_hits,
                                 min_share=rules.settings.language_min_share)
     assert detected == expected
+
+
+_COVERAGE = ["Vous intervenez {p} {n} ?", "Est-ce que vous livrez {p} {n} ?", "Tu passes {p} {n} ?",
+             "Pouvez-vous intervenir {p} {n} ?", "Vous venez {p} {n} ?", "Vous vous déplacez {p} {n} ?"]
+_COMPANY_SELF = ["Vous êtes situés {p} {n} ?", "Vous avez dit {n} ?", "Votre agence est {p} {n} ?"]
+_COMMUNE = st.builds(lambda head, tail: f"{head}{tail}", st.sampled_from(["Montvaillant", "Berchtoux", "Saint-Orvel",
+                                                                          "Lavernay", "Pontrieux"]),
+                     st.sampled_from(["", "-sur-Orge", "-les-Vignes", "-en-Bresse"]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(template=st.sampled_from(_COVERAGE), prep=st.sampled_from(["à", "vers"]), name=_COMMUNE)
+def test_a_coverage_question_naming_a_commune_records_it(template: str, prep: str, name: str) -> None:
+    # asking whether the company serves a place names the visitor's area, in any word order French uses ("sur"
+    # is a weak preposition: an unknown name after it is not taken)
+    assert accepted(template.format(p=prep, n=name)).get("city") == name
+
+
+@settings(max_examples=20, deadline=None)
+@given(template=st.sampled_from(_COMPANY_SELF), name=_COMMUNE)
+def test_a_question_about_the_company_itself_records_no_place(template: str, name: str) -> None:
+    assert "city" not in accepted(template.format(p="à", n=name))
