@@ -123,3 +123,26 @@ def test_approve_creates_a_registry_folder_but_not_a_missing_parent(
     assert main(["goals", "approve", str(candidate), "--by", "Jane", "--rules", rules, "--registry",
                  str(registry)]) == 0
     assert (registry / compiled.id / "v1.json").is_file()
+
+
+@pytest.mark.parametrize("claim", ["a phone number", "a phone number.", "phone"])
+def test_a_claim_cut_wider_or_narrower_than_the_phrase_still_accounts_for_it(
+    compiled: GoalSpec, draft_bundle: RuleBundle, claim: str
+) -> None:
+    """A later compiler may segment the same part of the intent a little differently; published specs stay valid."""
+    data = compiled.model_dump(mode="json")
+    contact = next(o for o in data["objectives"] if o["criterion"]["params"]["intent_phrases"] == ["phone number"])
+    assert claim in INTENT
+    contact["criterion"]["params"]["intent_phrases"] = [claim]
+    assert semantic_issues(parse_spec(data), draft_bundle) == []
+
+
+def test_a_claim_of_another_part_of_the_intent_does_not_account_for_it(
+    compiled: GoalSpec, draft_bundle: RuleBundle
+) -> None:
+    data = compiled.model_dump(mode="json")
+    contact = next(o for o in data["objectives"] if o["criterion"]["params"]["intent_phrases"] == ["phone number"])
+    contact["criterion"]["params"]["intent_phrases"] = ["preferred day"]
+    issues = semantic_issues(parse_spec(data), draft_bundle)
+    assert ("goalspec.intent_phrase_unaccounted" in [code for code, _ in issues]
+            and any("phone number" in message for _, message in issues))
