@@ -67,8 +67,12 @@ class RollbackAnchor:
             raise IntegrityError(f"rollback anchor {self.path.name} is unreadable: {exc}",
                                  code="store.anchor_unreadable") from exc
 
+    def anchored(self) -> int:
+        """The highest count this process knows or the file holds."""
+        return max(self.value, self.read())
+
     def check(self, found: int, database: Path) -> None:
-        anchored = max(self.value, self.read())
+        anchored = self.anchored()
         if found < anchored:
             log.error("storage.rollback.detected", database=database.name, found=found, anchored=anchored)
             raise rollback_error(database, found, anchored)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -331,9 +331,15 @@ class PostgresStore(ProtocolStore):
         if self.slow_commit_ms is not None:
             tx.log_if_slow(self.slow_commit_ms)
 
-    def check_anchor(self, all_checkpoints: int) -> None:
-        if self.anchor is not None:  # this host's anchor file, not beside the data (spec/adr/0007)
-            self.anchor.check(all_checkpoints, self._label())
+    def check_anchor(self, all_checkpoints: int, recount: Callable[[], int]) -> None:
+        if self.anchor is None:
+            return
+        # This host's anchor file, not beside the data (spec/adr/0007). Row locks are per conversation, so another
+        # thread or worker may have committed (and raised the anchor) after this transaction's locked read: read
+        # the anchor first, then the log again with a fresh statement, which sees every commit the anchor counts.
+        if all_checkpoints < self.anchor.anchored():
+            all_checkpoints = recount()
+        self.anchor.check(all_checkpoints, self._label())
 
     def committed_checkpoints(self, all_checkpoints: int) -> None:
         if self.anchor is not None:
@@ -463,6 +469,10 @@ class _PostgresTx:
             held_ms=round((self._written - self._locked) * 1000, 1),
             commit_ms=round((done - self._written) * 1000, 1),
         )
+
+    def recount_checkpoints(self) -> int:
+        row = self._conn.execute("SELECT COALESCE(MAX(log_no), 0) FROM grace_checkpoints").fetchone()
+        return int(row[0]) if row else 0
 
     def lock_head(self, conversation_id: str) -> LockedHead | None:
         # The row lock orders this commit against every other turn and erasure of the conversation, in any

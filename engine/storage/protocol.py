@@ -9,7 +9,7 @@ PostgreSQL pipelines the lock with the chain heads and the writes with the COMMI
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -87,6 +87,10 @@ class CommitTx(Protocol):
 
     def write(self, rows: CommitRows) -> None: ...
 
+    def recount_checkpoints(self) -> int:
+        """The checkpoint log's highest row number read again now (``lock_head`` gave it at the lock)."""
+        ...
+
 
 class EraseTx(Protocol):
     def lock_keys(self, conversation_id: str) -> KeyedRow | None: ...
@@ -116,8 +120,10 @@ class SQLPort(Protocol):
         """Whether ``exc`` (raised out of ``commit_tx``) is a unique-key violation: another commit came first."""
         ...
 
-    def check_anchor(self, all_checkpoints: int) -> None:
-        """Refuse (``store.rollback_detected``) a checkpoint log shorter than the rollback anchor."""
+    def check_anchor(self, all_checkpoints: int, recount: Callable[[], int]) -> None:
+        """Refuse (``store.rollback_detected``) a checkpoint log shorter than the rollback anchor. ``recount``
+        reads the log again: where other connections commit concurrently (PostgreSQL), a commit that raised the
+        anchor after this transaction's locked read is not a rollback."""
         ...
 
     def committed_checkpoints(self, all_checkpoints: int) -> None:
@@ -316,7 +322,7 @@ def commit_turn(
                 checkpoint = CheckpointRow(state.audit_head["counter"], state.audit_head["seq"], head_json)
             check_integrity(cid, stored_before, head)
             if head.all_checkpoints >= 0:
-                port.check_anchor(head.all_checkpoints)
+                port.check_anchor(head.all_checkpoints, tx.recount_checkpoints)
             entry = None
             if idempotency is not None:
                 entry = IdempotencyRow(idempotency.key, idempotency.fingerprint,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -202,7 +202,8 @@ class SQLiteStore(ProtocolStore):
         except sqlite3.Error as exc:
             raise errors.StoreError(f"sqlite: {exc}", code=errors.FAILED) from exc
 
-    def check_anchor(self, all_checkpoints: int) -> None:
+    def check_anchor(self, all_checkpoints: int, recount: Callable[[], int]) -> None:
+        # SQLite's write lock orders commits: the count read under it is already current, no recount needed.
         self.anchor.check(all_checkpoints, self.path)
 
     def committed_checkpoints(self, all_checkpoints: int) -> None:
@@ -390,6 +391,10 @@ class _SQLiteTx:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
+
+    def recount_checkpoints(self) -> int:
+        row = self._conn.execute("SELECT COALESCE(MAX(rowid), 0) FROM grace_checkpoints").fetchone()
+        return int(row[0]) if row else 0
 
     def lock_head(self, conversation_id: str) -> LockedHead | None:
         row = self._conn.execute(
