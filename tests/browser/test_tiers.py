@@ -6,16 +6,15 @@ PNGs in docs/screenshots/tiers/ were taken by this test)."""
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine.service.runner import Built, build_from_args
+from engine.service.runner import Built
 from tests.browser.a11y import axe_check
-from tests.browser.live import LiveServer
+from tests.browser.demo_server import served_demo
 from tests.retrieval.project_rules import project_rules
 from tests.support.embeddings import link_embeddings
 
@@ -36,21 +35,8 @@ MESSAGES = [
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory, shared_embeddings: Path) -> Iterator[tuple[Built, str]]:
-    args = argparse.Namespace(
-        demo=True,
-        data_dir=link_embeddings(tmp_path_factory.mktemp("tiers-data"), shared_embeddings),
-        database_url=None,
-        goals=[],
-        corpus=[],
-        rules=None,
-        cors_origin=[],
-    )
-    built = build_from_args(args)
-    try:
-        with LiveServer(built.app) as server:
-            yield built, server.url
-    finally:
-        built.close()
+    with served_demo(link_embeddings(tmp_path_factory.mktemp("tiers-data"), shared_embeddings)) as served:
+        yield served
 
 
 def _ask(page: Any, text: str) -> Any:

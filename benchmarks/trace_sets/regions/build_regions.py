@@ -15,6 +15,7 @@ import datetime as dt
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -333,28 +334,37 @@ def evaluate(region: str, c: dict[str, Any]) -> tuple[list[int], list[int]]:
     return certain, sorted(certain + maybe)
 
 
-def build(region: str) -> dict[str, Any]:
+Evaluate = Callable[[str, dict[str, Any]], tuple[list[int], list[int]]]
+
+
+def build_queries(region: str, entries: list[Any], judge: Evaluate) -> list[dict[str, Any]]:
+    """Query items from (family, text or turns, constraints[, forced expectation]) entries, gold from ``judge``."""
     out: list[dict[str, Any]] = []
-    for entry in SETS[region]:
+    for entry in entries:
         family, text, c = entry[0], entry[1], entry[2]
-        forced = entry[3] if len(entry) > 3 else None  # type: ignore[misc]
+        forced = entry[3] if len(entry) > 3 else None
         item: dict[str, Any] = {"id": f"{region}-{len(out) + 1:03d}", "family": family}
         item["turns" if isinstance(text, list) else "text"] = text
-        if forced in ("clarify", "no_match") and "outside" not in c and not c:
+        if forced in ("clarify", "no_match") and not c:
             g, ok = [], []
         elif forced == "clarify":  # an ambiguous name: the candidates are stated, nothing recommended
-            g, _ = evaluate(region, c)
+            g, _ = judge(region, c)
             item["candidates"] = g
             g, ok = [], []
         elif "outside" in c:
             g, ok = [], []
         else:
-            g, ok = evaluate(region, c)
+            g, ok = judge(region, c)
         expect = forced or ("results" if g else "no_match")
         if expect != "results":
             g, ok = [], []
         item.update({"expect": expect, "constraints": c, "gold": g, "acceptable": ok})
         out.append(item)
+    return out
+
+
+def build(region: str) -> dict[str, Any]:
+    out = build_queries(region, SETS[region], evaluate)
     return {"version": "1.0.0",
             "description": f"Fresh natural-language TRACE queries for the {region} HAARRRvest directory "
                            "(benchmarks/trace_sets/regions/README.md): wordings written by hand before the first "

@@ -313,27 +313,7 @@ def evaluate(region: str, c: dict[str, Any]) -> tuple[list[int], list[int]]:
 
 
 def build(region: str) -> dict[str, Any]:
-    out: list[dict[str, Any]] = []
-    for entry in SETS[region]:
-        family, text, c = entry[0], entry[1], entry[2]
-        forced = entry[3] if len(entry) > 3 else None  # type: ignore[misc]
-        item: dict[str, Any] = {"id": f"{region}-{len(out) + 1:03d}", "family": family}
-        item["turns" if isinstance(text, list) else "text"] = text
-        if forced in ("clarify", "no_match") and not c:
-            g, ok = [], []
-        elif forced == "clarify":  # an ambiguous name: the candidates are stated, nothing recommended
-            g, _ = evaluate(region, c)
-            item["candidates"] = g
-            g, ok = [], []
-        elif "outside" in c:
-            g, ok = [], []
-        else:
-            g, ok = evaluate(region, c)
-        expect = forced or ("results" if g else "no_match")
-        if expect != "results":
-            g, ok = [], []
-        item.update({"expect": expect, "constraints": c, "gold": g, "acceptable": ok})
-        out.append(item)
+    out = br.build_queries(region, SETS[region], evaluate)
     return {"version": "1.0.0",
             "description": f"Blind natural-language TRACE queries for the {region} HAARRRvest directory "
                            "(benchmarks/trace_sets/regions2/README.md): written by hand on 2026-12-07 by helper hb3 "
