@@ -337,9 +337,8 @@ class PostgresStore(ProtocolStore):
         # This host's anchor file, not beside the data (spec/adr/0007). Row locks are per conversation, so another
         # thread or worker may have committed (and raised the anchor) after this transaction's locked read: read
         # the anchor first, then the log again with a fresh statement, which sees every commit the anchor counts.
-        if all_checkpoints < self.anchor.anchored():
-            all_checkpoints = recount()
-        self.anchor.check(all_checkpoints, self._label())
+        if all_checkpoints < self.anchor.anchored():  # one read of the anchor file on the usual path
+            self.anchor.check(recount(), self._label())
 
     def committed_checkpoints(self, all_checkpoints: int) -> None:
         if self.anchor is not None:
