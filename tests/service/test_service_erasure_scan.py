@@ -5,18 +5,21 @@ holds the visitor's e-mail address or phone number, and the receiver never gets 
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from engine.bundle_loader import RuleBundle
+import pytest
+
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.goals.models import Criterion, GoalSpec, Objective
 from engine.leads.notifier import LeadNotifier
 from engine.leads.outbox import Outbox
 from engine.leads.webhook import DeliverySettings, WebhookDispatcher, WebhookTarget
 from engine.storage.sqlite import SQLiteStore
-from tests.conftest import publish
+from tests.conftest import copy_core_rules, publish
 from tests.leads.test_webhook import Receiver
 from tests.service.helpers import AUDIT_KEY, make_service
 
@@ -24,6 +27,13 @@ EMAIL = "erasure.scan.visitor@example.org"
 PHONE_DIGITS = "4915112345678"
 SETTINGS = DeliverySettings(backoff_seconds=(5.0,), timeout_seconds=5.0, signature_tolerance_seconds=300)
 
+
+@pytest.fixture(scope="module")
+def arc_bundle(tmp_path_factory: pytest.TempPathFactory) -> RuleBundle:
+    root = copy_core_rules(tmp_path_factory.mktemp("rules"))
+    shutil.copytree(DEFAULT_RULES_DIR / "arc", root / "arc")
+    shutil.copy(DEFAULT_RULES_DIR / "schemas" / "arc.schema.json", root / "schemas")
+    return load_bundle(root, require_published=False)
 
 
 def _spec() -> Any:

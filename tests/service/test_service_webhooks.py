@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -10,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
+from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.commands import Span, Stop
 from engine.goals.models import Criterion, GoalSpec, Objective
 from engine.leads.notifier import LeadNotifier
 from engine.leads.outbox import Outbox
 from engine.leads.webhook import DeliverySettings, WebhookDispatcher, WebhookTarget, verify_signature
-from tests.conftest import publish
+from tests.conftest import copy_core_rules, publish
 from tests.leads.test_webhook import Receiver
 from tests.service.helpers import AUDIT_KEY, TOKEN, ScriptProposer, make_service
 from tests.storage.backends import StoreFactory
@@ -24,6 +25,14 @@ from tests.storage.backends import StoreFactory
 SECRET = b"w" * 32
 SETTINGS = DeliverySettings(backoff_seconds=(5.0,), timeout_seconds=5.0, signature_tolerance_seconds=300)
 
+
+@pytest.fixture(scope="module")
+def arc_bundle(tmp_path_factory: pytest.TempPathFactory) -> RuleBundle:
+    """The core rule files plus the arc wording (the closing turn is worded from rules/arc)."""
+    root = copy_core_rules(tmp_path_factory.mktemp("rules"))
+    shutil.copytree(DEFAULT_RULES_DIR / "arc", root / "arc")
+    shutil.copy(DEFAULT_RULES_DIR / "schemas" / "arc.schema.json", root / "schemas")
+    return load_bundle(root, require_published=False)
 
 
 def _spec() -> Any:
