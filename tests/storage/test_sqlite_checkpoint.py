@@ -41,9 +41,11 @@ def test_checkpoints_leave_the_turn_and_keep_the_wal_bounded(tmp_path: Path) -> 
             if i % 4 == 3:  # paced like turns: the checkpoint finishes before the next commit begins
                 assert _wait_for(lambda n=(i + 1) // 4: store._checkpointer.checkpoints >= n)
         # Without checkpoints every commit would append to the WAL (about 3 pages of 4 KB each, 1,200 in all,
-        # below the backstop): with them the writers restart it from its beginning.
+        # below the backstop): with them the writers restart it from its beginning. The file keeps its largest
+        # size, and on a loaded host a writer now and then begins just before a restart is possible (106 pages
+        # were seen on a CI host, 12 on an idle one), so the bound is a quarter of the unchecked growth.
         wal = Path(f"{tmp_path / 'grace.db'}-wal")
-        assert wal.stat().st_size < 100 * 4096
+        assert wal.stat().st_size < COMMITS * 3 * 4096 // 4
     finally:
         store.close()
     reopened = sqlite3.connect(tmp_path / "grace.db")
