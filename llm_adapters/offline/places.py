@@ -176,9 +176,9 @@ def _region_form(source: str, end: int, start: int | None = None) -> bool:
 def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     analysis = ctx.analysis
     source = analysis.folded.source
-    short = len(analysis.words(0, len(analysis.text))) <= analysis.rules.settings.bare_answer_max_words
     # A known place said alone ("New York, please.") answers the only place objective even when unasked.
-    bare = short and (ctx.lenient or _only_place_objective(ctx))
+    bare = ctx.lenient or _only_place_objective(ctx)
+    max_words = analysis.rules.settings.bare_answer_max_words
     markers = place_markers(analysis, ctx.spec)
     found = []
     for match in analysis.rules.place_name.finditer(source):
@@ -209,7 +209,11 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         # After a weak preposition ("on Gusto", "a VW Golf") and as a bare answer ("Thank you", "SUV") a
         # capitalised name counts only when it is a known place.
         after_weak = any(p.search(before) for p in analysis.rules.cue("place_preposition_weak"))
-        bare_answer = bare and fstart == sentence.start and _alone(analysis, sentence, fstart, fend)
+        # A short sentence of its own, even with more sentences after it ('LAX. I need it on March 9th.').
+        short = len(analysis.words(sentence.start, sentence.end)) <= max_words
+        bare_answer = bare and fstart == sentence.start and (
+            (short and _alone(analysis, sentence, fstart, fend))
+            or _big_city_clause(analysis, source[start:end], fstart, fend))
         # "Sunnyvale would be perfect": a known place the visitor accepts in the same breath.
         accepted = fstart == sentence.start and _accepted_after(analysis, sentence, fend)
         # Unasked, a name alone must be a big city ("New York, please."): "Bye" is also a small town somewhere.
@@ -224,6 +228,19 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
             found.append((fstart, fend, source[start:end]))
     found.extend(_lower_case_cities(ctx, taken + [(s, e) for s, e, _ in found], markers))
     return found
+
+
+def _big_city_clause(analysis: Analysis, name: str, fstart: int, fend: int) -> bool:
+    """A big city alone in the sentence's first clause ('Paris and checking out on the 5th', 'New York please
+    and ...'): a bare answer with more said after it. Only big cities: 'Bye, thanks' opens with a small town's
+    name; and not beside small talk or a third party's doings ('Paris, I visited it last year')."""
+    _, clause_end = analysis.clause_at(fstart)
+    sentence = analysis.sentence_at(fstart)
+    if sentence is None or any(analysis.any_cue(name, sentence.start, sentence.end)
+                               for name in ("small_talk", "third_party")):
+        return False
+    return is_big_city_folded(fold(name)) and all(
+        word in analysis.rules.place_fillers for word in analysis.words(fend, clause_end))
 
 
 def _offer_for(ctx: ExtractionContext, sentence: Sentence, before: str, source: str, start: int, end: int) -> bool:
@@ -367,8 +384,10 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
             continue
         anchored = (local or _anchor(ctx, sentence.start, sentence.end) or requested(analysis, sentence)
                     or _accepted_after(analysis, sentence, end))
-        alone = (not known or _only_place_objective(ctx)) and (sentence.start == start or _led_alone(
-            analysis, sentence, start, end)) and _alone(analysis, sentence, start, end) and _only_place_objective(ctx)
+        said_alone = ((sentence.start == start or _led_alone(analysis, sentence, start, end))
+                      and _alone(analysis, sentence, start, end))
+        said_alone = said_alone or (sentence.start == start and _big_city_clause(analysis, value, start, end))
+        alone = (not known or _only_place_objective(ctx)) and said_alone and _only_place_objective(ctx)
         if not (anchored or sentence.is_question or ctx.correcting or ctx.lenient or alone):
             continue
         evidence.append(Evidence(

@@ -161,3 +161,19 @@ def test_a_place_said_alone_answers_the_only_open_place_objective(city: str, tem
     assert _done(TRIPS, text, asked="day", recorded=("origin",)).get("destination") == city
     assert _done(TRIPS, text, asked="day", recorded=("destination",)).get("origin") == city
     assert not {"origin", "destination"} & set(_done(TRIPS, text, asked="day"))  # two open: which one?
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(CITIES), st.sampled_from(DAYS))
+def test_a_short_sentence_naming_the_asked_place_counts_with_more_sentences_after(city: str,
+                                                                                  day: tuple[str, str]) -> None:
+    done = _done(WEATHER, f"{city}. I need it for {day[0]}, thanks.", asked="city")
+    assert done.get("city") == city and done.get("day") == day[1]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["Denver", "Seattle", "Toronto", "Boston", "Chicago"]), st.sampled_from(DAYS))
+def test_a_big_city_alone_in_the_first_clause_answers_the_open_place(city: str, day: tuple[str, str]) -> None:
+    assert _done(TRIPS, f"{city} and leaving on {day[0]}.", asked="day",
+                 recorded=("origin",)).get("destination") == city
+    assert "destination" not in _done(TRIPS, f"{city}, I visited it last year.", asked="day", recorded=("origin",))
