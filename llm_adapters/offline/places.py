@@ -101,6 +101,8 @@ def _trim_name(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
     words = source[start:end].split(" ")
     while len(words) > 1 and (fold(words[-1]) in analysis.rules.non_place_words or words[-1][:1].islower()):
         words.pop()
+    if words[-1][-2:] in ("'s", "’s") and len(words[-1]) > 3 and not is_known_place(" ".join(words)):
+        words[-1] = words[-1][:-2]  # "San Jose's a good area": the city ("St. John's" is a name of its own)
     return start, start + len(" ".join(words))
 
 
@@ -382,8 +384,9 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
             known and _bare(analysis, clause_start, clause_end, start, end))
         if not known and _venue_for_area(ctx, value):
             continue
+        # A sentence naming the company's offer ('weather check in San Jose') wants it where it names.
         anchored = (local or _anchor(ctx, sentence.start, sentence.end) or requested(analysis, sentence)
-                    or _accepted_after(analysis, sentence, end))
+                    or _accepted_after(analysis, sentence, end) or offer_word(ctx, sentence.start, sentence.end))
         said_alone = ((sentence.start == start or _led_alone(analysis, sentence, start, end))
                       and _alone(analysis, sentence, start, end))
         said_alone = said_alone or (sentence.start == start and _big_city_clause(analysis, value, start, end))

@@ -177,3 +177,17 @@ def test_a_big_city_alone_in_the_first_clause_answers_the_open_place(city: str, 
     assert _done(TRIPS, f"{city} and leaving on {day[0]}.", asked="day",
                  recorded=("origin",)).get("destination") == city
     assert "destination" not in _done(TRIPS, f"{city}, I visited it last year.", asked="day", recorded=("origin",))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(CITIES), st.sampled_from(DAYS))
+def test_a_sentence_naming_the_offer_wants_it_where_it_names(city: str, day: tuple[str, str]) -> None:
+    done = _done(WEATHER, f"I require a weather check in {city} on {day[0]}")
+    assert done.get("city") == city and done.get("day") == day[1]
+    assert "city" not in _done(TABLES, f"I require a check in {city} on {day[0]}")  # nothing wanted there
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(CITIES))
+def test_a_possessive_city_is_the_city(city: str) -> None:
+    assert _done(WEATHER, f"I want the forecast in {city}'s centre.").get("city") == city
