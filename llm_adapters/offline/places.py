@@ -101,8 +101,11 @@ def _trim_name(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
     words = source[start:end].split(" ")
     while len(words) > 1 and (fold(words[-1]) in analysis.rules.non_place_words or words[-1][:1].islower()):
         words.pop()
-    if words[-1][-2:] in ("'s", "’s") and len(words[-1]) > 3 and not is_known_place(" ".join(words)):
-        words[-1] = words[-1][:-2]  # "San Jose's a good area": the city ("St. John's" is a name of its own)
+    if (words[-1][-2:] in ("'s", "’s") and not is_known_place(" ".join(words))
+            and is_big_city_folded(fold(" ".join(words)[:-2]))):
+        # "San Jose's a good area": a big city's possessive is the city ("St. John's" is a name of its own,
+        # "a table at Mcdonald's" a restaurant, though a small town is called Mcdonald)
+        words[-1] = words[-1][:-2]
     return start, start + len(" ".join(words))
 
 
@@ -233,10 +236,12 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
 
 
 def _big_city_clause(analysis: Analysis, name: str, fstart: int, fend: int) -> bool:
-    """A big city alone in the sentence's first clause ('Paris and checking out on the 5th', 'New York please
-    and ...'): a bare answer with more said after it. Only big cities: 'Bye, thanks' opens with a small town's
-    name; and not beside small talk or a third party's doings ('Paris, I visited it last year')."""
+    """A big city alone in the sentence's first clause, cut by a conjunction ('Paris and checking out on the
+    5th', 'New York please and ...'): a bare answer with more said after it. Only big cities ('Bye and thanks'
+    opens with a small town's name), and not beside small talk or a third party's doings."""
     _, clause_end = analysis.clause_at(fstart)
+    if analysis.masked[clause_end:clause_end + 1] in (",", ";", ":"):
+        return False  # cut by a conjunction ('Paris and ...'), not a comma ('Man, I'm starving')
     sentence = analysis.sentence_at(fstart)
     if sentence is None or any(analysis.any_cue(name, sentence.start, sentence.end)
                                for name in ("small_talk", "third_party")):
