@@ -56,6 +56,7 @@ class FreeTextWords:
     anaphors: frozenset[str] = frozenset()  # 'it', 'that': words referring back to what the other side said
     declines: re.Pattern[str] = NEVER  # a message opening with 'no' / 'nope': the visitor says no
     yes_no_questions: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (language, how a yes/no question opens)
+    restated_min_words: int = 3  # content words besides a restated recorded value for a clause to still answer
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
@@ -77,6 +78,7 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             asides=re.compile(rf"(?<![^\W_]){asides}(?![^\W_])", _FLAGS) if asides else NEVER,
             stopwords=frozenset(fold(w) for w in collect("stopwords")),
             min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
+            restated_min_words=min((int(d.get("restated_min_words", 3)) for d in docs), default=3),
             name_markers=frozenset(fold(w) for w in collect("name_markers")),
             name_introducers=frozenset(fold(w) for w in collect("name_introducers")),
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
@@ -188,10 +190,21 @@ def _pieces(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, int]]
     return [(a, b) for a, b in itertools.pairwise(ordered) if b > a]
 
 
-def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[[int, int], bool]
-               ) -> list[tuple[int, int]]:
+def _says_more_than_restated(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int,
+                             restated: list[int]) -> bool:
+    """Does the piece say enough besides the recorded values it restates? 'queremos que puedan atender llamadas
+    con clientes en inglés' (English already recorded) answers what the learning is for; 'en inglés' alone does
+    not."""
+    text = ctx.analysis.masked
+    tokens = [m.group() for m in _WORD.finditer(text, start, end) if m.start() not in restated]
+    return len(_content(tokens, words)) >= words.restated_min_words
+
+
+def _free_runs(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
+               names_ours: Callable[[int, int], bool]) -> list[tuple[int, int]]:
     """The sentence's runs of pieces that hold no other objective's value, unless the piece names this
-    objective's topic ('I need to prepare the TOEFL in English': the goal, though 'English' is the language)."""
+    objective's topic ('I need to prepare the TOEFL in English': the goal, though 'English' is the language) or
+    only restates another objective's recorded value beside enough words of its own."""
     inside = [pos for pos in ctx.taken if sentence.start <= pos < sentence.end]
     if not inside:
         return [(sentence.start, sentence.end)]
@@ -199,7 +212,10 @@ def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[
     runs: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
     for piece in _pieces(ctx, sentence):
-        if (any(piece[0] <= pos < piece[1] for pos in inside) or dated.overlaps(*piece)) and not names_ours(*piece):
+        held = [pos for pos in inside if piece[0] <= pos < piece[1]]
+        new = [pos for pos in held if pos not in ctx.restated]
+        restated_only = bool(held) and not new and _says_more_than_restated(ctx, words, *piece, held)
+        if ((held and not restated_only) or dated.overlaps(*piece)) and not names_ours(*piece):
             if current is not None:
                 runs.append(current)
             current = None
@@ -214,7 +230,7 @@ def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
             names_ours: Callable[[int, int], bool]) -> tuple[int, int, list[str]] | None:
     """The longest trimmed free run of the sentence with something said in it, and its words."""
     best: tuple[int, int, list[str]] | None = None
-    for run_start, run_end in _free_runs(ctx, sentence, names_ours):
+    for run_start, run_end in _free_runs(ctx, words, sentence, names_ours):
         start, end = _trim(ctx, words, run_start, run_end)
         tokens = _WORD.findall(ctx.analysis.masked[start:end])
         if " ".join(tokens) in words.acknowledgements or not _content(tokens, words) or _refers_back(tokens, words):
