@@ -59,8 +59,8 @@ def _completed(spec: PublishedGoalSpec, text: str) -> dict[str, str]:
 
 _NAMES = st.sampled_from(["Basta", "Lizzo", "Marta Ruiz", "The Wombats", "Okkervil River", "Young Fathers"])
 _STATEMENTS = st.sampled_from(["I like {}.", "I really love {}.", "I heard that {} is great.",
-                               "{} is supposed to be good.", "Someone told me {} is fantastic.",
-                               "I would be interested in {}.", "I want to see {}."])
+                               "{} is supposed to be good.", "Someone told me that {} is fun.",
+                               "I would be interested in {}.", "I was told {} is a good one."])
 
 
 @settings(max_examples=60, deadline=None)
@@ -87,7 +87,7 @@ def test_a_name_is_nobody_s_when_two_objectives_ask_for_names(statement: str, na
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.sampled_from(["I like {} food.", "I really love {} music.", "I want to see {} films."]),
+@given(st.sampled_from(["I like {} food.", "I really love {} music.", "I heard {} films are good."]),
        st.sampled_from(["Spanish", "Italian", "Korean", "French"]))
 def test_an_adjective_is_no_name(statement: str, adjective: str) -> None:
     assert "show" not in _completed(_one_name(), statement.format(adjective))
