@@ -75,6 +75,11 @@ def _first(record: Any, path: str | None) -> str | None:
     return found[0] if found else None
 
 
+def _joined(record: Any, path: str | None) -> str | None:
+    found = values(record, path) if path else []
+    return "; ".join(found) if found else None
+
+
 class _Builder:
     def __init__(self, rules: DirectoryRules, mapping: Mapping, source: str, secondary_source: str | None) -> None:
         self.rules = rules
@@ -181,7 +186,7 @@ class _Builder:
             county = self.address.county(value, self.mapping.county_suffix)
             if county is not None and county.key not in {c.key for c in counties}:
                 counties.append(county)
-        hours_text = _first(record, scalars["hours"])
+        hours_text = _joined(record, scalars["hours"])  # a schedule list (one row per day) is one hours text
         passages = self._passages(record, extra)
         tags = self._tags(record, extra)
         evidence_text = list(passages)
