@@ -6,7 +6,8 @@ when that is a real town of its state; otherwise:
 
 * city: the directory's city with leading debris (numbers, punctuation, compass words) removed when the rest is a
   town of the record's state; else a town name of the record's valid ZIP (its main name or an alternate one, e.g.
-  'Prichard' for 36610) written at the end of the street address; else the valid ZIP's main town;
+  'Prichard' for 36610) written at the end of the street address; else the valid ZIP's main town; else (no valid
+  ZIP) the town of the ZIP centroid nearest to the record's own coordinates;
 * county: the valid ZIP's county; else the county of the ZIP centroid nearest to the record's own coordinates;
 * state: the valid ZIP's state.
 
@@ -92,6 +93,10 @@ def fill_places(records: list[Record], us: UsPlaces) -> list[Record]:
             city = _town_of(us, city, state) or (None if row is not None else city)
         if not city and row is not None:
             city = _address_town(row, record.address) or " ".join(w.capitalize() for w in key_tokens(row.city))
+        if not city and row is None and record.point is not None:  # coordinates only: the town they lie in
+            nearest = nearest or _Nearest(us, states)
+            near = nearest.row(record.point)
+            city = " ".join(w.capitalize() for w in key_tokens(near.city)) if near is not None else None
         counties, county_keys = record.counties, record.county_keys
         if not county_keys:
             source = row
