@@ -210,6 +210,7 @@ class NaturalVocabulary:
     continue_cues: tuple[str, ...]  # 'what about ...', 'and ...': a follow-up even when it names a place and food
     max_history_turns: int
     messages: dict[str, dict[str, str]]
+    municipality_words: frozenset[str] = frozenset()  # 'township': a municipality holding villages of other names
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]
@@ -389,6 +390,7 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         continue_cues=_words(data["followup"]["continue_cues"]),
         max_history_turns=int(data["followup"]["max_history_turns"]),
         messages={k: dict(v) for k, v in data["messages"].items()},
+        municipality_words=frozenset(_words(data.get("municipality_words", []))),
     )
 
 

@@ -4,10 +4,11 @@ Scraped directories often carry no county field, a city with address debris ('45
 'NE Fort Walton Beach') or no city at all, and some ZIPs that are street numbers. A record keeps what it states
 when that is a real town of its state; otherwise:
 
-* city: the directory's city with leading debris (numbers, punctuation, compass words) removed when the rest is a
-  town of the record's state; else a town name of the record's valid ZIP (its main name or an alternate one, e.g.
-  'Prichard' for 36610) written at the end of the street address; else the valid ZIP's main town; else (no valid
-  ZIP) the town of the ZIP centroid nearest to the record's own coordinates;
+* city: the directory's city with leading debris (numbers, punctuation, compass words, or any words when the whole
+  is no town of the state: 'Breunig Avenue Trenton') removed when the rest is a town of the record's state; else a
+  town name of the record's valid ZIP (its main name or an alternate one, e.g. 'Prichard' for 36610) written at the
+  end of the street address; else the valid ZIP's main town; else (no valid ZIP) the town of the ZIP centroid
+  nearest to the record's own coordinates;
 * county: the valid ZIP's county; else the county of the ZIP centroid nearest to the record's own coordinates;
 * state: the valid ZIP's state.
 
@@ -56,6 +57,15 @@ def _town_of(us: UsPlaces, text: str | None, state: str | None) -> str | None:
     return None
 
 
+def _town_tail(us: UsPlaces, text: str, state: str) -> str | None:
+    """The longest strict tail of ``text`` that is a town of ``state``, when the whole is none."""
+    words = key_tokens(text)
+    for start in range(1, len(words)):
+        if (words[start:], state) in us.towns:
+            return " ".join(w.capitalize() for w in words[start:])
+    return None
+
+
 def _address_town(row: ZipRow, address: str | None) -> str | None:
     words = key_tokens(address or "")
     for name in (row.city, *row.alternates):
@@ -91,6 +101,8 @@ def fill_places(records: list[Record], us: UsPlaces) -> list[Record]:
         city = record.city
         if city and _debris(city) and (key_tokens(city), state or "") not in us.towns:
             city = _town_of(us, city, state) or (None if row is not None else city)
+        elif city and state and (key_tokens(city), state) not in us.towns:
+            city = _town_tail(us, city, state) or city  # 'Breunig Avenue Trenton': the street ran into the town
         if not city and row is not None:
             city = _address_town(row, record.address) or " ".join(w.capitalize() for w in key_tokens(row.city))
         if not city and row is None and record.point is not None:  # coordinates only: the town they lie in
