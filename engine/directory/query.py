@@ -455,6 +455,8 @@ class QueryParser:
             # generic words only ('First Baptist Church', 'Iola Food Pantry'): only after a recall cue, and when
             # every word is generic only if the visitor wrote it as a title ('Tell me about The Food Pantry')
             titled = all(w[:1].isupper() for w in surface.split() if w[:1].isalpha())
+            if titled and len(match.key) >= 3 and match.key in self.names.wholes:
+                return True  # 'Trenton Area Soup Kitchen' written as a title: a whole name, not place + service
             if any(t not in generic for t in match.key):
                 # 'Grace Mobile Pantry open tomorrow?' - but a titled place ('Garden City') stays a place
                 own_word = any(t not in generic and t not in self.gaz.place_tokens for t in match.key)
@@ -467,6 +469,7 @@ class QueryParser:
             key = match.key
             while len(key) > 1 and key[0] in _ARTICLES:
                 key = key[1:]  # 'the Salvation Army' also names 'Salvation Army - Newton'
+            key = self.names.spelled_out.get(key[0], key) if len(key) == 1 else key  # 'MCCC': the words it spells
             if take(start, end, "name"):
                 found.append(NameConstraint(key=key, label=original[start:end]))
         return found

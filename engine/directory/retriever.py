@@ -201,9 +201,11 @@ class TraceRetriever:
             nat = self.rules.natural
             or_word = f" {nat.message('or_word', language)} "
             shown = []
+            one_town = len({self.directory.records[self._position(i)].city_key for i in branches}) == 1
             for index in branches[:6]:
                 record = self.directory.records[self._position(index)]
-                shown.append(f"{record.name} ({record.city})" if record.city else record.name)
+                where = record.address if one_town and record.address else record.city
+                shown.append(f"{record.name} ({where})" if where else record.name)
             question = nat.message("clarify_place", language).format(candidates=or_word.join(shown))
             return Answer("clarify", (), question, parsed, self.variant, reason="ambiguous_name")
         distances: dict[int, float] = {}
@@ -301,8 +303,12 @@ class TraceRetriever:
         exact = self._named_alone(named, c)
         if exact:  # a record bears the name: only chain branches (extra words are places or generic) compete
             named = {i for i in named if not set(self._name_tokens[i]) - asked - blocked}
-        towns = {records[self._position(i)].city_key or f"#{i}" for i in named}
-        if len(named) < 2 or len(towns) < 2:
+        # sites: a town, or within one town an address ('God's Kitchen @ Rescue Mission' and '@ Train Station');
+        # one site listed twice (a lunch and a dinner row at one address) is one answer
+        # (a record stating neither town nor address is no site of its own)
+        sites = {(record.city_key, " ".join(key_tokens(record.address or ""))) for i in named
+                 if (record := records[self._position(i)]).city_key or record.address}
+        if len(named) < 2 or len(sites) < 2:
             return []
         return sorted(named)
 
