@@ -7,7 +7,7 @@ when that is a real town of its state; otherwise:
 * city: the directory's city with leading debris (numbers, punctuation, compass words, or any words when the whole
   is no town of the state: 'Breunig Avenue Trenton') removed when the rest is a town of the record's state; else a
   town name of the record's valid ZIP (its main name or an alternate one, e.g. 'Prichard' for 36610) written at the
-  end of the street address; else the valid ZIP's main town; else (no valid ZIP) the town of the ZIP centroid
+  end of the street address; else the valid ZIP's main town; else (no ZIP stated) the town of the ZIP centroid
   nearest to the record's own coordinates;
 * county: the valid ZIP's county; else the county of the ZIP centroid nearest to the record's own coordinates;
 * state: the valid ZIP's state.
@@ -105,7 +105,8 @@ def fill_places(records: list[Record], us: UsPlaces) -> list[Record]:
             city = _town_tail(us, city, state) or city  # 'Breunig Avenue Trenton': the street ran into the town
         if not city and row is not None:
             city = _address_town(row, record.address) or " ".join(w.capitalize() for w in key_tokens(row.city))
-        if not city and row is None and record.point is not None:  # coordinates only: the town they lie in
+        # coordinates only (no ZIP stated at all): the town they lie in; a garbled ZIP makes its geocode suspect
+        if not city and not record.zip and record.point is not None:
             nearest = nearest or _Nearest(us, states)
             near = nearest.row(record.point)
             city = " ".join(w.capitalize() for w in key_tokens(near.city)) if near is not None else None
