@@ -303,13 +303,16 @@ class TraceRetriever:
         exact = self._named_alone(named, c)
         if exact:  # a record bears the name: only chain branches (extra words are places or generic) compete
             named = {i for i in named if not set(self._name_tokens[i]) - asked - blocked}
-        # sites: a town, or within one town an address ('God's Kitchen @ Rescue Mission' and '@ Train Station');
-        # one site listed twice (a lunch and a dinner row at one address) is one answer
-        # (a record stating neither town nor address is no site of its own)
-        sites = {(record.city_key, " ".join(key_tokens(record.address or ""))) for i in named
-                 if (record := records[self._position(i)]).city_key or record.address}
-        if len(named) < 2 or len(sites) < 2:
+        towns = {records[self._position(i)].city_key for i in named} - {None}  # a record naming no town: none
+        if len(named) < 2:
             return []
+        if len(towns) < 2:
+            # one town: its sites (addresses; a lunch and a dinner row at one address are one site, a record
+            # stating no address is none) are all shown when one answer holds them, else the visitor picks one
+            # ('God's Kitchen' at five street corners of one city)
+            sites = {" ".join(key_tokens(records[self._position(i)].address or "")) for i in named} - {""}
+            if len(sites) <= self.rules.retrieval.k:
+                return []
         return sorted(named)
 
     def _named_alone(self, named: set[int], c: Constraints) -> set[int]:

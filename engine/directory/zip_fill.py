@@ -109,7 +109,10 @@ def fill_places(records: list[Record], us: UsPlaces) -> list[Record]:
         if not city and not record.zip and record.point is not None:
             nearest = nearest or _Nearest(us, states)
             near = nearest.row(record.point)
-            city = " ".join(w.capitalize() for w in key_tokens(near.city)) if near is not None else None
+            # a stated county the point is not in: a failed geocode's default point, not the town
+            agrees = near is not None and (not record.county_keys or place_key(
+                near.county.removesuffix(" County").removesuffix(" Parish")) in record.county_keys)
+            city = " ".join(w.capitalize() for w in key_tokens(near.city)) if near is not None and agrees else None
         counties, county_keys = record.counties, record.county_keys
         if not county_keys:
             source = row
