@@ -155,9 +155,11 @@ class QueryTimeParser:
         for part_id, window_start, window_end in negated_parts:
             # 'not in the morning': open after the morning ends; 'not in the evening': open before it starts;
             # a window in mid-day leaves two sides, which one condition cannot say: no time condition
-            if window_start <= self.vocab.dayparts[0].start:
+            first = min(part.start for part in self.vocab.dayparts)
+            middle = (first + max(part.end for part in self.vocab.dayparts)) / 2
+            if window_start <= first:
                 conditions.append(TimeCondition("after", window_end, label=f"not {part_id}"))
-            elif window_end >= max(part.end for part in self.vocab.dayparts):
+            elif window_start >= middle:  # a late window: open before it starts
                 conditions.append(TimeCondition("before", window_start, label=f"not {part_id}"))
             else:
                 result.notes.append(f"negated_daypart_unsupported:{part_id}")
