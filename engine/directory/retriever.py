@@ -14,6 +14,7 @@ INVARIANT (T-1): under KG-3 every returned record satisfies every extracted cons
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -97,6 +98,9 @@ def as_reference(value: datetime | date | None) -> datetime:
     if isinstance(value, datetime):
         return value
     return datetime(value.year, value.month, value.day)
+
+
+_PROGRAMME = re.compile(r"\s+[-\u2013\u2014]\s+")  # 'Organisation - Programme'
 
 
 class TraceRetriever:
@@ -234,7 +238,7 @@ class TraceRetriever:
             if pool is not None:  # the branch in the place asked for, before any 'named alone' preference
                 named &= pool
             if not parsed.alternatives:
-                named = self._named_alone(named, c) or named
+                named = self._named_alone(named, c, programmes=pool is not None) or named
             food = {i for i in named if not records[self._position(i)].non_food}
             pool = food if c.service is None and food else named  # a food listing before a job/money listing
         scores = self._text_scores(parsed)
@@ -315,13 +319,20 @@ class TraceRetriever:
                 return []
         return sorted(named)
 
-    def _named_alone(self, named: set[int], c: Constraints) -> set[int]:
-        """Records whose whole name (generic words aside) is the name asked for: the named record alone."""
+    def _named_alone(self, named: set[int], c: Constraints, programmes: bool = False) -> set[int]:
+        """Records whose whole name (generic words aside) is the name asked for: the named record alone; with
+        ``programmes`` (a place is given) also those naming it before a programme ('Open Door Ministries -
+        Father's Table' beside 'Open Door Ministries - Pantry')."""
         generic = self.names.generic
         wanted = {tuple(t for t in n.key if t not in generic) for n in c.names}
+        records = self.directory.records
+
+        def core(text: str) -> tuple[str, ...]:
+            return tuple(t for t in key_tokens(text) if t not in generic)
+
         return {i for i in named
-                if tuple(t for t in self._name_tokens[i] if t not in generic)
-                in wanted}
+                if core(records[self._position(i)].name) in wanted
+                or (programmes and core(_PROGRAMME.split(records[self._position(i)].name, maxsplit=1)[0]) in wanted)}
 
     def _by_distance(self, parsed: ParsedQuery, pool: set[int] | None,
                      scores: np.ndarray[Any, np.dtype[np.float64]], distances: dict[int, float]) -> list[int]:

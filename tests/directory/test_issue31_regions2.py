@@ -155,3 +155,27 @@ def test_a_town_before_its_state_code_and_a_lone_spanish_phrase_word_are_towns(t
     assert [r.name for r in retriever.answer("food pantry La Junta CO", REFERENCE).results] == ["A"]
     assert [r.name for r in retriever.answer("pueblo food pantries", REFERENCE).results] == ["B"]
     assert retriever.directory.records[2].city == "Rocky Ford"
+
+
+@given(cue=st.sampled_from(["isn't a", "isnt a", "is not a", "that's not a", "aren't"]))
+def test_a_negated_service_is_excluded_never_asked_for(cue: str) -> None:
+    from engine.directory.semantic import ConceptMatcher
+
+    requests = ConceptMatcher(RULES.semantic).requests(f"pantry that {cue} soup kitchen")
+    assert [(r.concept, r.excluded) for r in requests] == [("hot_meals", True)]
+
+
+def test_a_town_by_its_leading_word_and_an_organisation_by_its_programmes(tmp_path: Path) -> None:
+    # 'Manitou' is a town in other states, but here it can only mean the one listed town it begins
+    records = [{"name": "Community Pantry", "address": "1 Main St", "city": "Manitou Springs", "state": "CO",
+                "zip": "80829", "hours": ""},
+               {"name": "Open Door Ministries - Pantry", "address": "2 Main St", "city": "Pueblo", "state": "CO",
+                "zip": "81003", "hours": ""},
+               {"name": "Open Door Ministries - Father's Table", "address": "2 Main St", "city": "Pueblo",
+                "state": "CO", "zip": "81003", "hours": ""},
+               {"name": "Open Door Ministries Thrift Store", "address": "9 Elm St", "city": "Pueblo",
+                "state": "CO", "zip": "81003", "hours": ""}]
+    retriever = _directory(tmp_path, records, "CO")
+    assert [r.name for r in retriever.answer("Manitou food pantry", REFERENCE).results] == ["Community Pantry"]
+    named = retriever.answer("Open Door Ministries in Pueblo", REFERENCE)
+    assert sorted(r.source_index for r in named.results) == [1, 2]
