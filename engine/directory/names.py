@@ -10,6 +10,7 @@ distinctive multi-word variant is accepted anywhere; anything else only after a 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -56,7 +57,9 @@ class NameIndex:
         self.directional = rules.address.directional_words
         self.blocked = place_tokens | reserved | self.generic
         self.variants: dict[tuple[str, ...], bool] = {}
-        self.wholes: set[tuple[str, ...]] = set()  # a record's whole name or a whole part of it ('A (B)': A, B)
+        # hashes of each record's whole name and whole name parts ('A (B)': A, B); hashes, not tuples, because at
+        # 10^5 records the tuples cost ~100 MB and a key is only looked up here after it matched a variant
+        self.wholes: set[int] = set()
         # short capitalised forms a name spells out ('UT' in 'University of Toledo (UT Students Only)'): a visitor
         # writing one in capitals names that record even though two letters are never distinctive on their own
         not_acronyms = self.generic | place_tokens | self.directional
@@ -65,7 +68,7 @@ class NameIndex:
             if word.lower() not in not_acronyms)
         initials: dict[str, set[tuple[str, ...]]] = {}
         for record in directory.records:
-            self.wholes.update(key_tokens(part) for part in [record.name, *_PARTS.split(record.name)])
+            self.wholes.update(hash(key_tokens(part)) for part in [record.name, *_PARTS.split(record.name)])
             for letters, words in _leading_initials(record.name).items():
                 initials.setdefault(letters, set()).add(words)
             for variant in self._variants(record.name):
@@ -96,8 +99,9 @@ class NameIndex:
         return tokens[start:end]
 
     def _variants(self, name: str) -> set[tuple[str, ...]]:
-        full = key_tokens(name)
-        pieces = [full] + [key_tokens(part) for part in _PARTS.split(name)]
+        # interned words: 10^5 names share a few thousand words, so each variant tuple points at one copy of each
+        full = tuple(sys.intern(t) for t in key_tokens(name))
+        pieces = [full] + [tuple(sys.intern(t) for t in key_tokens(part)) for part in _PARTS.split(name)]
         out = set()
         for piece in pieces:
             # 'dba Hope's Kitchen' -> 'hopes kitchen': leading generic words off, the name's own last word kept

@@ -455,7 +455,7 @@ class QueryParser:
             # generic words only ('First Baptist Church', 'Iola Food Pantry'): only after a recall cue, and when
             # every word is generic only if the visitor wrote it as a title ('Tell me about The Food Pantry')
             titled = all(w[:1].isupper() for w in surface.split() if w[:1].isalpha())
-            if titled and len(match.key) >= 3 and match.key in self.names.wholes:
+            if titled and len(match.key) >= 3 and hash(match.key) in self.names.wholes:
                 return True  # 'Trenton Area Soup Kitchen' written as a title: a whole name, not place + service
             if any(t not in generic for t in match.key):
                 # 'Grace Mobile Pantry open tomorrow?' - but a titled place ('Garden City') stays a place
