@@ -145,8 +145,8 @@ def test_names_as_people_write_them(tmp_path: Path) -> None:
 
 
 def test_a_town_before_its_state_code_and_a_lone_spanish_phrase_word_are_towns(tmp_path: Path) -> None:
-    records = [{"name": "A", "address": "1 Main St", "city": "La Junta", "state": "CO", "zip": "81050",
-                "hours": ""},
+    records: list[dict[str, Any]] = [
+        {"name": "A", "address": "1 Main St", "city": "La Junta", "state": "CO", "zip": "81050", "hours": ""},
                {"name": "B", "address": "2 Main St", "city": "Pueblo", "state": "CO", "zip": "81003", "hours": ""},
                # no city, no ZIP: the town its coordinates lie in
                {"name": "C", "address": "", "city": "", "state": "CO", "zip": "", "hours": "",
