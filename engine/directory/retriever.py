@@ -132,7 +132,11 @@ class TraceRetriever:
             for word in words:
                 self._name_postings.setdefault(word, set()).add(index)
         self.resolver = PlaceResolver(directory, self.gazetteer, self.rules, reserved | self.rules.query.stopwords)
-        self.regions_covered = len({k for r in directory.records for k in r.county_keys}) or 1
+        # the counties the directory says it covers (its county field) when it has one, else those read from ZIPs:
+        # one record over the line, placed by its own address ('Morrisville, PA'), does not make a one-county
+        # directory ask where
+        stated = {k for r in directory.records if not r.county_from_zip for k in r.county_keys}
+        self.regions_covered = len(stated or {k for r in directory.records for k in r.county_keys}) or 1
         self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver)
         policy = self.rules.retrieval
         self.text = TextIndex(directory, policy.bm25_k1, policy.bm25_b)

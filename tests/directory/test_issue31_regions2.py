@@ -179,3 +179,25 @@ def test_a_town_by_its_leading_word_and_an_organisation_by_its_programmes(tmp_pa
     assert [r.name for r in retriever.answer("Manitou food pantry", REFERENCE).results] == ["Community Pantry"]
     named = retriever.answer("Open Door Ministries in Pueblo", REFERENCE)
     assert sorted(r.source_index for r in named.results) == [1, 2]
+
+
+def test_an_address_in_another_state_moves_its_record_and_a_one_county_directory_still_needs_no_place(
+        tmp_path: Path) -> None:
+    # every record's fields say Mercer County, NJ (a directory-wide default); one address says Morrisville, PA
+    records: list[dict[str, Any]] = [
+        {"name": f"Pantry {i}", "address": f"{i} Main St Trenton, NJ 08608", "county": "Mercer", "state": "NJ",
+         "hours": "Saturday 9am-11am"} for i in range(3)]
+    records.append({"name": "Over The Line", "address": "771 North Pennsylvania Avenue Morrisville, PA 19067",
+                    "county": "Mercer", "state": "NJ", "hours": "Saturday 9am-11am"})
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    mapping = tmp_path / "mapping.json"
+    mapping.write_text(json.dumps({
+        "version": "1.0.0", "description": "test", "directory_id": "t", "format": "json",
+        "fields": {"name": "name", "address": "address", "county": "county", "state": "state", "hours": "hours"},
+        "defaults": {"county_suffix": "County"}}), encoding="utf-8")  # like Mercer's: the ZIP only in the address
+    retriever = TraceRetriever(load_directory(path, mapping, RULES), RULES)
+    moved = retriever.directory.records[3]
+    assert (moved.state, moved.county_keys) == ("PA", ("bucks",))
+    assert [r.name for r in retriever.answer("Bucks County PA food pantry", REFERENCE).results] == ["Over The Line"]
+    assert retriever.answer("food pantry open Saturday", REFERENCE).status == "results"
