@@ -18,7 +18,15 @@ from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers
-from llm_adapters.offline.terms import TermMatch, asked_about, find_terms, is_modifier, negated, replaced
+from llm_adapters.offline.terms import (
+    TermMatch,
+    asked_about,
+    find_terms,
+    inside_place_name,
+    is_modifier,
+    negated,
+    replaced,
+)
 
 
 def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> list[tuple[TermMatch, bool]]:
@@ -37,6 +45,8 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
             # request ('see if there are any sports events') is the visitor's search, so enumerations keep it
         if is_modifier(analysis, vocabulary.id, sentence, match):
             continue
+        if inside_place_name(analysis, match.start, match.end):
+            continue  # 'Los Gatos' names a town, not cats
         usable.append((match, replaced(analysis, sentence, match.start, match.end, ctx.correcting)))
     return usable
 

@@ -1,0 +1,183 @@
+"""Properties of what the offline proposer must not record (issue 28):
+
+* a "no" to one named option does not answer a question asking the visitor to name what they need ("Which
+  facilities will you need?"), while it does answer a yes/no question, and a bare "no thanks" answers both;
+* a term negated by possession ("I don't have <term>") is never claimed;
+* a vocabulary term that is a word of a longer known place name names the place, not the option;
+* small talk yields to the goal's own words: a cue word that is the company's domain does not block the clause.
+
+Invented options and terms, real gazetteer names; no sentence of a benchmark."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.commands import Command
+from engine.conversation import Message, Role
+from engine.goals.models import GoalSpec, PublishedGoalSpec
+from engine.goals.publication import spec_hash
+from engine.ports import ProposerInput
+from llm_adapters.offline.gazetteer import is_known_place
+from tests.proposer.helpers import proposer
+
+_OPTIONS = {"towels": {"en": ["towels"], "es": ["toallas"], "fr": ["serviettes"]},
+            "helmet": {"en": ["helmet"], "es": ["casco"], "fr": ["casque"]},
+            "transfer": {"en": ["airport transfer"], "es": ["traslado"], "fr": ["navette"]},
+            "locker": {"en": ["locker"], "es": ["taquilla"], "fr": ["casier"]}}
+# The same request asked two ways: naming what is needed (a constituent question) or yes/no (a polar question).
+_NAMING = {"en": "Which extras will you need, for example towels or a helmet?",
+           "es": "¿Qué extras necesitará, por ejemplo toallas o casco?",
+           "fr": "Quels extras faut-il prévoir : serviettes ou casque ?"}
+_POLAR = {"en": "Do you need any extras, such as towels or a helmet?",
+          "es": "¿Necesita algún extra, como toallas o casco?",
+          "fr": "Avez-vous besoin d'extras, comme des serviettes ou un casque ?"}
+_NEGATED = {"en": "We don't need {term}.", "es": "No necesitamos {term}.", "fr": "Pas de {term}."}
+_BARE_NO = {"en": "No thanks.", "es": "No, gracias.", "fr": "Non merci."}
+
+
+def _publish(spec: GoalSpec) -> PublishedGoalSpec:
+    return PublishedGoalSpec(spec=spec, version=1, content_hash=spec_hash(spec), approved_by="tests",
+                             approved_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+@lru_cache(maxsize=4)
+def _extras_spec(naming: bool) -> PublishedGoalSpec:
+    return _publish(GoalSpec.model_validate({
+        "id": "rental", "title": "Rental", "default_language": "en", "languages": ["en", "es", "fr"],
+        "vocabularies": {"extras": {"version": "1.0.0", "description": "Extras", "id": "extras",
+                                    "kind": "features", "options": _OPTIONS}},
+        "objectives": [
+            {"id": "extras", "name": "Extras", "questions": _NAMING if naming else _POLAR,
+             "criterion": {"kind": "features", "description": "The extras they need",
+                           "params": {"vocabulary": "extras"}}, "weight": "0.5", "order": 1},
+            {"id": "name", "name": "Name", "questions": {"en": "Your name?"},
+             "criterion": {"kind": "free_text", "description": "The visitor's name"}, "weight": "0.5", "order": 2},
+        ],
+    }))
+
+
+def _propose(spec: PublishedGoalSpec, text: str, language: str, asked: str | None,
+             now: datetime | None = None) -> list[Command]:
+    request = ProposerInput(spec=spec, bits=[0] * len(spec.spec.objectives), language=language, turn=1,
+                            message=Message(role=Role.VISITOR, turn=1, text=text), history=[], last_asked=asked,
+                            refused=[], stopped=False, reference_time=now)
+    return list(proposer().propose(request).commands)
+
+
+def _of(commands: list[Command], objective: str) -> list[Command]:
+    return [c for c in commands if getattr(c, "objective", None) == objective]
+
+
+_LANGUAGE = st.sampled_from(["en", "es", "fr"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(option=st.sampled_from(sorted(_OPTIONS)), language=_LANGUAGE)
+def test_a_no_to_one_option_does_not_answer_a_question_asking_which(option: str, language: str) -> None:
+    text = _NEGATED[language].format(term=_OPTIONS[option][language][0])
+    assert not _of(_propose(_extras_spec(naming=True), text, language, "extras"), "extras")
+    [declined] = _of(_propose(_extras_spec(naming=False), text, language, "extras"), "extras")
+    assert declined.value == f"no:{option}"  # type: ignore[union-attr]
+
+
+@settings(max_examples=10, deadline=None)
+@given(naming=st.booleans(), language=_LANGUAGE)
+def test_a_bare_no_answers_either_question_for_every_option(naming: bool, language: str) -> None:
+    [declined] = _of(_propose(_extras_spec(naming), _BARE_NO[language], language, "extras"), "extras")
+    assert declined.value == "; ".join(f"no:{o}" for o in sorted(_OPTIONS))  # type: ignore[union-attr]
+
+
+_HAVE_NOT = {"en": ["I don't have {term}.", "We do not have any {term}.", "She doesn't have a {term}."],
+             "es": ["No tengo {term}.", "No tenemos ningún {term}."]}
+
+
+@settings(max_examples=25, deadline=None)
+@given(option=st.sampled_from(sorted(_OPTIONS)), naming=st.booleans(),
+       case=st.sampled_from([(lang, t) for lang, texts in _HAVE_NOT.items() for t in texts]))
+def test_a_term_negated_by_possession_is_never_claimed(option: str, naming: bool, case: tuple[str, str]) -> None:
+    language, template = case
+    text = template.format(term=_OPTIONS[option][language][0])
+    for asked in ("extras", "name", None):
+        for command in _of(_propose(_extras_spec(naming), text, language, asked), "extras"):
+            assert all(item.strip().startswith("no:")
+                       for item in command.value.split(";")), (text, command)  # type: ignore[union-attr]
+
+
+# ---- a term inside a known place name -----------------------------------------------------------------------
+
+# Two-word place names of the gazetteer whose second word is an ordinary word a vocabulary could hold.
+_PLACES = [name for name in ("Los Gatos", "Palm Springs", "Green Bay", "Long Beach", "Red Deer", "Grand Rapids",
+                             "Cedar Rapids", "Santa Rosa", "Baton Rouge", "Thousand Oaks") if is_known_place(name)]
+
+
+@lru_cache(maxsize=32)
+def _word_spec(word: str) -> PublishedGoalSpec:
+    return _publish(GoalSpec.model_validate({
+        "id": "homes", "title": "Homes", "default_language": "en", "languages": ["en"],
+        "vocabularies": {"needs": {"version": "1.0.0", "description": "Needs", "id": "needs", "kind": "features",
+                                   "options": {"need": {"en": [word.lower()]}}}},
+        "objectives": [
+            {"id": "area", "name": "Area", "questions": {"en": "Which town?"},
+             "criterion": {"kind": "place", "description": "The town", "params": {"cues": {"en": ["town"]}}},
+             "weight": "0.5", "order": 1},
+            {"id": "needs", "name": "Needs", "questions": {"en": "Do you need it?"},
+             "criterion": {"kind": "features", "description": "What they need", "params": {"vocabulary": "needs"}},
+             "weight": "0.5", "order": 2},
+        ],
+    }))
+
+
+def test_the_place_list_is_not_empty() -> None:
+    assert len(_PLACES) >= 5  # the gazetteer must know most of them, or the property below tests nothing
+
+
+@settings(max_examples=20, deadline=None)
+@given(place=st.sampled_from(_PLACES), at=st.sampled_from([0, 1]),
+       template=st.sampled_from(["I want something in {place}.", "Anything near {place} please.",
+                                 "We are moving to {place} next year."]))
+def test_a_word_of_a_known_place_name_is_not_an_option(place: str, at: int, template: str) -> None:
+    word = place.split()[at]
+    spec = _word_spec(word)
+    text = template.format(place=place)
+    assert not _of(_propose(spec, text, "en", None), "needs"), text
+    assert _of(_propose(spec, f"I need {word.lower()}.", "en", None), "needs")  # the term itself still counts
+
+
+# ---- small talk yields to the goal's own words --------------------------------------------------------------
+
+_NOW = datetime(2026, 3, 2, 12, tzinfo=UTC)
+
+
+@lru_cache(maxsize=4)
+def _date_spec(title: str) -> PublishedGoalSpec:
+    return _publish(GoalSpec.model_validate({
+        "id": "forecasts", "title": title, "default_language": "en", "languages": ["en"],
+        "objectives": [
+            {"id": "day", "name": "Day", "questions": {"en": "For which day?"},
+             "criterion": {"kind": "datetime", "description": "The day they ask about",
+                           "params": {"granularity": "date"}}, "weight": "1", "order": 1},
+        ],
+    }))
+
+
+def _small_talk_words() -> list[str]:
+    from pathlib import Path
+    patterns = json.loads((Path(__file__).resolve().parents[2] / "rules/patterns/en.json").read_text())
+    alternation = patterns["cues"]["small_talk"][0]
+    return [w for w in alternation.split("(", 1)[1].rsplit(")", 1)[0].split("|") if w.isalpha()]
+
+
+@settings(max_examples=25, deadline=None)
+@given(word=st.sampled_from(_small_talk_words()), days=st.integers(min_value=1, max_value=200))
+def test_a_small_talk_word_that_is_the_goal_s_domain_does_not_block(word: str, days: int) -> None:
+    day = (_NOW + timedelta(days=days)).date()
+    text = f"I'd like to know about the {word} on {day.strftime('%B')} {day.day}, {day.year}."
+    own = _of(_propose(_date_spec(f"{word.capitalize()} reports"), text, "en", None, _NOW), "day")
+    assert [c.value for c in own] == [date.isoformat(day)]  # type: ignore[union-attr]
+    other = _of(_propose(_date_spec("Boat hire"), text, "en", None, _NOW), "day")
+    assert not other  # for any other company the same clause is small talk, as before
