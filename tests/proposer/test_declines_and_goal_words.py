@@ -181,3 +181,42 @@ def test_a_small_talk_word_that_is_the_goal_s_domain_does_not_block(word: str, d
     assert [c.value for c in own] == [date.isoformat(day)]  # type: ignore[union-attr]
     other = _of(_propose(_date_spec("Boat hire"), text, "en", None, _NOW), "day")
     assert not other  # for any other company the same clause is small talk, as before
+
+
+# ---- a dollar sign reads as the company's own dollar -----------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _budget_spec(currency: str) -> PublishedGoalSpec:
+    return _publish(GoalSpec.model_validate({
+        "id": "quotes", "title": "Quotes", "default_language": "en", "languages": ["en", "es", "fr"],
+        "locale": {"currency": currency},
+        "objectives": [
+            {"id": "budget", "name": "Budget", "questions": {"en": "What is your budget?", "es": "¿Presupuesto?",
+                                                             "fr": "Quel budget ?"},
+             "criterion": {"kind": "money", "description": "Their budget", "params": {"min": 10}},
+             "weight": "1", "order": 1},
+        ],
+    }))
+
+
+_SIGNED = {"en": ["Our budget is ${n}.", "Budget: {n} dollars."], "es": ["Presupuesto: ${n}."],
+           "fr": ["Budget : {n} $.", "Pas plus de {n} dollars."]}
+_OWN_DOLLAR = {"en": ["USD", "CAD", "AUD"], "es": ["USD", "MXN"], "fr": ["USD", "CAD"]}
+_US_DOLLARS = {"en": "Budget: {n} US dollars.", "es": "Presupuesto: {n} dólares americanos.",
+               "fr": "Budget : {n} dollars américains."}
+
+
+@settings(max_examples=30, deadline=None)
+@given(language=_LANGUAGE, n=st.integers(min_value=20, max_value=90000), data=st.data())
+def test_a_dollar_sign_is_the_company_s_dollar_and_a_named_one_stays_named(language: str, n: int,
+                                                                           data: st.DataObject) -> None:
+    currency = data.draw(st.sampled_from(_OWN_DOLLAR[language]))
+    text = data.draw(st.sampled_from(_SIGNED[language])).format(n=n)
+    [own] = _of(_propose(_budget_spec(currency), text, language, "budget"), "budget")
+    assert own.value.endswith(f"{n} {currency}")  # type: ignore[union-attr]
+    [euro_company] = _of(_propose(_budget_spec("EUR"), text, language, "budget"), "budget")
+    assert euro_company.value.endswith(f"{n} USD")  # type: ignore[union-attr]  # as before: no dollar of theirs
+    [named] = _of(_propose(_budget_spec(currency), _US_DOLLARS[language].format(n=n), language, "budget"),
+                  "budget")
+    assert named.value.endswith(f"{n} USD")  # type: ignore[union-attr]
