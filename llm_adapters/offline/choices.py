@@ -22,6 +22,7 @@ from llm_adapters.offline.terms import (
     TermMatch,
     asked_about,
     find_terms,
+    hypothetical,
     inside_place_name,
     is_modifier,
     negated,
@@ -38,6 +39,8 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
             continue
         if negated(analysis, sentence, match.start, match.end):
             continue
+        if hypothetical(analysis, sentence, match.start):
+            continue  # 'not sure whether it will be empty': unsure, not chosen
         if thanked_for(analysis, sentence.start, match.start):
             continue  # 'thank you for checking' thanks the company; it names no option of the visitor's
         if kind == "features" and asked_about(analysis, sentence, match.start):

@@ -87,6 +87,13 @@ def asked_about(analysis: Analysis, sentence: Sentence, start: int) -> bool:
     return any(p.search(before) for p in analysis.rules.cue("asked_about_before"))
 
 
+def hypothetical(analysis: Analysis, sentence: Sentence, start: int) -> bool:
+    """Is the term at ``start`` something the visitor is unsure of ('not sure yet whether it will be empty', 'je
+    ne sais pas si on aura tout vidé') rather than a choice they state?"""
+    before = analysis.masked[sentence.start:start]
+    return any(p.search(before) for p in analysis.rules.cue("hypothetical_before"))
+
+
 def is_modifier(analysis: Analysis, vocabulary_id: str, sentence: Sentence, match: TermMatch) -> bool:
     """The term is used as a modifier (object of a service, ...) rather than stated as the visitor's option."""
     contexts = analysis.rules.term_contexts.get(vocabulary_id, {})

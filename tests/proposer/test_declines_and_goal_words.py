@@ -220,3 +220,56 @@ def test_a_dollar_sign_is_the_company_s_dollar_and_a_named_one_stays_named(langu
     [named] = _of(_propose(_budget_spec(currency), _US_DOLLARS[language].format(n=n), language, "budget"),
                   "budget")
     assert named.value.endswith(f"{n} USD")  # type: ignore[union-attr]
+
+
+# ---- hypothetical mentions and other parties' numbers ---------------------------------------------------------
+
+_UNSURE = {"en": ["I'm not sure yet whether we'll need {term}.", "I don't know if {term} will be needed."],
+           "es": ["No sé todavía si necesitaremos {term}.", "No estoy seguro si {term} hará falta."],
+           "fr": ["Je ne sais pas encore si on prendra {term}.", "Je ne suis pas sûr si {term} sera utile."]}
+
+
+@settings(max_examples=25, deadline=None)
+@given(option=st.sampled_from(sorted(_OPTIONS)), naming=st.booleans(), asked=st.sampled_from(["extras", None]),
+       case=st.sampled_from([(lang, t) for lang, texts in _UNSURE.items() for t in texts]))
+def test_an_option_the_visitor_is_unsure_of_is_not_recorded(option: str, naming: bool, asked: str | None,
+                                                             case: tuple[str, str]) -> None:
+    language, template = case
+    text = template.format(term=_OPTIONS[option][language][0])
+    assert not [c for c in _of(_propose(_extras_spec(naming), text, language, asked), "extras")
+                if c.type in ("complete", "correct")], text
+
+
+@lru_cache(maxsize=2)
+def _contact_spec() -> PublishedGoalSpec:
+    return _publish(GoalSpec.model_validate({
+        "id": "callbacks", "title": "Callbacks", "default_language": "fr", "languages": ["en", "es", "fr"],
+        "locale": {"phone_region": "CH"},
+        "objectives": [
+            {"id": "contact", "name": "Contact", "questions": {"fr": "Votre numéro ?", "en": "Your number?",
+                                                               "es": "¿Su número?"},
+             "criterion": {"kind": "contact", "description": "The visitor's phone or e-mail"},
+             "weight": "1", "order": 1},
+        ],
+    }))
+
+
+_OTHER_PARTY = {"fr": ("Le numéro de la {party}, c'est le {number}.", ["régie", "gérance", "voisine", "clinique"]),
+                "es": ("El teléfono de la {party} es el {number}.", ["inmobiliaria", "vecina", "clínica"]),
+                "en": ("The {party}'s number is {number}.", ["landlord", "agency", "neighbour", "vet"])}
+_OWN_LINE = {"fr": "Le numéro du {line}, c'est le {number}.", "es": "El teléfono de la {line} es el {number}.",
+             "en": "My number is {number}."}
+_OWN_LINES = {"fr": ["portable", "bureau"], "es": ["casa", "oficina"], "en": [""]}
+
+
+@settings(max_examples=25, deadline=None)
+@given(language=_LANGUAGE, digits=st.lists(st.integers(min_value=10, max_value=99), min_size=3, max_size=3),
+       data=st.data())
+def test_another_party_s_number_is_not_the_visitor_s_and_their_own_line_is(language: str, digits: list[int],
+                                                                          data: st.DataObject) -> None:
+    number = f"022 {digits[0]}0 {digits[1]} {digits[2]}"  # a ten-digit Swiss number
+    template, parties = _OTHER_PARTY[language]
+    other = template.format(party=data.draw(st.sampled_from(parties)), number=number)
+    assert not _of(_propose(_contact_spec(), other, language, "contact"), "contact"), other
+    own = _OWN_LINE[language].format(line=data.draw(st.sampled_from(_OWN_LINES[language])), number=number)
+    assert _of(_propose(_contact_spec(), own, language, "contact"), "contact"), own
