@@ -273,3 +273,44 @@ def test_another_party_s_number_is_not_the_visitor_s_and_their_own_line_is(langu
     assert not _of(_propose(_contact_spec(), other, language, "contact"), "contact"), other
     own = _OWN_LINE[language].format(line=data.draw(st.sampled_from(_OWN_LINES[language])), number=number)
     assert _of(_propose(_contact_spec(), own, language, "contact"), "contact"), own
+
+
+# ---- 'une' / 'una' ending its clause answers the count asked ------------------------------------------------------
+
+
+@lru_cache(maxsize=2)
+def _count_spec() -> PublishedGoalSpec:
+    return _publish(GoalSpec.model_validate({
+        "id": "servicing", "title": "Servicing", "default_language": "fr", "languages": ["fr", "es"],
+        "objectives": [
+            {"id": "machines", "name": "Machines", "questions": {"fr": "Combien d'appareils ?", "es": "¿Cuántos?"},
+             "criterion": {"kind": "quantity", "description": "How many machines",
+                           "params": {"unit": "units", "unit_terms": {"fr": ["appareils"], "es": ["aparatos"]},
+                                      "min": 1, "max": 30, "integer": True}},
+             "weight": "0.5", "order": 1},
+            {"id": "name", "name": "Name", "questions": {"fr": "Votre nom ?", "es": "¿Su nombre?"},
+             "criterion": {"kind": "free_text", "description": "The visitor's name"}, "weight": "0.5", "order": 2},
+        ],
+    }))
+
+
+_ONE = {"fr": ["une.", "Juste une.", "J'en ai une", "Il y en a un, pas plus."],
+        "es": ["Una.", "Solo una.", "Tengo uno", "Hay uno, nada más."]}
+_ARTICLE = {"fr": ["Une de plus ou de moins, peu importe.", "C'est une bonne question."],
+            "es": ["Es una buena pregunta.", "Una de ellas es nueva."]}
+
+
+@settings(max_examples=20, deadline=None)
+@given(case=st.sampled_from([(lang, t) for lang, texts in _ONE.items() for t in texts]))
+def test_an_article_number_ending_its_clause_answers_the_count_asked(case: tuple[str, str]) -> None:
+    language, text = case
+    [count] = _of(_propose(_count_spec(), text, language, "machines"), "machines")
+    assert count.value == "1"  # type: ignore[union-attr]
+    assert not _of(_propose(_count_spec(), text, language, "name"), "machines")  # unasked, it is no count
+
+
+@settings(max_examples=10, deadline=None)
+@given(case=st.sampled_from([(lang, t) for lang, texts in _ARTICLE.items() for t in texts]))
+def test_an_article_before_another_word_is_no_count(case: tuple[str, str]) -> None:
+    language, text = case
+    assert not _of(_propose(_count_spec(), text, language, "machines"), "machines"), text
