@@ -314,3 +314,38 @@ def test_an_article_number_ending_its_clause_answers_the_count_asked(case: tuple
 def test_an_article_before_another_word_is_no_count(case: tuple[str, str]) -> None:
     language, text = case
     assert not _of(_propose(_count_spec(), text, language, "machines"), "machines"), text
+
+
+# ---- a number written with a slash after its trunk prefix (Belgium, Switzerland) --------------------------------
+
+
+@lru_cache(maxsize=4)
+def _phone_spec(region: str) -> PublishedGoalSpec:
+    return _publish(GoalSpec.model_validate({
+        "id": "callbacks", "title": "Callbacks", "default_language": "fr", "languages": ["fr"],
+        "locale": {"phone_region": region},
+        "objectives": [
+            {"id": "contact", "name": "Contact", "questions": {"fr": "Votre numéro ?"},
+             "criterion": {"kind": "contact", "description": "The visitor's phone or e-mail"},
+             "weight": "1", "order": 1},
+        ],
+    }))
+
+
+@settings(max_examples=25, deadline=None)
+@given(region_prefix=st.sampled_from([("BE", "0486"), ("BE", "0475"), ("CH", "022"), ("CH", "079")]),
+       groups=st.lists(st.integers(min_value=10, max_value=99), min_size=3, max_size=3),
+       separator=st.sampled_from([".", " ", ""]), asked=st.sampled_from(["contact", None]))
+def test_a_slash_after_the_trunk_prefix_keeps_the_whole_number(region_prefix: tuple[str, str], groups: list[int],
+                                                                separator: str, asked: str | None) -> None:
+    region, prefix = region_prefix
+    rest = separator.join(str(g) for g in groups)
+    if len(prefix) == 3:
+        rest = f"{groups[0]}0{separator}{groups[1]}{separator}{groups[2]}"  # ten digits in all
+    number = f"{prefix}/{rest}"
+    [contact] = _of(_propose(_phone_spec(region), f"Mon GSM : {number}", "fr", asked), "contact")
+    assert contact.value == number  # type: ignore[union-attr]
+
+
+def test_a_date_with_slashes_is_still_no_telephone_number() -> None:
+    assert not _of(_propose(_phone_spec("BE"), "Le 12/06/2027, c'est possible ?", "fr", None), "contact")
