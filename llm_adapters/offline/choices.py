@@ -20,6 +20,7 @@ from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers
 from llm_adapters.offline.terms import (
     TermMatch,
+    about_presented_item,
     asked_about,
     find_terms,
     hypothetical,
@@ -39,6 +40,8 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
             continue
         if negated(analysis, sentence, match.start, match.end):
             continue
+        if about_presented_item(analysis, sentence, match.start):
+            continue  # 'is this a premium economy ticket?': a question about what was offered, not a wish
         if hypothetical(analysis, sentence, match.start):
             continue  # 'not sure whether it will be empty': unsure, not chosen
         if thanked_for(analysis, sentence.start, match.start):

@@ -94,6 +94,14 @@ def hypothetical(analysis: Analysis, sentence: Sentence, start: int) -> bool:
     return any(p.search(before) for p in analysis.rules.cue("hypothetical_before"))
 
 
+def about_presented_item(analysis: Analysis, sentence: Sentence, start: int) -> bool:
+    """Is the term at ``start`` asked about the item the company presented ('is this a premium economy ticket?',
+    'tell me if it is a museum', 'est-ce une murale ?') rather than asked for? The cue puts the verb before the
+    pronoun or an 'if' before both, so a statement ('this is a museum') never matches."""
+    before = analysis.masked[sentence.start:start]
+    return any(p.search(before) for p in analysis.rules.cue("presented_item_before"))
+
+
 def is_modifier(analysis: Analysis, vocabulary_id: str, sentence: Sentence, match: TermMatch) -> bool:
     """The term is used as a modifier (object of a service, ...) rather than stated as the visitor's option."""
     contexts = analysis.rules.term_contexts.get(vocabulary_id, {})

@@ -349,3 +349,45 @@ def test_a_slash_after_the_trunk_prefix_keeps_the_whole_number(region_prefix: tu
 
 def test_a_date_with_slashes_is_still_no_telephone_number() -> None:
     assert not _of(_propose(_phone_spec("BE"), "Le 12/06/2027, c'est possible ?", "fr", None), "contact")
+
+
+# ---- a question about the item the company presented ------------------------------------------------------------
+
+
+@lru_cache(maxsize=2)
+def _class_spec() -> PublishedGoalSpec:
+    return _publish(GoalSpec.model_validate({
+        "id": "fares", "title": "Fares", "default_language": "en", "languages": ["en", "es", "fr"],
+        "vocabularies": {"fare_classes": {"version": "1.0.0", "description": "Fare classes", "id": "fare_classes",
+                                          "kind": "enumeration", "options": {
+                                              "flexi": {"en": ["flexi fare"], "es": ["tarifa flexible"],
+                                                        "fr": ["tarif flexible"]},
+                                              "saver": {"en": ["saver fare"], "es": ["tarifa ahorro"],
+                                                        "fr": ["tarif économique"]}}}},
+        "objectives": [
+            {"id": "fare", "name": "Fare", "questions": {"en": "Which fare?", "es": "¿Qué tarifa?",
+                                                         "fr": "Quel tarif ?"},
+             "criterion": {"kind": "enumeration", "description": "The fare they want",
+                           "params": {"vocabulary": "fare_classes"}}, "weight": "1", "order": 1},
+        ],
+    }))
+
+
+_ABOUT_OFFER = {"en": ["Can you tell me if this is a {term}?", "Is it a {term}?", "Is that really the {term}?"],
+                "es": ["¿Es esta una {term}?", "¿Me dice si es esta la {term}?"],
+                "fr": ["Est-ce un {term} ?", "Pouvez-vous me dire si c'est un {term} ?"]}
+_WISH = {"en": "I'd like the {term}.", "es": "Quiero la {term}.", "fr": "Je voudrais le {term}."}
+
+
+@settings(max_examples=25, deadline=None)
+@given(option=st.sampled_from(["flexi", "saver"]),
+       case=st.sampled_from([(lang, t) for lang, texts in _ABOUT_OFFER.items() for t in texts]),
+       asked=st.sampled_from(["fare", None]))
+def test_a_question_about_the_offered_item_is_no_choice(option: str, case: tuple[str, str],
+                                                        asked: str | None) -> None:
+    language, template = case
+    vocabulary = _class_spec().spec.vocabularies["fare_classes"]["options"][option]
+    term = vocabulary[language][0]
+    assert not _of(_propose(_class_spec(), template.format(term=term), language, asked), "fare")
+    [wish] = _of(_propose(_class_spec(), _WISH[language].format(term=term), language, asked), "fare")
+    assert wish.value == option  # type: ignore[union-attr]
