@@ -53,6 +53,7 @@ from llm_adapters.offline.weekday_check import WEEKDAY_NOTE, weekday_conflict
 if TYPE_CHECKING:
     from engine.bundle_loader import RuleBundle
 
+_GAZETTEER_KINDS = frozenset({CriterionKind.PLACE, CriterionKind.FEATURES, CriterionKind.ENUMERATION})
 log = structlog.get_logger("grace.proposer.offline")
 
 MAX_QUOTE = 2000  # engine.commands.Span.quote max_length
@@ -139,7 +140,8 @@ class OfflineProposer:
             vocabulary = self._vocabulary(objective, spec)
             if vocabulary is not None:
                 compiled_terms(vocabulary)
-        if any(o.criterion.kind is CriterionKind.PLACE for o in spec.spec.objectives):
+        # places read the gazetteer; so do vocabulary terms inside a capitalised name ('gatos' in 'Los Gatos')
+        if any(o.criterion.kind in _GAZETTEER_KINDS for o in spec.spec.objectives):
             gazetteer.warm()
         for language in spec.spec.languages:
             warm_money(self._scoped_rules(frozenset({language})))
