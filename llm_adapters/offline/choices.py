@@ -18,7 +18,17 @@ from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers
-from llm_adapters.offline.terms import TermMatch, asked_about, find_terms, is_modifier, negated, replaced
+from llm_adapters.offline.terms import (
+    TermMatch,
+    about_presented_item,
+    asked_about,
+    find_terms,
+    hypothetical,
+    inside_place_name,
+    is_modifier,
+    negated,
+    replaced,
+)
 
 
 def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> list[tuple[TermMatch, bool]]:
@@ -30,6 +40,10 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
             continue
         if negated(analysis, sentence, match.start, match.end):
             continue
+        if about_presented_item(analysis, sentence, match.start):
+            continue  # 'is this a premium economy ticket?': a question about what was offered, not a wish
+        if hypothetical(analysis, sentence, match.start):
+            continue  # 'not sure whether it will be empty': unsure, not chosen
         if thanked_for(analysis, sentence.start, match.start):
             continue  # 'thank you for checking' thanks the company; it names no option of the visitor's
         if kind == "features" and asked_about(analysis, sentence, match.start):
@@ -37,6 +51,8 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
             # request ('see if there are any sports events') is the visitor's search, so enumerations keep it
         if is_modifier(analysis, vocabulary.id, sentence, match):
             continue
+        if inside_place_name(analysis, match.start, match.end):
+            continue  # 'Los Gatos' names a town, not cats
         usable.append((match, replaced(analysis, sentence, match.start, match.end, ctx.correcting)))
     return usable
 
