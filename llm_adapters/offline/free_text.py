@@ -21,6 +21,7 @@ from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
+from llm_adapters.offline.gazetteer import is_known_place
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import NEVER, alternation
@@ -276,16 +277,67 @@ def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
     return any(w in words.name_markers for w in _WORD.findall(fold(text)))
 
 
+_PLACE_WINDOW = 40  # characters before a capitalised word where its location preposition stands
+
+
+def _known_place_end(source: str, start: int, end: int) -> int | None:
+    """End of the longest run of capitalised words from ``start`` that is a known place, or None."""
+    run: list[tuple[str, int]] = []
+    for match in re.finditer(r"\S+", source[start:end]):
+        word = match.group().strip(_EDGE)
+        if not word[:1].isupper():
+            break
+        run.append((word, start + match.start() + match.group().index(word) + len(word)))
+        if match.group()[-1] in ",;:.!?":
+            break  # a comma or full stop ends the name
+    return next((run[k - 1][1] for k in range(len(run), 0, -1) if is_known_place(" ".join(w for w, _ in run[:k]))),
+                None)
+
+
+def _led_place_end(ctx: ExtractionContext, start: int, end: int, sentence_start: int) -> int | None:
+    """End of a known place name at ``start`` led by a location preposition or a place role ('a dentist in
+    Pleasant Hill', 'pick it up from Phoenix'): where the visitor is, never the name asked for."""
+    rules = ctx.analysis.rules
+    source = ctx.analysis.folded.source
+    before = fold(source[max(sentence_start, start - _PLACE_WINDOW):start])
+    roles = {m for markers in rules.place_roles.values() for m in markers}
+    led = any(p.search(before) for p in rules.cue("place_preposition")) or any(
+        (" " + before.rstrip()).endswith(" " + m) for m in roles)
+    return _known_place_end(source, start, end) if led else None
+
+
+def _bare_place(ctx: ExtractionContext, start: int, end: int) -> bool:
+    """A short answer that is only a known place ('Sunnyvale.', 'In Pleasanton please'): no name."""
+    rules = ctx.analysis.rules
+    source = ctx.analysis.folded.source
+    for match in re.finditer(r"\S+", source[start:end]):
+        at = start + match.start()
+        if match.group()[:1].isupper() and fold(match.group().strip(_EDGE)) not in rules.non_place_words \
+                and not any(p.search(fold(source[start:at])) for p in rules.cue("place_preposition")):
+            place_end = _known_place_end(source, at, end)
+            rest = [fold(w.strip(_EDGE)) for w in source[place_end:end].split()] if place_end is not None else []
+            return place_end is not None and all(not w or w in rules.non_place_words for w in rest)
+    return False
+
+
 def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int) -> bool:
     """A capitalised word in the clause that is not the sentence's first word nor another objective's value
-    (the place in 'italian restaurants in Berkeley'): 'Sipan', 'Villa Romano'."""
+    (the place in 'italian restaurants in Berkeley') nor a known place led by a location preposition ('a dentist
+    in Pleasant Hill'): 'Sipan', 'Villa Romano'."""
     source = ctx.analysis.folded.source
     others = set(ctx.taken)
+    skip_to = start
     for match in _WORD.finditer(source, start, end):
         word = match.group()
+        if match.start() < skip_to:
+            continue
         if not word[:1].isupper() or word.isupper() or not source[sentence_start:match.start()].strip(_EDGE):
             continue
         if ctx.analysis.folded.to_folded(match.start()) in others:
+            continue
+        place_end = _led_place_end(ctx, match.start(), end, sentence_start)
+        if place_end is not None:
+            skip_to = place_end
             continue
         return True
     return False
@@ -342,9 +394,10 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         start, end = _fit(ctx, start, end, limit)
         src_start, src_end = analysis.source_span(start, end)
         introduced = any(t in words.name_introducers for t in tokens[:-1])  # 'an alarm called cleaning'
-        if wants_name and not (ctx.lenient and len(tokens) <= _BARE_NAME_WORDS) and not introduced and not _has_name(
-                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0]):
-            continue  # asked for a name; "a restaurant reservation" names none
+        bare = ctx.lenient and len(tokens) <= _BARE_NAME_WORDS
+        if wants_name and not introduced and (_bare_place(ctx, src_start, src_end) if bare else not _has_name(
+                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0])):
+            continue  # asked for a name; "a restaurant reservation" or "in Sunnyvale" names none
         value = analysis.folded.source[src_start:src_end].strip()
         if value:
             evidence.append(Evidence(value=value, pos=start, sentences=((sentence.start, sentence.end),),
