@@ -5,10 +5,11 @@ keep it off statements about other objectives. The manager's phrase often carrie
 ("category to which the rental car belongs", "type of cab ride", "genre of the movie"): a word the company's own
 description (a context sentence of the intent) or another objective's phrase also uses names the business, not
 this objective, so "Book me a rental car" would answer "the category". Such shared words are dropped from the
-free-text objective's own cues; its head noun ("category", "type", "genre") always stays, and an objective whose
-every word is shared keeps its cues unchanged (dropping all would leave it nothing to be named by). The name of a
-thing (``phrasing.name_heads``: "name of the hotel") also keeps the thing's nouns: visitors name it by them ("the
-Hanover Hotel"), and the extractor asks a name question's answer for a name.
+free-text objective's own cues when they stand after its head noun (the scope: "type of cab ride"); the head and
+the words before it ("account type") always stay. The name of a thing (``phrasing.name_heads``: "name of the
+hotel", "name of match or artist for event") keeps every cue: visitors name it beside those nouns ("the Hanover
+Hotel", "events in NY, the Yankees vs Orioles"), and the extractor asks a name for a capitalised name anyway. An
+objective left with no cue keeps its cues unchanged.
 """
 
 from __future__ import annotations
@@ -34,22 +35,19 @@ def _words(texts: list[str], language: str, rules: CompilerRules) -> set[str]:
     return found
 
 
-def _named_thing(phrase: str, rules: CompilerRules) -> list[str]:
-    """The words of the thing a name phrase names: 'name of the hair stylist/salon' -> hair, stylist, salon."""
+def _protected(phrase: str, rules: CompilerRules) -> list[str] | None:
+    """Words of the phrase that say what it asks for: the words up to its head noun ('account type' of 'account
+    type of the user'). None for the name of a thing ('name of the hotel'): every word of it stays a cue."""
     stop = {w for ws in rules.phrasing.stopwords.values() for w in ws}
     roles = {r for rs in rules.phrasing.roles.values() for r in rs}
     heads = {fold(w) for ws in rules.phrasing.name_heads.values() for w in ws}
-    run: list[str] = []
-    after_head = False
-    for word in _WORD.findall(fold(phrase)):
-        if not after_head:
-            after_head = word in heads
-        elif word in stop or word in roles:
-            if run:
-                break
-        else:
-            run.append(word)
-    return run
+    head = phrasing.head_noun(phrase, rules)
+    words = _WORD.findall(fold(phrase))
+    if head is None or head not in words:
+        return []
+    if head in heads:
+        return None
+    return [w for w in words[:words.index(head) + 1] if w not in stop and w not in roles]
 
 
 def _phrases(item: Built) -> list[str]:
@@ -67,10 +65,11 @@ def distinctive_cues(built: list[Built], context: list[str], language: str, rule
             continue
         others = [p for j, other in enumerate(built) if j != index for p in _phrases(other)]
         shared = _words([*others, *context], language, rules)
-        head = next((h for p in _phrases(item) if (h := phrasing.head_noun(p, rules)) is not None), None)
-        kept_words = [head] if head else []
-        if head is not None and fold(head) in {fold(w) for w in rules.phrasing.name_heads.get(language, [])}:
-            kept_words += [w for p in _phrases(item) for w in _named_thing(p, rules)]
+        protected = [_protected(p, rules) for p in _phrases(item)]
+        if any(words is None for words in protected):
+            result.append(item)
+            continue
+        kept_words = [w for words in protected for w in words or []]
         keep = {fold(v) for w in kept_words for v in phrasing.variants(w, language, rules.phrasing)}
         kept = [c for c in own if fold(c) in keep or not set(fold(c).split()) <= shared]
         if not kept or kept == own:

@@ -57,6 +57,8 @@ class FreeTextWords:
     anaphors: frozenset[str] = frozenset()  # 'it', 'that': words referring back to what the other side said
     declines: re.Pattern[str] = NEVER  # a message opening with 'no' / 'nope': the visitor says no
     yes_no_questions: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (language, how a yes/no question opens)
+    other_name_leads: frozenset[str] = frozenset()  # 'by', 'directed by': the name after one is someone else's
+    category_nouns: frozenset[str] = frozenset()  # 'food', 'type': a lone capitalised word before one classifies
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
@@ -83,6 +85,8 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
             thanked_for=re.compile(rf"(?:{thanked})(?![^\W_])", _FLAGS) if thanked else NEVER,
             anaphors=frozenset(fold(w) for w in collect("anaphors")),
+            other_name_leads=frozenset(fold(w) for w in collect("other_name_leads")),
+            category_nouns=frozenset(fold(w) for w in collect("category_nouns")),
             declines=re.compile(rf"\s*(?:{declines})(?![^\W_])", _FLAGS) if declines else NEVER,
             yes_no_questions=tuple((lang, re.compile("|".join(f"(?:{r})" for r in family[lang]["yes_no_question"]),
                                                      _FLAGS))
@@ -278,6 +282,7 @@ def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
 
 
 _PLACE_WINDOW = 40  # characters before a capitalised word where its location preposition stands
+_SAME_STEM = 5  # letters two words share to be one word's forms ('directed' / 'director', 'starring')
 
 
 def _known_place_end(source: str, start: int, end: int) -> int | None:
@@ -312,19 +317,61 @@ def _bare_place(ctx: ExtractionContext, start: int, end: int) -> bool:
     source = ctx.analysis.folded.source
     for match in re.finditer(r"\S+", source[start:end]):
         at = start + match.start()
+        preposition = any(p.search(fold(source[start:at + len(match.group())]) + " ")
+                          for p in rules.cue("place_preposition"))  # 'In San Diego'
         if match.group()[:1].isupper() and fold(match.group().strip(_EDGE)) not in rules.non_place_words \
-                and not any(p.search(fold(source[start:at])) for p in rules.cue("place_preposition")):
+                and not preposition:
             place_end = _known_place_end(source, at, end)
             rest = [fold(w.strip(_EDGE)) for w in source[place_end:end].split()] if place_end is not None else []
             return place_end is not None and all(not w or w in rules.non_place_words for w in rest)
     return False
 
 
-def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int) -> bool:
+def _capitalised_run_end(source: str, start: int, end: int) -> int:
+    """End of the run of capitalised words from ``start`` ('Brian De Palma'; a lower-case 'de' inside a name is
+    read by the next capitalised word)."""
+    run_end = start
+    for match in re.finditer(r"\S+", source[start:end]):
+        word = match.group().strip(_EDGE)
+        if word[:1].isupper():
+            run_end = start + match.start() + match.group().index(word) + len(word)
+        elif len(word) > 3 or not word:
+            break
+        if match.group()[-1:] in ",;:.!?":
+            break
+    return run_end
+
+
+def _someone_elses(ctx: ExtractionContext, words: FreeTextWords, terms: frozenset[str], start: int,
+                   sentence_start: int) -> int | None:
+    """End of a capitalised name that is not the thing asked for: led by another entity's word ('a song by Frank
+    Ocean', 'the album The Getaway'), or a lone capitalised word classifying the noun after it ('a Drama
+    movie', 'Concert events', 'Italian food'). None when the word may be the name."""
+    source = ctx.analysis.folded.source
+    before = " " + " ".join(fold(source[max(sentence_start, start - _PLACE_WINDOW):start]).split())
+    run_end = _capitalised_run_end(source, start, len(source))
+    leads = [lead for lead in words.other_name_leads if before.endswith(" " + lead)]
+    if leads:  # the longest lead tells whose name it is: 'directed by' names the director asked for
+        lead = max(leads, key=len)
+        ours = any(w[:_SAME_STEM] == t[:_SAME_STEM] for w in lead.split() for t in terms
+                   if " " not in t and len(w) >= _SAME_STEM and len(t) >= _SAME_STEM)
+        return None if ours else run_end
+    following = re.match(r"\s+([^\W\d_][\w'-]*)", source[run_end:])
+    if following is None or " " in source[start:run_end] or not following.group(1).islower():
+        return None
+    noun = fold(following.group(1))
+    if noun in words.category_nouns or any(noun.startswith(t) for t in terms if " " not in t and len(t) > 2):
+        return run_end
+    return None
+
+
+def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
+              terms: frozenset[str] = frozenset()) -> bool:
     """A capitalised word in the clause that is not the sentence's first word nor another objective's value
     (the place in 'italian restaurants in Berkeley') nor a known place led by a location preposition ('a dentist
-    in Pleasant Hill'): 'Sipan', 'Villa Romano'."""
+    in Pleasant Hill') nor a name of something else (:func:`_someone_elses`): 'Sipan', 'Villa Romano'."""
     source = ctx.analysis.folded.source
+    words = free_text_words(ctx.analysis.rules)
     others = set(ctx.taken)
     skip_to = start
     for match in _WORD.finditer(source, start, end):
@@ -335,9 +382,11 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int)
             continue
         if ctx.analysis.folded.to_folded(match.start()) in others:
             continue
-        place_end = _led_place_end(ctx, match.start(), end, sentence_start)
-        if place_end is not None:
-            skip_to = place_end
+        elsewhere = _led_place_end(ctx, match.start(), end, sentence_start)
+        if elsewhere is None:
+            elsewhere = _someone_elses(ctx, words, terms, match.start(), sentence_start)
+        if elsewhere is not None:
+            skip_to = elsewhere
             continue
         return True
     return False
@@ -396,7 +445,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         introduced = any(t in words.name_introducers for t in tokens[:-1])  # 'an alarm called cleaning'
         bare = ctx.lenient and len(tokens) <= _BARE_NAME_WORDS
         if wants_name and not introduced and (_bare_place(ctx, src_start, src_end) if bare else not _has_name(
-                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0])):
+                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0], terms)):
             continue  # asked for a name; "a restaurant reservation" or "in Sunnyvale" names none
         value = analysis.folded.source[src_start:src_end].strip()
         if value:
