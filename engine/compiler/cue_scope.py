@@ -3,13 +3,14 @@
 A free-text objective's cues (``params.cues``) let the extractor take an unasked statement as its answer and
 keep it off statements about other objectives. The manager's phrase often carries the company's scope noun
 ("category to which the rental car belongs", "type of cab ride", "genre of the movie"): a word the company's own
-description (a context sentence of the intent) or another objective's phrase also uses names the business, not
-this objective, so "Book me a rental car" would answer "the category". Such shared words are dropped from the
-free-text objective's own cues when they stand after its head noun (the scope: "type of cab ride"); the head and
-the words before it ("account type") always stay. The name of a thing (``phrasing.name_heads``: "name of the
-hotel", "name of match or artist for event") keeps every cue: visitors name it beside those nouns ("the Hanover
-Hotel", "events in NY, the Yankees vs Orioles"), and the extractor asks a name for a capitalised name anyway. An
-objective left with no cue keeps its cues unchanged.
+description (the intent's words outside its phrases) also uses names the business, not this objective, so "Book me a
+rental car" would answer "the category". Such words are dropped from the free-text objective's own cues when
+they stand after its head noun (the scope: "type of cab ride"); the head and the words before it ("account type")
+always stay. A word only another objective's phrase shares stays ("ride" in "destination for the ride" and in
+"whether the ride is shared": visitors say it with the second's answer). The name of a thing
+(``phrasing.name_heads``: "name of the hotel", "name of match or artist for event") keeps every cue: visitors
+name it beside those nouns ("the Hanover Hotel", "events in NY, the Yankees vs Orioles"), and the extractor asks
+a name for a capitalised name anyway. An objective left with no cue keeps its cues unchanged.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import replace
 from engine.compiler import phrasing
 from engine.compiler.assemble import Built
 from engine.compiler.compiler_rules import CompilerRules
+from engine.compiler.intent import IntentReading
 from engine.goals.models import CriterionKind
 from engine.text import fold
 
@@ -54,24 +56,32 @@ def _phrases(item: Built) -> list[str]:
     return [str(p) for p in item.draft.params.get(INTENT_PHRASES, [])]
 
 
+def context_text(reading: IntentReading) -> str:
+    """The intent without its phrases: what the manager says about the company and when to ask."""
+    text = list(reading.folded)
+    for phrase in reading.phrases:
+        text[phrase.start:phrase.end] = " " * (phrase.end - phrase.start)
+    return "".join(text)
+
+
 def distinctive_cues(built: list[Built], context: list[str], language: str, rules: CompilerRules) -> list[Built]:
     """``built`` with each free-text objective's shared cue words removed (see the module docstring)."""
     result: list[Built] = []
-    for index, item in enumerate(built):
+    for item in built:
         cues = item.draft.params.get("cues", {})
         own = cues.get(language) if isinstance(cues, dict) else None
         if item.draft.criterion is not CriterionKind.FREE_TEXT or not own:
             result.append(item)
             continue
-        others = [p for j, other in enumerate(built) if j != index for p in _phrases(other)]
-        shared = _words([*others, *context], language, rules)
+        shared = _words(context, language, rules)
         protected = [_protected(p, rules) for p in _phrases(item)]
         if any(words is None for words in protected):
             result.append(item)
             continue
         kept_words = [w for words in protected for w in words or []]
         keep = {fold(v) for w in kept_words for v in phrasing.variants(w, language, rules.phrasing)}
-        kept = [c for c in own if fold(c) in keep or not set(fold(c).split()) <= shared]
+        kept = [c for c in own if fold(c) in keep or not all(
+            {fold(v) for v in phrasing.variants(w, language, rules.phrasing)} & shared for w in fold(c).split())]
         if not kept or kept == own:
             result.append(item)
             continue

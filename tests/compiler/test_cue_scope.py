@@ -1,5 +1,5 @@
 """Free-text cues keep what tells an objective apart (engine/compiler/cue_scope.py): a scope noun the company's
-description or another objective also uses is no cue; the words up to the head ('account type') and every word
+description also uses is no cue; the words up to the head ('account type') and every word
 of a name ('name of the skipper') stay."""
 
 from __future__ import annotations
