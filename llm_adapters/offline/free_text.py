@@ -300,14 +300,12 @@ def _known_place_end(source: str, start: int, end: int) -> int | None:
 
 
 def _led_place_end(ctx: ExtractionContext, start: int, end: int, sentence_start: int) -> int | None:
-    """End of a known place name at ``start`` led by a location preposition or a place role ('a dentist in
-    Pleasant Hill', 'pick it up from Phoenix'): where the visitor is, never the name asked for."""
-    rules = ctx.analysis.rules
+    """End of a known place name at ``start`` led by a location preposition ('a dentist in Pleasant Hill', 'near
+    San Diego'): where the visitor is, never the name asked for. A place role is not enough: 'send it to Maria'
+    names the recipient, though some town is called Maria."""
     source = ctx.analysis.folded.source
     before = fold(source[max(sentence_start, start - _PLACE_WINDOW):start])
-    roles = {m for markers in rules.place_roles.values() for m in markers}
-    led = any(p.search(before) for p in rules.cue("place_preposition")) or any(
-        (" " + before.rstrip()).endswith(" " + m) for m in roles)
+    led = any(p.search(before) for p in ctx.analysis.rules.cue("place_preposition"))
     return _known_place_end(source, start, end) if led else None
 
 

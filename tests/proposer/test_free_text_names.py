@@ -65,3 +65,8 @@ def test_someone_elses_name_or_a_category_is_no_title(text: str) -> None:
 
 def test_a_title_still_answers() -> None:
     assert _values(SONG, "Please play Feeling Good by Nina Simone.")
+
+
+def test_a_person_named_like_a_town_is_still_a_name() -> None:
+    recipient = _spec("Name of the recipient", "Who should receive the money?", ["name", "recipient"])
+    assert _values(recipient, "Please send the money to Maria.")
