@@ -21,6 +21,7 @@ from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
+from llm_adapters.offline.gazetteer import is_known_place
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import NEVER, alternation
@@ -61,6 +62,8 @@ class FreeTextWords:
     name_before: tuple[re.Pattern[str], ...] = ()  # 'i like', 'heard that': a capitalised name follows
     name_after: tuple[re.Pattern[str], ...] = ()  # 'is supposed to be good': a capitalised name precedes
     name_joiners: frozenset[str] = frozenset()  # 'vs': joins two names into one
+    other_name_leads: frozenset[str] = frozenset()  # 'by', 'directed by': the name after one is someone else's
+    category_nouns: frozenset[str] = frozenset()  # 'food', 'type': a lone capitalised word before one classifies
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
@@ -91,6 +94,8 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
             thanked_for=re.compile(rf"(?:{thanked})(?![^\W_])", _FLAGS) if thanked else NEVER,
             anaphors=frozenset(fold(w) for w in collect("anaphors")),
+            other_name_leads=frozenset(fold(w) for w in collect("other_name_leads")),
+            category_nouns=frozenset(fold(w) for w in collect("category_nouns")),
             declines=re.compile(rf"\s*(?:{declines})(?![^\W_])", _FLAGS) if declines else NEVER,
             yes_no_questions=tuple((lang, re.compile("|".join(f"(?:{r})" for r in family[lang]["yes_no_question"]),
                                                      _FLAGS))
@@ -299,16 +304,110 @@ def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
     return any(w in words.name_markers for w in _WORD.findall(fold(text)))
 
 
-def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int) -> bool:
-    """A capitalised word in the clause that is not the sentence's first word nor another objective's value
-    (the place in 'italian restaurants in Berkeley'): 'Sipan', 'Villa Romano'."""
+_PLACE_WINDOW = 40  # characters before a capitalised word where its location preposition stands
+_SAME_STEM = 5  # letters two words share to be one word's forms ('directed' / 'director', 'starring')
+
+
+def _known_place_end(source: str, start: int, end: int) -> int | None:
+    """End of the longest run of capitalised words from ``start`` that is a known place, or None."""
+    run: list[tuple[str, int]] = []
+    for match in re.finditer(r"\S+", source[start:end]):
+        word = match.group().strip(_EDGE)
+        if not word[:1].isupper():
+            break
+        run.append((word, start + match.start() + match.group().index(word) + len(word)))
+        if match.group()[-1] in ",;:.!?":
+            break  # a comma or full stop ends the name
+    return next((run[k - 1][1] for k in range(len(run), 0, -1) if is_known_place(" ".join(w for w, _ in run[:k]))),
+                None)
+
+
+def _led_place_end(ctx: ExtractionContext, start: int, end: int, sentence_start: int) -> int | None:
+    """End of a known place name at ``start`` led by a location preposition ('a dentist in Pleasant Hill', 'near
+    San Diego'): where the visitor is, never the name asked for. A place role is not enough: 'send it to Maria'
+    names the recipient, though some town is called Maria."""
     source = ctx.analysis.folded.source
+    before = fold(source[max(sentence_start, start - _PLACE_WINDOW):start])
+    led = any(p.search(before) for p in ctx.analysis.rules.cue("place_preposition"))
+    return _known_place_end(source, start, end) if led else None
+
+
+def _bare_place(ctx: ExtractionContext, start: int, end: int) -> bool:
+    """A short answer that is only a known place ('Sunnyvale.', 'In Pleasanton please'): no name."""
+    rules = ctx.analysis.rules
+    source = ctx.analysis.folded.source
+    for match in re.finditer(r"\S+", source[start:end]):
+        at = start + match.start()
+        preposition = any(p.search(fold(source[start:at + len(match.group())]) + " ")
+                          for p in rules.cue("place_preposition"))  # 'In San Diego'
+        if match.group()[:1].isupper() and fold(match.group().strip(_EDGE)) not in rules.non_place_words \
+                and not preposition:
+            place_end = _known_place_end(source, at, end)
+            rest = [fold(w.strip(_EDGE)) for w in source[place_end:end].split()] if place_end is not None else []
+            return place_end is not None and all(not w or w in rules.non_place_words for w in rest)
+    return False
+
+
+def _capitalised_run_end(source: str, start: int, end: int) -> int:
+    """End of the run of capitalised words from ``start`` ('Brian De Palma'; a lower-case 'de' inside a name is
+    read by the next capitalised word)."""
+    run_end = start
+    for match in re.finditer(r"\S+", source[start:end]):
+        word = match.group().strip(_EDGE)
+        if word[:1].isupper():
+            run_end = start + match.start() + match.group().index(word) + len(word)
+        elif len(word) > 3 or not word:
+            break
+        if match.group()[-1:] in ",;:.!?":
+            break
+    return run_end
+
+
+def _someone_elses(ctx: ExtractionContext, words: FreeTextWords, terms: frozenset[str], start: int,
+                   sentence_start: int) -> int | None:
+    """End of a capitalised name that is not the thing asked for: led by another entity's word ('a song by Frank
+    Ocean', 'the album The Getaway'), or a lone capitalised word classifying the noun after it ('a Drama
+    movie', 'Concert events', 'Italian food'). None when the word may be the name."""
+    source = ctx.analysis.folded.source
+    before = " " + " ".join(fold(source[max(sentence_start, start - _PLACE_WINDOW):start]).split())
+    run_end = _capitalised_run_end(source, start, len(source))
+    leads = [lead for lead in words.other_name_leads if before.endswith(" " + lead)]
+    if leads:  # the longest lead tells whose name it is: 'directed by' names the director asked for
+        lead = max(leads, key=len)
+        ours = any(w[:_SAME_STEM] == t[:_SAME_STEM] for w in lead.split() for t in terms
+                   if " " not in t and len(w) >= _SAME_STEM and len(t) >= _SAME_STEM)
+        return None if ours else run_end
+    following = re.match(r"\s+([^\W\d_][\w'-]*)", source[run_end:])
+    if following is None or " " in source[start:run_end] or not following.group(1).islower():
+        return None
+    noun = fold(following.group(1))
+    if noun in words.category_nouns or any(noun.startswith(t) for t in terms if " " not in t and len(t) > 2):
+        return run_end
+    return None
+
+
+def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
+              terms: frozenset[str] = frozenset()) -> bool:
+    """A capitalised word in the clause that is not the sentence's first word nor another objective's value
+    (the place in 'italian restaurants in Berkeley') nor a known place led by a location preposition ('a dentist
+    in Pleasant Hill') nor a name of something else (:func:`_someone_elses`): 'Sipan', 'Villa Romano'."""
+    source = ctx.analysis.folded.source
+    words = free_text_words(ctx.analysis.rules)
     others = set(ctx.taken)
+    skip_to = start
     for match in _WORD.finditer(source, start, end):
         word = match.group()
+        if match.start() < skip_to:
+            continue
         if not word[:1].isupper() or word.isupper() or not source[sentence_start:match.start()].strip(_EDGE):
             continue
         if ctx.analysis.folded.to_folded(match.start()) in others:
+            continue
+        elsewhere = _led_place_end(ctx, match.start(), end, sentence_start)
+        if elsewhere is None:
+            elsewhere = _someone_elses(ctx, words, terms, match.start(), sentence_start)
+        if elsewhere is not None:
+            skip_to = elsewhere
             continue
         return True
     return False
@@ -429,9 +528,10 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         start, end = _fit(ctx, start, end, limit)
         src_start, src_end = analysis.source_span(start, end)
         introduced = stated or any(t in words.name_introducers for t in tokens[:-1])  # 'an alarm called cleaning'
-        if wants_name and not (ctx.lenient and len(tokens) <= _BARE_NAME_WORDS) and not introduced and not _has_name(
-                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0]):
-            continue  # asked for a name; "a restaurant reservation" names none
+        bare = ctx.lenient and len(tokens) <= _BARE_NAME_WORDS
+        if wants_name and not introduced and (_bare_place(ctx, src_start, src_end) if bare else not _has_name(
+                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0], terms)):
+            continue  # asked for a name; "a restaurant reservation" or "in Sunnyvale" names none
         value = analysis.folded.source[src_start:src_end].strip()
         if value:
             evidence.append(Evidence(value=value, pos=start, sentences=((sentence.start, sentence.end),),
