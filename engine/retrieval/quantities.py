@@ -115,6 +115,14 @@ def _covers(stated: str, asked: str) -> bool:
     return value <= limit if stated.startswith(_UPPER) else value >= limit
 
 
+def unstated_amounts(asked: list[Quantity], stated: dict[str, frozenset[str]]) -> list[Quantity]:
+    """Asked quantities whose number the passage states for no counted word at all, not even inside a bound or
+    as a rate ("a bungalow for 6 people" beside "2 plazas" and "4 a 5 plazas"): the passage may be about it, but
+    whether it answers for this amount is not visible, so it is shown as related, never stated as the answer."""
+    values = [v for found in stated.values() for v in found]
+    return [q for q in asked if not any(_covers(v, q.value) for v in values)]
+
+
 def other_amounts(asked: list[Quantity], stated: dict[str, frozenset[str]]) -> list[Quantity]:
     """Asked quantities the passage states only with other numbers: the same counted word, never this amount,
     no bound that includes it and no rate."""
