@@ -171,7 +171,9 @@ def test_an_asked_amount_is_unstated_only_when_no_counted_number_of_the_passage_
     # the passage counts another thing: the number alone decides
     stated = counted(f"The large one sleeps {stated_n} guests.", en, bounds)
     assert bool(unstated_amounts(asked, stated)) == (asked_n != stated_n)
-    # a bound that includes the asked number covers it, whatever it counts
-    upper = counted(f"Rooms for up to {stated_n} guests.", en, bounds)
+    # a bound covers the numbers on its side, for the thing it counts only
+    upper = counted(f"Rooms for up to {stated_n} {unit}.", en, bounds)
     assert bool(unstated_amounts(asked, upper)) == (asked_n > stated_n)
+    other_bound = counted(f"Stays of at least {stated_n} nights.", en, bounds)
+    assert bool(unstated_amounts(asked, other_bound)) == (unit != "nights" or asked_n < stated_n)
     assert unstated_amounts(quantities("is there one for a family?", en), stated) == []
