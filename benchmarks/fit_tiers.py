@@ -214,7 +214,7 @@ def choose_threshold(model: dict[str, Any], rows: list[dict[str, Any]], none_tar
     """The lowest threshold at which the never-mentioned questions get none at least ``none_target`` of the time
     (those the answer decision already shows a section for count against the target too)."""
     never = [r for r in rows if r["kind"] == "unanswerable"]
-    negatives = [r for r in never if r["features"]]
+    negatives = [r for r in never if r["features"] and r["tier"] == "related"]  # what the model decides
     shown_anyway = sum(1 for r in never if not r["features"] and r["tier"] != "none")
     if not negatives:
         return 0.5
@@ -230,10 +230,11 @@ def measure(model: dict[str, Any], threshold: float, rows: list[dict[str, Any]])
     """Helped, never-mentioned given none and near misses given related, when the model decides."""
     opened = [r for r in rows if r["features"]]
     p = probability(model, opened) if opened else np.array([])
-    related = {r["source"] + r["id"]: bool(q >= threshold) for r, q in zip(opened, p, strict=True)}
+    # by row identity: item ids repeat across the companies of one folder
+    related = {id(r): bool(q >= threshold) for r, q in zip(opened, p, strict=True)}
 
     def shown(r: dict[str, Any]) -> bool:
-        return r["tier"] == "answer" or (r["tier"] == "related" and related.get(r["source"] + r["id"], True))
+        return r["tier"] == "answer" or (r["tier"] == "related" and related.get(id(r), True))
 
     answerable = [r for r in rows if r["kind"] == "answerable"]
     never = [r for r in rows if r["kind"] == "unanswerable"]
