@@ -177,6 +177,16 @@ def _matrix(rows: list[dict[str, Any]]) -> tuple[npt.NDArray[np.float64], npt.ND
     return x, y
 
 
+MAX_UNKNOWN = [1.0]  # answering.related_max_unknown of the bundle (set in main): over it, none before the model
+
+
+def checked(r: dict[str, Any]) -> bool:
+    """The row passes the checks decided before the model (tiers.decide_tier): no related veto fired and the
+    never-stated share of the asked words is at most related_max_unknown."""
+    f = r["features"]
+    return not f["vetoed"] and f["unknown"] <= MAX_UNKNOWN[0]
+
+
 def training_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows that teach the decision: answerable questions whose related reply cites a labelled section first
     (showing it helps), never-mentioned questions (showing anything misleads)."""
@@ -214,7 +224,7 @@ def choose_threshold(model: dict[str, Any], rows: list[dict[str, Any]], none_tar
     """The lowest threshold at which the never-mentioned questions get none at least ``none_target`` of the time
     (those the answer decision already shows a section for count against the target too)."""
     never = [r for r in rows if r["kind"] == "unanswerable"]
-    negatives = [r for r in never if r["features"] and r["tier"] == "related"]  # what the model decides
+    negatives = [r for r in never if r["features"] and r["tier"] == "related" and checked(r)]  # the model decides
     shown_anyway = sum(1 for r in never if not r["features"] and r["tier"] != "none")
     if not negatives:
         return 0.5
@@ -231,7 +241,7 @@ def measure(model: dict[str, Any], threshold: float, rows: list[dict[str, Any]])
     opened = [r for r in rows if r["features"]]
     p = probability(model, opened) if opened else np.array([])
     # by row identity: item ids repeat across the companies of one folder
-    related = {id(r): bool(q >= threshold) for r, q in zip(opened, p, strict=True)}
+    related = {id(r): bool(q >= threshold) and checked(r) for r, q in zip(opened, p, strict=True)}
 
     def shown(r: dict[str, Any]) -> bool:
         return r["tier"] == "answer" or (r["tier"] == "related" and related.get(id(r), True))
@@ -315,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-demos", action="store_true", help="leave the demo sets out")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    MAX_UNKNOWN[0] = rules_from_bundle(_verified_bundle()).answering.related_max_unknown
     if args.source is not None:
         rows = [r for path in args.source for r in json.loads(path.read_text(encoding="utf-8"))]
     else:

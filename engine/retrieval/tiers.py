@@ -42,13 +42,12 @@ def decide_tier(signals: TierSignals, settings: AnsweringSettings) -> Tier:
         return "answer" if signals.probability >= settings.answer_min_probability else "related"
     if not signals.retrieved:
         return "none"
+    # a precise veto named something the documents never state, or the asked words are mostly never stated
+    if signals.veto in settings.related_vetoes or signals.unknown > settings.related_max_unknown:
+        return "none"
     model = settings.related_model
     if model is not None and signals.features:
         return "related" if related_probability(signals, model, settings.related_vetoes) >= model.threshold else "none"
-    if signals.veto in settings.related_vetoes:
-        return "none"
-    if signals.unknown > settings.related_max_unknown:
-        return "none"
     if signals.probability >= settings.related_min_probability or signals.standing >= settings.related_min_standing:
         return "related"
     return "none"
