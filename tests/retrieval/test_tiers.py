@@ -257,8 +257,12 @@ def test_a_related_model_decides_related_or_none_by_its_probability_alone(
     tier = decide_tier(read, answering)
     if signals.answerable:  # the model never touches the answer tier
         assert tier == decide_tier(read, rules.answering)
-    elif not signals.retrieved:
-        assert tier == "none"
+    elif (
+        not signals.retrieved
+        or signals.veto in answering.related_vetoes
+        or signals.unknown > answering.related_max_unknown
+    ):
+        assert tier == "none"  # checked before the model
     else:
         p = related_probability(read, answering.related_model, answering.related_vetoes)
         assert tier == ("related" if p >= threshold else "none")
