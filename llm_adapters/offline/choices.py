@@ -136,8 +136,11 @@ def _by_meaning(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evid
     allowed = [s for s in analysis.sentences
                if ctx.allowed(s.is_question, "enumeration") and not analysis.blocked(s.start)]
     topic = frozenset(w for cue in objective_cues(ctx.objective) for w in cue.split())
+    # the company's words name other objectives' values; this objective's own cues and terms are not among them
+    # ('a ride share' for the shared-ride question)
+    others = ctx.company_terms - objective_cues(ctx.objective) - {term for term, _ in vocabulary.terms}
     found = match_by_meaning(analysis, vocabulary, settings, ctx.lenient, allowed, topic, frozenset(ctx.taken),
-                             ctx.company_terms)
+                             others)
     if found is None:
         return []
     if len(found.options) > 1:

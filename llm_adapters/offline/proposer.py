@@ -18,6 +18,7 @@ from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, St
 from engine.decision.provenance import ProvenanceRules, attribution
 from engine.goals.models import CriterionKind, Objective, PublishedGoalSpec
 from engine.ports import Proposal, ProposerInput
+from engine.text import fold
 from engine.turn_limits import check_deadline
 from engine.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from llm_adapters.offline import gazetteer
@@ -236,6 +237,8 @@ class OfflineProposer:
                 correcting=cues.correcting, unit_terms=unit_terms,
                 company_terms=self._company_terms(request.spec), spec=request.spec.spec,
                 reference_time=request.reference_time, taken=tuple(e.pos for e in chosen.values()),
+                restated=tuple(e.pos for oid, e in chosen.items()
+                               if bits.get(oid) and fold(e.value) == fold(request.recorded.get(oid, ""))),
                 asked=last_asked if bits.get(last_asked or "") == 0 else None,
                 recorded=tuple((oid, request.recorded.get(oid, "")) for oid, bit in bits.items() if bit),
             )
