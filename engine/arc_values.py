@@ -7,6 +7,7 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from babel import Locale
 from babel.dates import format_date
 from babel.numbers import format_currency
 
@@ -63,11 +64,19 @@ def _money(value: str, language: str) -> str | None:
         return None
     try:
         amounts = [Decimal(x) for x in (match["a"], match["b"]) if x is not None]
-        shown = [format_currency(a, match["cur"], format="¤#,##0.##", locale=language, currency_digits=False)
-                 for a in amounts]
+        shown = [_amount(a, match["cur"], language) for a in amounts]
     except (InvalidOperation, ValueError, LookupError):
         return None
     return _REL.get(match["rel"] or "", "") + " – ".join(shown)
+
+
+def _amount(amount: Decimal, currency: str, language: str) -> str:
+    """The locale's own currency pattern ('€280,000' in English, '280.000 €' in Spanish, '280 000 €' in French),
+    whole amounts without cents and others with the currency's usual two."""
+    pattern = Locale.parse(language).currency_formats["standard"].pattern.split(";")[0]
+    if amount == amount.to_integral_value():
+        pattern = pattern.replace(".00", "")
+    return str(format_currency(amount, currency, format=pattern, locale=language, currency_digits=False))
 
 
 def option_label(vocabulary: Vocabulary | None, option: str, language: str, fallback: str) -> str:

@@ -83,6 +83,7 @@ class PhrasingRules(_Rules):
     max_extra_words: int
     id_connectors: TermsByLanguage
     id_skips: TermsByLanguage
+    name_heads: TermsByLanguage = Field(default_factory=dict)  # 'name of the hotel': the hotel stays a cue
     stopwords: TermsByLanguage
     inflection: dict[str, Inflection]
 

@@ -19,6 +19,7 @@ from engine.compiler.corpus import (
     min_amount,
 )
 from engine.compiler.coverage import intent_issues
+from engine.compiler.cue_scope import context_text, distinctive_cues
 from engine.compiler.errors import PROHIBITED_CATEGORY, CompileError
 from engine.compiler.governance import category_label, check_governance, prohibited, set_aside
 from engine.compiler.intent import IntentReading, Phrase, read_intent
@@ -194,6 +195,7 @@ class DeterministicCompiler:
                *, compiler: str, title: str | None = None, notes: list[str] | None = None,
                calls: list[dict[str, Any]] | None = None) -> CompileOutcome:
         """Shared last steps of both compilers: languages, spec, governance and the intent-coverage check."""
+        built = distinctive_cues(built, [context_text(reading)], context.main, self.rules)
         offered, language_notes = offered_languages(built, context.languages, explicit=request.languages is not None)
         vocabularies = {b.vocabulary["id"]: b.vocabulary for b in built if b.vocabulary is not None}
         spec = build_spec(Draft(title=request.title or title or default_title(request.intent),

@@ -42,7 +42,7 @@ from engine.retrieval.decision import AnswerModel, clip
 from engine.retrieval.lexicon import Lexicon
 from engine.retrieval.models import Passage, ScoredPassage
 from engine.retrieval.names import calendar_names, initials_index, is_acronym, is_ordinary, ordinary_names
-from engine.retrieval.quantities import Quantity, counted, other_amounts, quantities
+from engine.retrieval.quantities import Quantity, counted, other_amounts, quantities, unstated_amounts
 from engine.retrieval.retrieval_rules import GroundingSettings, RetrievalRules
 from engine.text import fold
 
@@ -312,6 +312,10 @@ class AnswerabilityJudge:
         the asked thing, and are left to the price check."""
         analyzer = self.analyzers.for_language(language)
         return [q for q in quantities(asked, analyzer) if not self._price.search(q.text)]
+
+    def unstated_amounts(self, passage_id: str, amounts: Sequence[Quantity]) -> list[Quantity]:
+        """The asked amounts whose number the passage states for nothing (quantities.unstated_amounts)."""
+        return unstated_amounts(list(amounts), self._counted.get(passage_id, {}))
 
     def asked_kind(self, asked: str) -> str:
         """What the question asks for, when it is a kind a passage must visibly state: "price", "clock" (a time

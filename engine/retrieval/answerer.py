@@ -79,6 +79,8 @@ class AnswerTrace:
     asked_kind: str = ""  # what kind of thing the question asks ("price", "clock", "date", "")
     parts: list[Tier] = field(default_factory=list)  # a question in several parts: each part's tier
     unanswered: list[int] = field(default_factory=list)  # ... the parts (0-based) named as not covered
+    # what the related-or-none decision read of the section a related reply would show (for audit and fitting)
+    tier_signals: TierSignals | None = None
     ms: float = 0.0
 
 
@@ -187,7 +189,9 @@ class GroundedAnswerer:
             standing=support.standing,
             veto=question_veto or ("" if support.logit is not None else support.reason),
             unknown=support.features.get("unknown", 0.0),
+            features=dict(support.features),
         )
+        trace.tier_signals = signals
         return signals, best
 
     def _not_answered(self, language: str, trace: AnswerTrace, search: str, words: list[QueryWord]) -> GroundedAnswer:
@@ -447,8 +451,9 @@ class GroundedAnswerer:
         lead = next(i for i, h in enumerate(trace.hits) if h.passage.id == evidence[0].passage.id)
         confidence = TierSignals(answerable=True, probability=trace.support[lead].probability,
                                  standing=trace.support[lead].standing, veto="")
-        if decide_tier(confidence, self.rules.answering) == "related":
-            # The model leans to this section but is not confident: its sentences, framed, not an answer.
+        if decide_tier(confidence, self.rules.answering) == "related" or self._amount_unstated(asked, trace, lead):
+            # The model leans to this section but is not confident, or the section never states the number the
+            # question asks about: its sentences, framed, not an answer.
             return self._related(language, trace, lead, search, words), trace
         claims = self.synthesizer.synthesize(text, evidence, language)
         by_id = {h.passage.id: h.passage for h in evidence}
@@ -468,6 +473,14 @@ class GroundedAnswerer:
         result = GroundedAnswer(text=render(kept), citations=citations, supported=True, is_question=True, kind="answer")
         trace.tier = "answer"
         return result, trace
+
+    def _amount_unstated(self, asked: str, trace: AnswerTrace, lead: int) -> bool:
+        """``answering.answer_needs_asked_amounts``: the question counts something ("for 6 people", "a 300 litre
+        cylinder") and the leading section states that number for nothing, not even within a bound."""
+        if not self.rules.answering.answer_needs_asked_amounts:
+            return False
+        amounts = self.judge.asked_amounts(asked, trace.language)
+        return bool(amounts) and bool(self.judge.unstated_amounts(trace.hits[lead].passage.id, amounts))
 
     def _done(
         self, result: GroundedAnswer, trace: AnswerTrace, started: float, chars: int

@@ -115,6 +115,18 @@ def _covers(stated: str, asked: str) -> bool:
     return value <= limit if stated.startswith(_UPPER) else value >= limit
 
 
+def unstated_amounts(asked: list[Quantity], stated: dict[str, frozenset[str]]) -> list[Quantity]:
+    """Asked quantities whose number the passage states for no counted word at all (the counted word may be
+    written in another language: "6 people" beside "6 plazas"), nor within a bound or a rate of the same counted
+    word ("a bungalow for 6 people" beside "2 plazas", "4 a 5 plazas" and "mínimo 2 noches"): the passage may be
+    about it, but whether it answers for this amount is not visible, so it is shown as related, not answered."""
+    exact = {v for found in stated.values() for v in found if v[:2] not in (_UPPER, _LOWER) and v != ANY_AMOUNT}
+    return [
+        q for q in asked
+        if q.value not in exact and not any(_covers(v, q.value) for v in stated.get(q.unit, frozenset()))
+    ]
+
+
 def other_amounts(asked: list[Quantity], stated: dict[str, frozenset[str]]) -> list[Quantity]:
     """Asked quantities the passage states only with other numbers: the same counted word, never this amount,
     no bound that includes it and no rate."""

@@ -16,11 +16,11 @@ from typing import Any, Literal
 
 import jsonschema
 import Stemmer
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.bundle_loader import RuleBundle
 from engine.errors import first_validation_error
-from engine.retrieval.decision import AnswerModel
+from engine.retrieval.decision import FEATURES, AnswerModel
 from engine.retrieval.errors import RetrievalRulesError
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parents[2] / "rules" / "retrieval.json"
@@ -218,6 +218,8 @@ class TierSignals(_Frozen):
     retrieved: bool = True  # anything was retrieved at all
     # weight share of the asked words that the corpus never states, in any language (the answer model's "unknown")
     unknown: float = 0.0
+    # the answer model's features of that section (decision.FEATURES), read by answering.related_model
+    features: dict[str, float] = Field(default_factory=dict)
 
 
 class TierSample(_Frozen):
@@ -231,16 +233,35 @@ class SentenceWeights(_Frozen):
     kind: float = 0.0  # the question asks a price, a clock time or a date and the sentence states one
 
 
+# what answering.related_model may read besides the answer model's features (decision.FEATURES)
+RELATED_INPUTS: tuple[str, ...] = ("probability", "vetoed")
+
+
+class RelatedModel(_Frozen):
+    """The related-or-none decision (tiers.py): a logistic model over the shown section's answer-model features,
+    its probability and whether a related veto fired; fitted by benchmarks/fit_tiers.py, never hand-edited."""
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    bias: float
+    threshold: float
+
+
 class AnsweringSettings(_Frozen):
     """Graded replies (answer / related / none): thresholds, sentence choice and frames (rules/retrieval.json)."""
 
     description: str
     answer_min_probability: float = 0.0  # below it an answering passage is shown as related instead (not sure)
+    # an asked amount ("for 6 people") the answering section states for nothing: shown as related, not answered
+    answer_needs_asked_amounts: bool = False
     related_min_probability: float
     related_min_standing: float
     # over it, the question asks mostly about things the documents never name: no related section (never-mentioned)
     related_max_unknown: float = 1.0
     related_vetoes: frozenset[str]
+    related_model: RelatedModel | None = None  # when set, it decides related or none (the thresholds above do not)
     related_max_sentences: int
     related_max_links: int
     query_max_chars: int
@@ -314,6 +335,15 @@ def parse_rules(data: dict[str, Any], schema: dict[str, Any] | None = None) -> R
             )
     decision = rules.grounding.decision
     AnswerModel(decision.features, decision.weights, decision.mean, decision.scale, decision.bias, decision.threshold)
+    related = rules.answering.related_model
+    if related is not None:
+        unknown = sorted(set(related.features) - set(FEATURES) - set(RELATED_INPUTS))
+        if unknown or not (len(related.features) == len(related.weights) == len(related.mean) == len(related.scale)):
+            raise RetrievalRulesError(
+                "answering.related_model: features, weights, mean and scale must match in length and name known "
+                f"inputs (unknown: {', '.join(unknown) or 'none'})",
+                code="retrieval.rules.related_model",
+            )
     patterns = {f"grounding.{n}": getattr(rules.grounding, n)
                 for n in ("price_pattern", "free_pattern", "clock_pattern", "duration_pattern")}
     patterns["answering.contact_pattern"] = rules.answering.contact_pattern

@@ -14,23 +14,40 @@ otherwise. The thresholds and the veto list are
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
 from engine.bundle_loader import RuleBundle
-from engine.retrieval.retrieval_rules import AnsweringSettings, TierSignals, rules_from_bundle
+from engine.retrieval.retrieval_rules import AnsweringSettings, RelatedModel, TierSignals, rules_from_bundle
 
 Tier = Literal["answer", "related", "none"]
+
+
+def related_probability(signals: TierSignals, model: RelatedModel, vetoes: frozenset[str] = frozenset()) -> float:
+    """The fitted chance that showing the section helps rather than misleads (benchmarks/fit_tiers.py): a logistic
+    model over the section's answer-model features, its probability and whether a related veto fired."""
+    values = {**signals.features, "probability": signals.probability, "standing": signals.standing}
+    values["vetoed"] = float(signals.veto in vetoes)
+    z = model.bias + sum(
+        w * (values.get(f, 0.0) - m) / s
+        for f, w, m, s in zip(model.features, model.weights, model.mean, model.scale, strict=True)
+    )
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
 def decide_tier(signals: TierSignals, settings: AnsweringSettings) -> Tier:
     if signals.answerable:
         # the decision found an answering passage; only a confident one is stated as the answer
         return "answer" if signals.probability >= settings.answer_min_probability else "related"
-    if not signals.retrieved or signals.veto in settings.related_vetoes:
+    if not signals.retrieved:
         return "none"
-    if signals.unknown > settings.related_max_unknown:
+    # a precise veto named something the documents never state, or the asked words are mostly never stated
+    if signals.veto in settings.related_vetoes or signals.unknown > settings.related_max_unknown:
         return "none"
+    model = settings.related_model
+    if model is not None and signals.features:
+        return "related" if related_probability(signals, model, settings.related_vetoes) >= model.threshold else "none"
     if signals.probability >= settings.related_min_probability or signals.standing >= settings.related_min_standing:
         return "related"
     return "none"

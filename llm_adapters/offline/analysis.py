@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from engine.text import fold
+from llm_adapters.offline.goal_words import YIELDING_CUES, only_goal_words
 from llm_adapters.offline.offline_rules import OfflineRules
 
 _SENTENCE_END = re.compile(r"[.!?;]+(?=\s|$)|\n+")
@@ -75,6 +76,9 @@ class Analysis:
     folded: FoldedText
     sentences: list[Sentence]
     masked: str  # folded text with e-mail addresses blanked, so vocabulary terms inside them never match
+    # The goal's own content words (llm_adapters/offline/goal_words.py): a small-talk cue made only of them is the
+    # company's domain ("weather" for a forecast service), not a digression. Empty: every cue blocks as written.
+    goal_words: frozenset[str] = frozenset()
     _cue_cache: dict[tuple[str, int, int], bool] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -101,18 +105,33 @@ class Analysis:
             return sentence.clauses[i]
         return sentence.start, sentence.end
 
+    @cached_property
+    def _function_words(self) -> frozenset[str]:
+        return frozenset().union(*self.rules.function_words.values())
+
+    def yields_to_goal(self, name: str, matched: str) -> bool:
+        """Is this match of cue ``name`` the goal's own domain rather than what the cue means?"""
+        return (bool(self.goal_words) and name in YIELDING_CUES
+                and only_goal_words(matched, self.goal_words, self._function_words))
+
     def any_cue(self, name: str, start: int, end: int) -> bool:
         """Memoised per (cue, window): extractors ask it once per candidate, mostly about the same clause."""
         key = (name, start, end)
         cached = self._cue_cache.get(key)
         if cached is None:
             window = self.masked[start:end]
-            cached = self._cue_cache[key] = any(p.search(window) for p in self.rules.cue(name))
+            if self.goal_words and name in YIELDING_CUES:
+                cached = any(not self.yields_to_goal(name, m.group()) for p in self.rules.cue(name)
+                             for m in p.finditer(window))
+            else:
+                cached = any(p.search(window) for p in self.rules.cue(name))
+            self._cue_cache[key] = cached
         return cached
 
     def cue_matches(self, name: str, start: int, end: int) -> list[tuple[int, int]]:
         window = self.masked[start:end]
-        found = [(m.start() + start, m.end() + start) for p in self.rules.cue(name) for m in p.finditer(window)]
+        found = [(m.start() + start, m.end() + start) for p in self.rules.cue(name) for m in p.finditer(window)
+                 if not self.yields_to_goal(name, m.group())]
         return sorted(found)
 
     def source_span(self, start: int, end: int) -> tuple[int, int]:
@@ -223,7 +242,7 @@ def _mask_emails(rules: OfflineRules, folded: FoldedText) -> str:
     return "".join(chars)
 
 
-def analyze(rules: OfflineRules, text: str) -> Analysis:
+def analyze(rules: OfflineRules, text: str, goal_words: frozenset[str] = frozenset()) -> Analysis:
     folded = FoldedText(text)
     sentences: list[Sentence] = []
     for raw_start, raw_end in _raw_sentences(folded.text, rules.settings.max_sentence_chars):
@@ -238,4 +257,5 @@ def analyze(rules: OfflineRules, text: str) -> Analysis:
                 clauses=_clauses(rules, folded.text, start, end),
                 seeks_offer=question and _seeks_offer(rules, body),
             ))
-    return Analysis(rules=rules, folded=folded, sentences=sentences, masked=_mask_emails(rules, folded))
+    return Analysis(rules=rules, folded=folded, sentences=sentences, masked=_mask_emails(rules, folded),
+                    goal_words=goal_words)

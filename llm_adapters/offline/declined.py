@@ -3,8 +3,10 @@
 Two readings, both only when the message claims no option of the vocabulary (a claim always wins):
 
 * a term of the vocabulary negated in the visitor's sentence ("I don't need parking", "sin piscina") declines that
-  option, when the objective is a yes/no feature (its vocabulary has one option) or its question was just asked
-  (a list of wishes said in passing — "I don't need a garage or a pool" — is not an answer to it);
+  option, when the objective is a yes/no feature (its vocabulary has one option) or its yes/no question was just
+  asked (a list of wishes said in passing — "I don't need a garage or a pool" — is not an answer to it). A
+  question asking the visitor to name what they need ("Which facilities will you need?", the
+  ``constituent_question`` cue) is not answered by a "no" to one of the options: the others stay unanswered;
 * the features objective was just asked and the visitor's short message (at most ``bare_answer_max_words``
   words) opens with a decline answer ("no thanks", "no, I have my own", "non merci": the ``decline_answer`` cue of
   rules/patterns/<lang>.json) declines every option of its vocabulary. A refusal ("no, I'd rather not say"),
@@ -18,6 +20,7 @@ words (rules/criteria.json features.decline_words), so the words are always thei
 
 from __future__ import annotations
 
+from engine.text import fold
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.terms import find_terms, negated
@@ -35,9 +38,17 @@ def _options(vocabulary: VocabularyData) -> list[str]:
     return list(dict.fromkeys(option for _, option in vocabulary.terms))
 
 
+def _asks_to_name_options(ctx: ExtractionContext) -> bool:
+    """Does the objective's question ask the visitor to name what they need ("Which facilities…?", "¿Qué
+    servicios…?", "Que faut-il inclure…?") rather than ask yes or no? Read on the question in every language of
+    the spec (the cues are merged over languages, like the visitor's)."""
+    patterns = ctx.analysis.rules.cue("constituent_question")
+    return any(p.match(fold(question).strip()) for question in ctx.objective.questions.values() for p in patterns)
+
+
 def _negated_terms(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evidence]:
     analysis = ctx.analysis
-    if not ctx.lenient and len(_options(vocabulary)) != 1:
+    if len(_options(vocabulary)) != 1 and (not ctx.lenient or _asks_to_name_options(ctx)):
         return []
     options: list[str] = []
     sentences: dict[tuple[int, int], None] = {}

@@ -38,6 +38,9 @@ class ExtractionContext:
     # Folded offsets of the values already chosen for other objectives of this message (free-text objectives are
     # extracted last): the visitor's answer is the clause around none of them.
     taken: tuple[int, ...] = ()
+    # The subset of ``taken`` that only restates another objective's recorded value ('... con clientes en inglés'
+    # when English is already the language): context of the clause, not the clause's topic.
+    restated: tuple[int, ...] = ()
     asked: str | None = None  # the objective the previous question targeted, if any (roles of shared vocabularies)
     # Objectives already holding a value, with that value ('' when unknown): an unnamed date goes to an open one.
     recorded: tuple[tuple[str, str], ...] = ()

@@ -15,12 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.goals.models import Objective
+from engine.goals.models import CriterionKind, Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
+from llm_adapters.offline.gazetteer import is_known_place
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import NEVER, alternation
@@ -28,6 +29,7 @@ from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
 
 _FLAGS = re.IGNORECASE | re.UNICODE
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_SOURCE_TOKEN = re.compile(r"\S+")
 _PLURAL = re.compile(r"(?:e?s)$")
 _PUNCTUATION = re.compile(r"(?<![0-9])[,:]|[,:](?![0-9])|;")  # '1,110' and '5:15' are one value, not two pieces
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
@@ -56,6 +58,12 @@ class FreeTextWords:
     anaphors: frozenset[str] = frozenset()  # 'it', 'that': words referring back to what the other side said
     declines: re.Pattern[str] = NEVER  # a message opening with 'no' / 'nope': the visitor says no
     yes_no_questions: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (language, how a yes/no question opens)
+    restated_min_words: int = 3  # content words besides a restated recorded value for a clause to still answer
+    name_before: tuple[re.Pattern[str], ...] = ()  # 'i like', 'heard that': a capitalised name follows
+    name_after: tuple[re.Pattern[str], ...] = ()  # 'is supposed to be good': a capitalised name precedes
+    name_joiners: frozenset[str] = frozenset()  # 'vs': joins two names into one
+    other_name_leads: frozenset[str] = frozenset()  # 'by', 'directed by': the name after one is someone else's
+    category_nouns: frozenset[str] = frozenset()  # 'food', 'type': a lone capitalised word before one classifies
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
@@ -77,11 +85,17 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             asides=re.compile(rf"(?<![^\W_]){asides}(?![^\W_])", _FLAGS) if asides else NEVER,
             stopwords=frozenset(fold(w) for w in collect("stopwords")),
             min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
+            restated_min_words=min((int(d.get("restated_min_words", 3)) for d in docs), default=3),
+            name_before=tuple(re.compile(r, _FLAGS) for r in collect("name_statements_before")),
+            name_after=tuple(re.compile(r, _FLAGS) for r in collect("name_statements_after")),
+            name_joiners=frozenset(fold(w) for w in collect("name_joiners")),
             name_markers=frozenset(fold(w) for w in collect("name_markers")),
             name_introducers=frozenset(fold(w) for w in collect("name_introducers")),
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
             thanked_for=re.compile(rf"(?:{thanked})(?![^\W_])", _FLAGS) if thanked else NEVER,
             anaphors=frozenset(fold(w) for w in collect("anaphors")),
+            other_name_leads=frozenset(fold(w) for w in collect("other_name_leads")),
+            category_nouns=frozenset(fold(w) for w in collect("category_nouns")),
             declines=re.compile(rf"\s*(?:{declines})(?![^\W_])", _FLAGS) if declines else NEVER,
             yes_no_questions=tuple((lang, re.compile("|".join(f"(?:{r})" for r in family[lang]["yes_no_question"]),
                                                      _FLAGS))
@@ -188,10 +202,21 @@ def _pieces(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, int]]
     return [(a, b) for a, b in itertools.pairwise(ordered) if b > a]
 
 
-def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[[int, int], bool]
-               ) -> list[tuple[int, int]]:
+def _says_more_than_restated(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int,
+                             restated: list[int]) -> bool:
+    """Does the piece say enough besides the recorded values it restates? 'queremos que puedan atender llamadas
+    con clientes en inglés' (English already recorded) answers what the learning is for; 'en inglés' alone does
+    not."""
+    text = ctx.analysis.masked
+    tokens = [m.group() for m in _WORD.finditer(text, start, end) if m.start() not in restated]
+    return len(_content(tokens, words)) >= words.restated_min_words
+
+
+def _free_runs(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
+               names_ours: Callable[[int, int], bool]) -> list[tuple[int, int]]:
     """The sentence's runs of pieces that hold no other objective's value, unless the piece names this
-    objective's topic ('I need to prepare the TOEFL in English': the goal, though 'English' is the language)."""
+    objective's topic ('I need to prepare the TOEFL in English': the goal, though 'English' is the language) or
+    only restates another objective's recorded value beside enough words of its own."""
     inside = [pos for pos in ctx.taken if sentence.start <= pos < sentence.end]
     if not inside:
         return [(sentence.start, sentence.end)]
@@ -199,7 +224,10 @@ def _free_runs(ctx: ExtractionContext, sentence: Sentence, names_ours: Callable[
     runs: list[tuple[int, int]] = []
     current: tuple[int, int] | None = None
     for piece in _pieces(ctx, sentence):
-        if (any(piece[0] <= pos < piece[1] for pos in inside) or dated.overlaps(*piece)) and not names_ours(*piece):
+        held = [pos for pos in inside if piece[0] <= pos < piece[1]]
+        new = [pos for pos in held if pos not in ctx.restated]
+        restated_only = bool(held) and not new and _says_more_than_restated(ctx, words, *piece, held)
+        if ((held and not restated_only) or dated.overlaps(*piece)) and not names_ours(*piece):
             if current is not None:
                 runs.append(current)
             current = None
@@ -214,7 +242,7 @@ def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
             names_ours: Callable[[int, int], bool]) -> tuple[int, int, list[str]] | None:
     """The longest trimmed free run of the sentence with something said in it, and its words."""
     best: tuple[int, int, list[str]] | None = None
-    for run_start, run_end in _free_runs(ctx, sentence, names_ours):
+    for run_start, run_end in _free_runs(ctx, words, sentence, names_ours):
         start, end = _trim(ctx, words, run_start, run_end)
         tokens = _WORD.findall(ctx.analysis.masked[start:end])
         if " ".join(tokens) in words.acknowledgements or not _content(tokens, words) or _refers_back(tokens, words):
@@ -276,19 +304,173 @@ def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
     return any(w in words.name_markers for w in _WORD.findall(fold(text)))
 
 
-def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int) -> bool:
-    """A capitalised word in the clause that is not the sentence's first word nor another objective's value
-    (the place in 'italian restaurants in Berkeley'): 'Sipan', 'Villa Romano'."""
+_PLACE_WINDOW = 40  # characters before a capitalised word where its location preposition stands
+_SAME_STEM = 5  # letters two words share to be one word's forms ('directed' / 'director', 'starring')
+
+
+def _known_place_end(source: str, start: int, end: int) -> int | None:
+    """End of the longest run of capitalised words from ``start`` that is a known place, or None."""
+    run: list[tuple[str, int]] = []
+    for match in re.finditer(r"\S+", source[start:end]):
+        word = match.group().strip(_EDGE)
+        if not word[:1].isupper():
+            break
+        run.append((word, start + match.start() + match.group().index(word) + len(word)))
+        if match.group()[-1] in ",;:.!?":
+            break  # a comma or full stop ends the name
+    return next((run[k - 1][1] for k in range(len(run), 0, -1) if is_known_place(" ".join(w for w, _ in run[:k]))),
+                None)
+
+
+def _led_place_end(ctx: ExtractionContext, start: int, end: int, sentence_start: int) -> int | None:
+    """End of a known place name at ``start`` led by a location preposition ('a dentist in Pleasant Hill', 'near
+    San Diego'): where the visitor is, never the name asked for. A place role is not enough: 'send it to Maria'
+    names the recipient, though some town is called Maria."""
     source = ctx.analysis.folded.source
+    before = fold(source[max(sentence_start, start - _PLACE_WINDOW):start])
+    led = any(p.search(before) for p in ctx.analysis.rules.cue("place_preposition"))
+    return _known_place_end(source, start, end) if led else None
+
+
+def _bare_place(ctx: ExtractionContext, start: int, end: int) -> bool:
+    """A short answer that is only a known place ('Sunnyvale.', 'In Pleasanton please'): no name."""
+    rules = ctx.analysis.rules
+    source = ctx.analysis.folded.source
+    for match in re.finditer(r"\S+", source[start:end]):
+        at = start + match.start()
+        preposition = any(p.search(fold(source[start:at + len(match.group())]) + " ")
+                          for p in rules.cue("place_preposition"))  # 'In San Diego'
+        if match.group()[:1].isupper() and fold(match.group().strip(_EDGE)) not in rules.non_place_words \
+                and not preposition:
+            place_end = _known_place_end(source, at, end)
+            rest = [fold(w.strip(_EDGE)) for w in source[place_end:end].split()] if place_end is not None else []
+            return place_end is not None and all(not w or w in rules.non_place_words for w in rest)
+    return False
+
+
+def _capitalised_run_end(source: str, start: int, end: int) -> int:
+    """End of the run of capitalised words from ``start`` ('Brian De Palma'; a lower-case 'de' inside a name is
+    read by the next capitalised word)."""
+    run_end = start
+    for match in re.finditer(r"\S+", source[start:end]):
+        word = match.group().strip(_EDGE)
+        if word[:1].isupper():
+            run_end = start + match.start() + match.group().index(word) + len(word)
+        elif len(word) > 3 or not word:
+            break
+        if match.group()[-1:] in ",;:.!?":
+            break
+    return run_end
+
+
+def _someone_elses(ctx: ExtractionContext, words: FreeTextWords, terms: frozenset[str], start: int,
+                   sentence_start: int) -> int | None:
+    """End of a capitalised name that is not the thing asked for: led by another entity's word ('a song by Frank
+    Ocean', 'the album The Getaway'), or a lone capitalised word classifying the noun after it ('a Drama
+    movie', 'Concert events', 'Italian food'). None when the word may be the name."""
+    source = ctx.analysis.folded.source
+    before = " " + " ".join(fold(source[max(sentence_start, start - _PLACE_WINDOW):start]).split())
+    run_end = _capitalised_run_end(source, start, len(source))
+    leads = [lead for lead in words.other_name_leads if before.endswith(" " + lead)]
+    if leads:  # the longest lead tells whose name it is: 'directed by' names the director asked for
+        lead = max(leads, key=len)
+        ours = any(w[:_SAME_STEM] == t[:_SAME_STEM] for w in lead.split() for t in terms
+                   if " " not in t and len(w) >= _SAME_STEM and len(t) >= _SAME_STEM)
+        return None if ours else run_end
+    following = re.match(r"\s+([^\W\d_][\w'-]*)", source[run_end:])
+    if following is None or " " in source[start:run_end] or not following.group(1).islower():
+        return None
+    noun = fold(following.group(1))
+    if noun in words.category_nouns or any(noun.startswith(t) for t in terms if " " not in t and len(t) > 2):
+        return run_end
+    return None
+
+
+def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
+              terms: frozenset[str] = frozenset()) -> bool:
+    """A capitalised word in the clause that is not the sentence's first word nor another objective's value
+    (the place in 'italian restaurants in Berkeley') nor a known place led by a location preposition ('a dentist
+    in Pleasant Hill') nor a name of something else (:func:`_someone_elses`): 'Sipan', 'Villa Romano'."""
+    source = ctx.analysis.folded.source
+    words = free_text_words(ctx.analysis.rules)
     others = set(ctx.taken)
+    skip_to = start
     for match in _WORD.finditer(source, start, end):
         word = match.group()
+        if match.start() < skip_to:
+            continue
         if not word[:1].isupper() or word.isupper() or not source[sentence_start:match.start()].strip(_EDGE):
             continue
         if ctx.analysis.folded.to_folded(match.start()) in others:
             continue
+        elsewhere = _led_place_end(ctx, match.start(), end, sentence_start)
+        if elsewhere is None:
+            elsewhere = _someone_elses(ctx, words, terms, match.start(), sentence_start)
+        if elsewhere is not None:
+            skip_to = elsewhere
+            continue
         return True
     return False
+
+
+def _name_tokens(source: str, start: int, end: int) -> list[tuple[int, int, str, bool]]:
+    """(start, end, word, a break follows) for the source words of [start, end)."""
+    out = []
+    for match in _SOURCE_TOKEN.finditer(source, start, end):
+        word = match.group().rstrip(_EDGE)
+        if word:
+            out.append((match.start(), match.start() + len(word), word, len(word) < len(match.group())))
+    return out
+
+
+def _name_at(tokens: list[tuple[int, int, str, bool]], at: int, words: FreeTextWords) -> int | None:
+    """The index after the capitalised name starting at token ``at`` ('Blue Jays Vs Yankees', 'the Yankees vs
+    orioles'), or None when no name starts there. A name ends before a lower-case word other than a stopword
+    ('Spanish food' is no name) only when that word does not follow a joiner."""
+    word = tokens[at][2]
+    if not word[:1].isupper() or fold(word) in words.stopwords:
+        return None
+    k = at + 1
+    while k < len(tokens) and not tokens[k - 1][3]:
+        current = fold(tokens[k][2])
+        if current in words.name_joiners and k + 1 < len(tokens) and not tokens[k][3]:
+            k += 2
+        elif tokens[k][2][:1].isupper():
+            k += 1
+        else:
+            break
+    if k < len(tokens) and not tokens[k - 1][3] and fold(tokens[k][2]) not in words.stopwords:
+        return None  # 'Spanish food': an adjective, not a name
+    return k
+
+
+def _states_name(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> bool:
+    """The clause (source span) states a capitalised name unasked: after a preference or recommendation ('I like
+    Basta', 'heard that Lizzo is good'), before one ('Damien Jurado is supposed to be good'), or two names joined
+    ('Diamondbacks Vs Cardinals'). A name that is another objective's value (a place) is none."""
+    source = ctx.analysis.folded.source
+    tokens = _name_tokens(source, start, end)
+    taken = set(ctx.taken)
+    for at in range(len(tokens)):
+        if ctx.analysis.folded.to_folded(tokens[at][0]) in taken:
+            continue
+        after = _name_at(tokens, at, words)
+        if after is None:
+            continue
+        joined = any(fold(t[2]) in words.name_joiners for t in tokens[at:after])
+        before_text = source[start:tokens[at][0]]
+        after_text = source[tokens[after - 1][1]:end]
+        if joined or any(p.search(before_text) for p in words.name_before) or any(
+                p.match(after_text) for p in words.name_after):
+            return True
+    return False
+
+
+def _sole_name_objective(ctx: ExtractionContext, words: FreeTextWords) -> bool:
+    """No other free-text objective of the spec asks for a name: an unasked name can only be this one's."""
+    others = ctx.spec.objectives if ctx.spec is not None else []
+    return not any(o.id != ctx.objective.id and o.criterion.kind is CriterionKind.FREE_TEXT
+                   and _asks_for_name(o, words) for o in others)
 
 
 def _declined(ctx: ExtractionContext, words: FreeTextWords) -> bool:
@@ -325,6 +507,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             continue
         start, end, tokens = found
         named = names_ours(start, end)
+        stated = False
         if not named and words.asides.search(analysis.masked, start, end):
             continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
         if not named and any(_talks_about(tokens, other, words) for other in others):
@@ -337,14 +520,18 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
                 rank -= 1
         elif named:
             rank = RANK_NAMED
+        elif wants_name and _sole_name_objective(ctx, words) and _states_name(
+                ctx, words, *analysis.source_span(start, end)):
+            rank, stated = RANK_NAMED, True  # 'I heard the Nationals Vs Indians is good': the only name objective
         else:
             continue
         start, end = _fit(ctx, start, end, limit)
         src_start, src_end = analysis.source_span(start, end)
-        introduced = any(t in words.name_introducers for t in tokens[:-1])  # 'an alarm called cleaning'
-        if wants_name and not (ctx.lenient and len(tokens) <= _BARE_NAME_WORDS) and not introduced and not _has_name(
-                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0]):
-            continue  # asked for a name; "a restaurant reservation" names none
+        introduced = stated or any(t in words.name_introducers for t in tokens[:-1])  # 'an alarm called cleaning'
+        bare = ctx.lenient and len(tokens) <= _BARE_NAME_WORDS
+        if wants_name and not introduced and (_bare_place(ctx, src_start, src_end) if bare else not _has_name(
+                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0], terms)):
+            continue  # asked for a name; "a restaurant reservation" or "in Sunnyvale" names none
         value = analysis.folded.source[src_start:src_end].strip()
         if value:
             evidence.append(Evidence(value=value, pos=start, sentences=((sentence.start, sentence.end),),

@@ -63,17 +63,30 @@ def warm_money(rules: OfflineRules) -> None:
     _currency_patterns(rules)
 
 
-def currency_at(analysis: Analysis, start: int, end: int) -> tuple[str | None, int]:
+def currency_at(analysis: Analysis, start: int, end: int, prefer: str | None = None) -> tuple[str | None, int]:
     """ISO code written right after (or right before) the number at [start, end), and the end of the amount
-    expression."""
+    expression. A sign several currencies share ('$', 'dollars': every language's rules list it under each
+    currency written so) reads as ``prefer`` (the spec's own currency) when that is one of them; otherwise the
+    longest written term wins ('dollars canadiens' over 'dollars'), then the first currency listed."""
     text = analysis.masked
+    found: list[tuple[int, str, int]] = []  # (length of the written term, iso, end of the expression)
     for iso, after, before in _currency_patterns(analysis.rules):
-        found = after.match(text, end, min(len(text), end + _WINDOW))
-        if found is not None:
-            return iso, found.end()
-        if before.search(text, max(0, start - 6), start) is not None:
-            return iso, end
-    return None, end
+        written = after.match(text, end, min(len(text), end + _WINDOW))
+        if written is not None:
+            found.append((written.end() - end, iso, written.end()))
+            continue
+        sign = before.search(text, max(0, start - 6), start)
+        if sign is not None:
+            found.append((start - sign.start(), iso, end))
+    if not found:
+        return None, end
+    if prefer is not None:
+        longest = max(length for length, _, _ in found)
+        for length, iso, stop in found:
+            if iso == prefer and length == longest:
+                return iso, stop
+    length, iso, stop = max(found, key=lambda f: f[0])  # max keeps the first of equal lengths
+    return iso, stop
 
 
 def _count_units(ctx: ExtractionContext) -> re.Pattern[str] | None:
@@ -143,12 +156,13 @@ def _amounts(ctx: ExtractionContext, index: TextIndex) -> list[_Amount]:
     settings = analysis.rules.settings
     excluded = excluded_spans(ctx)
     counts = _count_units(ctx)
+    default_currency = locale_value(ctx.spec, ctx.objective.criterion, "currency", "currency")
     amounts: list[_Amount] = []
     for mention in find_numbers(analysis):
         sentence = index.sentence_at(mention.start)
         if sentence is None or mention.article_only or not ctx.allowed(sentence.is_question, "money"):
             continue
-        currency, end = currency_at(analysis, mention.start, mention.end)
+        currency, end = currency_at(analysis, mention.start, mention.end, default_currency)
         if currency is None and excluded.overlaps(mention.start, mention.end):
             continue  # a date, a time or a telephone number
         if currency is None and _unit_follows(ctx, mention.end, sentence, counts):

@@ -18,6 +18,7 @@ from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, St
 from engine.decision.provenance import ProvenanceRules, attribution
 from engine.goals.models import CriterionKind, Objective, PublishedGoalSpec
 from engine.ports import Proposal, ProposerInput
+from engine.text import fold
 from engine.turn_limits import check_deadline
 from engine.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from llm_adapters.offline import gazetteer
@@ -29,6 +30,7 @@ from llm_adapters.offline.cues import CueHit, Cues, detect_cues, objective_cues
 from llm_adapters.offline.declined import drop_answer_declines_beside_other_values, extract_declined
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.free_text import extract_free_text
+from llm_adapters.offline.goal_words import goal_words
 from llm_adapters.offline.language import detect_languages
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.mentions import date_mentions
@@ -52,6 +54,7 @@ from llm_adapters.offline.weekday_check import WEEKDAY_NOTE, weekday_conflict
 if TYPE_CHECKING:
     from engine.bundle_loader import RuleBundle
 
+_GAZETTEER_KINDS = frozenset({CriterionKind.PLACE, CriterionKind.FEATURES, CriterionKind.ENUMERATION})
 log = structlog.get_logger("grace.proposer.offline")
 
 MAX_QUOTE = 2000  # engine.commands.Span.quote max_length
@@ -88,6 +91,7 @@ class OfflineProposer:
         self._scoped: dict[frozenset[str], OfflineRules] = {}
         self._spec_vocabularies: dict[str, dict[str, VocabularyData]] = {}
         self._terms: dict[str, frozenset[str]] = {}
+        self._goal_word_sets: dict[str, frozenset[str]] = {}
         self._lock = threading.Lock()
         warm_temporal(rules)  # compile the temporal grammar and load dateparser once, not on the first turn
 
@@ -137,13 +141,15 @@ class OfflineProposer:
             vocabulary = self._vocabulary(objective, spec)
             if vocabulary is not None:
                 compiled_terms(vocabulary)
-        if any(o.criterion.kind is CriterionKind.PLACE for o in spec.spec.objectives):
+        # places read the gazetteer; so do vocabulary terms inside a capitalised name ('gatos' in 'Los Gatos')
+        if any(o.criterion.kind in _GAZETTEER_KINDS for o in spec.spec.objectives):
             gazetteer.warm()
         for language in spec.spec.languages:
             warm_money(self._scoped_rules(frozenset({language})))
 
     def propose(self, request: ProposerInput) -> Proposal:
-        analysis = analyze(self.rules_for(request.message.text, request.language), request.message.text)
+        analysis = analyze(self.rules_for(request.message.text, request.language), request.message.text,
+                           self._goal_words(request.spec))
         check_deadline("analysis")
         objectives = request.spec.spec.ordered()
         bits = {o.id: int(b) for o, b in zip(objectives, request.bits, strict=False)}
@@ -188,6 +194,16 @@ class OfflineProposer:
             if cached is None:
                 cached = {vid: VocabularyData.from_json(data) for vid, data in spec.spec.vocabularies.items()}
                 self._spec_vocabularies[spec.content_hash] = cached
+        return cached
+
+    def _goal_words(self, spec: PublishedGoalSpec) -> frozenset[str]:
+        """The spec's own content words (llm_adapters/offline/goal_words.py), once per published version."""
+        with self._lock:
+            cached = self._goal_word_sets.get(spec.content_hash)
+        if cached is None:
+            cached = goal_words(spec.spec, frozenset().union(*self._rules.function_words.values()))
+            with self._lock:
+                self._goal_word_sets[spec.content_hash] = cached
         return cached
 
     def _company_terms(self, spec: PublishedGoalSpec) -> frozenset[str]:
@@ -236,6 +252,8 @@ class OfflineProposer:
                 correcting=cues.correcting, unit_terms=unit_terms,
                 company_terms=self._company_terms(request.spec), spec=request.spec.spec,
                 reference_time=request.reference_time, taken=tuple(e.pos for e in chosen.values()),
+                restated=tuple(e.pos for oid, e in chosen.items()
+                               if bits.get(oid) and fold(e.value) == fold(request.recorded.get(oid, ""))),
                 asked=last_asked if bits.get(last_asked or "") == 0 else None,
                 recorded=tuple((oid, request.recorded.get(oid, "")) for oid, bit in bits.items() if bit),
             )

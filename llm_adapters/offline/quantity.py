@@ -158,6 +158,9 @@ def _with_collectives(analysis: Analysis, words: QuantityWords, numbers: list[_N
     return sorted(kept, key=lambda n: n.start)
 
 
+_CLAUSE_END = re.compile(r"^\s*(?:$|[^\w\s'’-])")  # nothing but punctuation after a number
+
+
 @lru_cache(maxsize=64)
 def _alone_pattern(approx_after: str, function_words: frozenset[str]) -> re.Pattern[str]:
     """After a number: nothing more is said about it (end, punctuation, or a function word)."""
@@ -195,7 +198,13 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
     before = masked[max(sentence.start, number.start - _BEFORE):number.start]
     unit_after = units.ours is not None and units.ours.match(after) is not None
     if number.words and all(w in words.articles for w in number.words):
-        return RANK_EXPLICIT if unit_after and units.ours is not None and _next_is_unit(units, after) else 0
+        if unit_after and units.ours is not None and _next_is_unit(units, after):
+            return RANK_EXPLICIT
+        # "juste une.", "j'en ai une", "solo una": an article-number that ends its clause is the number one, as
+        # the answer to the count just asked ('one of', 'that one' are pronouns, as for a written 'one')
+        ends_clause = _CLAUSE_END.match(after) is not None
+        pronoun = words.one_pronoun_before.search(before) or words.one_pronoun_after.match(after)
+        return RANK_BARE if ctx.lenient and ends_clause and not pronoun and number.value == 1 else 0
     if unit_after:
         return RANK_EXPLICIT
     if units.others is not None and units.others.match(after):

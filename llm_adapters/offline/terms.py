@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.gazetteer import is_known_place
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import VocabularyData
 
@@ -86,6 +87,21 @@ def asked_about(analysis: Analysis, sentence: Sentence, start: int) -> bool:
     return any(p.search(before) for p in analysis.rules.cue("asked_about_before"))
 
 
+def hypothetical(analysis: Analysis, sentence: Sentence, start: int) -> bool:
+    """Is the term at ``start`` something the visitor is unsure of ('not sure yet whether it will be empty', 'je
+    ne sais pas si on aura tout vidé') rather than a choice they state?"""
+    before = analysis.masked[sentence.start:start]
+    return any(p.search(before) for p in analysis.rules.cue("hypothetical_before"))
+
+
+def about_presented_item(analysis: Analysis, sentence: Sentence, start: int) -> bool:
+    """Is the term at ``start`` asked about the item the company presented ('is this a premium economy ticket?',
+    'tell me if it is a museum', 'est-ce une murale ?') rather than asked for? The cue puts the verb before the
+    pronoun or an 'if' before both, so a statement ('this is a museum') never matches."""
+    before = analysis.masked[sentence.start:start]
+    return any(p.search(before) for p in analysis.rules.cue("presented_item_before"))
+
+
 def is_modifier(analysis: Analysis, vocabulary_id: str, sentence: Sentence, match: TermMatch) -> bool:
     """The term is used as a modifier (object of a service, ...) rather than stated as the visitor's option."""
     contexts = analysis.rules.term_contexts.get(vocabulary_id, {})
@@ -104,3 +120,25 @@ def replaced(analysis: Analysis, sentence: Sentence, start: int, end: int, corre
         return False
     after = analysis.masked[end:sentence.end]
     return any(p.match(after) for p in analysis.rules.cue("replaced_after"))
+
+
+def _known_place_names(analysis: Analysis) -> list[tuple[int, int]]:
+    """Folded spans of the capitalised names of this message that are known places ('Los Gatos', 'Palm
+    Springs'), found once per message. Only multi-word names: a one-word name is the term itself or nothing."""
+    source = analysis.folded.source
+    spans = []
+    for match in analysis.rules.place_name.finditer(source):
+        name = match.group()
+        if " " in name and is_known_place(name):
+            spans.append((analysis.folded.to_folded(match.start()), analysis.folded.to_folded(match.end())))
+    return spans
+
+
+def inside_place_name(analysis: Analysis, start: int, end: int) -> bool:
+    """Is the term at [start, end) a word of a longer known place name ('gatos' in 'Los Gatos', 'palm' in 'Palm
+    Springs')? Then it names the place, not an option of the vocabulary. Only a capitalised term is looked up."""
+    at = analysis.source_span(start, end)[0]
+    if not analysis.folded.source[at:at + 1].isupper():
+        return False
+    spans = memo(analysis, "known_place_names", lambda: _known_place_names(analysis))
+    return any(s <= start and end <= e and (s, e) != (start, end) for s, e in spans)

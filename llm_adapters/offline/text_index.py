@@ -63,7 +63,8 @@ class TextIndex:
             patterns = self.analysis.rules.cue(name)
             windowed = any(_anchored(p.pattern) for p in patterns)
             spans: list[tuple[int, int]] = [] if windowed else sorted(
-                m.span() for p in patterns for m in p.finditer(self.analysis.masked) if m.end() > m.start())
+                m.span() for p in patterns for m in p.finditer(self.analysis.masked)
+                if m.end() > m.start() and not self.analysis.yields_to_goal(name, m.group()))
             cached = ([s for s, _ in spans], spans, windowed)
             self._cues[name] = cached
         return cached

@@ -1,5 +1,7 @@
 """Golden scripted conversations of issue 32 (tests/golden/conversation_behaviours.json): corrections in any
-state, several contact channels, dates shown as values, through the real turn runtime and the offline proposer."""
+state, several contact channels, dates shown as values, no silent stall, questions in several parts, through the
+real turn runtime and the offline proposer; a conversation naming a ``demo`` also gets that demo's answerer (its
+own corpus, the embedded index)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,10 @@ from typing import Any
 import pytest
 
 from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
+from engine.demos import load_demo
 from engine.goals.models import GoalSpec
 from engine.goals.publication import approve
+from engine.runtimes import demo_answerer
 from engine.storage.memory import InMemoryStore
 from engine.turn import TurnRuntime
 from engine.values import current_values
@@ -34,12 +38,17 @@ def runtimes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TurnRuntime]
     bundle = _bundle()
     proposer = OfflineProposer.from_bundle(bundle)
     made = {}
-    for path in sorted({c["spec"] for c in DATA["conversations"]}):
+    for path, demo in sorted({(c["spec"], c.get("demo", "")) for c in DATA["conversations"]}):
         spec = GoalSpec.model_validate_json((ROOT / path).read_text(encoding="utf-8"))
         published = approve(spec, bundle, "golden", tmp_path_factory.mktemp("specs"))
-        made[path] = TurnRuntime(spec=published, bundle=bundle, proposer=proposer, answerer=None,
-                                 store=InMemoryStore(), audit_key=b"k" * 32)
+        answerer = demo_answerer(load_demo(demo), bundle) if demo else None
+        made[_key(path, demo)] = TurnRuntime(spec=published, bundle=bundle, proposer=proposer, answerer=answerer,
+                                             store=InMemoryStore(), audit_key=b"k" * 32)
     return made
+
+
+def _key(spec: str, demo: str) -> str:
+    return f"{spec}|{demo}"
 
 
 def test_every_behaviour_has_english_and_spanish_conversations() -> None:
@@ -51,7 +60,7 @@ def test_every_behaviour_has_english_and_spanish_conversations() -> None:
 
 @pytest.mark.parametrize("conversation", DATA["conversations"], ids=lambda c: c["id"])
 def test_scripted_conversation(runtimes: dict[str, TurnRuntime], conversation: dict[str, Any]) -> None:
-    runtime = runtimes[conversation["spec"]]
+    runtime = runtimes[_key(conversation["spec"], conversation.get("demo", ""))]
     received_at = datetime.fromisoformat(DATA["received_at"])
     state = runtime.start(language=conversation["language"])
     for number, turn in enumerate(conversation["turns"], start=1):

@@ -7,11 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.analysis import AnalyzerSet
 from engine.retrieval.names import initials_index
-from engine.retrieval.quantities import counted, other_amounts, quantities
+from engine.retrieval.quantities import counted, other_amounts, quantities, unstated_amounts
 from engine.retrieval.retrieval_rules import RetrievalRules
 from tests.retrieval.project_rules import project_rules
 
@@ -156,3 +158,22 @@ def test_a_bare_number_counts_where_stated_and_never_against(software: GroundedA
     terms = software.judge.asked_terms("Is the 200 included?", "en")
     number = next(t for t in terms if t.word.surface == "200")
     assert number.verb and number.stated_in == frozenset({"help.md#storage"})
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 999), st.integers(1, 999), st.sampled_from(["people", "litres", "users", "nights"]))
+def test_an_asked_amount_is_unstated_only_when_no_counted_number_of_the_passage_covers_it(
+    rules: RetrievalRules, asked_n: int, stated_n: int, unit: str
+) -> None:
+    en = AnalyzerSet.from_rules(rules).for_language("en")
+    bounds = rules.language("en").amount_bounds
+    asked = quantities(f"is there one for {asked_n} {unit}?", en)
+    # the passage counts another thing: the number alone decides
+    stated = counted(f"The large one sleeps {stated_n} guests.", en, bounds)
+    assert bool(unstated_amounts(asked, stated)) == (asked_n != stated_n)
+    # a bound covers the numbers on its side, for the thing it counts only
+    upper = counted(f"Rooms for up to {stated_n} {unit}.", en, bounds)
+    assert bool(unstated_amounts(asked, upper)) == (asked_n > stated_n)
+    other_bound = counted(f"Stays of at least {stated_n} nights.", en, bounds)
+    assert bool(unstated_amounts(asked, other_bound)) == (unit != "nights" or asked_n < stated_n)
+    assert unstated_amounts(quantities("is there one for a family?", en), stated) == []

@@ -12,9 +12,17 @@ from hypothesis import strategies as st
 from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.ports import Citation, GroundedAnswer
 from engine.retrieval.analysis import AnalyzerSet, TermStats
-from engine.retrieval.retrieval_rules import RetrievalRules, SentenceWeights, TierSignals
+from engine.retrieval.decision import FEATURES
+from engine.retrieval.retrieval_rules import (
+    RELATED_INPUTS,
+    AnsweringSettings,
+    RelatedModel,
+    RetrievalRules,
+    SentenceWeights,
+    TierSignals,
+)
 from engine.retrieval.sentences import rank_sentences, shown_sentences, zscores
-from engine.retrieval.tiers import decide_tier, run_tier_samples
+from engine.retrieval.tiers import decide_tier, related_probability, run_tier_samples
 
 _ORDER = {"none": 0, "related": 1, "answer": 2}
 
@@ -222,3 +230,51 @@ def test_the_tier_reaches_the_visitor_view_and_the_sealed_record() -> None:
     assert view["links"] == [{"label": "FAQ › Trial", "source": "faq.md", "passage_id": "faq.md#trial"}]
     assert outcome.record["answer"]["kind"] == "related"
     assert runtime.store.records(cid)[-1]["answer"]["kind"] == "related"
+
+
+def _with_model(rules: RetrievalRules, bias: float, threshold: float) -> AnsweringSettings:
+    inputs = ("probability", "standing", "unknown", "vetoed")
+    model = RelatedModel(
+        features=inputs, weights=(1.0, 1.0, -2.0, -3.0), mean=(0.0,) * 4, scale=(1.0,) * 4, bias=bias,
+        threshold=threshold,
+    )
+    return rules.answering.model_copy(update={"related_model": model})
+
+
+_features = st.fixed_dictionaries(
+    {"unknown": st.floats(0, 1), "semantic_z": st.floats(-3, 8), "coverage": st.floats(0, 1)}
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_signals, _features, st.floats(-3, 3), st.floats(0.05, 0.95))
+def test_a_related_model_decides_related_or_none_by_its_probability_alone(
+    rules: RetrievalRules, signals: TierSignals, features: dict[str, float], bias: float, threshold: float
+) -> None:
+    answering = _with_model(rules, bias, threshold)
+    assert answering.related_model is not None
+    read = signals.model_copy(update={"features": {**features, "standing": signals.standing}})
+    tier = decide_tier(read, answering)
+    if signals.answerable:  # the model never touches the answer tier
+        assert tier == decide_tier(read, rules.answering)
+    elif (
+        not signals.retrieved
+        or signals.veto in answering.related_vetoes
+        or signals.unknown > answering.related_max_unknown
+    ):
+        assert tier == "none"  # checked before the model
+    else:
+        p = related_probability(read, answering.related_model, answering.related_vetoes)
+        assert tier == ("related" if p >= threshold else "none")
+        # an asked thing the corpus never states (weight -2 here) only ever lowers the chance of a related reply
+        more_unknown = read.model_copy(update={"features": {**read.features, "unknown": features["unknown"] + 0.5}})
+        assert related_probability(more_unknown, answering.related_model, answering.related_vetoes) <= p
+
+
+def test_the_bundled_related_model_names_only_known_inputs(rules: RetrievalRules) -> None:
+    model = rules.answering.related_model
+    if model is None:
+        pytest.skip("the bundle decides related or none by thresholds")
+    assert set(model.features) <= set(FEATURES) | set(RELATED_INPUTS)
+    assert len(model.features) == len(model.weights) == len(model.mean) == len(model.scale)
+    assert 0.0 < model.threshold < 1.0

@@ -604,7 +604,7 @@
           out.appendChild(countTable("Conversations of " + g.goal, ["Conversations", "Count"], [
             ["Started", g.started], ["Completed (every objective recorded)", g.completed], ["Stopped by the visitor", g.stopped],
             ["Abandoned (idle for a day)", g.abandoned], ["Still open", g.open], ["Asked for a person", g.handoffs],
-            ["Corrections", g.corrections], ["Questions asked", g.questions],
+            ["Corrections", g.corrections], ["Questions visitors asked the company", g.questions],
             ["Questions the documents could not answer", g.unanswered_questions]], "console-analytics-goal-table"));
           out.appendChild(el("h4", {}, "Per objective"));
           out.appendChild(countTable("Objectives of " + g.goal, ["Objective", "Asked", "Recorded", "Refused", "Rejected answers", "Corrections", "Dropped off here"],
