@@ -16,7 +16,6 @@ from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.free_text import thanked_for
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
-from llm_adapters.offline.offer import blocked
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers
 from llm_adapters.offline.terms import (
@@ -39,8 +38,8 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
         sentence = analysis.sentence_at(match.start)
         # An option named in a question seeking the offer ('any Delta flights?') is the visitor's search; the
         # offer's title word alone does not make a question seek it here ('what music is this, is it from 2013?').
-        if sentence is None or not ctx.allowed(sentence.is_question, kind, sentence.seeks_offer) or blocked(
-                ctx, sentence, match.start):
+        if sentence is None or not ctx.allowed(sentence.is_question, kind, sentence.seeks_offer) or analysis.blocked(
+                match.start):
             continue
         if negated(analysis, sentence, match.start, match.end):
             continue

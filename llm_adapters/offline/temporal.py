@@ -26,7 +26,7 @@ from engine.validators.temporal import COMPLETES, TemporalError, TemporalValue, 
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.memo import memo
-from llm_adapters.offline.offer import blocked, seeks_offer
+from llm_adapters.offline.offer import seeks_offer
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.temporal_availability import Mentioned, excluded_days, sentence_availability
 from llm_adapters.offline.temporal_parse import Reading, read_sentence
@@ -313,7 +313,7 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
             continue
         if mention.weak and not ctx.lenient:
             continue
-        if blocked(ctx, sentence, mention.start) or _ruled_out(analysis, mention, compiled):
+        if analysis.blocked(mention.start) or _ruled_out(analysis, mention, compiled):
             continue
         usable.append(mention)
     today = _today(ctx.reference_time, ctx.spec)
@@ -377,7 +377,7 @@ def _availability(ctx: ExtractionContext, mentions: Sequence[TemporalMention],
         if sentence.is_question and not ctx.allowed(True, "datetime", seeks_offer(ctx, sentence)) and not _proposes(
                 ctx, mention, compiled):
             continue
-        if blocked(ctx, sentence, mention.start) or _past(mention, today):
+        if analysis.blocked(mention.start) or _past(mention, today):
             continue
         item = Mentioned(mention.start, mention.end, (sentence.start, sentence.end), mention.values)
         origin[id(item)] = mention
