@@ -36,7 +36,10 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
     usable = []
     for match in find_terms(analysis, vocabulary):
         sentence = analysis.sentence_at(match.start)
-        if sentence is None or not ctx.allowed(sentence.is_question, kind) or analysis.blocked(match.start):
+        # An option named in a question seeking the offer ('any Delta flights?') is the visitor's search; the
+        # offer's title word alone does not make a question seek it here ('what music is this, is it from 2013?').
+        if sentence is None or not ctx.allowed(sentence.is_question, kind, sentence.seeks_offer) or analysis.blocked(
+                match.start):
             continue
         if negated(analysis, sentence, match.start, match.end):
             continue

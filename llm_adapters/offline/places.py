@@ -9,14 +9,13 @@ question it counts only when the visitor asks for properties or service there (t
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.gazetteer import is_big_city_folded, is_known_place, is_region
-from llm_adapters.offline.memo import memo
+from llm_adapters.offline.offer import blocked, offer_word, requested
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.place_roles import PlaceMarkers, place_markers
 from llm_adapters.offline.terms import find_terms, negated, replaced
@@ -29,55 +28,11 @@ def _question_ok(ctx: ExtractionContext, sentence: Sentence) -> bool:
     analysis = ctx.analysis
     if analysis.any_cue("availability_question", sentence.start, sentence.end):
         return True
-    if _offer_word(ctx, sentence.start, sentence.end) and (
+    if offer_word(ctx, sentence.start, sentence.end) and (
             sentence.seeks_offer or analysis.any_cue("question_start", sentence.start, sentence.end)):
         return True
     return analysis.any_cue("existence_question", sentence.start, sentence.end) and _company_word(
         ctx, sentence.start, sentence.end)
-
-
-_TITLE_WORD = re.compile(r"[^\W\d_]{5,}")
-_ASIDE = re.compile(r"\([^)]*\)")
-
-
-@lru_cache(maxsize=256)
-def _title_words(title: str, function_words: frozenset[str]) -> frozenset[str]:
-    """What the company offers, as its published title names it ('Weather forecasts', 'Dentists'): the title's
-    content words of five letters or more, without asides in brackets, plural -s dropped so 'dentist' and
-    'dentists' both match as word prefixes."""
-    words = (fold(w) for w in _TITLE_WORD.findall(_ASIDE.sub(" ", title)))
-    return frozenset(w[:-1] if w.endswith("s") else w for w in words if w not in function_words)
-
-
-def _offer_word(ctx: ExtractionContext, start: int, end: int) -> bool:
-    if ctx.spec is None:
-        return False
-    rules = ctx.analysis.rules
-    function_words: frozenset[str] = memo(rules, "function_words_all", lambda: frozenset[str]().union(
-        *rules.function_words.values()))
-    return mentions_any(ctx.analysis.words(start, end), _title_words(ctx.spec.title, function_words))
-
-
-def _blocked(ctx: ExtractionContext, sentence: Sentence, start: int) -> bool:
-    """Analysis.blocked, except that small-talk words stop nothing in a request to the company or in a
-    sentence about its own offer ('check the weather in ...' to a weather service)."""
-    analysis = ctx.analysis
-    if not analysis.blocked(start):
-        return False
-    clause_start, clause_end = analysis.clause_at(start)
-    clause_start = analysis.colon_extended(clause_start, analysis.clause_at)
-    if any(analysis.any_cue(name, clause_start, clause_end) for name in ("third_party", "company_self")):
-        return True
-    return not (_requested(analysis, sentence) or _offer_word(ctx, sentence.start, sentence.end))
-
-
-def _requested(analysis: Analysis, sentence: Sentence) -> bool:
-    """A request to the company ('could you look in ...', 'search ... for', 'how about ...') states what the
-    visitor wants: the place it names is theirs as much as after 'I want'."""
-    start = sentence.start
-    while start < sentence.end and analysis.masked[start] in "¿¡ ":
-        start += 1  # request patterns are anchored at the opening word: '¿Podrías mirar en ...?'
-    return not sentence.is_question and analysis.any_cue("request", start, sentence.end)
 
 
 def _accepted_after(analysis: Analysis, sentence: Sentence, end: int) -> bool:
@@ -105,8 +60,14 @@ def _bare(analysis: Analysis, clause_start: int, clause_end: int, start: int, en
 
 
 def _only_place_objective(ctx: ExtractionContext) -> bool:
+    """The spec's only place objective, or the only one still open ('Las Vegas, please.' once the origin is
+    recorded answers the destination)."""
     spec = ctx.spec
-    return spec is not None and sum(o.criterion.kind.value == "place" for o in spec.objectives) == 1
+    if spec is None:
+        return False
+    places = [o.id for o in spec.objectives if o.criterion.kind.value == "place"]
+    recorded = {oid for oid, _ in ctx.recorded}
+    return len(places) == 1 or [p for p in places if p not in recorded] == [ctx.objective.id]
 
 
 def _alone(analysis: Analysis, sentence: Sentence, start: int, end: int) -> bool:
@@ -114,6 +75,9 @@ def _alone(analysis: Analysis, sentence: Sentence, start: int, end: int) -> bool
     67202', 'Sedgwick County, please'): 'Para lo de siempre' opens with a word that is also a place name."""
     source = analysis.folded.source
     src_end = analysis.source_span(end, sentence.end)
+    region = _REGION.match(source, src_end[0])
+    if region is not None and _region_form(source, src_end[0], analysis.source_span(start, end)[0]):
+        src_end = (region.end(), src_end[1])  # 'Toronto, Ontario please.'
     rest = source[src_end[0]:src_end[1]].split()
     return all(fold(w.strip(".,;:!?")) in analysis.rules.place_fillers or w.strip(".,;:!?").isdigit()
                or (len(w.strip(".,;:!?")) == 2 and w.strip(".,;:!?").isupper()) or not w.strip(".,;:!?")
@@ -131,11 +95,17 @@ def _led_alone(analysis: Analysis, sentence: Sentence, start: int, end: int) -> 
 
 
 def _trim_name(analysis: Analysis, start: int, end: int) -> tuple[int, int]:
-    """Drop trailing words that are not place words ('Mojácar I ...')."""
+    """Drop trailing words that are not place words ('Mojácar I ...'), and a linking word left at the end
+    ('Seattle on March 5th': 'on' joins two capitalised words in 'Newcastle upon Tyne', never ends a name)."""
     source = analysis.folded.source
     words = source[start:end].split(" ")
-    while len(words) > 1 and fold(words[-1]) in analysis.rules.non_place_words:
+    while len(words) > 1 and (fold(words[-1]) in analysis.rules.non_place_words or words[-1][:1].islower()):
         words.pop()
+    if (words[-1][-2:] in ("'s", "’s") and not is_known_place(" ".join(words))
+            and is_big_city_folded(fold(" ".join(words)[:-2]))):
+        # "San Jose's a good area": a big city's possessive is the city ("St. John's" is a name of its own,
+        # "a table at Mcdonald's" a restaurant, though a small town is called Mcdonald)
+        words[-1] = words[-1][:-2]
     return start, start + len(" ".join(words))
 
 
@@ -182,21 +152,38 @@ def _vouched_by_form(analysis: Analysis, source: str, start: int, end: int) -> b
 _REGION = re.compile(r"\s*,\s*([A-Z][\w'-]*(?: [A-Z][\w'-]*)?)")
 
 
-def _region_form(source: str, end: int) -> bool:
+def _without_region(source: str, start: int, end: int) -> int:
+    """'Yountville California': a known place followed, without a comma, by its country or state ends before
+    it (the region is where the place is, as in 'Yountville, California')."""
+    words = source[start:end].split(" ")
+    if len(words) < 2 or is_known_place(source[start:end]):
+        return end  # 'West Virginia', 'New Mexico' are names of their own
+    for cut in range(len(words) - 1, 0, -1):
+        if is_region(" ".join(words[cut:])) and is_known_place(" ".join(words[:cut])):
+            return start + len(" ".join(words[:cut]))
+    return end
+
+
+def _region_form(source: str, end: int, start: int | None = None) -> bool:
     """'City, Region': the name is followed by a state or province code ('Wichita, KS', 'Sydney, NSW') or by
-    a known country or region ('Paris, France', 'Olema, California')."""
+    a known country or region ('Paris, France', 'Olema, California'); given where the name starts, a known
+    place followed by another known place ('Toronto, Ontario', 'London, England': provinces and nations the
+    gazetteer lists only as place names)."""
     if _STATE_CODE.match(source, end) is not None:
         return True
     region = _REGION.match(source, end)
-    return region is not None and is_region(region.group(1))
+    if region is None:
+        return False
+    return is_region(region.group(1)) or (
+        start is not None and is_known_place(source[start:end]) and is_known_place(region.group(1)))
 
 
 def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     analysis = ctx.analysis
     source = analysis.folded.source
-    short = len(analysis.words(0, len(analysis.text))) <= analysis.rules.settings.bare_answer_max_words
     # A known place said alone ("New York, please.") answers the only place objective even when unasked.
-    bare = short and (ctx.lenient or _only_place_objective(ctx))
+    bare = ctx.lenient or _only_place_objective(ctx)
+    max_words = analysis.rules.settings.bare_answer_max_words
     markers = place_markers(analysis, ctx.spec)
     found = []
     for match in analysis.rules.place_name.finditer(source):
@@ -205,6 +192,7 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         if led is not None:
             start = led
         end = _lower_case_tail(source, start, end)
+        end = _without_region(source, start, end)
         fstart, fend = analysis.folded.to_folded(start), analysis.folded.to_folded(end)
         if any(fstart < e and s < fend for s, e in taken):
             continue
@@ -226,20 +214,54 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         # After a weak preposition ("on Gusto", "a VW Golf") and as a bare answer ("Thank you", "SUV") a
         # capitalised name counts only when it is a known place.
         after_weak = any(p.search(before) for p in analysis.rules.cue("place_preposition_weak"))
-        bare_answer = bare and fstart == sentence.start and _alone(analysis, sentence, fstart, fend)
+        # A short sentence of its own, even with more sentences after it ('LAX. I need it on March 9th.').
+        short = len(analysis.words(sentence.start, sentence.end)) <= max_words
+        bare_answer = bare and fstart == sentence.start and (
+            (short and _alone(analysis, sentence, fstart, fend))
+            or _big_city_clause(analysis, source[start:end], fstart, fend))
         # "Sunnyvale would be perfect": a known place the visitor accepts in the same breath.
         accepted = fstart == sentence.start and _accepted_after(analysis, sentence, fend)
         # Unasked, a name alone must be a big city ("New York, please."): "Bye" is also a small town somewhere.
         vouched = _vouched(analysis, source, start, end) if (ctx.lenient or after_weak or accepted) else (
             is_big_city_folded(fold(source[start:end])) or _vouched_by_form(analysis, source, start, end))
         # "I need one for Seattle, WA": a 'City, Region' form is a place wherever it stands.
-        region_form = _region_form(source, end) and (
+        region_form = _region_form(source, end, start) and (
             _STATE_CODE.match(source, end) is None or is_known_place(source[start:end]))
-        known_place = ((after_weak or bare_answer or accepted) and vouched) or region_form
+        known_place = ((after_weak or bare_answer or accepted) and vouched) or region_form or _offer_for(
+            ctx, sentence, before, source, start, end)
         if after_preposition or known_place:
             found.append((fstart, fend, source[start:end]))
     found.extend(_lower_case_cities(ctx, taken + [(s, e) for s, e, _ in found], markers))
     return found
+
+
+def _big_city_clause(analysis: Analysis, name: str, fstart: int, fend: int) -> bool:
+    """A big city alone in the sentence's first clause, cut by a conjunction ('Paris and checking out on the
+    5th', 'New York please and ...'): a bare answer with more said after it. Only big cities ('Bye and thanks'
+    opens with a small town's name), and not beside small talk or a third party's doings."""
+    _, clause_end = analysis.clause_at(fstart)
+    if analysis.masked[clause_end:clause_end + 1] in (",", ";", ":"):
+        return False  # cut by a conjunction ('Paris and ...'), not a comma ('Man, I'm starving')
+    sentence = analysis.sentence_at(fstart)
+    if sentence is None or any(analysis.any_cue(name, sentence.start, sentence.end)
+                               for name in ("small_talk", "third_party")):
+        return False
+    return is_big_city_folded(fold(name)) and all(
+        word in analysis.rules.place_fillers for word in analysis.words(fend, clause_end))
+
+
+def _offer_for(ctx: ExtractionContext, sentence: Sentence, before: str, source: str, start: int, end: int) -> bool:
+    """'the forecast for Toronto' to a weather service: in a sentence naming the company's offer, a preposition
+    of place_preposition_offer introduces a big city, a name in a place form, or, when the place was just
+    asked, any known place ('a table for Anna' stays a person: Anna is no big city)."""
+    analysis = ctx.analysis
+    if not any(p.search(before) for p in analysis.rules.cue("place_preposition_offer")):
+        return False
+    if not offer_word(ctx, sentence.start, sentence.end):
+        return False
+    name = source[start:end]
+    return is_big_city_folded(fold(name)) or _vouched_by_form(analysis, source, start, end) or (
+        ctx.lenient and is_known_place(name))
 
 
 _FOLDED_WORD = re.compile(r"[a-z][a-z'\-]*")
@@ -353,7 +375,7 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
     markers = place_markers(analysis, ctx.spec)
     for start, end, value, known in candidates:
         sentence = analysis.sentence_at(start)
-        if sentence is None or _blocked(ctx, sentence, start) or negated(analysis, sentence, start, end):
+        if sentence is None or blocked(ctx, sentence, start) or negated(analysis, sentence, start, end):
             continue
         owner = markers.owner(analysis, sentence.start, start) if markers is not None else None
         if owner is not None and owner != ctx.objective.id:
@@ -367,10 +389,13 @@ def extract_place(ctx: ExtractionContext, vocabulary: VocabularyData | None) -> 
             known and _bare(analysis, clause_start, clause_end, start, end))
         if not known and _venue_for_area(ctx, value):
             continue
-        anchored = (local or _anchor(ctx, sentence.start, sentence.end) or _requested(analysis, sentence)
-                    or _accepted_after(analysis, sentence, end))
-        alone = (not known or _only_place_objective(ctx)) and (sentence.start == start or _led_alone(
-            analysis, sentence, start, end)) and _alone(analysis, sentence, start, end) and _only_place_objective(ctx)
+        # A sentence naming the company's offer ('weather check in San Jose') wants it where it names.
+        anchored = (local or _anchor(ctx, sentence.start, sentence.end) or requested(analysis, sentence)
+                    or _accepted_after(analysis, sentence, end) or offer_word(ctx, sentence.start, sentence.end))
+        said_alone = ((sentence.start == start or _led_alone(analysis, sentence, start, end))
+                      and _alone(analysis, sentence, start, end))
+        said_alone = said_alone or (sentence.start == start and _big_city_clause(analysis, value, start, end))
+        alone = (not known or _only_place_objective(ctx)) and said_alone and _only_place_objective(ctx)
         if not (anchored or sentence.is_question or ctx.correcting or ctx.lenient or alone):
             continue
         evidence.append(Evidence(

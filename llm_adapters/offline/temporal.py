@@ -26,6 +26,7 @@ from engine.validators.temporal import COMPLETES, TemporalError, TemporalValue, 
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.memo import memo
+from llm_adapters.offline.offer import seeks_offer
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.temporal_availability import Mentioned, excluded_days, sentence_availability
 from llm_adapters.offline.temporal_parse import Reading, read_sentence
@@ -307,7 +308,7 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     usable: list[TemporalMention] = []
     for mention in mentions:
         sentence = mention.sentence
-        if sentence.is_question and not ctx.allowed(True, "datetime", sentence.seeks_offer) and not _proposes(
+        if sentence.is_question and not ctx.allowed(True, "datetime", seeks_offer(ctx, sentence)) and not _proposes(
                 ctx, mention, compiled):
             continue
         if mention.weak and not ctx.lenient:
@@ -373,7 +374,7 @@ def _availability(ctx: ExtractionContext, mentions: Sequence[TemporalMention],
     origin: dict[int, TemporalMention] = {}
     for mention in mentions:
         sentence = mention.sentence
-        if sentence.is_question and not ctx.allowed(True, "datetime", sentence.seeks_offer) and not _proposes(
+        if sentence.is_question and not ctx.allowed(True, "datetime", seeks_offer(ctx, sentence)) and not _proposes(
                 ctx, mention, compiled):
             continue
         if analysis.blocked(mention.start) or _past(mention, today):
