@@ -37,7 +37,8 @@ SAT = br.SAT  # 2026-03-07, the 1st Saturday of March
 MAPPING = "benchmarks/trace_sets/regions3/{r}/mapping.json"
 Q = tuple[str, Any, dict[str, Any]] | tuple[str, Any, dict[str, Any], str]
 _SERVED = re.compile(r"Zip Codes Served:\s*([\d ,]+)")
-_NOT_PANTRY = re.compile(r"\|\s*(?:Community Gardens|Farmers Markets)(?:;\s*(?:Community Gardens|Farmers Markets))*\s*$")
+_GARDEN = r"(?:Community Gardens|Farmers Markets)"
+_NOT_PANTRY = re.compile(rf"\|\s*{_GARDEN}(?:;\s*{_GARDEN})*\s*$")
 
 SOUTH_KING = ["Kent", "Auburn", "Federal Way", "Renton", "Tukwila", "Burien", "Des Moines", "Seatac", "Covington",
               "Maple Valley", "Enumclaw", "Pacific"]
