@@ -24,16 +24,24 @@ from typing import Any
 from benchmarks.directory.generator import BenchQuery
 from engine.directory.constraints import check
 from engine.directory.ingest import Directory
-from engine.directory.mapping import Mapping
+from engine.directory.mapping import Mapping, row_text
 
 
 def _strings(value: Any) -> Iterator[str]:
+    """Every string, plus structured rows as the engine quotes them (``mapping.values``): an object as its values in
+    field order, a list of objects as those lines joined by '; ' (an HSDS schedule). No word is added."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
+        line = row_text(value)
+        if line:
+            yield line
         for item in value.values():
             yield from _strings(item)
     elif isinstance(value, list):
+        rows = [row_text(item) for item in value if isinstance(item, dict)]
+        if len(rows) > 1:
+            yield "; ".join(row for row in rows if row)
         for item in value:
             yield from _strings(item)
 

@@ -85,6 +85,9 @@ class TimeVocabulary:
     weekend_words: tuple[str, ...]
     weekday_group_words: tuple[str, ...]
     time_relations: tuple[tuple[str, str], ...]  # (phrase, relation), longest phrase first
+    negation_cues: tuple[str, ...] = ()  # 'not', 'except': the weekday / daypart after them is excluded
+    negation_fillers: frozenset[str] = frozenset()  # words allowed between a negation cue and its time word
+    indifference_cues: tuple[str, ...] = ()  # 'closed Mondays is fine': no constraint at all
 
 
 @dataclass(frozen=True)
@@ -210,6 +213,7 @@ class NaturalVocabulary:
     continue_cues: tuple[str, ...]  # 'what about ...', 'and ...': a follow-up even when it names a place and food
     max_history_turns: int
     messages: dict[str, dict[str, str]]
+    municipality_words: frozenset[str] = frozenset()  # 'township': a municipality holding villages of other names
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]
@@ -275,6 +279,9 @@ def _time(data: dict[str, Any]) -> TimeVocabulary:
         dated_weekday_prefixes=_lang_words(data["dated_weekday_prefixes"]),
         weekend_words=_lang_words(data["weekend_words"]), weekday_group_words=_lang_words(data["weekday_group_words"]),
         time_relations=tuple(relations),
+        negation_cues=_lang_words(data.get("negation_cues", {})),
+        negation_fillers=frozenset(_words(data.get("negation_fillers", []))),
+        indifference_cues=_lang_words(data.get("indifference_cues", {})),
     )
 
 
@@ -389,6 +396,7 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         continue_cues=_words(data["followup"]["continue_cues"]),
         max_history_turns=int(data["followup"]["max_history_turns"]),
         messages={k: dict(v) for k, v in data["messages"].items()},
+        municipality_words=frozenset(_words(data.get("municipality_words", []))),
     )
 
 

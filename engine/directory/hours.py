@@ -153,6 +153,10 @@ class HoursParser:
         code_alt = "|".join(re.escape(c) for c in codes)
         self._compact = re.compile(rf"(?<![A-Za-z])(?:(?:{code_alt})-(?:{code_alt})|(?:{code_alt}){{2,7}})(?![A-Za-z])")
         self._code_split = re.compile(code_alt)
+        # One day code alone ("Tu & Th: 1p", "M - F:", "2nd Sa 2p", "Th of each month") only where a schedule
+        # continues (a colon, clock, list or range sign, bracket or 'of' follows); case-exact, so 'th' never is.
+        self._single_code = re.compile(
+            rf"(?<![A-Za-z0-9'])(?:{code_alt})(?![A-Za-z])(?=\.?\s*(?::|\d|[-&,/(]|and\b|of\b))")
         ordinal_alt = _alternation(vocab.ordinal_words)
         am = [w for w in vocab.am_words if len(w) > 1]
         pm = [w for w in vocab.pm_words if len(w) > 1]
@@ -202,6 +206,12 @@ class HoursParser:
             elif any(b <= a for a, b in pairwise(days)):
                 continue  # "SS", "SW": not a run of weekday initials
             tokens.append(_Tok("day", match.start(), match.end(), match.group(0), days=tuple(days)))
+            taken.append((match.start(), match.end()))
+        for match in self._single_code.finditer(original):
+            if any(a <= match.start() < b for a, b in taken):
+                continue
+            day = self.vocab.compact_day_codes[match.group(0)]
+            tokens.append(_Tok("day", match.start(), match.end(), match.group(0), days=(day,)))
             taken.append((match.start(), match.end()))
         for pattern, kind in ((self.vocab.irregular_patterns, "irregular"), (self.vocab.monthly_patterns, "monthly")):
             for regex in pattern:

@@ -23,7 +23,7 @@ from engine.directory.mapping import Mapping, get_path, load_mapping, values
 from engine.directory.models import Evidence, Record
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
 from engine.directory.semantic import ConceptMatcher, split_passages
-from engine.directory.zip_fill import fill_places
+from engine.directory.zip_fill import fill_places, move_to_address_state
 from engine.text import fold
 
 log = structlog.get_logger("grace.directory")
@@ -73,6 +73,16 @@ def _first(record: Any, path: str | None) -> str | None:
         return None
     found = values(record, path)
     return found[0] if found else None
+
+
+def _zip_elsewhere(record: Record) -> bool:
+    row = us_places().zips.get(record.zip or "") if record.zip and record.state else None
+    return row is not None and row.state != record.state
+
+
+def _joined(record: Any, path: str | None) -> str | None:
+    found = values(record, path) if path else []
+    return "; ".join(found) if found else None
 
 
 class _Builder:
@@ -181,7 +191,7 @@ class _Builder:
             county = self.address.county(value, self.mapping.county_suffix)
             if county is not None and county.key not in {c.key for c in counties}:
                 counties.append(county)
-        hours_text = _first(record, scalars["hours"])
+        hours_text = _joined(record, scalars["hours"])  # a schedule list (one row per day) is one hours text
         passages = self._passages(record, extra)
         tags = self._tags(record, extra)
         evidence_text = list(passages)
@@ -338,7 +348,9 @@ def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRul
         tails.append(tail)
     records = _resolve_cities(records, tails, builder.address)
     if any(not r.county_keys or not r.city for r in records):  # scraped lists without county / city fields
-        records = fill_places(records, us_places())
+        records = fill_places(records, us_places(), rules.address.street_words)
+    if any(_zip_elsewhere(r) for r in records):  # an address over the line where the state field is one default
+        records = move_to_address_state(records, us_places())
     records = _merge_city_spellings(records, rules.natural.city_variant_ratio)
     directory = Directory(id=mapping.directory_id, path=path, mapping=mapping, records=tuple(records),
                           content_hash="sha256:" + digest.hexdigest())

@@ -106,8 +106,21 @@ def get_path(record: Any, path: str) -> Any:
     return value
 
 
+def row_text(row: dict[str, Any]) -> str:
+    """An object of scalars as one line of its values in field order: an HSDS schedule row
+    ``{weekday, opens_at, closes_at}`` reads 'Saturday 9 a.m. 11 a.m.', every word the directory's own."""
+    parts: list[str] = []
+    for value in row.values():
+        if isinstance(value, dict):
+            parts.append(row_text(value))
+        elif isinstance(value, str | int | float) and not isinstance(value, bool) and str(value).strip():
+            parts.append(str(value).strip())
+    return " ".join(part for part in parts if part)
+
+
 def values(record: Any, path: str) -> list[str]:
-    """Non-empty string values at ``path``: a string, number or list of them (nested lists flattened)."""
+    """Non-empty string values at ``path``: a string, number or list of them (nested lists flattened); an object
+    (a schedule row, a phone entry) is one value, its scalar fields in order."""
     raw = get_path(record, path)
     out: list[str] = []
 
@@ -122,6 +135,10 @@ def values(record: Any, path: str) -> list[str]:
         elif isinstance(value, list):
             for item in value:
                 walk(item)
+        elif isinstance(value, dict):
+            text = row_text(value)
+            if text:
+                out.append(text)
 
     walk(raw)
     return out

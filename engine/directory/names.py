@@ -10,6 +10,7 @@ distinctive multi-word variant is accepted anywhere; anything else only after a 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -17,7 +18,8 @@ from engine.directory.directory_rules import DirectoryRules
 from engine.directory.ingest import Directory
 from engine.directory.normalize import key_tokens
 
-_PARTS = re.compile(r"\s+[-=/|:]\s+|/|\(|\)|:|,")
+_PARTS = re.compile(r"\s+[-\u2013\u2014=/|:@]\s+|/|\(|\)|:|,|@")  # 'A - B', 'A – B', 'Programme @ Host'
+
 _ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2,5}(?![A-Za-z])")
 _ARTICLES = frozenset({"the", "a", "an", "of", "and", "el", "la", "los", "las", "de"})
 
@@ -30,6 +32,24 @@ class NameMatch:
     distinctive: bool
 
 
+def _leading_initials(name: str) -> dict[str, tuple[str, ...]]:
+    """Initials of the first 3-5 capitalised words of each part of a name, with the words they stand for
+    ('Mercer County Community College Food Pantry' -> 'mccc': mercer county community college); an 'of'/'the'/
+    'and' between them is part of the words, not of the initials."""
+    out: dict[str, tuple[str, ...]] = {}
+    for part in [name, *_PARTS.split(name)]:
+        words = re.findall(r"[A-Za-z][A-Za-z'\u2019]*", part)
+        caps = ""
+        for count, word in enumerate(words, start=1):
+            if word[0].isupper():
+                caps += word[0].lower()
+                if 3 <= len(caps) <= 5:
+                    out.setdefault(caps, key_tokens(" ".join(words[:count])))
+            elif word.lower() not in _ARTICLES:
+                break
+    return out
+
+
 class NameIndex:
     def __init__(self, directory: Directory, rules: DirectoryRules, place_tokens: frozenset[str],
                  reserved: frozenset[str]) -> None:
@@ -37,18 +57,33 @@ class NameIndex:
         self.directional = rules.address.directional_words
         self.blocked = place_tokens | reserved | self.generic
         self.variants: dict[tuple[str, ...], bool] = {}
+        # hashes of each record's whole name and whole name parts ('A (B)': A, B); hashes, not tuples, because at
+        # 10^5 records the tuples cost ~100 MB and a key is only looked up here after it matched a variant
+        self.wholes: set[int] = set()
         # short capitalised forms a name spells out ('UT' in 'University of Toledo (UT Students Only)'): a visitor
         # writing one in capitals names that record even though two letters are never distinctive on their own
         not_acronyms = self.generic | place_tokens | self.directional
         self.acronyms = frozenset(
             word.lower() for record in directory.records for word in _ACRONYM.findall(record.name)
             if word.lower() not in not_acronyms)
+        initials: dict[str, set[tuple[str, ...]]] = {}
         for record in directory.records:
+            self.wholes.update(hash(key_tokens(part)) for part in [record.name, *_PARTS.split(record.name)])
+            for letters, words in _leading_initials(record.name).items():
+                initials.setdefault(letters, set()).add(words)
             for variant in self._variants(record.name):
                 self.variants[variant] = self._distinctive(variant)
             for word in _ACRONYM.findall(record.name):
                 if word.lower() in self.acronyms:  # found only as a capitalised acronym (QueryParser._names)
                     self.variants.setdefault((word.lower(),), False)
+        # 'MCCC' for 'Mercer County Community College Food Pantry': the initials of a name's leading capitalised
+        # words, taken (like the acronyms above) only when the visitor writes them in capitals
+        # one meaning only: initials two different names share ask nothing and match nothing
+        self.spelled_out = {letters: next(iter(words)) for letters, words in initials.items()
+                            if len(words) == 1 and letters not in not_acronyms and (letters,) not in self.variants}
+        self.acronyms = self.acronyms | frozenset(self.spelled_out)
+        for word in self.spelled_out:
+            self.variants.setdefault((word,), False)
         self.max_len = min(max((len(v) for v in self.variants), default=1), rules.retrieval.max_name_ngram)
 
     def trim(self, tokens: tuple[str, ...]) -> tuple[str, ...]:
@@ -64,11 +99,13 @@ class NameIndex:
         return tokens[start:end]
 
     def _variants(self, name: str) -> set[tuple[str, ...]]:
-        full = key_tokens(name)
-        pieces = [full] + [key_tokens(part) for part in _PARTS.split(name)]
+        # interned words: 10^5 names share a few thousand words, so each variant tuple points at one copy of each
+        full = tuple(sys.intern(t) for t in key_tokens(name))
+        pieces = [full] + [tuple(sys.intern(t) for t in key_tokens(part)) for part in _PARTS.split(name)]
         out = set()
         for piece in pieces:
-            for variant in (piece, self._trim(piece), self._branch(piece)):
+            # 'dba Hope's Kitchen' -> 'hopes kitchen': leading generic words off, the name's own last word kept
+            for variant in (piece, self._trim(piece), self._branch(piece), self._trim_left(piece)):
                 if variant:
                     out.add(variant)
         # leading words people stop at ('Humanity House' for 'Humanity House Foundation'); a prefix must hold a
@@ -87,7 +124,15 @@ class NameIndex:
             # end is trimmed off it is mostly a description ('Senior Citizen' of '... Senior Citizen Center')
             if len(tail) >= 3 or (len(tail) == 2 and tail == full[-2:]):
                 out.add(tail)
-        return out
+        # 'Loaves & Fishes': the query tokens drop the ampersand that the name's key spells 'and'
+        out |= {tuple(t for t in v if t != "and") for v in out if "and" in v[1:-1]}
+        return {v for v in out if v}
+
+    def _trim_left(self, tokens: tuple[str, ...]) -> tuple[str, ...]:
+        start = 0
+        while start < len(tokens) and tokens[start] in self.generic:
+            start += 1
+        return tokens[start:] if len(tokens) - start >= 2 else ()
 
     def _branch(self, tokens: tuple[str, ...]) -> tuple[str, ...]:
         """'Bread For The City NW Center' -> 'bread for the city': a branch's quadrant/direction tail dropped."""

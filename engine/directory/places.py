@@ -216,6 +216,11 @@ class PlaceResolver:
             return Resolution("unlisted")  # a real town of the directory's states: no guessing another one
         if all(len(w) < 2 or w in self.blocked for w in key):
             return Resolution("none")
+        head = [p for k, p in pool.items() if p.kind == "city" and len(k) > len(key) and k[:len(key)] == key]
+        if len(head) == 1 and len("".join(key)) >= self.nat.prefix_min_alone:
+            # 'Manitou' for Manitou Springs: the leading words of one listed town, which no town of the
+            # directory's states is called (a same-named town in another state is not what is meant)
+            return Resolution("prefix", (head[0],))
         found = self._prefix(key, pool)
         if found and not states:
             return Resolution("prefix", found)

@@ -22,6 +22,7 @@ from engine.directory.places import PlaceResolver, Resolution
 from engine.directory.query_time import QueryTimeParser
 from engine.directory.regions import build_regions
 from engine.directory.semantic import ConceptMatcher
+from engine.directory.vocab_words import standalone_words
 from engine.ports import CarriedKind
 
 _ZIP = re.compile(r"(?<![\d-])(\d{5})(?:-\d{4})?(?![\d])")
@@ -59,6 +60,7 @@ class QueryParser:
         self.gaz = gazetteer
         self.names = names
         self.reserved = reserved
+        self.standalone = standalone_words(rules)
         self.time = QueryTimeParser(rules.time)
         self.concepts = ConceptMatcher(rules.semantic)
         q = rules.query
@@ -121,10 +123,12 @@ class QueryParser:
         if original[start].isupper() and not self._sentence_initial(original, start):
             return True
         end = tokens[index][2]
-        if original[start].isupper() and any(folded[end:].lstrip().startswith(w + " ") or
-                                             folded[end:].strip() == w for w in self.rules.query.intent_words
-                                             if len(w) > 3):
-            return True  # 'Independence food pantries': a capitalised place right before what is asked for
+        if (original[start].isupper() or key[0] not in self.standalone) and any(
+                folded[end:].lstrip().startswith(w + " ") or folded[end:].strip() == w
+                for w in self.rules.query.intent_words if len(w) > 3):
+            # 'Independence food pantries', 'pueblo food pantries': a place right before what is asked for,
+            # capitalised or a word that has no meaning alone
+            return True
         word = key[0]
         return len(word) >= 3 and not word.isdigit() and word not in self.reserved
 
@@ -451,6 +455,8 @@ class QueryParser:
             # generic words only ('First Baptist Church', 'Iola Food Pantry'): only after a recall cue, and when
             # every word is generic only if the visitor wrote it as a title ('Tell me about The Food Pantry')
             titled = all(w[:1].isupper() for w in surface.split() if w[:1].isalpha())
+            if titled and len(match.key) >= 3 and hash(match.key) in self.names.wholes:
+                return True  # 'Trenton Area Soup Kitchen' written as a title: a whole name, not place + service
             if any(t not in generic for t in match.key):
                 # 'Grace Mobile Pantry open tomorrow?' - but a titled place ('Garden City') stays a place
                 own_word = any(t not in generic and t not in self.gaz.place_tokens for t in match.key)
@@ -463,6 +469,7 @@ class QueryParser:
             key = match.key
             while len(key) > 1 and key[0] in _ARTICLES:
                 key = key[1:]  # 'the Salvation Army' also names 'Salvation Army - Newton'
+            key = self.names.spelled_out.get(key[0], key) if len(key) == 1 else key  # 'MCCC': the words it spells
             if take(start, end, "name"):
                 found.append(NameConstraint(key=key, label=original[start:end]))
         return found
@@ -482,6 +489,9 @@ class QueryParser:
                 county_mark = after < len(tokens) and words[after] in self.county_suffixes and is_free(
                     tokens[after][1], tokens[after][2])
                 found = self.gaz.lookup(key)
+                if county_mark and found and not any(p.kind == "county" for p in found) and (
+                        original[tokens[after][1]:tokens[after][2]] in self.gaz.state_codes):
+                    county_mark = False  # 'La Junta CO': the state code, not 'Co.' for county
                 if not found and size == 1 and county_mark and key[0] in self.gaz.county_initials:
                     found = [self.gaz.county_initials[key[0]]]  # 'PG county': initials need the suffix
                 if not found:

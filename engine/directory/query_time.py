@@ -59,6 +59,23 @@ class QueryTimeParser:
         self._range_joiners = re.compile(r"^\s*(?:-|to|and|until|till|a|y|hasta)\s*(?:las\s*|la\s*)?$")
         self._between = re.compile(
             rf"(?:{_alt(vocab.range_openers)})\s+(?:las\s+|la\s+)?$")
+        fillers = rf"(?:(?:{_alt(sorted(vocab.negation_fillers))})\s+)*" if vocab.negation_fillers else ""
+        self._negated_before = re.compile(
+            rf"(?<![a-z'])(?:{_alt(vocab.negation_cues)})\s+{fillers}$") if vocab.negation_cues else None
+        self._closed_before = re.compile(rf"(?<![a-z])(?:{_alt(vocab.closed_words)})\s+{fillers}$")
+        self._indifferent_after = re.compile(
+            rf"^\s*(?:{_alt(vocab.indifference_cues)})(?![a-z])") if vocab.indifference_cues else None
+
+    def _polarity(self, folded: str, start: int, end: int) -> str:
+        """'not' / 'except' before a time word exclude it ('not on Sundays'); 'closed Mondays is fine' makes it
+        no constraint ('skip'); anything else is a wanted time ('want')."""
+        before = folded[:start]
+        if (self._indifferent_after is not None and self._closed_before.search(before)
+                and self._indifferent_after.search(folded[end:])):
+            return "skip"
+        if self._negated_before is not None and self._negated_before.search(before):
+            return "not"
+        return "want"
 
     # ------------------------------------------------------------------
     def parse(self, folded: str, original: str, free: list[bool], reference: datetime) -> TimeParse:
@@ -77,11 +94,18 @@ class QueryTimeParser:
             return True
 
         dayparts: list[tuple[int, int, str, int, int]] = []
+        negated_parts: list[tuple[str, int, int]] = []
+        excluded: set[int] = set()
         for regex, part in self._dayparts:
             for m in regex.finditer(folded):
                 if all(free[m.start():m.end()]):
-                    dayparts.append((m.start(), m.end(), part.id, part.start, part.end))
-                    take(m.start(), m.end(), f"daypart:{part.id}")
+                    polarity = self._polarity(folded, m.start(), m.end())
+                    if polarity == "want":
+                        dayparts.append((m.start(), m.end(), part.id, part.start, part.end))
+                    elif polarity == "not":
+                        negated_parts.append((part.id, part.start, part.end))
+                    take(m.start(), m.end(), f"daypart:{part.id}" if polarity == "want" else
+                         f"daypart_{polarity}:{part.id}")
         for regex, offset in self._relative:
             for m in regex.finditer(folded):
                 # "tonight", "this morning" contain a daypart; "manana" inside "por la manana" does not count
@@ -101,16 +125,23 @@ class QueryTimeParser:
                     minute = reference.hour * 60 + reference.minute
                     conditions.append(TimeCondition("at", minute, label=f"{minute // 60}:{minute % 60:02d}"))
         for m in self._weekend.finditer(folded):
-            if take(m.start(), m.end(), "weekend"):
+            polarity = self._polarity(folded, m.start(), m.end())
+            if take(m.start(), m.end(), "weekend" if polarity == "want" else f"weekend_{polarity}"):
                 prefix = self._prefix.search(folded[:m.start()])
-                if prefix:
+                if polarity != "want":
+                    excluded.update({5, 6} if polarity == "not" else ())
+                elif prefix:
                     dates.extend(_next_weekday(today, d) for d in (5, 6))
                 else:
                     days.update({5, 6})
         for m in self._workweek.finditer(folded):
-            if take(m.start(), m.end(), "weekdays"):
-                days.update(range(5))
-        self._weekdays(folded, original, take, days, dates, today)
+            polarity = self._polarity(folded, m.start(), m.end())
+            if take(m.start(), m.end(), "weekdays" if polarity == "want" else f"weekdays_{polarity}"):
+                if polarity == "want":
+                    days.update(range(5))
+                elif polarity == "not":
+                    excluded.update(range(5))
+        self._weekdays(folded, original, take, days, dates, today, excluded)
         for regex in (self._date_md, self._date_dm):
             for m in regex.finditer(folded):
                 when = _calendar_date(self.vocab.month_words.get(m.group("month")), int(m.group("day")), today)
@@ -121,13 +152,29 @@ class QueryTimeParser:
         for start, end, part_id, window_start, window_end in dayparts:
             if (start, end) not in meridiem_spans:
                 conditions.append(TimeCondition("window", window_start, window_end, label=part_id))
+        for part_id, window_start, window_end in negated_parts:
+            # 'not in the morning': open after the morning ends; 'not in the evening': open before it starts;
+            # a window in mid-day leaves two sides, which one condition cannot say: no time condition
+            first = min(part.start for part in self.vocab.dayparts)
+            middle = (first + max(part.end for part in self.vocab.dayparts)) / 2
+            if window_start <= first:
+                conditions.append(TimeCondition("after", window_end, label=f"not {part_id}"))
+            elif window_start >= middle:  # a late window: open before it starts
+                conditions.append(TimeCondition("before", window_start, label=f"not {part_id}"))
+            else:
+                result.notes.append(f"negated_daypart_unsupported:{part_id}")
+        if excluded:
+            # 'any day except Monday', 'not on weekends': open on one of the other days
+            days = (days or set(range(7))) - excluded
+            if not days:
+                result.notes.append("every_day_excluded")
         if days or dates or conditions:
             result.hours = HoursConstraint(days=frozenset(days), dates=tuple(dict.fromkeys(dates)),
                                            conditions=tuple(dict.fromkeys(conditions)))
         return result
 
     def _weekdays(self, folded: str, original: str, take: Callable[[int, int, str], bool], days: set[int],
-                  dates: list[date], today: date) -> None:
+                  dates: list[date], today: date, excluded: set[int]) -> None:
         found: list[tuple[int, int, int]] = [(m.start(), m.end(), self.vocab.day_words[m.group(0)])
                                              for m in self._day.finditer(folded)]
         for m in self._abbr.finditer(original):
@@ -139,17 +186,22 @@ class QueryTimeParser:
                 found.append((m.start("abbr"), m.end("abbr"), self.vocab.day_abbreviations[m.group("abbr")]))
         found.sort()
         previous: tuple[int, int] | None = None  # (end offset, day) of the last weekday, for ranges
+        polarity = "want"
         for start, end, day in found:
-            if not take(start, end, f"weekday:{day}"):
-                continue
             between = folded[previous[0]:start] if previous else ""
+            joined = previous is not None and bool(re.fullmatch(
+                rf"\s*(?:{_alt(self.vocab.day_range_connectors + self.vocab.list_connectors)}|\s)*\s*", between))
+            # a day joined to a negated one shares it ('not on Mondays or Tuesdays')
+            polarity = polarity if joined and polarity != "want" else self._polarity(folded, start, end)
+            if not take(start, end, f"weekday:{day}" if polarity == "want" else f"weekday_{polarity}:{day}"):
+                continue
+            target = days if polarity == "want" else excluded if polarity == "not" else set()
             if previous and re.fullmatch(rf"\s*(?:{_alt(self.vocab.day_range_connectors)})\s*", between):
-                span = _day_range(previous[1], day)
-                days.update(span)
-            elif self._prefix.search(folded[:start]):
+                target.update(_day_range(previous[1], day))
+            elif polarity == "want" and self._prefix.search(folded[:start]):
                 dates.append(_next_weekday(today, day))
             else:
-                days.add(day)
+                target.add(day)
             previous = (end, day)
 
     def _clocks(self, folded: str, free: list[bool], take: Callable[[int, int, str], bool],

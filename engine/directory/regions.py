@@ -3,7 +3,8 @@
 An entry applies when the directory has records in its state. It stands for the directory places it lists of one
 kind (counties, towns or ZIPs: alternatives of each other), plus the state when the directory spans several states
 (a county name repeats across states). An applicable entry none of whose places the directory lists is an unknown
-place, so the answer is an explicit no match rather than records elsewhere.
+place, so the answer is an explicit no match rather than records elsewhere. A township ('Lawrence Township') is
+derived from the ZIP source as the directory towns inside it (``_municipalities``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from engine.directory.constraints import PlaceConstraint
 from engine.directory.directory_rules import DirectoryRules
 from engine.directory.gazetteer import Gazetteer
+from engine.directory.geo_cache import us_places
 from engine.directory.normalize import key_tokens
 
 Key = tuple[str, ...]
@@ -44,4 +46,33 @@ def build_regions(rules: DirectoryRules, gaz: Gazetteer) -> dict[Key, RegionMatc
             places.append(PlaceConstraint("state", state.key, state.label))
         for key in entry.names:
             table.setdefault(key, RegionMatch(tuple(dict.fromkeys(places))))
+    for key, match in _municipalities(rules, gaz).items():
+        table.setdefault(key, match)
+    return table
+
+
+def _municipalities(rules: DirectoryRules, gaz: Gazetteer) -> dict[Key, RegionMatch]:
+    """'Hamilton Township' as every directory town inside it, derived from the ZIP source: a ZIP naming the township
+    lists its villages among its other names ('Hamilton Square', 'Mercerville'). A name that is some ZIP's main
+    town of the state is a town of its own, never a village ('Trenton' is listed for a Lawrence Township ZIP)."""
+    words = rules.natural.municipality_words
+    states = set(gaz.state_codes)
+    if not words or not states:
+        return {}
+    rows = [row for row in us_places().zips.values() if row.state in states]
+    mains = {key_tokens(row.city) for row in rows}
+    groups: dict[Key, set[Key]] = {}
+    for row in rows:
+        names = [key_tokens(name) for name in (row.city, *row.alternates)]
+        for name in names:
+            if len(name) >= 2 and name[-1] in words:
+                members = groups.setdefault(name[:-1], set())
+                members.update({name[:-1], name})
+                members.update(n for n in names if n not in mains)
+    table: dict[Key, RegionMatch] = {}
+    for head, members in groups.items():
+        places = [PlaceConstraint("city", p.key, p.label) for m in sorted(members) if (p := gaz.cities.get(m))]
+        if places:  # before the ZIP source's own alias, which names the ZIP's main town ('Ewing Twp' -> Trenton)
+            for word in words:
+                table[(*head, word)] = RegionMatch(tuple(places))
     return table

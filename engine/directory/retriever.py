@@ -14,6 +14,7 @@ INVARIANT (T-1): under KG-3 every returned record satisfies every extracted cons
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -99,6 +100,9 @@ def as_reference(value: datetime | date | None) -> datetime:
     return datetime(value.year, value.month, value.day)
 
 
+_PROGRAMME = re.compile(r"\s+[-\u2013\u2014]\s+")  # 'Organisation - Programme'
+
+
 class TraceRetriever:
     """Loaded once per directory; ``answer`` is deterministic for a given text, reference date and variant."""
 
@@ -128,7 +132,11 @@ class TraceRetriever:
             for word in words:
                 self._name_postings.setdefault(word, set()).add(index)
         self.resolver = PlaceResolver(directory, self.gazetteer, self.rules, reserved | self.rules.query.stopwords)
-        self.regions_covered = len({k for r in directory.records for k in r.county_keys}) or 1
+        # the counties the directory says it covers (its county field) when it has one, else those read from ZIPs:
+        # one record over the line, placed by its own address ('Morrisville, PA'), does not make a one-county
+        # directory ask where
+        stated = {k for r in directory.records if not r.county_from_zip for k in r.county_keys}
+        self.regions_covered = len(stated or {k for r in directory.records for k in r.county_keys}) or 1
         self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver)
         policy = self.rules.retrieval
         self.text = TextIndex(directory, policy.bm25_k1, policy.bm25_b)
@@ -201,9 +209,11 @@ class TraceRetriever:
             nat = self.rules.natural
             or_word = f" {nat.message('or_word', language)} "
             shown = []
+            one_town = len({self.directory.records[self._position(i)].city_key for i in branches}) == 1
             for index in branches[:6]:
                 record = self.directory.records[self._position(index)]
-                shown.append(f"{record.name} ({record.city})" if record.city else record.name)
+                where = record.address if one_town and record.address else record.city
+                shown.append(f"{record.name} ({where})" if where else record.name)
             question = nat.message("clarify_place", language).format(candidates=or_word.join(shown))
             return Answer("clarify", (), question, parsed, self.variant, reason="ambiguous_name")
         distances: dict[int, float] = {}
@@ -232,7 +242,7 @@ class TraceRetriever:
             if pool is not None:  # the branch in the place asked for, before any 'named alone' preference
                 named &= pool
             if not parsed.alternatives:
-                named = self._named_alone(named, c) or named
+                named = self._named_alone(named, c, programmes=pool is not None) or named
             food = {i for i in named if not records[self._position(i)].non_food}
             pool = food if c.service is None and food else named  # a food listing before a job/money listing
         scores = self._text_scores(parsed)
@@ -301,18 +311,32 @@ class TraceRetriever:
         exact = self._named_alone(named, c)
         if exact:  # a record bears the name: only chain branches (extra words are places or generic) compete
             named = {i for i in named if not set(self._name_tokens[i]) - asked - blocked}
-        towns = {records[self._position(i)].city_key or f"#{i}" for i in named}
-        if len(named) < 2 or len(towns) < 2:
+        towns = {records[self._position(i)].city_key for i in named} - {None}  # a record naming no town: none
+        if len(named) < 2:
             return []
+        if len(towns) < 2:
+            # one town: its sites (addresses; a lunch and a dinner row at one address are one site, a record
+            # stating no address is none) are all shown when one answer holds them, else the visitor picks one
+            # ('God's Kitchen' at five street corners of one city)
+            sites = {" ".join(key_tokens(records[self._position(i)].address or "")) for i in named} - {""}
+            if len(sites) <= self.rules.retrieval.k:
+                return []
         return sorted(named)
 
-    def _named_alone(self, named: set[int], c: Constraints) -> set[int]:
-        """Records whose whole name (generic words aside) is the name asked for: the named record alone."""
+    def _named_alone(self, named: set[int], c: Constraints, programmes: bool = False) -> set[int]:
+        """Records whose whole name (generic words aside) is the name asked for: the named record alone; with
+        ``programmes`` (a place is given) also those naming it before a programme ('Open Door Ministries -
+        Father's Table' beside 'Open Door Ministries - Pantry')."""
         generic = self.names.generic
         wanted = {tuple(t for t in n.key if t not in generic) for n in c.names}
+        records = self.directory.records
+
+        def core(text: str) -> tuple[str, ...]:
+            return tuple(t for t in key_tokens(text) if t not in generic)
+
         return {i for i in named
-                if tuple(t for t in self._name_tokens[i] if t not in generic)
-                in wanted}
+                if core(records[self._position(i)].name) in wanted
+                or (programmes and core(_PROGRAMME.split(records[self._position(i)].name, maxsplit=1)[0]) in wanted)}
 
     def _by_distance(self, parsed: ParsedQuery, pool: set[int] | None,
                      scores: np.ndarray[Any, np.dtype[np.float64]], distances: dict[int, float]) -> list[int]:

@@ -11,14 +11,27 @@ _CACHE: dict[str, frozenset[str]] = {}
 
 def reserved_words(rules: DirectoryRules) -> frozenset[str]:
     """Every word the parser gives a meaning of its own (time, cues, concepts, stopwords, common words)."""
-    cached = _CACHE.get(rules.content_hash)
+    return _words(rules, whole_only=False)
+
+
+def standalone_words(rules: DirectoryRules) -> frozenset[str]:
+    """The reserved words that mean something alone: a one-word vocabulary entry or a concept word. A word only
+    ever part of a longer phrase ('pueblo' in 'el pueblo de') is free to be a town when the phrase is not there."""
+    return _words(rules, whole_only=True)
+
+
+def _words(rules: DirectoryRules, whole_only: bool) -> frozenset[str]:
+    cache_key = f"{rules.content_hash}:{whole_only}"
+    cached = _CACHE.get(cache_key)
     if cached is not None:
         return cached
     words: set[str] = set()
 
     def add(phrases: tuple[str, ...] | frozenset[str] | list[str]) -> None:
         for phrase in phrases:
-            words.update(re.findall(r"[a-z0-9]+", phrase))
+            found = re.findall(r"[a-z0-9]+", phrase)
+            if not whole_only or len(found) == 1:
+                words.update(found)
 
     time = rules.time
     add(list(time.day_words) + list(time.day_abbreviations) + list(time.month_words) + list(time.ordinal_words))
@@ -36,5 +49,5 @@ def reserved_words(rules: DirectoryRules) -> frozenset[str]:
         for pattern in concept.query_patterns:
             words.update(w for w in re.findall(r"[a-z]{3,}", pattern.pattern) if w not in {"an", "the"})
     result = frozenset(words)
-    _CACHE[rules.content_hash] = result
+    _CACHE[cache_key] = result
     return result

@@ -4,11 +4,14 @@ Scraped directories often carry no county field, a city with address debris ('45
 'NE Fort Walton Beach') or no city at all, and some ZIPs that are street numbers. A record keeps what it states
 when that is a real town of its state; otherwise:
 
-* city: the directory's city with leading debris (numbers, punctuation, compass words) removed when the rest is a
-  town of the record's state; else a town name of the record's valid ZIP (its main name or an alternate one, e.g.
-  'Prichard' for 36610) written at the end of the street address; else the valid ZIP's main town;
+* city: the directory's city with leading debris (numbers, punctuation, compass words, or any words when the whole
+  is no town of the state: 'Breunig Avenue Trenton') removed when the rest is a town of the record's state; else a
+  town name of the record's valid ZIP (its main name or an alternate one, e.g. 'Prichard' for 36610) written at the
+  end of the street address; else the valid ZIP's main town; else (no ZIP stated) the town of the ZIP centroid
+  nearest to the record's own coordinates;
 * county: the valid ZIP's county; else the county of the ZIP centroid nearest to the record's own coordinates;
-* state: the valid ZIP's state.
+* state: the valid ZIP's state. Separately (``move_to_address_state``) a street address naming another state with a
+  ZIP of it ('Morrisville, PA 19067') moves the record there (state, county) over the directory's fields.
 
 A ZIP is valid for a record when the gazetteer knows it and it lies in the record's stated state (if any). The
 ``filled`` map says which fields were derived, so an answer can quote the ZIP a county was read from.
@@ -17,6 +20,7 @@ A ZIP is valid for a record when the gazetteer knows it and it lies in the recor
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -55,6 +59,23 @@ def _town_of(us: UsPlaces, text: str | None, state: str | None) -> str | None:
     return None
 
 
+def _address_state_row(us: UsPlaces, record: Record) -> ZipRow | None:
+    row = us.zips.get(record.zip or "")
+    if row is None or not record.state or row.state == record.state or not record.address:
+        return None
+    return row if re.search(rf"\b{row.state}\b[\s,.]*{row.zip}\b", record.address) else None
+
+
+def _town_tail(us: UsPlaces, text: str, state: str, street_words: frozenset[str]) -> str | None:
+    """The longest strict tail of ``text`` that is a town of ``state``, when the whole is none and what comes before
+    it ends in a street word ('Breunig Avenue | Trenton'; never 'East | Palo Alto')."""
+    words = key_tokens(text)
+    for start in range(1, len(words)):
+        if words[start - 1] in street_words and (words[start:], state) in us.towns:
+            return " ".join(w.capitalize() for w in words[start:])
+    return None
+
+
 def _address_town(row: ZipRow, address: str | None) -> str | None:
     words = key_tokens(address or "")
     for name in (row.city, *row.alternates):
@@ -80,7 +101,7 @@ class _Nearest:
         return self.rows[int(np.argmin(d))]
 
 
-def fill_places(records: list[Record], us: UsPlaces) -> list[Record]:
+def fill_places(records: list[Record], us: UsPlaces, street_words: frozenset[str] = frozenset()) -> list[Record]:
     states = {r.state for r in records if r.state} or {z.state for r in records if (z := us.zips.get(r.zip or ""))}
     nearest: _Nearest | None = None
     out = []
@@ -90,8 +111,18 @@ def fill_places(records: list[Record], us: UsPlaces) -> list[Record]:
         city = record.city
         if city and _debris(city) and (key_tokens(city), state or "") not in us.towns:
             city = _town_of(us, city, state) or (None if row is not None else city)
+        elif city and state and (key_tokens(city), state) not in us.towns:
+            city = _town_tail(us, city, state, street_words) or city  # the street ran into the town
         if not city and row is not None:
             city = _address_town(row, record.address) or " ".join(w.capitalize() for w in key_tokens(row.city))
+        # coordinates only (no ZIP stated at all): the town they lie in; a garbled ZIP makes its geocode suspect
+        if not city and not record.zip and record.point is not None:
+            nearest = nearest or _Nearest(us, states)
+            near = nearest.row(record.point)
+            # a stated county the point is not in: a failed geocode's default point, not the town
+            agrees = near is not None and (not record.county_keys or place_key(
+                near.county.removesuffix(" County").removesuffix(" Parish")) in record.county_keys)
+            city = " ".join(w.capitalize() for w in key_tokens(near.city)) if near is not None and agrees else None
         counties, county_keys = record.counties, record.county_keys
         if not county_keys:
             source = row
@@ -106,5 +137,19 @@ def fill_places(records: list[Record], us: UsPlaces) -> list[Record]:
             record = replace(record, city=city, city_key=place_key(city) if city else None, counties=counties,
                              county_keys=county_keys, state=state,
                              county_from_zip=record.county_from_zip or counties != record.counties)
+        out.append(record)
+    return out
+
+
+def move_to_address_state(records: list[Record], us: UsPlaces) -> list[Record]:
+    """A street address naming another state with a ZIP of it ('Morrisville, PA 19067' in a record whose fields say
+    Mercer, NJ as every record of its directory does): the address is the record's own place (state, county)."""
+    out = []
+    for record in records:
+        row = _address_state_row(us, record)
+        if row is not None and row.county:
+            name = row.county.removesuffix(" County").removesuffix(" Parish")
+            record = replace(record, state=row.state, counties=(f"{name} County",), county_keys=(place_key(name),),
+                             county_from_zip=True)
         out.append(record)
     return out

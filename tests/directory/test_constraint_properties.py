@@ -41,6 +41,7 @@ NEGATED = {
     "hot_meals": "that is not a soup kitchen", "drive_thru": "that is not a drive-thru",
     "delivery": "without delivery", "mobile_pantry": "that is not a mobile pantry",
     "no_appointment": "by appointment only",
+    "voucher": "that doesn't need a voucher", "no_voucher": "that requires a voucher",
 }
 
 
