@@ -25,6 +25,7 @@ from engine.directory.retriever import TraceRetriever  # noqa: E402
 SETS = ["kansas", "sv", "ny", "dc"]
 REGION_SETS = ["gulf_coast", "western_mass", "nw_ohio"]  # fresh sets on HAARRRvest regions (regions/README.md)
 REGION2_SETS = ["nw_nc", "southern_co", "mercer_nj"]  # blind sets on three more regions (regions2/README.md)
+REGION3_SETS = ["western_wa", "sf_marin", "hawaii_island"]  # blind third batch (regions3/README.md)
 
 
 def main() -> int:
@@ -33,11 +34,15 @@ def main() -> int:
     parser.add_argument("--only", action="append", help="directory set name (repeatable)")
     parser.add_argument("--regions", action="store_true", help="the fresh region sets instead of the four")
     parser.add_argument("--regions2", action="store_true", help="the blind second batch of region sets")
+    parser.add_argument("--regions3", action="store_true", help="the blind third batch of region sets")
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    default = REGION2_SETS if args.regions2 else REGION_SETS if args.regions else SETS
+    default = (REGION3_SETS if args.regions3 else REGION2_SETS if args.regions2 else REGION_SETS if args.regions
+               else SETS)
+    folders = {**dict.fromkeys(REGION_SETS, "regions"), **dict.fromkeys(REGION2_SETS, "regions2"),
+               **dict.fromkeys(REGION3_SETS, "regions3")}
     for name in args.only or default:
-        folder = "regions" if name in REGION_SETS else "regions2" if name in REGION2_SETS else ""
+        folder = folders.get(name, "")
         payload = load_set(PROJECT / "benchmarks" / "trace_sets" / folder / f"{name}.json")
         if payload["directory"].startswith("benchmarks/"):  # committed benchmark data, not the shared folder
             directory = PROJECT / payload["directory"]

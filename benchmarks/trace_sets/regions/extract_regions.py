@@ -2,9 +2,12 @@
 
     .venv/bin/python benchmarks/trace_sets/regions/extract_regions.py /path/to/HAARRRvest.git
     .venv/bin/python benchmarks/trace_sets/regions/extract_regions.py /path/to/HAARRRvest.git --regions2
+    .venv/bin/python benchmarks/trace_sets/regions/extract_regions.py /path/to/HAARRRvest.git --regions3
 
 ``--regions2`` writes the second batch (benchmarks/trace_sets/regions2/README.md): three scrapers whose job files
 were removed from HEAD, read at commit ffc449dc4 (merge of the 2025-08-06 data update), one scrape date each.
+``--regions3`` writes the third batch (benchmarks/trace_sets/regions3/README.md): two scrapers read at ffc449dc4 and
+one at 14455b81f (HEAD of the stored snapshot, data update 2025-08-09), one scrape date each.
 
 Source: github.com/For-The-Greater-Good/HAARRRvest (CC0 1.0), commit 14455b81f (data update 2025-08-09).
 Each file ``daily/<date>/scrapers/<scraper>/<job>.json`` is one job whose prompt ends with ``Input Data:`` and the
@@ -32,6 +35,13 @@ REGIONS2 = {
     "mercer_nj": ("mercer_food_finder", "2025-08-06"),
 }
 COMMIT2 = "ffc449dc4b0ca7eff9fef5c6b7d4a39f4339855b"
+COMMIT3 = "14455b81f178f9db6fc99e095d8dad4971135360"  # HEAD when the third batch was taken (data update 2025-08-09)
+# region -> (scraper, scrape date, commit)
+REGIONS3 = {
+    "western_wa": ("food_lifeline_wa", "2025-08-06", COMMIT2),
+    "sf_marin": ("sfmarin_food_bank_ca", "2025-08-08", COMMIT3),
+    "hawaii_island": ("the_food_basket_inc_hi", "2025-08-06", COMMIT2),
+}
 MARK = "Input Data:"
 
 
@@ -55,9 +65,15 @@ def extract(repo: str, scraper: str, rev: str = "HEAD", day: str | None = None) 
 def main() -> int:
     repo = sys.argv[1]
     second = "--regions2" in sys.argv[2:]
-    jobs = ({r: (s, COMMIT2, d) for r, (s, d) in REGIONS2.items()} if second
-            else {r: (s, "HEAD", None) for r, s in REGIONS.items()})
-    folder = HERE.parent / "regions2" if second else HERE
+    third = "--regions3" in sys.argv[2:]
+    jobs: dict[str, tuple[str, str, str | None]]
+    if third:
+        jobs = {r: (s, rev, d) for r, (s, d, rev) in REGIONS3.items()}
+    elif second:
+        jobs = {r: (s, COMMIT2, d) for r, (s, d) in REGIONS2.items()}
+    else:
+        jobs = {r: (s, "HEAD", None) for r, s in REGIONS.items()}
+    folder = HERE.parent / ("regions3" if third else "regions2" if second else "regions")
     for region, (scraper, rev, day) in jobs.items():
         records = extract(repo, scraper, rev, day)
         target = folder / region / "records.json"

@@ -32,8 +32,13 @@ sys.path.insert(0, str(HERE.parent))
 import gold  # noqa: E402
 
 STATES = {"gulf_coast": ("AL", "FL", "MS"), "western_mass": ("MA",), "nw_ohio": ("OH",),
-          "nw_nc": ("NC",), "southern_co": ("CO",), "mercer_nj": ("NJ", "PA")}
+          "nw_nc": ("NC",), "southern_co": ("CO",), "mercer_nj": ("NJ", "PA"),
+          "western_wa": ("WA",), "sf_marin": ("CA",), "hawaii_island": ("HI",)}
 SECOND = ("nw_nc", "southern_co", "mercer_nj")  # benchmarks/trace_sets/regions2
+THIRD = ("western_wa", "sf_marin", "hawaii_island")  # benchmarks/trace_sets/regions3
+_SF_DAY = re.compile(r"Distribution Day:\s*(\w+)")
+# SF-Marin notes: the distribution and enrollment times repeat or sit beside the hours; only the rest is notes
+_SF_TIMES = re.compile(r"(?:Distribution Day|Distribution Time|Enrollment Time):[^|]*\|?\s*")
 _NC_DAY = {"M": "Monday", "T": "Tuesday", "Tu": "Tuesday", "W": "Wednesday", "Th": "Thursday", "F": "Friday",
            "Sa": "Saturday", "Su": "Sunday"}
 _NC_CODE = re.compile(r"(?<![A-Za-z])(Su|Sa|Th|Tu|M|T|W|F)\.?(?![A-Za-z])")
@@ -117,6 +122,20 @@ def _flat(region: str, r: dict[str, Any]) -> dict[str, Any]:
         return {"name": r["name"], "address": a.get("address_1"), "city": a.get("city"), "zip": a.get("postal_code"),
                 "latitude": loc.get("latitude"), "longitude": loc.get("longitude"), "hours": "; ".join(rows),
                 "description": " | ".join(x for x in (r.get("description"), r.get("alternate_name")) if x)}
+    if region == "western_wa":  # no hours, no notes; the ZIP only at the end of full_address ('..., WA, 98122')
+        z = _TAIL_ZIP.search(str(r.get("full_address") or ""))
+        return {**r, "zip": z.group(1) if z else None, "hours": "", "description": ""}
+    if region == "sf_marin":  # hours '8:30 am - 10:30 am' carry no day: the day is 'Distribution Day: Saturday'
+        notes = str(r.get("notes") or "")
+        day = _SF_DAY.search(notes)
+        rest = _SF_TIMES.sub("", notes).strip(" |")
+        if r.get("enrollment_required"):
+            rest = (rest + " | Enrollment required").strip(" |")
+        return {**r, "hours": f"{day.group(1) if day else ''} {r.get('hours') or ''}".strip(), "notes": "",
+                "description": rest}
+    if region == "hawaii_island":  # every hours text starts with a stray 'Monday:' (the scraped table's label)
+        hours = " ".join(re.sub(r"^\s*Monday:\s*", "", str(r.get("hours") or "")).split())
+        return {**r, "hours": hours, "description": ""}
     if region == "mercer_nj":  # '29 E. Paul Avenue Trenton, NJ 08638': town before the comma, ZIP at the end
         full = " ".join(str(r.get("address") or "").split())
         z = _TAIL_ZIP.search(full)
@@ -126,6 +145,8 @@ def _flat(region: str, r: dict[str, Any]) -> dict[str, Any]:
 
 
 def _folder(region: str) -> Path:
+    if region in THIRD:
+        return HERE.parent / "regions3" / region
     return HERE.parent / "regions2" / region if region in SECOND else HERE / region
 
 
@@ -135,13 +156,13 @@ def load(region: str) -> tuple[gold.Rec, ...]:
     records = json.loads((_folder(region) / "records.json").read_text(encoding="utf-8"))
     out = []
     for i, raw in enumerate(records):
-        r = _flat(region, raw) if region in SECOND else raw
+        r = _flat(region, raw) if region in SECOND + THIRD else raw
         row = _zip_row(str(r.get("zip") or ""), states)
         town = clean_town(r.get("city"), r.get("address"), states)
         if town is None and row is not None:
             town = row["city"].title()
         lat, lon = r.get("latitude"), r.get("longitude")
-        if town is None and region in SECOND and lat is not None and lon is not None:
+        if town is None and region in SECOND + THIRD and lat is not None and lon is not None:
             town = _nearest(float(lat), float(lon), states)[1].title()
         if row is not None:
             county = row["county"]
@@ -212,6 +233,10 @@ def fact(rec: gold.Rec, what: str) -> bool:
     if what == "meal_site":  # second batch: a place serving meals, named by the meal ('Dinner served Wed.')
         return fact(rec, "soup_kitchen") or gold.needs(rec, "meals") or bool(re.search(
             r"\b(?:dinner|lunch|breakfast|supper)\b|sit[- ]down meals?|distributing meals", text, re.I))
+    if what == "meal_program":  # third batch: a meal programme or soup kitchen (Food Lifeline's 'Meal Programs')
+        return fact(rec, "soup_kitchen") or bool(re.search(r"meal programs?", text, re.I))
+    if what == "enrollment":  # third batch: SF-Marin's enrollment_required flag, written into the notes by _flat
+        return bool(re.search(r"enrollment required", text, re.I))
     if what == "soup_kitchen":
         return bool(re.search(r"soup kitchen|meal ?site|hot meal|mealsite", text, re.I))
     return gold.needs(rec, what)
