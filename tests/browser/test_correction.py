@@ -14,6 +14,7 @@ import pytest
 from engine.service.runner import Built
 from tests.browser.a11y import axe_check
 from tests.browser.demo_server import served_demo
+from tests.browser.widget import send
 from tests.support.embeddings import link_embeddings
 
 TIMEOUT_MS = 30_000
@@ -32,14 +33,6 @@ def demo(tmp_path_factory: pytest.TempPathFactory, shared_embeddings: Path) -> I
         yield served
 
 
-def _send(page: Any, text: str, count: int) -> Any:
-    page.locator("[data-testid=grace-input]").fill(text)
-    page.locator("[data-testid=grace-input]").press("Enter")
-    reply = page.locator("[data-testid=grace-bot]").nth(count - 1)
-    reply.wait_for(timeout=TIMEOUT_MS)
-    return reply
-
-
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
 @pytest.mark.parametrize(("lang", "first", "correction", "new", "old"), CASES, ids=[c[0] for c in CASES])
 def test_widget_shows_a_correction_with_the_value_it_replaces(
@@ -52,9 +45,9 @@ def test_widget_shows_a_correction_with_the_value_it_replaces(
     try:
         page.goto(f"{url}/demo/real-estate?lang={lang}")
         page.locator("[data-testid=grace-launcher]").click()
-        before = _send(page, first, 1)
+        before = send(page, first, 1, TIMEOUT_MS)
         assert before.get_attribute("data-state", timeout=TIMEOUT_MS).startswith("1")
-        reply = _send(page, correction, 2)
+        reply = send(page, correction, 2, TIMEOUT_MS)
         notice = reply.locator("[data-testid=grace-notice]").first.inner_text()
         assert new in notice and old in notice and notice.index(new) < notice.index(old)  # the new value, then the old
         assert reply.get_attribute("data-state").startswith("1")  # still complete: a revision, not a reset

@@ -14,6 +14,7 @@ from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.storage.sqlite import SQLiteStore
 from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer
+from tests.browser.widget import send
 from tests.conftest import copy_core_rules
 from tests.service.helpers import AUDIT_KEY, Service, make_service
 from tests.service.test_service_webhooks import _spec
@@ -33,14 +34,6 @@ def served(tmp_path: Path) -> Iterator[tuple[Service, str]]:
     service.store.close()
 
 
-def _send(page: Any, text: str, count: int) -> Any:
-    page.locator("[data-testid=grace-input]").fill(text)
-    page.locator("[data-testid=grace-input]").press("Enter")
-    reply = page.locator("[data-testid=grace-bot]").nth(count - 1)
-    reply.wait_for(timeout=TIMEOUT_MS)
-    return reply
-
-
 def test_widget_says_what_is_still_needed_instead_of_noted(served: tuple[Service, str], browser: Any,
                                                            shots: Path) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
@@ -49,8 +42,8 @@ def test_widget_says_what_is_still_needed_instead_of_noted(served: tuple[Service
         page.goto(f"{served[1]}/demo/test?lang=en")
         page.locator("#grace-widget[data-configured=true]").wait_for(state="attached", timeout=TIMEOUT_MS)
         page.locator("[data-testid=grace-launcher]").click()
-        _send(page, "budget 90000 EUR", 1)
-        reply = _send(page, "hmm, maybe later", 2)
+        send(page, "budget 90000 EUR", 1, TIMEOUT_MS)
+        reply = send(page, "hmm, maybe later", 2, TIMEOUT_MS)
         pending = reply.locator("[data-testid=grace-pending]")
         assert "you can still share: contact" in pending.inner_text() and "optional" in pending.inner_text()
         assert reply.locator("[data-testid=grace-ack]").count() == 0  # never the bare "Thank you, noted."

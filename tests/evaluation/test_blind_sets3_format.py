@@ -9,25 +9,16 @@ proposer, governance or a scorer: these sets are blind and are measured once by 
 from __future__ import annotations
 
 import json
-from decimal import Decimal
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from engine.evaluation.dataset import load_dataset
 from engine.goals.models import CriterionKind
-from engine.goals.validation import parse_spec
+from tests.evaluation.blind_format import BENCHMARKS, LOCALE_FIELDS, assert_configs_match_their_goal_specs
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 COMPANY_SETS = ("companies_en3", "companies_es3", "companies_fr3")
 INTENTS = BENCHMARKS / "onboarding_blind3" / "intents.json"
-LOCALE_FIELDS = ("currency", "phone_region", "time_zone")
 
-
-def _raw(set_name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((BENCHMARKS / set_name / "conversations.json").read_text(encoding="utf-8"))
-    return data
 
 
 @pytest.mark.parametrize("set_name", COMPANY_SETS)
@@ -51,24 +42,7 @@ def test_company_dataset_parses_with_monotone_references(set_name: str) -> None:
 
 @pytest.mark.parametrize("set_name", COMPANY_SETS)
 def test_configs_match_their_goal_specs(set_name: str) -> None:
-    for name, config in _raw(set_name)["configs"].items():
-        raw = json.loads((BENCHMARKS / set_name / config["goal_spec"]).read_text(encoding="utf-8"))
-        spec = parse_spec(raw)
-        assert spec.id.replace("-", "_") == name
-        assert list(spec.languages) == [spec.default_language] == [config["language"]]
-        assert spec.manager_intent == config["manager_intent"]
-        assert spec.locale is not None and all(getattr(spec.locale, f) for f in LOCALE_FIELDS)
-        objectives = spec.ordered()
-        weights = [o.weight for o in objectives]
-        assert sum(weights) == Decimal(1) and weights == sorted(weights, reverse=True), name
-        assert [o.id for o in objectives] == [o["id"] for o in config["objectives"]]
-        assert [o.criterion.kind.value for o in objectives] == [o["kind"] for o in config["objectives"]]
-        assert [float(o.weight) for o in objectives] == [o["weight"] for o in config["objectives"]]
-        for objective in objectives:
-            phrases = objective.criterion.params.get("intent_phrases", [])
-            assert phrases and all(p in spec.manager_intent for p in phrases), (name, objective.id)
-            vocabulary = objective.criterion.params.get("vocabulary")
-            assert vocabulary is None or vocabulary in raw["vocabularies"], (name, objective.id)
+    assert_configs_match_their_goal_specs(set_name)
 
 
 def test_intent_set_is_well_formed() -> None:

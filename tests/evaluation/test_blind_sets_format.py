@@ -9,33 +9,20 @@ proposer or a scorer: these sets are blind and are measured once by the commands
 from __future__ import annotations
 
 import json
-from decimal import Decimal
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from engine.evaluation.dataset import load_dataset
 from engine.goals.models import CriterionKind
-from engine.goals.validation import parse_spec
+from tests.evaluation.blind_format import BENCHMARKS, LOCALE_FIELDS, assert_configs_match_their_goal_specs, raw_dataset
 
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 COMPANY_SETS = ("companies_fr2", "companies_es2")
 INTENTS = BENCHMARKS / "onboarding_blind2" / "intents.json"
 # Spanish config -> the French config it mirrors, conversation prefix of each.
 MIRRORS = {("catering_valladolid", "V"): ("traiteur_mons", "M"),
            ("minisplits_hermosillo", "H"): ("thermopompes_trois_rivieres", "Q")}
-LOCALE_FIELDS = ("currency", "phone_region", "time_zone")
 
 
-def _raw(set_name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((BENCHMARKS / set_name / "conversations.json").read_text(encoding="utf-8"))
-    return data
-
-
-def _spec_raw(set_name: str, config: dict[str, Any]) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((BENCHMARKS / set_name / config["goal_spec"]).read_text(encoding="utf-8"))
-    return data
 
 
 @pytest.mark.parametrize("set_name", COMPANY_SETS)
@@ -57,28 +44,11 @@ def test_company_dataset_parses_with_monotone_references(set_name: str) -> None:
 
 @pytest.mark.parametrize("set_name", COMPANY_SETS)
 def test_configs_match_their_goal_specs(set_name: str) -> None:
-    for name, config in _raw(set_name)["configs"].items():
-        raw = _spec_raw(set_name, config)
-        spec = parse_spec(raw)
-        assert spec.id.replace("-", "_") == name
-        assert list(spec.languages) == [spec.default_language] == [config["language"]]
-        assert spec.manager_intent == config["manager_intent"]
-        assert spec.locale is not None and all(getattr(spec.locale, f) for f in LOCALE_FIELDS)
-        objectives = spec.ordered()
-        weights = [o.weight for o in objectives]
-        assert sum(weights) == Decimal(1) and weights == sorted(weights, reverse=True), name
-        assert [o.id for o in objectives] == [o["id"] for o in config["objectives"]]
-        assert [o.criterion.kind.value for o in objectives] == [o["kind"] for o in config["objectives"]]
-        assert [float(o.weight) for o in objectives] == [o["weight"] for o in config["objectives"]]
-        for objective in objectives:
-            phrases = objective.criterion.params.get("intent_phrases", [])
-            assert phrases and all(p in spec.manager_intent for p in phrases), (name, objective.id)
-            vocabulary = objective.criterion.params.get("vocabulary")
-            assert vocabulary is None or vocabulary in raw["vocabularies"], (name, objective.id)
+    assert_configs_match_their_goal_specs(set_name)
 
 
 def test_spanish_companies_mirror_the_french_ones() -> None:
-    french, spanish = _raw("companies_fr2"), _raw("companies_es2")
+    french, spanish = raw_dataset("companies_fr2"), raw_dataset("companies_es2")
     for (es_config, es_prefix), (fr_config, fr_prefix) in MIRRORS.items():
         es_objectives = spanish["configs"][es_config]["objectives"]
         fr_objectives = french["configs"][fr_config]["objectives"]

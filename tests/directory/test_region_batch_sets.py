@@ -1,4 +1,5 @@
-"""The blind HAARRRvest query sets of the third batch (benchmarks/trace_sets/regions3) are well-formed.
+"""The blind HAARRRvest query sets of the second and third batches (benchmarks/trace_sets/regions2, regions3) are
+well-formed.
 
 Reads only the JSON files (no engine code, no retrieval): every set has its records, mapping and licence note; ids
 are unique and numbered in order; each expectation carries the right kind of gold; every gold, acceptable and
@@ -15,12 +16,14 @@ from typing import Any
 import pytest
 
 PROJECT = Path(__file__).resolve().parents[2]
-FOLDER = PROJECT / "benchmarks" / "trace_sets" / "regions3"
-REGIONS = ("western_wa", "sf_marin", "hawaii_island")
+SETS = PROJECT / "benchmarks" / "trace_sets"
+BATCHES = {"regions2": ("nw_nc", "southern_co", "mercer_nj"), "regions3": ("western_wa", "sf_marin", "hawaii_island")}
+REGIONS = [(batch, region) for batch, regions in BATCHES.items() for region in regions]
 NO_HOURS = {"western_wa"}  # Food Lifeline's records carry no hours at all, so that set asks none
 FAMILIES = {"place", "alias", "region", "county", "hours", "negation", "eligibility", "name", "zip", "clarify",
             "no_match", "followup"}
 EXPECTS = {"results", "no_match", "clarify"}
+IDS = [region for _, region in REGIONS]
 
 
 def _load(path: Path) -> Any:
@@ -36,19 +39,19 @@ def _has_path(record: dict[str, Any], dotted: str) -> bool:
     return True
 
 
-@pytest.mark.parametrize("region", REGIONS)
-def test_set_header_points_at_its_own_records_and_mapping(region: str) -> None:
-    payload = _load(FOLDER / f"{region}.json")
-    assert payload["directory"] == f"benchmarks/trace_sets/regions3/{region}/records.json"
-    assert payload["mapping"] == f"benchmarks/trace_sets/regions3/{region}/mapping.json"
+@pytest.mark.parametrize(("batch", "region"), REGIONS, ids=IDS)
+def test_set_header_points_at_its_own_records_and_mapping(batch: str, region: str) -> None:
+    payload = _load(SETS / batch / f"{region}.json")
+    assert payload["directory"] == f"benchmarks/trace_sets/{batch}/{region}/records.json"
+    assert payload["mapping"] == f"benchmarks/trace_sets/{batch}/{region}/mapping.json"
     assert (PROJECT / payload["directory"]).is_file() and (PROJECT / payload["mapping"]).is_file()
     datetime.fromisoformat(payload["reference"])
     assert len(payload["queries"]) >= 60
 
 
-@pytest.mark.parametrize("region", REGIONS)
-def test_every_query_is_well_formed_and_its_gold_names_real_records(region: str) -> None:
-    payload = _load(FOLDER / f"{region}.json")
+@pytest.mark.parametrize(("batch", "region"), REGIONS, ids=IDS)
+def test_every_query_is_well_formed_and_its_gold_names_real_records(batch: str, region: str) -> None:
+    payload = _load(SETS / batch / f"{region}.json")
     records = _load(PROJECT / payload["directory"])
     assert isinstance(records, list) and records
     for number, query in enumerate(payload["queries"], start=1):
@@ -74,9 +77,9 @@ def test_every_query_is_well_formed_and_its_gold_names_real_records(region: str)
             assert query["expect"] == "clarify" and len(set(query["candidates"])) >= 2, where
 
 
-@pytest.mark.parametrize("region", REGIONS)
-def test_set_mixes_the_visitor_query_kinds(region: str) -> None:
-    queries = _load(FOLDER / f"{region}.json")["queries"]
+@pytest.mark.parametrize(("batch", "region"), REGIONS, ids=IDS)
+def test_set_mixes_the_visitor_query_kinds(batch: str, region: str) -> None:
+    queries = _load(SETS / batch / f"{region}.json")["queries"]
     families = {q["family"] for q in queries}
     assert families == (FAMILIES - {"hours"} if region in NO_HOURS else FAMILIES)
     assert {q["expect"] for q in queries} == EXPECTS
@@ -84,10 +87,10 @@ def test_set_mixes_the_visitor_query_kinds(region: str) -> None:
     assert len(set(texts)) == len(texts)
 
 
-@pytest.mark.parametrize("region", REGIONS)
-def test_mapping_names_only_fields_the_records_have(region: str) -> None:
-    mapping = _load(FOLDER / region / "mapping.json")
-    records = _load(FOLDER / region / "records.json")
+@pytest.mark.parametrize(("batch", "region"), REGIONS, ids=IDS)
+def test_mapping_names_only_fields_the_records_have(batch: str, region: str) -> None:
+    mapping = _load(SETS / batch / region / "mapping.json")
+    records = _load(SETS / batch / region / "records.json")
     paths: list[str] = [*mapping.get("coordinates", {}).values(), *(t["field"] for t in mapping.get("value_tags", []))]
     for value in mapping["fields"].values():
         paths.extend([value] if isinstance(value, str) else value or [])
@@ -96,8 +99,9 @@ def test_mapping_names_only_fields_the_records_have(region: str) -> None:
         assert share >= 0.5, f"{region}: mapped field {dotted!r} is on {share:.0%} of the records"
 
 
-def test_every_set_states_its_source_and_licence() -> None:
-    readme = (FOLDER / "README.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize("batch", BATCHES)
+def test_every_set_states_its_source_and_licence(batch: str) -> None:
+    readme = (SETS / batch / "README.md").read_text(encoding="utf-8")
     assert "For-The-Greater-Good/HAARRRvest" in readme and "CC0" in readme
-    for region in REGIONS:
+    for region in BATCHES[batch]:
         assert f"`{region}" in readme
