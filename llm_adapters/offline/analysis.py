@@ -105,9 +105,9 @@ class Analysis:
             return sentence.clauses[i]
         return sentence.start, sentence.end
 
-    @cached_property
+    @property
     def _function_words(self) -> frozenset[str]:
-        return frozenset().union(*self.rules.function_words.values())
+        return self.rules.all_function_words
 
     def yields_to_goal(self, name: str, matched: str) -> bool:
         """Is this match of cue ``name`` the goal's own domain rather than what the cue means?"""

@@ -92,7 +92,7 @@ def _algorithms(analysis: Analysis, settings: ChoiceSettings) -> tuple[str, ...]
 
 
 def _function_words(analysis: Analysis) -> frozenset[str]:
-    return frozenset().union(*analysis.rules.function_words.values()) if analysis.rules.function_words else frozenset()
+    return analysis.rules.all_function_words
 
 
 def _term_stems(vocabulary: VocabularyData, algorithms: tuple[str, ...], function_words: frozenset[str],

@@ -13,7 +13,6 @@ from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any
 from llm_adapters.offline.evidence import ExtractionContext
-from llm_adapters.offline.memo import memo
 
 _TITLE_WORD = re.compile(r"[^\W\d_]{5,}")
 _ASIDE = re.compile(r"\([^)]*\)")
@@ -32,10 +31,8 @@ def offer_word(ctx: ExtractionContext, start: int, end: int) -> bool:
     """The text between ``start`` and ``end`` names the company's offer by a word of its title."""
     if ctx.spec is None:
         return False
-    rules = ctx.analysis.rules
-    function_words: frozenset[str] = memo(rules, "function_words_all", lambda: frozenset[str]().union(
-        *rules.function_words.values()))
-    return mentions_any(ctx.analysis.words(start, end), _title_words(ctx.spec.title, function_words))
+    return mentions_any(ctx.analysis.words(start, end),
+                        _title_words(ctx.spec.title, ctx.analysis.rules.all_function_words))
 
 
 def requested(analysis: Analysis, sentence: Sentence) -> bool:

@@ -138,6 +138,11 @@ class OfflineRules:
     def family(self, name: str) -> dict[str, dict[str, Any]]:
         return self.language_data.get(name, {})
 
+    @functools.cached_property
+    def all_function_words(self) -> frozenset[str]:
+        """Function words of every configured language, as one set (built once per rules object)."""
+        return frozenset[str]().union(*self.function_words.values())
+
 
 def _validate(data: dict[str, Any], schema: dict[str, Any], where: str) -> None:
     check_schema(data, schema, where, error=OfflineRulesError, code="proposer.rules_schema")

@@ -201,7 +201,7 @@ class OfflineProposer:
         with self._lock:
             cached = self._goal_word_sets.get(spec.content_hash)
         if cached is None:
-            cached = goal_words(spec.spec, frozenset().union(*self._rules.function_words.values()))
+            cached = goal_words(spec.spec, self._rules.all_function_words)
             with self._lock:
                 self._goal_word_sets[spec.content_hash] = cached
         return cached
