@@ -15,7 +15,7 @@ import datetime as dt
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -373,14 +373,21 @@ def build(region: str) -> dict[str, Any]:
             "mapping": MAPPING.format(r=region), "state": None, "reference": REFERENCE, "queries": out}
 
 
-def main() -> int:
-    for region in SETS:
-        payload = build(region)
-        (HERE / f"{region}.json").write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+def write_sets(folder: Path, regions: Iterable[str], build_set: Callable[[str], dict[str, Any]], *,
+               ensure_ascii: bool = True) -> int:
+    """Write each region's query set as ``<folder>/<region>.json`` and print its counts (every batch's main)."""
+    for region in regions:
+        payload = build_set(region)
+        (folder / f"{region}.json").write_text(json.dumps(payload, indent=1, ensure_ascii=ensure_ascii) + "\n",
+                                               encoding="utf-8")
         qs = payload["queries"]
         print(f"{region}: {len(qs)} queries, expect " +
               ", ".join(f"{k}={sum(q['expect'] == k for q in qs)}" for k in ("results", "no_match", "clarify")))
     return 0
+
+
+def main() -> int:
+    return write_sets(HERE, SETS, build)
 
 
 if __name__ == "__main__":

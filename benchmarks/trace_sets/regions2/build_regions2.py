@@ -13,7 +13,6 @@ undecidable for an hours question, so it moves from the gold to the acceptable l
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -324,13 +323,7 @@ def build(region: str) -> dict[str, Any]:
 
 
 def main() -> int:
-    for region in SETS:
-        payload = build(region)
-        (HERE / f"{region}.json").write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-        qs = payload["queries"]
-        print(f"{region}: {len(qs)} queries, expect " +
-              ", ".join(f"{k}={sum(q['expect'] == k for q in qs)}" for k in ("results", "no_match", "clarify")))
-    return 0
+    return br.write_sets(HERE, SETS, build)
 
 
 if __name__ == "__main__":
