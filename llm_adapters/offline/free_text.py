@@ -25,8 +25,8 @@ from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.gazetteer import is_known_place
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import find_numbers
-from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.offer import seeks_offer
+from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import NEVER, alternation
 from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
 

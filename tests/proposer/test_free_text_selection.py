@@ -5,11 +5,13 @@ phrasings, never benchmark sentences."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.commands import Complete
 from engine.conversation import Message, Role
 from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
@@ -25,9 +27,9 @@ def _objective(oid: str, name: str, question: str, cues: list[str], order: int, 
 
 
 def _publish(title: str, objectives: list[dict[str, object]],
-             vocabularies: dict[str, object] | None = None) -> PublishedGoalSpec:
+             vocabularies: Mapping[str, object] | None = None) -> PublishedGoalSpec:
     spec = GoalSpec.model_validate({"id": "sel", "title": title, "default_language": "en", "languages": ["en"],
-                                    "objectives": objectives, "vocabularies": vocabularies or {}})
+                                    "objectives": objectives, "vocabularies": dict(vocabularies or {})})
     return PublishedGoalSpec(spec=spec, version=1, content_hash=spec_hash(spec), approved_by="t",
                              approved_at=datetime(2026, 1, 1, tzinfo=UTC))
 
@@ -61,8 +63,7 @@ BANK = _publish("Bank transfers", [
 def _completed(spec: PublishedGoalSpec, text: str, asked: str | None) -> dict[str, str]:
     request = ProposerInput(spec=spec, bits=[0] * len(spec.spec.objectives), language="en", turn=2, history=[],
                             last_asked=asked, message=Message(role=Role.VISITOR, turn=2, text=text))
-    return {c.objective: c.value for c in proposer().propose(request).commands  # type: ignore[union-attr]
-            if c.type == "complete"}
+    return {c.objective: c.value for c in proposer().propose(request).commands if isinstance(c, Complete)}
 
 
 _WORDS = st.sampled_from(["Green", "Harbor", "Maple", "Silver", "Dragon", "Falcon", "Book", "Light", "Road",
