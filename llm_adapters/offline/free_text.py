@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.goals.models import CriterionKind, Objective
@@ -70,6 +70,7 @@ class FreeTextWords:
     category_nouns: frozenset[str] = frozenset()  # 'food', 'type': a lone capitalised word before one classifies
     selection_before: tuple[re.Pattern[str], ...] = ()  # 'go with', 'rent': the name after it is an offered item
     selection_after: tuple[re.Pattern[str], ...] = ()  # 'sounds good', 'works for me': the name before it likewise
+    role_leads: dict[str, frozenset[str]] = field(default_factory=dict)  # 'by' -> cue words of creator roles
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
@@ -97,6 +98,7 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             name_joiners=frozenset(fold(w) for w in collect("name_joiners")),
             selection_before=tuple(re.compile(r, _FLAGS) for r in collect("selection_before")),
             selection_after=tuple(re.compile(r, _FLAGS) for r in collect("selection_after")),
+            role_leads=_role_leads(docs),
             name_markers=frozenset(fold(w) for w in collect("name_markers")),
             name_introducers=frozenset(fold(w) for w in collect("name_introducers")),
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
@@ -110,6 +112,15 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
                                    for lang in sorted(family) if family[lang].get("yes_no_question")),
         )
     return memo(rules, "free_text_words", build)
+
+
+def _role_leads(docs: list[dict[str, object]]) -> dict[str, frozenset[str]]:
+    leads: dict[str, set[str]] = {}
+    for doc in docs:
+        table = doc.get("role_leads", {})
+        for lead, roles in (table.items() if isinstance(table, dict) else ()):
+            leads.setdefault(fold(str(lead)), set()).update(fold(str(r)) for r in roles)
+    return {lead: frozenset(roles) for lead, roles in leads.items()}
 
 
 def _stem(word: str) -> str:
@@ -468,6 +479,29 @@ def _selects_item(ctx: ExtractionContext, words: FreeTextWords, start: int, end:
     return False
 
 
+def _role_led(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> bool:
+    """The clause (source span) holds a capitalised name right after a role lead ('a song by X', 'a movie with
+    X') whose role words are cues of this objective and of no other name objective of the spec: X is this
+    objective's value ('by' a director, not an actor)."""
+    if not words.role_leads:
+        return False
+    own = objective_cues(ctx.objective)
+    others = [objective_cues(o) for o in (ctx.spec.objectives if ctx.spec is not None else [])
+              if o.id != ctx.objective.id and o.criterion.kind is CriterionKind.FREE_TEXT
+              and _asks_for_name(o, words)]
+    source = ctx.analysis.folded.source
+    tokens = _name_tokens(source, start, end)
+    taken = set(ctx.taken)
+    for at in range(1, len(tokens)):
+        roles = words.role_leads.get(fold(tokens[at - 1][2]))
+        if roles is None or tokens[at - 1][3] or ctx.analysis.folded.to_folded(tokens[at][0]) in taken:
+            continue
+        if not (own & roles) or any(cues & roles for cues in others) or _name_at(tokens, at, words) is None:
+            continue
+        return True
+    return False
+
+
 def _names_item(ctx: ExtractionContext, words: FreeTextWords) -> bool:
     """Does the objective ask for the company's item itself (its name or cues share a word with the company's
     title: 'Preferred restaurant' of 'Restaurant table reservations')? Else it asks for something about the
@@ -576,12 +610,14 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         if found is None:
             continue
         start, end, tokens = found
-        named = names_ours(start, end)
+        chosen = about_item and _selects_item(ctx, words, *analysis.source_span(start, end))
+        led = wants_name and not chosen and _role_led(ctx, words, *analysis.source_span(start, end))  # 'by X'
+        named = names_ours(start, end) or led
         if sentence.is_question and not (named and wants_name):
             continue  # a search question ('any movies directed by X?') states only a name its own cue leads
-        if about_item and not named and _selects_item(ctx, words, *analysis.source_span(start, end)):
+        if chosen and not named:
             continue  # 'I'd like to rent High Life', 'Green Book sounds good': the item chosen, not its actor
-        stated = False
+        stated = led
         if not named and words.asides.search(analysis.masked, start, end):
             continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
         if not named and any(_talks_about(tokens, other, words) for other in others):
@@ -601,7 +637,8 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             continue
         start, end = _fit(ctx, start, end, limit)
         src_start, src_end = analysis.source_span(start, end)
-        introduced = stated or any(t in words.name_introducers for t in tokens[:-1])  # 'an alarm called cleaning'
+        # 'an alarm called cleaning': a name introduced, or stated unasked
+        introduced = stated or led or any(t in words.name_introducers for t in tokens[:-1])
         # a short answer, not a short leftover of a longer sentence ('... six hundred and twenty bucks')
         bare = ctx.lenient and len(tokens) <= _BARE_NAME_WORDS and len(
             _WORD.findall(analysis.masked[sentence.start:sentence.end])) - len(tokens) <= _BARE_SLACK

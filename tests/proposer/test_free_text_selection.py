@@ -187,3 +187,28 @@ def test_a_possessive_between_the_role_marker_and_the_option(owner: str, option:
     """'to someone's savings', 'to her checking account': the recipient's account, not the visitor's."""
     done = _completed(BANK, f"I want to transfer it to {owner} {option} account.", None)
     assert done.get("recipient_account") == option and "account" not in done
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(first=st.sampled_from(["Tom", "Ana", "Kofi", "Mei"]), last=st.sampled_from(["Hanks", "Okafor", "Lind"]),
+       lead=st.sampled_from([("with", "actor"), ("by", "director")]),
+       frame=st.sampled_from(["Do you have any movies {l} {n}?", "I want to watch a movie {l} {n}.",
+                              "Find me something {l} {n} please."]))
+def test_a_role_lead_gives_the_name_its_role(first: str, last: str, lead: tuple[str, str], frame: str) -> None:
+    """'a movie with X' names an actor, 'a movie by X' a director, unasked, in a statement, a request or a
+    search question; never the other role."""
+    word, role = lead
+    done = _completed(RENTALS, frame.format(l=word, n=f"{first} {last}"), None)
+    other = "director" if role == "actor" else "actor"
+    assert f"{first} {last}" in done.get(role, "") and other not in done
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(language=st.sampled_from(["Spanish", "English", "French"]))
+def test_a_lead_before_a_category_names_nobody(language: str) -> None:
+    """'with Spanish subtitles', unasked: a capitalised word classifying the noun after it is no actor."""
+    assert "actor" not in _completed(RENTALS, f"I'd like it with {language} subtitles.", None)
+
+
+def test_a_role_lead_names_nobody_for_a_company_without_that_role() -> None:
+    assert _completed(RESTAURANTS, "I'd like a table with Maria Lind tonight.", None) == {}
