@@ -81,6 +81,7 @@ class PhrasingRules(_Rules):
     max_phrase_words: int
     max_id_words: int
     max_extra_words: int
+    min_inflected_length: int = 3  # 'mes' -> 'me' is no singular: a shorter form is no variant
     id_connectors: TermsByLanguage
     id_skips: TermsByLanguage
     name_heads: TermsByLanguage = Field(default_factory=dict)  # 'name of the hotel': the hotel stays a cue
@@ -155,6 +156,9 @@ class ObjectiveKindRule(_Rules):
     patterns: TermsByLanguage = Field(default_factory=dict)  # regexes on folded text, matched like keywords
     implied_by: TermsByLanguage = Field(default_factory=dict)
     not_before: TermsByLanguage = Field(default_factory=dict)  # after a keyword: then it is not this kind
+    # Words a visitor answers this kind with, unasked ("I need a check-up" for a reason for the visit): added to
+    # the compiled objective's cues in every language of the spec (the manager's words name the kind, not these).
+    answer_cues: TermsByLanguage = Field(default_factory=dict)
     merge: bool = False  # several phrases of this kind make one objective
     channel_terms: dict[str, TermsByLanguage] = Field(default_factory=dict)  # contact: channel -> words naming it
     questions_by_channel: dict[str, TextByLanguage] = Field(default_factory=dict)  # contact: one channel named
