@@ -211,6 +211,7 @@ class CompilerRules(_Rules):
     language_cues: TermsByLanguage = Field(default_factory=dict)
     purpose_continuations: TermsByLanguage = Field(default_factory=dict)
     purpose_stranded_prepositions: TermsByLanguage = Field(default_factory=dict)
+    contact_purpose_prepositions: TermsByLanguage = Field(default_factory=dict)  # 'an email for the waiver'
     item_separators: TermsByLanguage
     phrasing: PhrasingRules
     options: OptionRules
