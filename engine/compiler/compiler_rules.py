@@ -243,9 +243,16 @@ class CompilerRules(_Rules):
         return sorted(set.intersection(*sets)) if sets else []
 
     _index: KeywordIndex | None = PrivateAttr(default=None)
+    _by_language: dict[str, KeywordIndex] = PrivateAttr(default_factory=dict)
 
-    def keyword_index(self) -> KeywordIndex:
-        """Keywords of every objective kind in every language, labelled with the kind key."""
+    def keyword_index(self, language: str | None = None) -> KeywordIndex:
+        """Keywords of every objective kind, labelled with the kind key: in every language, or in ``language``
+        only (the intent's: French "nombre d'enfants" is a count, not the Spanish "nombre", a name)."""
+        if language is not None and language in self.languages:
+            if language not in self._by_language:
+                self._by_language[language] = KeywordIndex(
+                    (kind.key, keyword) for kind in self.objective_kinds for keyword in kind.keywords.get(language, []))
+            return self._by_language[language]
         if self._index is None:
             self._index = KeywordIndex(
                 (kind.key, keyword)
@@ -258,7 +265,7 @@ class CompilerRules(_Rules):
     def kind(self, key: str) -> ObjectiveKindRule | None:
         return next((k for k in self.objective_kinds if k.key == key), None)
 
-    _patterns: list[tuple[str, re.Pattern[str]]] | None = PrivateAttr(default=None)
+    _patterns: list[tuple[str, str, re.Pattern[str]]] | None = PrivateAttr(default=None)
     _not_before: dict[str, list[re.Pattern[str]]] | None = PrivateAttr(default=None)
 
     def not_before(self, key: str) -> list[re.Pattern[str]]:
@@ -270,16 +277,17 @@ class CompilerRules(_Rules):
                 for kind in self.objective_kinds}
         return self._not_before.get(key, [])
 
-    def kind_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
-        """Regex keywords of every objective kind (all languages), labelled with the kind key."""
+    def kind_patterns(self, language: str | None = None) -> list[tuple[str, re.Pattern[str]]]:
+        """Regex keywords of every objective kind (all languages, or ``language``'s), labelled with the kind key."""
         if self._patterns is None:
             self._patterns = [
-                (kind.key, pattern)
+                (language, kind.key, pattern)
                 for kind in self.objective_kinds
                 for language, sources in sorted(kind.patterns.items())
                 for pattern in compile_patterns(sources, f"compiler.json {kind.key}.patterns/{language}")
             ]
-        return self._patterns
+        known = language is not None and language in self.languages
+        return [(key, pattern) for lang, key, pattern in self._patterns if not known or lang == language]
 
 
 class GovernanceCategory(_Rules):

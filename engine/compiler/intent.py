@@ -78,10 +78,11 @@ def _inside(position: int, ranges: list[tuple[int, int]]) -> bool:
     return any(start <= position < end for start, end in ranges)
 
 
-def kind_matches(folded: str, rules: CompilerRules) -> list[Match]:
-    """Keyword and pattern matches of every objective kind, non-overlapping, longest first at a position."""
-    found = rules.keyword_index().all_matches(folded)
-    for label, pattern in rules.kind_patterns():
+def kind_matches(folded: str, rules: CompilerRules, language: str | None = None) -> list[Match]:
+    """Keyword and pattern matches of every objective kind, non-overlapping, longest first at a position; in the
+    intent's language when it is known (another language's keyword is a false friend: "nombre")."""
+    found = rules.keyword_index(language).all_matches(folded)
+    for label, pattern in rules.kind_patterns(language):
         found.extend(Match(label, m.group(0), m.start(), m.end()) for m in pattern.finditer(folded))
     found = [m for m in found if not any(p.match(folded, m.end) for p in rules.not_before(m.label))]
     return select_non_overlapping(found)
@@ -154,7 +155,7 @@ class _Reader:
         self.language = language
         self.ft: FoldedText = fold_map(intent)
         self.folded = self.ft.folded
-        self.matches = kind_matches(self.folded, rules)
+        self.matches = kind_matches(self.folded, rules, language)
         self.collect = _patterns(rules, rules.collect_markers, "collect_markers")
         self.openers = _patterns(rules, rules.context_openers, "context_openers")
         # Words stripped from an item's edges are the intent language's ("a" is an article only in English).
