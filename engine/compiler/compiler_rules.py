@@ -85,7 +85,6 @@ class PhrasingRules(_Rules):
     id_connectors: TermsByLanguage
     id_skips: TermsByLanguage
     name_heads: TermsByLanguage = Field(default_factory=dict)  # 'name of the hotel': the hotel stays a cue
-    category_heads: TermsByLanguage = Field(default_factory=dict)  # 'type of account': the account stays a cue
     stopwords: TermsByLanguage
     inflection: dict[str, Inflection]
 

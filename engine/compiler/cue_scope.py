@@ -6,8 +6,7 @@ keep it off statements about other objectives. The manager's phrase often carrie
 description (the intent's words outside its phrases) also uses names the business, not this objective, so "Book me a
 rental car" would answer "the category". Such words are dropped from the free-text objective's own cues when
 they stand after its head noun (the scope: "type of cab ride"); the head and the words before it ("account type")
-always stay, and after a head that only classifies ("type of account", rules phrasing.category_heads) the noun
-it classifies stays too. A word only another objective's phrase shares stays ("ride" in "destination for the ride" and in
+always stay. A word only another objective's phrase shares stays ("ride" in "destination for the ride" and in
 "whether the ride is shared": visitors say it with the second's answer). The name of a thing
 (``phrasing.name_heads``: "name of the hotel", "name of match or artist for event") keeps every cue: visitors
 name it beside those nouns ("the Hanover Hotel", "events in NY, the Yankees vs Orioles"), and the extractor asks
@@ -44,17 +43,13 @@ def _protected(phrase: str, rules: CompilerRules) -> list[str] | None:
     stop = {w for ws in rules.phrasing.stopwords.values() for w in ws}
     roles = {r for rs in rules.phrasing.roles.values() for r in rs}
     heads = {fold(w) for ws in rules.phrasing.name_heads.values() for w in ws}
-    categories = {fold(w) for ws in rules.phrasing.category_heads.values() for w in ws}
     head = phrasing.head_noun(phrase, rules)
     words = _WORD.findall(fold(phrase))
     if head is None or head not in words:
         return []
     if head in heads:
         return None
-    end = words.index(head) + 1
-    if head in categories:  # 'type of account': the classified noun says what is asked
-        end = next((i + 1 for i in range(end, len(words)) if words[i] not in stop and words[i] not in roles), end)
-    return [w for w in words[:end] if w not in stop and w not in roles]
+    return [w for w in words[:words.index(head) + 1] if w not in stop and w not in roles]
 
 
 def _phrases(item: Built) -> list[str]:
