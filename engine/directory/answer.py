@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from engine.directory.constraints import Constraints, HoursConstraint
 from engine.directory.directory_rules import DirectoryRules
+from engine.directory.models import Record
 from engine.directory.retriever import Answer, TraceRetriever
 from engine.ports import Citation, GroundedAnswer
 
@@ -77,6 +78,16 @@ def constraint_labels(rules: DirectoryRules, constraints: Constraints, language:
     return out
 
 
+def _hours_shown(record: Record) -> str | None:
+    """The quote the schedule was read from; a day note read with the hours field's times shows both."""
+    quote = record.hours_evidence.quote if record.hours_evidence else None
+    if quote is None:
+        return record.hours_text
+    if record.hours_text and record.hours_text not in quote and not any(c.isdigit() for c in quote):
+        return f"{quote} {record.hours_text}"
+    return quote
+
+
 def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: str | None = None) -> str:
     lang = language or answer.parsed.language
     constraints = answer.parsed.constraints
@@ -95,7 +106,7 @@ def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: s
         record = result.record
         lines.append(rules.message("result_line", lang).format(
             rank=rank, name=record.name, address=record.address or unknown,
-            hours=(record.hours_evidence.quote if record.hours_evidence else record.hours_text) or unknown,
+            hours=_hours_shown(record) or unknown,
             phone=record.phone or unknown, source=f"{directory_id}#{record.source_index}"))
         prox = constraints.proximity
         if result.distance_miles is not None and prox is not None:

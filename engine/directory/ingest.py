@@ -20,7 +20,7 @@ from engine.directory.errors import DirectoryFileError, DirectoryRulesError, Map
 from engine.directory.geo_cache import us_places
 from engine.directory.hours import HoursParser
 from engine.directory.mapping import Mapping, get_path, load_mapping, values
-from engine.directory.models import Evidence, Record
+from engine.directory.models import Evidence, Record, Schedule
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
 from engine.directory.semantic import ConceptMatcher, split_passages
 from engine.directory.zip_fill import fill_places, move_to_address_state
@@ -131,9 +131,60 @@ class _Builder:
 
     def _names_a_day(self, text: str) -> bool:
         """A weekday written out (or abbreviated) next to a clock time: the only notes read as opening hours."""
+        return self._has_day_word(text) and bool(re.search(r"\d", text))
+
+    def _has_day_word(self, text: str) -> bool:
         time = self.rules.time
         words = set(re.findall(r"[a-z]+", fold(text)))
-        return bool(words & (set(time.day_words) | set(time.day_abbreviations))) and bool(re.search(r"\d", text))
+        return bool(words & (set(time.day_words) | set(time.day_abbreviations)))
+
+    def _hour_notes(self, record: Any, extra: Any, passages: list[Evidence]) -> list[Evidence]:
+        """Notes that state opening hours: a passage naming a weekday and a number ('sober for 24 hours',
+        'Frequency: Daily' are no hours), or a weekday passage with no number directly followed, in the same field,
+        by a time passage without a weekday ('Distribution Day: Saturday | Distribution Time: 8:30 am - 10:30 am',
+        'Hours of operation: Mon, Wed, Fri || 10AM - 3PM'): that pair is quoted as the verbatim span holding both."""
+        notes: list[Evidence] = []
+        for position, passage in enumerate(passages):
+            if self._names_a_day(passage.quote):
+                notes.append(passage)
+                continue
+            if re.search(r"\d", passage.quote) or not self._has_day_word(passage.quote):
+                continue
+            following = passages[position + 1] if position + 1 < len(passages) else None
+            if (following is None or (following.field, following.source) != (passage.field, passage.source)
+                    or self._has_day_word(following.quote) or not re.search(r"\d", following.quote)):
+                continue
+            span = self._span(record if passage.source == self.source else extra, passage, following)
+            if span is not None:
+                notes.append(span)
+        return notes
+
+    @staticmethod
+    def _span(record: Any, first: Evidence, second: Evidence) -> Evidence | None:
+        """The verbatim text of ``record``'s field from ``first`` through ``second`` (two adjacent passages)."""
+        if record is None:
+            return None
+        for value in values(record, first.field):
+            start = value.find(first.quote)
+            end = value.find(second.quote, start + len(first.quote)) if start >= 0 else -1
+            if end >= 0 and not value[start + len(first.quote):end].strip(" |;\n\r\t\\n"):
+                return Evidence(first.field, value[start:end + len(second.quote)], first.source)
+        return None
+
+    def _day_label_schedule(self, hours_text: str, passages: list[Evidence], schedule: Schedule,
+                            evidence: Evidence | None) -> tuple[Schedule, Evidence | None]:
+        """An hours field with clock times and no weekday ('8:30 am - 10:30 am') whose day is stated in a note
+        without any time ('Distribution Day: Saturday'): the day is read with those times, the note is the quote.
+        Only one day note may be used: two would not say which times belong to which day."""
+        if not re.search(r"\d", hours_text):
+            return schedule, evidence
+        labels = [p for p in passages if not re.search(r"\d", p.quote) and self._has_day_word(p.quote)]
+        if len(labels) != 1:
+            return schedule, evidence
+        combined = self.hours.parse(f"{labels[0].quote} {hours_text}")
+        if combined.known and all(slot.start is not None for slot in combined.slots):
+            return combined, labels[0]
+        return schedule, evidence
 
     def _point(self, record: Any, extra: Any) -> tuple[float, float] | None:
         """Decimal degrees from the mapped coordinate fields; anything unparsable or out of range is None."""
@@ -204,24 +255,25 @@ class _Builder:
         hours_evidence = Evidence(scalars["hours"] or "hours", hours_text, self.source) if (
             hours_text and schedule.known) else None
         slot_quotes: list[tuple[Any, Evidence]] = []
+        hour_notes = self._hour_notes(record, extra, passages)
+        if not schedule.known:
+            for note in hour_notes:  # hours stated in a note when the hours field has none
+                from_note = self.hours.parse(note.quote)
+                if from_note.known and any(slot.start is not None for slot in from_note.slots):
+                    schedule, hours_evidence = from_note, note
+                    break
+        if hours_text and not schedule.known:
+            schedule, hours_evidence = self._day_label_schedule(hours_text, passages, schedule, hours_evidence)
         if schedule.known:
             # more openings stated in a note ('Pantry is also open on the 1st Saturday of each month from 10 to 12')
-            for passage in passages:
-                if not self._names_a_day(passage.quote):
+            for note in hour_notes:
+                if note is hours_evidence:
                     continue
-                extra_slots = [slot for slot in self.hours.parse(passage.quote).slots
+                extra_slots = [slot for slot in self.hours.parse(note.quote).slots
                                if slot.start is not None and slot not in schedule.slots]
-                slot_quotes.extend((slot, passage) for slot in extra_slots)
+                slot_quotes.extend((slot, note) for slot in extra_slots)
             if slot_quotes:
                 schedule = replace(schedule, slots=tuple(schedule.slots) + tuple(s for s, _ in slot_quotes))
-        if not schedule.known:
-            for passage in passages:  # hours stated in a note when the hours field has none
-                if not self._names_a_day(passage.quote):  # 'sober for 24 hours', 'Frequency: Daily' are no hours
-                    continue
-                from_note = self.hours.parse(passage.quote)
-                if from_note.known and any(slot.start is not None for slot in from_note.slots):
-                    schedule, hours_evidence = from_note, passage
-                    break
         services, non_food = self._services(name, passages)
         point = self._point(record, extra)
         attributes = self.concepts.evidence(evidence_text, tags)

@@ -226,6 +226,15 @@ class QueryParser:
                     return True
         return False
 
+    def _inside_whole_name(self, words: list[str], i: int, size: int) -> bool:
+        """The words around a regional name spell a record's whole name (or a whole part of it)."""
+        longest = self.names.max_len
+        for first in range(max(0, i - longest), i + 1):
+            for last in range(i + size, min(len(words), first + longest) + 1):
+                if last - first > size and hash(tuple(words[first:last])) in self.names.wholes:
+                    return True
+        return False
+
     def _state_after(self, words: list[str], index: int) -> bool:
         """'Montgomery Alabama', 'Columbus, OH': a state name or code right after marks the words as a town."""
         return any(tuple(words[index:index + n]) in self.gaz.states or (
@@ -256,6 +265,8 @@ class QueryParser:
                 start, end = tokens[i][1], tokens[i + size - 1][2]
                 if match is None or self._inside_longer_place(words, i, size):
                     continue  # 'Long Island City' is a directory town, not the region 'Long Island'
+                if self._inside_whole_name(words, i, size):
+                    continue  # 'Ballard Food Bank' is one record's whole name, not the neighbourhood's pantries
                 if not take(start, end, "place:region"):
                     continue
                 said = original[start:end]
