@@ -60,6 +60,8 @@ def constraint_labels(rules: DirectoryRules, constraints: Constraints, language:
     out = [label(p.kind, p.label) for p in constraints.places]
     out += [label("unknown_place", p) for p in constraints.unknown_places]
     out += [label("name", n.label) for n in constraints.names]
+    out += [rules.natural.message("excluded_label", language).format(value=label("name", n.label))
+            for n in constraints.excluded_names]
     if constraints.hours is not None:
         out += _hours_labels(rules, constraints.hours, language)
     out += [rules.semantic.concepts[c].label(language) for c in constraints.concepts]

@@ -73,6 +73,7 @@ class Constraints:
     ambiguous: tuple[AmbiguousPlace, ...] = ()
     service: str | None = None  # a non-food service asked for ('hygiene'); None = food services only
     excluded: tuple[str, ...] = ()  # concepts a record must not evidence ('not a soup kitchen', 'no appointment')
+    excluded_names: tuple[NameConstraint, ...] = ()  # names a record must not bear ('not the Salvation Army')
     preferred: tuple[str, ...] = ()  # counterparts whose evidence ranks a record first ('walk-ins welcome')
 
     @property
@@ -201,6 +202,12 @@ def check(record: Record, constraints: Constraints, *, places: bool = True, hour
         else:
             verdict.ok = False
             verdict.failed.append("name")
+    if names and constraints.excluded_names:
+        if any(name_holds(record, n) for n in constraints.excluded_names):
+            verdict.ok = False
+            verdict.failed.append("not:name")
+        elif record.raw.get("name"):
+            verdict.evidence.append(("not:name", record.raw["name"][0]))
     if hours and constraints.hours is not None:
         matched = matching_slots(record, constraints.hours)
         if matched:

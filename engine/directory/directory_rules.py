@@ -214,6 +214,7 @@ class NaturalVocabulary:
     max_history_turns: int
     messages: dict[str, dict[str, str]]
     municipality_words: frozenset[str] = frozenset()  # 'township': a municipality holding villages of other names
+    name_negation: tuple[re.Pattern[str], ...] = ()  # 'not the', 'other than' right before a name: excluded
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]
@@ -397,6 +398,7 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         max_history_turns=int(data["followup"]["max_history_turns"]),
         messages={k: dict(v) for k, v in data["messages"].items()},
         municipality_words=frozenset(_words(data.get("municipality_words", []))),
+        name_negation=pats(data.get("name_negation_patterns", []), "name_negation_patterns"),
     )
 
 

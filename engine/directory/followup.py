@@ -18,7 +18,7 @@ from engine.ports import CarriedKind
 
 def _has_any(c: Constraints) -> bool:
     return bool(c.places or c.unknown_places or c.proximity or c.ambiguous or c.names or c.hours is not None
-                or c.concepts or c.service or c.excluded)
+                or c.concepts or c.service or c.excluded or c.excluded_names)
 
 
 def merge_followup(parsed: ParsedQuery, previous: ParsedQuery, natural: NaturalVocabulary) -> ParsedQuery:
@@ -57,6 +57,9 @@ def merge_followup(parsed: ParsedQuery, previous: ParsedQuery, natural: NaturalV
     if "concepts" in carry and (old.excluded or old.preferred):
         excluded = tuple(dict.fromkeys(old.excluded + new.excluded))
         preferred = tuple(dict.fromkeys(old.preferred + new.preferred))
+    excluded_names = new.excluded_names
+    if "names" in carry and old.excluded_names:
+        excluded_names = tuple(dict.fromkeys(old.excluded_names + new.excluded_names))
     merged = replace(new, places=places, proximity=proximity, hours=hours, concepts=concepts, service=service,
-                     names=names, excluded=excluded, preferred=preferred)
+                     names=names, excluded=excluded, preferred=preferred, excluded_names=excluded_names)
     return replace(parsed, constraints=merged, intent=True, carried=tuple(carried))

@@ -218,6 +218,11 @@ class _Builder:
                 non_food = True
         if any(p.search(ev.quote) for p in natural.only_patterns for ev in passages):
             non_food = True
+        # a service-type field whose every value is a non-food service ('Community Gardens') offers no food
+        typed = [form for ev, form in forms if ev.field in self.mapping.texts["services"]]
+        if typed and all(any(p.search(form) for service in natural.services.values()
+                             for p in service.record_patterns) for form in typed):
+            non_food = True
         return found, non_food
 
     def build(self, index: int, record: Any, extra: Any) -> tuple[Record, tuple[str, ...]]:

@@ -157,7 +157,7 @@ class QueryParser:
         unknown: list[str] = []
         # a regional name is a place even where a pantry's name contains it ('Gulf Coast Community Ministries')
         self._regional(tokens, words, original, take, places, unknown, notes)
-        names = self._names(tokens, words, folded, original, take)
+        names, excluded_names = self._names(tokens, words, folded, original, take)
         ambiguous: list[AmbiguousPlace] = []
         proximity = self._proximity(tokens, words, folded, original, is_free, take, unknown, ambiguous)
         if proximity is not None and proximity.radius is None:
@@ -204,6 +204,7 @@ class QueryParser:
                          and w not in self.rules.query.stopwords)
         constraints = Constraints(places=tuple(dict.fromkeys(places)), hours=time.hours,
                                   concepts=tuple(concepts), names=tuple(names),
+                                  excluded_names=tuple(excluded_names),
                                   unknown_places=tuple(dict.fromkeys(unknown)), proximity=proximity,
                                   ambiguous=tuple(ambiguous), service=service,
                                   excluded=tuple(dict.fromkeys(excluded)), preferred=tuple(dict.fromkeys(preferred)))
@@ -221,9 +222,11 @@ class QueryParser:
     def _inside_longer_place(self, words: list[str], i: int, size: int) -> bool:
         for before in range(0, 3):
             for after in range(0, 3):
-                if (before or after) and i - before >= 0 and i + size + after <= len(words) and self.gaz.lookup(
-                        tuple(words[i - before:i + size + after])):
-                    return True
+                if not (before or after) or i - before < 0 or i + size + after > len(words):
+                    continue
+                longer = tuple(words[i - before:i + size + after])
+                if self.gaz.lookup(longer) or (self.resolver is not None and longer in self.resolver.aliases):
+                    return True  # 'South SF' is the directory's South San Francisco, not 'SF' after 'south'
         return False
 
     def _inside_whole_name(self, words: list[str], i: int, size: int) -> bool:
@@ -448,7 +451,8 @@ class QueryParser:
 
     # ------------------------------------------------------------------ names
     def _names(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
-               take: Callable[[int, int, str], bool]) -> list[NameConstraint]:
+               take: Callable[[int, int, str], bool]) -> tuple[list[NameConstraint], list[NameConstraint]]:
+        """Names the visitor asks for, and names they exclude ('not the Salvation Army')."""
         generic = self.names.generic
 
         def accept(match: NameMatch) -> bool:
@@ -474,7 +478,8 @@ class QueryParser:
                 return cued or (titled and len(match.key) >= 2 and own_word)
             return cued and titled
 
-        found = []
+        found: list[NameConstraint] = []
+        excluded: list[NameConstraint] = []
         for match in self.names.find(words, accept):
             start, end = tokens[match.start][1], tokens[match.end - 1][2]
             key = match.key
@@ -482,8 +487,10 @@ class QueryParser:
                 key = key[1:]  # 'the Salvation Army' also names 'Salvation Army - Newton'
             key = self.names.spelled_out.get(key[0], key) if len(key) == 1 else key  # 'MCCC': the words it spells
             if take(start, end, "name"):
-                found.append(NameConstraint(key=key, label=original[start:end]))
-        return found
+                # 'not the Salvation Army', 'other than Hopelink': records of that name are excluded
+                negated = any(p.search(folded[max(0, start - 30):start]) for p in self.rules.natural.name_negation)
+                (excluded if negated else found).append(NameConstraint(key=key, label=original[start:end]))
+        return found, excluded
 
     # ------------------------------------------------------------------ places
     def _places(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
