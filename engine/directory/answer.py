@@ -77,6 +77,8 @@ def constraint_labels(rules: DirectoryRules, constraints: Constraints, language:
             out.append(nat.message("near_label", language).format(value=prox.label))
     if constraints.service is not None:
         out.append(nat.message("service_label", language).format(value=constraints.service))
+    if constraints.served_zip is not None:
+        out.append(nat.message("served_zip_label", language).format(value=constraints.served_zip))
     return out
 
 

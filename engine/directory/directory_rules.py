@@ -215,6 +215,8 @@ class NaturalVocabulary:
     messages: dict[str, dict[str, str]]
     municipality_words: frozenset[str] = frozenset()  # 'township': a municipality holding villages of other names
     name_negation: tuple[re.Pattern[str], ...] = ()  # 'not the', 'other than' right before a name: excluded
+    served_zip_patterns: tuple[re.Pattern[str], ...] = ()  # a record's passage listing the ZIP codes it serves
+    residence_zip_cues: tuple[re.Pattern[str], ...] = ()  # 'I live in' right before a ZIP code
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]
@@ -399,6 +401,8 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         messages={k: dict(v) for k, v in data["messages"].items()},
         municipality_words=frozenset(_words(data.get("municipality_words", []))),
         name_negation=pats(data.get("name_negation_patterns", []), "name_negation_patterns"),
+        served_zip_patterns=pats(data.get("served_zip_patterns", []), "served_zip_patterns"),
+        residence_zip_cues=pats(data.get("residence_zip_cues", []), "residence_zip_cues"),
     )
 
 

@@ -19,8 +19,8 @@ from engine.directory.directory_rules import DirectoryRules
 from engine.directory.errors import DirectoryFileError, DirectoryRulesError, MappingError
 from engine.directory.geo_cache import us_places
 from engine.directory.hours import HoursParser
-from engine.directory.mapping import Mapping, get_path, load_mapping, values
-from engine.directory.models import Evidence, Record, Schedule
+from engine.directory.mapping import Mapping, get_path, load_mapping, tag_values, values
+from engine.directory.models import SERVED_ZIP, Evidence, Record, Schedule
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
 from engine.directory.semantic import ConceptMatcher, split_passages
 from engine.directory.zip_fill import fill_places, move_to_address_state
@@ -112,7 +112,7 @@ class _Builder:
                     tag = self.mapping.tag_map.get(value, fold(value).strip().replace(" ", "_"))
                     tags.append((tag, Evidence(path, value, src)))
         for rule in self.mapping.value_tags:
-            for value in values(record, rule.field):
+            for value in tag_values(record, rule.field):
                 if rule.pattern.search(value):
                     tags.append((rule.tag, Evidence(rule.field, value, self.source)))
         return tags
@@ -137,6 +137,15 @@ class _Builder:
         time = self.rules.time
         words = set(re.findall(r"[a-z]+", fold(text)))
         return bool(words & (set(time.day_words) | set(time.day_abbreviations)))
+
+    def _served_zips(self, passages: list[Evidence]) -> dict[str, tuple[Evidence, ...]]:
+        """'Zip Codes Served: 94110, 94112': each code as the attribute ``served_zip:<code>``, the passage quoted."""
+        found: dict[str, tuple[Evidence, ...]] = {}
+        for passage in passages:
+            if any(p.search(fold(passage.quote)) for p in self.rules.natural.served_zip_patterns):
+                for code in re.findall(r"(?<!\d)\d{5}(?!\d)", passage.quote):
+                    found.setdefault(f"{SERVED_ZIP}{code}", (passage,))
+        return found
 
     def _hour_notes(self, record: Any, extra: Any, passages: list[Evidence]) -> list[Evidence]:
         """Notes that state opening hours: a passage naming a weekday and a number ('sober for 24 hours',
@@ -283,6 +292,7 @@ class _Builder:
         point = self._point(record, extra)
         attributes = self.concepts.evidence(evidence_text, tags)
         attributes.update(services)
+        attributes.update(self._served_zips(passages))
         built = Record(
             source_index=index, name=clean(name).strip(), address=address, city=city,
             city_key=place_key(city) if city else None,

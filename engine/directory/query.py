@@ -53,8 +53,9 @@ def _ends_with_phrase(text: str, phrases: tuple[str, ...]) -> bool:
 
 class QueryParser:
     def __init__(self, rules: DirectoryRules, gazetteer: Gazetteer, names: NameIndex,
-                 reserved: frozenset[str], resolver: PlaceResolver | None = None) -> None:
+                 reserved: frozenset[str], resolver: PlaceResolver | None = None, serves_zips: bool = False) -> None:
         self.rules = rules
+        self.serves_zips = serves_zips  # some record states the ZIP codes it serves ('Zip Codes Served: ...')
         self.resolver = resolver
         self._alias_longest = max((len(k) for k in resolver.aliases), default=0) if resolver is not None else 0
         self.gaz = gazetteer
@@ -191,7 +192,7 @@ class QueryParser:
             elif request.concept not in concepts:
                 concepts.append(request.concept)
         self._places(tokens, words, folded, original, is_free, take, places, unknown, min_len=1)
-        self._zips(folded, is_free, take, places, unknown)
+        served_zip = self._zips(folded, is_free, take, places, unknown)
         self._state_codes(tokens, original, is_free, take, places)
         self._quadrants(tokens, words, spans, take, places)
         if not (any(p.kind != "state" for p in places) or unknown or ambiguous or proximity or names):
@@ -204,7 +205,7 @@ class QueryParser:
                          and w not in self.rules.query.stopwords)
         constraints = Constraints(places=tuple(dict.fromkeys(places)), hours=time.hours,
                                   concepts=tuple(concepts), names=tuple(names),
-                                  excluded_names=tuple(excluded_names),
+                                  excluded_names=tuple(excluded_names), served_zip=served_zip,
                                   unknown_places=tuple(dict.fromkeys(unknown)), proximity=proximity,
                                   ambiguous=tuple(ambiguous), service=service,
                                   excluded=tuple(dict.fromkeys(excluded)), preferred=tuple(dict.fromkeys(preferred)))
@@ -551,16 +552,27 @@ class QueryParser:
                     places.append(PlaceConstraint(chosen.kind, chosen.key, chosen.label))
 
     def _zips(self, folded: str, is_free: Callable[[int, int], bool], take: Callable[[int, int, str], bool],
-              places: list[PlaceConstraint], unknown: list[str]) -> None:
+              places: list[PlaceConstraint], unknown: list[str]) -> str | None:
+        """ZIP codes as places; in a directory stating the ZIPs it serves, one the visitor lives in ('I live in
+        94116') is returned instead: records serving it, wherever they are."""
+        served: str | None = None
         for m in _ZIP.finditer(folded):
             if not is_free(m.start(), m.end()):
                 continue
             code = m.group(1)
+            before = folded[max(0, m.start() - 30):m.start()]
+            real = code in self.gaz.zips or (self.resolver is not None and code in self.resolver.us.zips)
+            if (self.serves_zips and served is None and real
+                    and any(p.search(before) for p in self.rules.natural.residence_zip_cues)):
+                if take(m.start(), m.end(), "served_zip"):
+                    served = code
+                continue
             if code in self.gaz.zips:
                 if take(m.start(), m.end(), "place:zip"):
                     places.append(PlaceConstraint("zip", code, code))
             elif take(m.start(), m.end(), "place:unknown"):
                 unknown.append(f"ZIP {code}")
+        return served
 
     def _state_codes(self, tokens: list[tuple[str, int, int]], original: str, is_free: Callable[[int, int], bool],
                      take: Callable[[int, int, str], bool], places: list[PlaceConstraint]) -> None:

@@ -32,7 +32,7 @@ from engine.directory.followup import merge_followup
 from engine.directory.gazetteer import build_gazetteer
 from engine.directory.graph import build_graph
 from engine.directory.ingest import Directory, load_directory
-from engine.directory.models import Evidence, Record
+from engine.directory.models import SERVED_ZIP, Evidence, Record
 from engine.directory.names import NameIndex
 from engine.directory.normalize import key_tokens
 from engine.directory.places import PlaceResolver
@@ -137,7 +137,8 @@ class TraceRetriever:
         # directory ask where
         stated = {k for r in directory.records if not r.county_from_zip for k in r.county_keys}
         self.regions_covered = len(stated or {k for r in directory.records for k in r.county_keys}) or 1
-        self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver)
+        serves_zips = any(key.startswith(SERVED_ZIP) for r in directory.records for key in r.attributes)
+        self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver, serves_zips)
         policy = self.rules.retrieval
         self.text = TextIndex(directory, policy.bm25_k1, policy.bm25_b)
         self.use_embeddings = policy.embeddings_enabled if embeddings is None else embeddings
