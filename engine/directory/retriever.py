@@ -134,9 +134,12 @@ class TraceRetriever:
         self.resolver = PlaceResolver(directory, self.gazetteer, self.rules, reserved | self.rules.query.stopwords)
         # the counties the directory says it covers (its county field) when it has one, else those read from ZIPs:
         # one record over the line, placed by its own address ('Morrisville, PA'), does not make a one-county
-        # directory ask where
+        # directory ask where; nor do records placed only by their coordinates (no town or ZIP of their own: a
+        # failed geocode can put them on another island)
         stated = {k for r in directory.records if not r.county_from_zip for k in r.county_keys}
-        self.regions_covered = len(stated or {k for r in directory.records for k in r.county_keys}) or 1
+        located = {k for r in directory.records if r.raw.get("city") or r.raw.get("zip") or any(
+            _ZIP_IN_TEXT.search(ev.quote) for ev in r.raw.get("address", ())) for k in r.county_keys}
+        self.regions_covered = len(stated or located or {k for r in directory.records for k in r.county_keys}) or 1
         serves_zips = any(key.startswith(SERVED_ZIP) for r in directory.records for key in r.attributes)
         self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver, serves_zips)
         policy = self.rules.retrieval
@@ -393,6 +396,9 @@ class TraceRetriever:
                     if len(results) >= k:
                         return results, rounds
         return results, rounds
+
+
+_ZIP_IN_TEXT = re.compile(r"(?<!\d)\d{5}(?:-\d{4})?(?!\d)")
 
 
 def _result(record: Record, evidence: list[tuple[str, Evidence]]) -> Result:
