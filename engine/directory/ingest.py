@@ -360,9 +360,10 @@ def _resolve_cities(records: list[Record], tails: list[tuple[str, ...]], parser:
     return resolved
 
 
-def _merge_city_spellings(records: list[Record], ratio: float) -> list[Record]:
+def _merge_city_spellings(records: list[Record], ratio: float, misspelling_ratio: float) -> list[Record]:
     """One town spelt two ways in the same state and county ('Silver Spring' / 'Silver Springs'): the rarer
-    spelling takes the commoner one, so the town is one place in the graph."""
+    spelling takes the commoner one, so the town is one place in the graph; between two equally common ones a
+    real town of the state (the ZIP source) takes a spelling that is none ('Kurtisown' -> 'Kurtistown')."""
     counts: Counter[tuple[str | None, str]] = Counter()
     labels: dict[tuple[str | None, str], str] = {}
     counties: dict[tuple[str | None, str], set[str]] = defaultdict(set)
@@ -373,13 +374,18 @@ def _merge_city_spellings(records: list[Record], ratio: float) -> list[Record]:
             labels.setdefault(key, record.city)
             counties[key].update(record.county_keys)
     rename: dict[tuple[str | None, str], tuple[str | None, str]] = {}
-    ordered = sorted(counts, key=lambda k: (-counts[k], k[1]))
+    towns = us_places().towns
+    known = {key: (tuple(key[1].split()), key[0] or "") in towns for key in counts}
+    ordered = sorted(counts, key=lambda k: (-counts[k], not known[k], k[1]))
     for i, rare in enumerate(ordered):
         for common in ordered[:i]:
-            if common[0] != rare[0] or common in rename or counts[common] <= counts[rare]:
+            wins = counts[common] > counts[rare] or (counts[common] == counts[rare] and known[common]
+                                                     and not known[rare])
+            if common[0] != rare[0] or common in rename or not wins:
                 continue
             shared = not counties[rare] or not counties[common] or bool(counties[rare] & counties[common])
-            if shared and fuzz.ratio(rare[1], common[1]) >= ratio:
+            needed = misspelling_ratio if known[common] and not known[rare] else ratio
+            if shared and fuzz.ratio(rare[1], common[1]) >= min(needed, ratio):
                 rename[rare] = common
                 break
     if not rename:
@@ -418,7 +424,7 @@ def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRul
         records = fill_places(records, us_places(), rules.address.street_words)
     if any(_zip_elsewhere(r) for r in records):  # an address over the line where the state field is one default
         records = move_to_address_state(records, us_places())
-    records = _merge_city_spellings(records, rules.natural.city_variant_ratio)
+    records = _merge_city_spellings(records, rules.natural.city_variant_ratio, rules.natural.city_misspelling_ratio)
     directory = Directory(id=mapping.directory_id, path=path, mapping=mapping, records=tuple(records),
                           content_hash="sha256:" + digest.hexdigest())
     log.info("directory.load.done", directory=directory.id, records=len(records),
