@@ -301,13 +301,13 @@ class HoursParser:
 
 
 def _without_stale_label(tokens: list[_Tok], text: str) -> list[_Tok]:
-    """A leading weekday label ('Monday: ...', a scraped table's first row label) whose text names its own
-    weekdays ('Monday: 3rd Thursday of the month, 9am-11am') labels nothing: it is dropped. 'Monday: 9am-12pm' and
-    'Saturday: by appointment' keep their day."""
+    """A leading weekday label ('Monday: ...', a scraped table's first row label) whose text starts with weekdays
+    of its own, before any time ('Monday: 3rd Thursday of the month, 9am-11am'), labels nothing: it is dropped.
+    'Monday: 9am-12pm; Thursday: 1-5pm' and 'Saturday: by appointment' keep their day."""
     if not tokens or tokens[0].kind != "day" or not text[tokens[0].end:].lstrip().startswith(":"):
         return tokens
-    rest = tokens[1:]
-    return rest if any(t.kind == "day" for t in rest) else tokens
+    first = next((t for t in tokens[1:] if t.kind in ("day", "ord", "times")), None)
+    return tokens[1:] if first is not None and first.kind in ("day", "ord") else tokens
 
 
 _ROW = re.compile(r"<tr[^>]*>\s*<t[dh][^>]*>(.*?)</t[dh]>\s*<t[dh][^>]*>(.*?)</t[dh]>\s*</tr>", re.I | re.S)
