@@ -28,8 +28,9 @@ class KnowledgeGraph:
     edges: dict[str, list[Edge]] = field(default_factory=lambda: defaultdict(list))
     incoming: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     seasonal: set[int] = field(default_factory=set)
-    # read-side indices, filled on first use (the graph is not changed once built): place node -> records, and
-    # weekday node -> record -> its openings that day, so a query never splits node ids or scans edge lists
+    # read-side indices (the graph is not changed once built): place node -> records, and weekday node -> record
+    # -> its openings that day, so a query never splits node ids or scans edge lists. ``build_indexes`` fills them
+    # in one pass at load; a node first asked for after that (a graph built by hand) is indexed on first use.
     _at: dict[str, frozenset[int]] = field(default_factory=dict)
     _open: dict[str, dict[int, tuple[Slot, ...]]] = field(default_factory=dict)
 
@@ -39,6 +40,23 @@ class KnowledgeGraph:
     def add_edge(self, source: str, relation: str, target: str, slot: Slot | None = None) -> None:
         self.edges[source].append(Edge(relation, target, slot))
         self.incoming[target].add(source)
+
+    def build_indexes(self) -> None:
+        """Every place and weekday index in one pass over the record edges. Built lazily, the first query naming
+        a large node (a state, a weekday: 10^5 records at scale) paid the whole scan: the latency tail."""
+        at: dict[str, list[int]] = defaultdict(list)
+        opening: dict[str, dict[int, list[Slot]]] = defaultdict(lambda: defaultdict(list))
+        for source, edges in self.edges.items():
+            if not source.startswith("record:"):
+                continue
+            index = int(source.split(":", 1)[1])
+            for edge in edges:
+                if edge.slot is not None:
+                    opening[edge.target][index].append(edge.slot)
+                elif edge.target.split(":", 1)[0] in PLACE_KINDS:
+                    at[edge.target].append(index)
+        self._at.update((node, frozenset(indexes)) for node, indexes in at.items())
+        self._open.update((node, {i: tuple(slots) for i, slots in per.items()}) for node, per in opening.items())
 
     @property
     def edge_count(self) -> int:
@@ -129,4 +147,5 @@ def build_graph(directory: Directory) -> KnowledgeGraph:
     for city, counties in city_county.items():
         for county in counties:
             graph.add_edge(f"city:{city}", "PART_OF", f"county:{county}")
+    graph.build_indexes()
     return graph
