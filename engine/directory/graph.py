@@ -33,6 +33,9 @@ class KnowledgeGraph:
     # in one pass at load; a node first asked for after that (a graph built by hand) is indexed on first use.
     _at: dict[str, frozenset[int]] = field(default_factory=dict)
     _open: dict[str, dict[int, tuple[Slot, ...]]] = field(default_factory=dict)
+    # weekday node -> (that day's openings, seasonal) -> the records sharing exactly them: an hours query checks
+    # each distinct opening pattern once and unions record sets, never loops over 10^5 records
+    _open_groups: dict[str, dict[tuple[tuple[Slot, ...], bool], frozenset[int]]] = field(default_factory=dict)
 
     def add_node(self, node: str, label: str) -> None:
         self.nodes.setdefault(node, label)
@@ -56,7 +59,14 @@ class KnowledgeGraph:
                 elif edge.target.split(":", 1)[0] in PLACE_KINDS:
                     at[edge.target].append(index)
         self._at.update((node, frozenset(indexes)) for node, indexes in at.items())
-        self._open.update((node, {i: tuple(slots) for i, slots in per.items()}) for node, per in opening.items())
+        for node, per in opening.items():
+            self._open_groups[node] = self._grouped({i: tuple(slots) for i, slots in per.items()})
+
+    def _grouped(self, openings: dict[int, tuple[Slot, ...]]) -> dict[tuple[tuple[Slot, ...], bool], frozenset[int]]:
+        groups: dict[tuple[tuple[Slot, ...], bool], list[int]] = defaultdict(list)
+        for index, slots in openings.items():
+            groups[(slots, index in self.seasonal)].append(index)
+        return {key: frozenset(indexes) for key, indexes in groups.items()}
 
     @property
     def edge_count(self) -> int:
@@ -96,6 +106,21 @@ class KnowledgeGraph:
                 found |= self.records_at(f"{kind}:{place.key}")
             result = found if result is None else result & found
         return result if result is not None else set()
+
+    def records_open_set(self, hours: HoursConstraint, among: set[int] | None = None) -> set[int]:
+        """The records ``records_open`` returns, as a set: each distinct opening pattern of a day is checked once
+        and its records taken as a whole (set operations), so the cost follows the patterns, not the records."""
+        days = set(hours.days) | {d.weekday() for d in hours.dates}
+        found: set[int] = set()
+        for day in sorted(days) if days else range(7):
+            node = f"weekday:{day}"
+            groups = self._open_groups.get(node)
+            if groups is None:
+                groups = self._open_groups[node] = self._grouped(self._openings(node))
+            for (slots, seasonal), indexes in groups.items():
+                if any(slot_matches(slot, hours, seasonal) for slot in slots):
+                    found |= indexes if among is None else indexes & among
+        return found
 
     def records_open(self, hours: HoursConstraint, among: set[int] | None = None) -> dict[int, tuple[Slot, ...]]:
         """Records with an opening edge matching the hours constraint, and the matching openings."""

@@ -240,7 +240,7 @@ class TraceRetriever:
         if self.variant.location_graph and c.places:
             pool = self.graph.records_in(c.places)
         if self.variant.hours_graph and c.hours is not None:
-            pool = set(self.graph.records_open(c.hours, among=pool))
+            pool = self.graph.records_open_set(c.hours, among=pool)
         if c.names:
             named = self._named(c)
             if pool is not None:  # the branch in the place asked for, before any 'named alone' preference

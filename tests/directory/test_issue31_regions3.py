@@ -5,13 +5,14 @@ only by coordinates, misspelt towns."""
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.directory.constraints import HoursConstraint, TimeCondition
 from engine.directory.directory_rules import load_rules
 from engine.directory.hours import HoursParser
 from engine.directory.ingest import load_directory
@@ -187,3 +188,19 @@ def test_a_misspelt_town_joins_the_real_town_it_is_close_to(tmp_path: Path) -> N
     retriever = _retriever(tmp_path, records, "HI")
     assert {r.city for r in retriever.directory.records} == {"Kurtistown"}
     assert len(retriever.answer("food in Kurtistown", REFERENCE).results) == 2
+
+
+@settings(max_examples=80, deadline=None)
+@given(days=st.frozensets(st.sampled_from(range(7)), max_size=3),
+       dates=st.lists(st.dates(min_value=date(2026, 3, 1), max_value=date(2026, 4, 30)), max_size=2),
+       relation=st.sampled_from([None, "after", "before", "at", "until"]), minute=st.integers(6 * 60, 20 * 60),
+       among=st.one_of(st.none(), st.frozensets(st.integers(0, 9), max_size=6)))
+def test_grouped_openings_find_exactly_the_records_a_per_record_scan_finds(
+        retriever: TraceRetriever, days: frozenset[int], dates: list[date], relation: str | None, minute: int,
+        among: frozenset[int] | None) -> None:
+    # differential: the pattern-grouped set query against the per-record scan it replaced on the query path
+    conditions = (TimeCondition(relation, minute),) if relation else ()
+    hours = HoursConstraint(days=days, dates=tuple(dates), conditions=conditions)
+    pool = set(among) if among is not None else None
+    graph = retriever.graph
+    assert graph.records_open_set(hours, among=pool) == set(graph.records_open(hours, among=pool))
