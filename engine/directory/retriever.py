@@ -266,7 +266,8 @@ class TraceRetriever:
             return []
         indexes = np.fromiter(pool, dtype=np.int64, count=len(pool))
         order = np.lexsort((indexes, -scores[self._position_array[indexes]]))
-        return [int(i) for i in indexes[order]]
+        ranked: list[int] = indexes[order].tolist()  # Python ints made in C, not 10^5 numpy scalars converted
+        return ranked
 
     def _preferred_first(self, ranked: list[int], c: Constraints) -> list[int]:
         """Records stating a preferred counterpart ('walk-ins welcome') before those stating neither way."""
