@@ -204,3 +204,14 @@ def test_grouped_openings_find_exactly_the_records_a_per_record_scan_finds(
     pool = set(among) if among is not None else None
     graph = retriever.graph
     assert graph.records_open_set(hours, among=pool) == set(graph.records_open(hours, among=pool))
+
+
+def test_a_chains_branch_named_by_its_town_is_found_by_the_chain_and_the_town(tmp_path: Path) -> None:
+    records = [{"name": f"Hopelink {town}", "address": f"{i} Main St", "city": town, "state": "WA", "zip": code,
+                "hours": ""} for i, (town, code) in enumerate([("Bellevue", "98004"), ("Redmond", "98052")])]
+    records.append({"name": "Renewal Food Bank", "address": "9 Elm St", "city": "Bellevue", "state": "WA",
+                    "zip": "98004", "hours": ""})
+    retriever = _retriever(tmp_path, records, "WA")
+    assert [r.name for r in retriever.answer("Hopelink in Bellevue", REFERENCE).results] == ["Hopelink Bellevue"]
+    chain = retriever.answer("Hopelink", REFERENCE)  # two towns: ask which, naming them
+    assert chain.status == "clarify" and chain.question is not None and "Redmond" in chain.question
