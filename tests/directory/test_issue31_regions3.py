@@ -12,6 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.directory.answer import render
 from engine.directory.constraints import HoursConstraint, TimeCondition
 from engine.directory.directory_rules import load_rules
 from engine.directory.hours import HoursParser
@@ -180,6 +181,8 @@ def test_enrollment_read_from_a_flag_and_its_negation(tmp_path: Path) -> None:
         assert [r.name for r in retriever.answer(text, REFERENCE).results] == ["Site B"], text
     friday = retriever.answer("San Francisco pantry open Friday", REFERENCE)  # the day note, the hours field's times
     assert len(friday.results) == 3
+    shown = render(friday, RULES, "t")  # the day quoted from the note, the times from the hours field
+    assert "Distribution Day: Friday 10:00 am - 12:00 pm" in shown
 
 
 def test_a_misspelt_town_joins_the_real_town_it_is_close_to(tmp_path: Path) -> None:
