@@ -425,7 +425,7 @@ def _name_tokens(source: str, start: int, end: int) -> list[tuple[int, int, str,
 
 def _name_at(tokens: list[tuple[int, int, str, bool]], at: int, words: FreeTextWords) -> int | None:
     """The index after the capitalised name starting at token ``at`` ('Blue Jays Vs Yankees', 'the Yankees vs
-    orioles'), or None when no name starts there. A name ends before a lower-case word other than a stopword
+    orioles', 'Nissan Versa 2018'), or None when no name starts there. A name ends before a lower-case word other than a stopword
     ('Spanish food' is no name) only when that word does not follow a joiner."""
     word = tokens[at][2]
     if not word[:1].isupper() or fold(word) in words.stopwords:
@@ -435,8 +435,8 @@ def _name_at(tokens: list[tuple[int, int, str, bool]], at: int, words: FreeTextW
         current = fold(tokens[k][2])
         if current in words.name_joiners and k + 1 < len(tokens) and not tokens[k][3]:
             k += 2
-        elif tokens[k][2][:1].isupper():
-            k += 1
+        elif tokens[k][2][:1].isupper() or tokens[k][2][:1].isdigit():
+            k += 1  # 'Mazda 3', 'Jetta 2015': a number after a name's word is part of it (a model, a year)
         else:
             break
     if k < len(tokens) and not tokens[k - 1][3] and fold(tokens[k][2]) not in words.stopwords:
@@ -492,11 +492,15 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     evidence: list[Evidence] = []
     gapped = _gapped_cues(terms, words.anaphors) if own else ()
 
+    wants_name = _asks_for_name(ctx.objective, words)
+    sole_name = wants_name and _sole_name_objective(ctx, words)
+
     def names_ours(start: int, end: int) -> bool:
+        if sole_name and _states_name(ctx, words, *analysis.source_span(start, end)):
+            return True  # 'I need a service for my Jetta 2015': the service is another's, the name is ours
         return bool(terms) and (_named(_WORD.findall(analysis.masked[start:end]), terms, own)
                                 or _cued_name(ctx, gapped, start, end))
 
-    wants_name = _asks_for_name(ctx.objective, words)
     declined = ctx.lenient and _declined(ctx, words)
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
     for sentence in analysis.sentences:
@@ -520,7 +524,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
                 rank -= 1
         elif named:
             rank = RANK_NAMED
-        elif wants_name and _sole_name_objective(ctx, words) and _states_name(
+        elif sole_name and _states_name(
                 ctx, words, *analysis.source_span(start, end)):
             rank, stated = RANK_NAMED, True  # 'I heard the Nationals Vs Indians is good': the only name objective
         else:

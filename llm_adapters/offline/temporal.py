@@ -273,9 +273,23 @@ def _ruled_out(analysis: Analysis, mention: TemporalMention, compiled: TemporalG
     before = analysis.masked[max(clause_start, mention.sentence.start):mention.core]
     after = analysis.masked[mention.end:max(clause_end, mention.end)]
     for lang in compiled.languages.values():
-        if lang.patterns["negated_before"].search(before) or lang.patterns["negated_after"].match(after):
+        if lang.patterns["negated_before"].search(before):
+            return True
+        negation = lang.patterns["negated_after"].match(after)
+        if negation is not None and not _opens_next_clause(negation.group(), after[negation.end():]):
             return True
     return False
+
+
+_NEXT_WORD = re.compile(r"\s+[^\W\d_]")
+
+
+def _opens_next_clause(negation: str, rest: str) -> bool:
+    """', no necesito grúa' after 'el sábado en la mañana': a lone negation word after a comma and before
+    another word negates that next clause's verb, not the date ('el sábado, no' and 'el sábado no' rule it
+    out)."""
+    words = negation.replace(",", " ").split()
+    return "," in negation and len(words) == 1 and _NEXT_WORD.match(rest) is not None
 
 
 def _siblings(ctx: ExtractionContext) -> list[Objective]:
