@@ -266,8 +266,14 @@ def _own_unit_after(ctx: ExtractionContext, units: _Units, number: _Number, sent
 def _stated_need(ctx: ExtractionContext, words: QuantityWords, units: _Units, number: _Number,
                  sentence: Sentence) -> bool:
     """A count inside a question that states the visitor's own need: a head-count cue and this objective's unit
-    ('anything else for three people?'), not a question about capacity ('can it hold 200 guests?')."""
-    return _own_unit_after(ctx, units, number, sentence) and _cued(ctx, words, number)
+    ('anything else for three people?', 'cuánto sale x noche para 2?': a head count closing the question), not a
+    question about capacity ('can it hold 200 guests?')."""
+    if not _cued(ctx, words, number):
+        return False
+    if _own_unit_after(ctx, units, number, sentence):
+        return True
+    after = ctx.analysis.masked[number.end:sentence.end]
+    return units.people and _CLAUSE_END.match(after) is not None
 
 
 def _next_is_unit(units: _Units, after: str) -> bool:
