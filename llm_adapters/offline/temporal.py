@@ -210,9 +210,15 @@ def _project(value: str, granularity: str, siblings: Sequence[Objective]) -> str
     return value
 
 
+_QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|(?<![\w])'[^']*'(?![\w])")
+
+
 def _objective_text(objective: Objective) -> str:
+    """The objective's own words; quoted examples of its description are left out ('« La fin du mois » ne
+    compte pas' names no end of a range)."""
     cues = objective.criterion.params.get("cues") or {}
-    words = [objective.id.replace("_", " ").replace("-", " "), objective.name, objective.criterion.description]
+    description = _QUOTED.sub(" ", objective.criterion.description)
+    words = [objective.id.replace("_", " ").replace("-", " "), objective.name, description]
     words += [str(t) for terms in cues.values() for t in terms]
     return fold(" ".join(words))
 

@@ -233,6 +233,9 @@ class _Reader:
             if name == "date_md" and lang.patterns["time_lead_inside"].search(
                     text, m.start("month") + len(g["month"]), m.start("day") if g.get("day") else m.end()):
                 return None  # 'mayo a las 12' is May and a time, not 12 May
+            if name == "date_md" and lang.patterns["range_connector"].search(
+                    text, m.start("month") + len(g["month"]), m.start("day") if g.get("day") else m.end()):
+                return None  # 'du 2 juillet au 5 juillet': 'juillet au 5' ends one date and opens the next
             year = int(g["year"]) if g.get("year") else None
             found = _next_month_day(today, int(month), day, year)
             return atom("date", date=found, explicit_year=year is not None) if found else None
