@@ -462,10 +462,17 @@ def _past(mention: TemporalMention, today: date) -> bool:
 def _proposes(ctx: ExtractionContext, mention: TemporalMention, compiled: TemporalGrammar) -> bool:
     """A question that proposes a date or time ('could we do Friday at 10?', 'is 12/06/2027 still free?'):
     evidence after the question about it, or anytime when it names a day or hour in digits."""
-    if not _proposal_question(ctx.analysis, mention.sentence, compiled):
+    if not _proposal_question(ctx.analysis, mention.sentence, compiled) and not _only_the_time(ctx.analysis, mention):
         return False
     return ctx.lenient or any(ch.isdigit() for ch in ctx.analysis.masked[mention.start:mention.end]) or (
         not mention.weak and _named_day_or_hour(mention))
+
+
+def _only_the_time(analysis: Analysis, mention: TemporalMention) -> bool:
+    """'tmrw am?', '¿el viernes a las 10?': a question that says nothing but the time proposes it."""
+    sentence = mention.sentence
+    rest = analysis.masked[sentence.start:mention.start] + analysis.masked[mention.end:sentence.end]
+    return not any(ch.isalnum() for ch in rest)
 
 
 def _named_day_or_hour(mention: TemporalMention) -> bool:
