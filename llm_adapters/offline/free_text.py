@@ -495,11 +495,16 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     wants_name = _asks_for_name(ctx.objective, words)
     sole_name = wants_name and _sole_name_objective(ctx, words)
 
-    def names_ours(start: int, end: int) -> bool:
-        if sole_name and _states_name(ctx, words, *analysis.source_span(start, end)):
-            return True  # 'I need a service for my Jetta 2015': the service is another's, the name is ours
+    def states_ours(start: int, end: int) -> bool:
+        return sole_name and _states_name(ctx, words, *analysis.source_span(start, end))
+
+    def cued(start: int, end: int) -> bool:
         return bool(terms) and (_named(_WORD.findall(analysis.masked[start:end]), terms, own)
                                 or _cued_name(ctx, gapped, start, end))
+
+    def names_ours(start: int, end: int) -> bool:
+        # 'Necesito afinación para mi Jetta 2015': the service is another objective's, the stated name is ours
+        return states_ours(start, end) or cued(start, end)
 
     declined = ctx.lenient and _declined(ctx, words)
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
@@ -510,8 +515,8 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         if found is None:
             continue
         start, end, tokens = found
-        named = names_ours(start, end)
-        stated = False
+        stated = states_ours(start, end)
+        named = stated or cued(start, end)
         if not named and words.asides.search(analysis.masked, start, end):
             continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
         if not named and any(_talks_about(tokens, other, words) for other in others):
@@ -522,11 +527,8 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             rank = RANK_ANSWER_NAMED if named else RANK_ANSWER
             if not named and _secondary(ctx, words, start, end):
                 rank -= 1
-        elif named:
+        elif named:  # a cue, or a name stated for the only name objective ('I heard the Nationals Vs Indians is good')
             rank = RANK_NAMED
-        elif sole_name and _states_name(
-                ctx, words, *analysis.source_span(start, end)):
-            rank, stated = RANK_NAMED, True  # 'I heard the Nationals Vs Indians is good': the only name objective
         else:
             continue
         start, end = _fit(ctx, start, end, limit)
