@@ -295,7 +295,8 @@ class OfflineProposer:
         if bits.get(end.id) != 0 or (end.id in chosen and is_full_date(chosen[end.id].value)):
             return  # a part of day read for the end ('retour le soir même') yields to the length it states
         begin = chosen[start.id].value if start.id in chosen else request.recorded.get(start.id)
-        found = end_from_length(analysis, begin, stated_length(analysis)) if begin else None
+        length = stated_length(analysis, relative=request.last_asked == end.id) if begin else None
+        found = end_from_length(analysis, begin, length) if begin else None
         if found is not None:
             chosen[end.id] = found
 

@@ -80,8 +80,10 @@ def _durations(analysis: Analysis) -> _Durations:
     return memo(analysis.rules, "stay_durations", lambda: _Durations(analysis))
 
 
-def stated_length(analysis: Analysis) -> tuple[int, int] | None:
-    """(days, folded position) of the first stay length the message states, or None."""
+def stated_length(analysis: Analysis, relative: bool = False) -> tuple[int, int] | None:
+    """(days, folded position) of the first stay length the message states, or None. ``relative``: an end counted
+    from the start ('le lendemain', 'the next day') counts too, as the answer to the end's question just asked
+    (unasked, 'the next day' as often moves the start)."""
     data = _durations(analysis)
     if data.unit_after is None or data.unit_any is None:
         return None
@@ -98,7 +100,7 @@ def stated_length(analysis: Analysis) -> tuple[int, int] | None:
         if unit is None or value != value.to_integral_value() or not 0 < value <= _MAX_DAYS:
             continue
         candidates.append((start, int(value) * data.days[fold(unit.group(1)).strip()]))
-    if data.relative is not None:  # 'le lendemain', 'the same evening': the end counted from the start
+    if relative and data.relative is not None:  # 'le lendemain', 'the same evening': the end counted from the start
         candidates += [(m.start(), data.relative_days[" ".join(m.group(1).split())])
                        for m in data.relative.finditer(text)]
     if data.article_before is not None:
