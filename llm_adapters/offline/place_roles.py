@@ -50,7 +50,7 @@ class PlaceMarkers:
             for marker in markers:
                 size = len(marker.split())
                 for end in range(len(tail), max(size - 1, len(tail) - _WINDOW_WORDS, reach) - 1, -1):
-                    if " ".join(tail[end - size:end]) == marker:
+                    if _is_marker(" ".join(tail[end - size:end]), marker):
                         candidate = (len(tail) - end, -size, objective_id, marker)
                         if best is None or candidate < best:
                             best = candidate
@@ -59,7 +59,22 @@ class PlaceMarkers:
             governing = self._governing_verb(analysis, start)
             if governing is not None:
                 return governing
-        return best[2] if best is not None else None
+        if best is None:
+            return self._apposition(before)
+        return best[2]
+
+    def _apposition(self, before: str) -> str | None:
+        """'from the city centre, George Square': a place right after a comma restates the short phrase before
+        it, and takes the role of the marker opening that phrase."""
+        comma = _TRAILING_COMMA.search(before)
+        if comma is None:
+            return None
+        phrase = _WORD.findall(re.split(r"[,;:.!?]", before[:comma.start()])[-1])
+        if not phrase or len(phrase) > _APPOSITION_WORDS:
+            return None
+        found = [(len(m.split()), oid) for oid, markers in self.by_objective.items() for m in markers
+                 if " ".join(phrase[:len(m.split())]) == m and len(m.split()) < len(phrase)]
+        return max(found)[1] if found else None
 
     def _governing_verb(self, analysis: Analysis, start: int) -> str | None:
         """The objective whose own verb cue is the nearest one before ``start`` in its clause, in any of its
@@ -74,6 +89,13 @@ class PlaceMarkers:
         return None
 
 
+def _is_marker(words: str, marker: str) -> bool:
+    """The words are the marker, or its plural when it is a noun of three letters or more ('pick-ups in')."""
+    return words == marker or (len(marker) > _PREPOSITION and words in (marker + "s", marker + "es"))
+
+
+_TRAILING_COMMA = re.compile(r",\s*$")
+_APPOSITION_WORDS = 6  # the phrase a place restates is short ('from the city centre')
 _PREPOSITION = 2  # a marker this short ('a', 'al', 'de') is a preposition: a verb before it may govern the place
 _VERB_STEM = 4  # letters two forms of one verb share at least ('llegamos' / 'llegan', 'recoger' / 'recogen')
 _ENDING = 3  # letters of an inflected ending a cue may differ by
