@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from engine.goals.models import CriterionKind, Objective
 from engine.text import fold
+from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.choice_meaning import ChoiceSettings, match_by_meaning
 from llm_adapters.offline.cues import names_objective, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
@@ -138,9 +139,10 @@ def extract_enumeration(ctx: ExtractionContext, vocabulary: VocabularyData) -> l
     analysis = ctx.analysis
     evidence = []
     rivals = _rivals(ctx)
-    for match, old in _usable(ctx, vocabulary, "enumeration"):
+    usable = _usable(ctx, vocabulary, "enumeration")
+    for match, old in usable:
         sentence = analysis.sentence_at(match.start)
-        if sentence is None:
+        if sentence is None or _hesitates(analysis, sentence, usable):
             continue
         if rivals and _role_owner(ctx, rivals, sentence.start, match.start) != ctx.objective.id:
             continue  # the term fills another role ('from my checking' is not the recipient's account)
@@ -149,6 +151,13 @@ def extract_enumeration(ctx: ExtractionContext, vocabulary: VocabularyData) -> l
     if not evidence and not find_terms(analysis, vocabulary):
         evidence = _by_meaning(ctx, vocabulary)
     return evidence
+
+
+def _hesitates(analysis: Analysis, sentence: Sentence, usable: list[tuple[TermMatch, bool]]) -> bool:
+    """'Between the barbecue and the cocktail I'm still hesitating': two options of one sentence that says the
+    visitor is undecided choose neither."""
+    options = {m.option for m, _ in usable if sentence.start <= m.start < sentence.end}
+    return len(options) > 1 and analysis.any_cue("uncertainty", sentence.start, sentence.end)
 
 
 AMBIGUITY_MEMO = "choice_ambiguity"  # per message: objective id -> the options a phrasing could mean
