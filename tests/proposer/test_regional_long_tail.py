@@ -196,3 +196,16 @@ def test_casual_times_answer_availability(case: tuple[str, str]) -> None:
                                 question="When can you come?")], lang="en")
     text, value = case
     assert _done(spec, text, asked="when", lang="en").get("when") == value
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(10, 19), st.sampled_from(["something from '{y}", "I want something released in '{y}.",
+                                             "could you find me something from ’{y}?"]))
+def test_a_year_short_form_names_the_year(year: int, template: str) -> None:
+    vocabulary = {"version": "1.0.0", "description": "years", "kind": "enumeration",
+                  "options": {f"y20{n}": {"en": [f"20{n}"]} for n in range(10, 20)}}
+    spec = _publish([_objective("year", "enumeration", {"vocabulary": "years", "cues": {"en": ["year"]}}, 1,
+                                lang="en")], lang="en", vocabularies={"years": {**vocabulary, "id": "years"}})
+    found = _done(spec, template.format(y=year), lang="en")
+    assert found.get("year") == f"y20{year}"
+    assert "year" not in _done(spec, f"it costs {year} dollars", lang="en")
