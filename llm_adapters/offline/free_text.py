@@ -425,8 +425,8 @@ def _name_tokens(source: str, start: int, end: int) -> list[tuple[int, int, str,
 
 def _name_at(tokens: list[tuple[int, int, str, bool]], at: int, words: FreeTextWords) -> int | None:
     """The index after the capitalised name starting at token ``at`` ('Blue Jays Vs Yankees', 'the Yankees vs
-    orioles', 'Nissan Versa 2018'), or None when no name starts there. A name ends before a lower-case word other than a stopword
-    ('Spanish food' is no name) only when that word does not follow a joiner."""
+    orioles', 'Nissan Versa 2018'), or None when no name starts there. A name ends before a lower-case word other
+    than a stopword ('Spanish food' is no name) only when that word does not follow a joiner."""
     word = tokens[at][2]
     if not word[:1].isupper() or fold(word) in words.stopwords:
         return None
