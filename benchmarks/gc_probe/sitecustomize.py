@@ -46,8 +46,8 @@ def _install(folder: str) -> None:
         every = demos.demo_names
         demos.demo_names = lambda: [n for n in every() if n != skip]
     if worker or "serve" in sys.argv:
-        import engine.service.turns as turns_module
         import engine.service.serving as serving_module
+        import engine.service.turns as turns_module
 
         banner = serving_module.worker_banner
 
