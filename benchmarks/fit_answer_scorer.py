@@ -10,9 +10,9 @@ Every train dialogue of every benchmarked service (the first ``--limit-per-servi
 full turn runtime with the offline proposer of the rule bundle, as ``grace bench sgd`` does; every candidate the
 rules choose for an open objective of the scored kinds that the decision layer accepts gives one row: its features
 (llm_adapters/offline/answer_scorer.py) and whether completing the objective there is right: the benchmark's
-reference bit at that turn (the visitor INFORMed one of its slots in this turn or an earlier one). A logistic regression (L2 penalty, full-batch gradient descent in numpy, a fixed number
-of steps from zeros: deterministic) is fitted on the rows; weights are rounded to 6 decimals so the file's hash does
-not depend on the last bits of a BLAS.
+reference bit at that turn (the visitor INFORMed one of its slots in this turn or an earlier one). A logistic
+regression (L2 penalty, full-batch gradient descent in numpy, a fixed number of steps from zeros: deterministic) is
+fitted on the rows; weights are rounded to 6 decimals so the file's hash does not depend on the last bits of a BLAS.
 
 The threshold and kinds to suggest for rules/learned.json come from two-fold cross-fitting over dialogues: per
 kind, the vetoes below a threshold that would drop wrong completions minus those that would drop right ones.

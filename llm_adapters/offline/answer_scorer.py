@@ -122,7 +122,8 @@ class AnswerModel:
                               code="proposer.scorer.model_mismatch")
         weights = np.asarray(data["weights"], dtype=np.float64)
         if weights.shape != (len(DENSE) + (1 << HASH_BITS),):
-            raise ScorerError("the answer scorer's weights have the wrong length", code="proposer.scorer.model_mismatch")
+            raise ScorerError("the answer scorer's weights have the wrong length",
+                              code="proposer.scorer.model_mismatch")
         return AnswerModel(weights, weights_digest(data["weights"]))
 
 

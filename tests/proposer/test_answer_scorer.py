@@ -67,7 +67,8 @@ def _request(text: str, asked: str | None, role: Role = Role.VISITOR) -> Propose
 
 @lru_cache(maxsize=1)
 def _pinned() -> str:
-    return str(json.loads((ROOT / "rules" / "learned.json").read_text(encoding="utf-8"))["answer_scorer"]["model_sha256"])
+    data = json.loads((ROOT / "rules" / "learned.json").read_text(encoding="utf-8"))
+    return str(data["answer_scorer"]["model_sha256"])
 
 
 def _proposer(kinds: frozenset[str], threshold: float) -> OfflineProposer:
@@ -162,6 +163,8 @@ def test_the_rebuild_script_reproduces_a_slice_byte_for_byte() -> None:
     from benchmarks.fit_answer_scorer import build
 
     service, limit = SLICE
-    text, _ = build(SGD_DIR, [service], limit, cross=False)
+    text, _ = build(SGD_DIR, [service], limit, draft=True, cross=False)
+    # A change of the rules' candidates on these dialogues changes the slice too: rebuild it with the command in
+    # llm_adapters/offline/models/README.md and record the new hash here (and refit the shipped model).
     assert hashlib.sha256(text.encode()).hexdigest() == SLICE_SHA256
 
