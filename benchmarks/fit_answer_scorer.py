@@ -83,7 +83,7 @@ class _Recorder(AnswerJudge):
     """Keeps every candidate (the rules' run is unchanged) and records its features."""
 
     def __init__(self, kinds: Sequence[str]) -> None:
-        super().__init__(ScorerSettings(False, 0.0, frozenset(kinds)))  # no model: it records, never vetoes
+        super().__init__(ScorerSettings(False, dict.fromkeys(kinds, 0.0)))  # no model: it records, never vetoes
         self.rows: list[Row] = []
 
     def applies(self, objective: Objective) -> bool:

@@ -11,7 +11,7 @@ extractor's rank, where the value sits, how long it is, whether it sits in a que
 words are in the message) and hashed words of the value and its clause, crossed with the kind. Inference is one
 dot product in numpy. Its file (``models/answer_scorer.json``) is rebuilt by ``benchmarks/fit_answer_scorer.py`` from
 the SGD train split (CC BY-SA 4.0) and measured on SGD dev; the rule file ``rules/learned.json`` switches it on
-(default off) and holds its threshold and the kinds it may veto.
+(default off) and holds the kinds it may veto with a threshold each.
 """
 
 from __future__ import annotations
@@ -145,15 +145,19 @@ class ScorerSettings:
     """``rules/learned.json`` ``answer_scorer``: off unless enabled; vetoes only completions of these kinds."""
 
     enabled: bool
-    threshold: float
-    kinds: frozenset[str]
+    thresholds: Mapping[str, float]  # criterion kind -> the score below which its completion is not proposed
     model_sha256: str = ""
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        return frozenset(self.thresholds)
 
     @staticmethod
     def from_rules(data: Mapping[str, Any] | None) -> ScorerSettings:
         section = (data or {}).get("answer_scorer") or {}
-        return ScorerSettings(bool(section.get("enabled", False)), float(section.get("threshold", 0.0)),
-                              frozenset(section.get("kinds", ())), str(section.get("model_sha256", "")))
+        return ScorerSettings(bool(section.get("enabled", False)),
+                              {str(k): float(v) for k, v in (section.get("thresholds") or {}).items()},
+                              str(section.get("model_sha256", "")))
 
 
 class AnswerJudge:
@@ -180,7 +184,7 @@ class AnswerJudge:
         if not self.applies(objective):
             return True
         features = candidate_features(request, analysis, objective, evidence, others_taken)
-        return self._model.probability(features) >= self.settings.threshold
+        return self._model.probability(features) >= self.settings.thresholds[objective.criterion.kind.value]
 
 
 def feature_matrix(rows: Iterable[CandidateFeatures]) -> npt.NDArray[np.float64]:

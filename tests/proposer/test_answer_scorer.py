@@ -73,13 +73,13 @@ def _pinned() -> str:
 
 def _proposer(kinds: frozenset[str], threshold: float) -> OfflineProposer:
     model = load_model()
-    judge = AnswerJudge(ScorerSettings(True, threshold, kinds, model.digest), model)
+    judge = AnswerJudge(ScorerSettings(True, dict.fromkeys(kinds, threshold), model.digest), model)
     return OfflineProposer.from_bundle(project_bundle(), judge=judge)
 
 
 @lru_cache(maxsize=1)
 def _without() -> OfflineProposer:
-    return OfflineProposer.from_bundle(project_bundle(), judge=AnswerJudge(ScorerSettings(False, 0.0, frozenset())))
+    return OfflineProposer.from_bundle(project_bundle(), judge=AnswerJudge(ScorerSettings(False, {})))
 
 
 @lru_cache(maxsize=1)
@@ -105,7 +105,7 @@ def test_the_committed_model_is_the_one_the_rules_pin() -> None:
 
 def test_another_model_file_is_refused() -> None:
     with pytest.raises(ScorerError) as caught:
-        AnswerJudge(ScorerSettings(True, 0.5, frozenset({"free_text"}), "0" * 64), load_model())
+        AnswerJudge(ScorerSettings(True, {"free_text": 0.5}, "0" * 64), load_model())
     assert caught.value.code == "proposer.scorer.model_mismatch"
 
 
