@@ -26,6 +26,7 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,17 +100,35 @@ class _Recorder(AnswerJudge):
 
 
 def collect(sgd: Path, services: Sequence[str] | None, limit: int | None, rules: Path, draft: bool,
-            kinds: Sequence[str]) -> tuple[list[Row], npt.NDArray[np.float64], list[str]]:
-    """(rows, labels, dialogue id per row) from the train split."""
+            kinds: Sequence[str], jobs: int = 1) -> tuple[list[Row], npt.NDArray[np.float64], list[str]]:
+    """(rows, labels, dialogue id per row) from the train split, in service order whatever ``jobs`` is."""
+    names = [b.service.service_name for b in prepare(sgd, DEFAULT_BENCH_DIR, services, [SPLIT]).benches]
+    chunks = [names[i::jobs] for i in range(jobs)] if jobs > 1 else [names]
+    if len(chunks) > 1:
+        with ProcessPoolExecutor(max_workers=len(chunks)) as pool:
+            parts = list(pool.map(_collect_services, *zip(*[(sgd, c, limit, rules, draft, kinds) for c in chunks],
+                                                         strict=True)))
+    else:
+        parts = [_collect_services(sgd, names, limit, rules, draft, kinds)]
+    by_service = {name: part[name] for part in parts for name in part}
+    rows = [row for name in names for row in by_service[name][0]]
+    labels = [label for name in names for label in by_service[name][1]]
+    dialogues = [d for name in names for d in by_service[name][2]]
+    return rows, np.array(labels, dtype=np.float64), dialogues
+
+
+def _collect_services(sgd: Path, services: Sequence[str], limit: int | None, rules: Path, draft: bool,
+                      kinds: Sequence[str]) -> dict[str, tuple[list[Row], list[float], list[str]]]:
+    """Per service: its rows, their labels and dialogue ids (one process runs a chunk of services)."""
     prepared = prepare(sgd, DEFAULT_BENCH_DIR, services, [SPLIT])
     bundle = working_tree_bundle(rules) if draft else load_bundle(rules)
     recorder = _Recorder(kinds)
     proposer = OfflineProposer.from_bundle(bundle, judge=recorder)
-    labels: dict[tuple[Key, str], bool] = {}
-    dialogue_of: dict[Key, str] = {}
-    rows: list[Row] = []
+    out: dict[str, tuple[list[Row], list[float], list[str]]] = {}
     for bench in prepared.benches:
         name = bench.service.service_name
+        labels: dict[tuple[Key, str], bool] = {}
+        dialogue_of: dict[Key, str] = {}
         dataset = convert_service(prepared.corpus.single_service(name), bench, limit)
         targets = candidate_targets([bench.spec_path], bundle, with_answerer=False)
         for conversation in dataset.conversations:
@@ -128,11 +147,11 @@ def collect(sgd: Path, services: Sequence[str] | None, limit: int | None, rules:
         completed = _completed(runs, dataset.conversations, bench.spec.id, list(bench.slots))
         # only the candidates the decision layer accepted: a veto of one it rejects anyway changes nothing
         matched = [r for r in recorder.rows if (r.key, r.objective) in labels and (r.key, r.objective) in completed]
-        rows += matched
+        out[name] = (matched, [1.0 if labels[(r.key, r.objective)] else 0.0 for r in matched],
+                     [dialogue_of[r.key] for r in matched])
         print(f"{name}: {len(dataset.conversations)} dialogues, {len(recorder.rows)} candidates, "
               f"{len(matched)} completed", file=sys.stderr)
-    y = np.array([1.0 if labels[(r.key, r.objective)] else 0.0 for r in rows])
-    return rows, y, [dialogue_of[r.key] for r in rows]
+    return out
 
 
 def _completed(runs: Sequence[ConversationRun], conversations: Sequence[Any], spec_id: str,
@@ -227,9 +246,9 @@ def dump(data: dict[str, Any]) -> str:
 
 def build(sgd: Path, services: Sequence[str] | None, limit: int | None, rules: Path = DEFAULT_RULES_DIR,
           draft: bool = False, kinds: Sequence[str] = SCORED_KINDS,
-          cross: bool = True) -> tuple[str, dict[str, Any] | None]:
+          cross: bool = True, jobs: int = 1) -> tuple[str, dict[str, Any] | None]:
     """(the model file's text, the threshold table or None)."""
-    rows, y, dialogues = collect(sgd, services, limit, rules, draft, kinds)
+    rows, y, dialogues = collect(sgd, services, limit, rules, draft, kinds, jobs)
     x = feature_matrix(r.features for r in rows)
     table = suggest(rows, y, cross_fitted(x, y, dialogues)) if cross and len(rows) else None
     w = fit(x, y)
@@ -244,13 +263,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit-per-service", type=int, default=0, help="first N train dialogues (0 = all)")
     parser.add_argument("--rules", type=Path, default=DEFAULT_RULES_DIR)
     parser.add_argument("--unpublished-rules", action="store_true")
+    parser.add_argument("--jobs", type=int, default=1, help="processes, each running a share of the services")
+    parser.add_argument("--no-cross", action="store_true", help="skip the cross-fitted threshold table")
     parser.add_argument("--out", type=Path, help="write the model here")
     parser.add_argument("--write", action="store_true", help=f"write the model to {MODEL_PATH}")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     services = [s.strip() for s in args.services.split(",") if s.strip()] or None
     text, table = build(args.sgd, services, args.limit_per_service or None, args.rules, args.unpublished_rules,
-                        cross=not args.out or args.write)
+                        cross=not args.no_cross, jobs=max(1, args.jobs))
     if table is not None:
         print(json.dumps(table, indent=1))
     data = json.loads(text)

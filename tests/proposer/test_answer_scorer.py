@@ -38,9 +38,9 @@ from tests.proposer.helpers import project_bundle
 
 ROOT = Path(__file__).resolve().parents[2]
 SGD_DIR = Path(os.environ.get("GRACE_SGD_DIR", str(DEFAULT_SGD_DIR)))
-# benchmarks/fit_answer_scorer.py --services Restaurants_1 --limit-per-service 5 (llm_adapters/offline/models/README.md)
+# fit_answer_scorer --unpublished-rules --services Restaurants_1 --limit-per-service 5 --no-cross (models/README.md)
 SLICE = ("Restaurants_1", 5)
-SLICE_SHA256 = "aac82c6c3ebf29dbe8fdd004c706ca0544d6a4fc732e76bce06d59f23ba17fc3"
+SLICE_SHA256 = "d319bb1ac5890f4c3c743b0c87caba8db862822cdf33d5fe2c8b1549c4c10fa9"
 
 _WORDS = st.sampled_from(["thanks", "a", "concert", "music", "in", "Seattle", "for", "my", "family", "tickets",
                           "we", "want", "3", "people", "please", "nothing", "else", "on", "Friday", "hi", "the",
