@@ -11,7 +11,7 @@ extractor's rank, where the value sits, how long it is, whether it sits in a que
 words are in the message) and hashed words of the value and its clause, crossed with the kind. Inference is one
 dot product in numpy. Its file (``models/answer_scorer.json``) is rebuilt by ``benchmarks/fit_answer_scorer.py`` from
 the SGD train split (CC BY-SA 4.0) and measured on SGD dev; the rule file ``rules/learned.json`` switches it on
-(default off) and holds the kinds it may veto with a threshold each.
+and holds the kinds it may veto with a threshold each (without that file or its section: off).
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ class OfflineProposer:
     def __init__(self, rules: OfflineRules, files: Mapping[str, Mapping[str, Any]] | None = None,
                  provenance: ProvenanceRules | None = None, judge: AnswerJudge | None = None) -> None:
         self._rules = rules
-        # the learned answer scorer (rules/learned.json, off by default): it may only veto a rule's candidate
+        # the learned answer scorer (rules/learned.json; off without that file): it may only veto a rule's candidate
         self._judge = judge if judge is not None else AnswerJudge(ScorerSettings.from_rules(None))
         self._provenance = provenance  # the decision layer's attribution markers (rules/provenance.json)
         self._files = files  # raw rule files: per-language subsets of the rules are built from them on demand
