@@ -32,6 +32,7 @@ from engine.goals.models import Objective
 from engine.ports import ProposerInput
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.cues import objective_cues
+from llm_adapters.offline.declined import DECLINED_PREFIX
 from llm_adapters.offline.errors import ScorerError
 from llm_adapters.offline.evidence import Evidence
 
@@ -181,8 +182,8 @@ class AnswerJudge:
         if request.message.role is not Role.VISITOR:  # checked before anything else: fail closed on any kind
             raise ScorerError("the learned scorer reads the visitor's own words only",
                               code="proposer.scorer.not_visitor")
-        if not self.applies(objective):
-            return True
+        if not self.applies(objective) or evidence.value.startswith(DECLINED_PREFIX):
+            return True  # a declined feature is the visitor's answer by spec/adr/0009's own rules, never vetoed
         features = candidate_features(request, analysis, objective, evidence, others_taken)
         return self._model.probability(features) >= self.settings.thresholds[objective.criterion.kind.value]
 

@@ -32,9 +32,10 @@ from llm_adapters.offline.answer_scorer import (
     load_model,
     weights_digest,
 )
+from llm_adapters.offline.declined import DECLINED_PREFIX
 from llm_adapters.offline.errors import ScorerError
 from llm_adapters.offline.evidence import Evidence
-from tests.proposer.helpers import project_bundle
+from tests.proposer.helpers import demo_spec, project_bundle, request
 
 ROOT = Path(__file__).resolve().parents[2]
 SGD_DIR = Path(os.environ.get("GRACE_SGD_DIR", str(DEFAULT_SGD_DIR)))
@@ -137,7 +138,19 @@ def test_the_scorer_only_removes_and_never_adds(text: str, asked: str | None) ->
 @given(_MESSAGES, _OBJECTIVES)
 def test_a_veto_of_every_kind_leaves_no_completion(text: str, asked: str | None) -> None:
     commands = _veto_all().propose(_request(text, asked)).commands
-    assert not [c for c in commands if c.type == "complete"]
+    assert not [c for c in commands if c.type == "complete" and not c.value.startswith(DECLINED_PREFIX)]
+
+
+@pytest.mark.parametrize("answer", ["No thanks.", "No, we have our own.", "Nope.", "No thank you, not this time."])
+def test_a_declined_feature_is_never_vetoed(answer: str) -> None:
+    """spec/adr/0009: a 'no' to the feature just asked is the visitor's answer, whatever the model scores."""
+    spec = demo_spec("re")
+    features = next(o for o in spec.spec.objectives if o.criterion.kind.value == "features")
+    req = request("re", answer, last_asked=features.id)
+    rules_only = [c for c in _without().propose(req).commands if getattr(c, "objective", None) == features.id]
+    vetoing = [c for c in _veto_all().propose(req).commands if getattr(c, "objective", None) == features.id]
+    assert vetoing == rules_only and vetoing
+    assert all(c.value.startswith(DECLINED_PREFIX) for c in vetoing)  # type: ignore[union-attr]
 
 
 def test_text_that_is_not_the_visitors_is_refused() -> None:
