@@ -8,6 +8,7 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from audit.keys import DEFAULT_KEY_ENV, key_from_env
 from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.bundle_proofs import load_verified_bundle
 from engine.demos import DEFAULT_VARIANT, Demo, load_demo
@@ -20,18 +21,13 @@ from engine.turn import RoleChoice, TurnRoles, TurnRuntime
 if TYPE_CHECKING:
     from engine.retrieval.corpus import CorpusManifest
 
-AUDIT_KEY_ENV = "GRACE_AUDIT_KEY"
-
-
 def audit_key_from_env() -> bytes:
-    """The audit HMAC key from GRACE_AUDIT_KEY (hex or text); a random per-process key when unset."""
-    raw = os.environ.get(AUDIT_KEY_ENV)
-    if not raw:
+    """The audit HMAC key from GRACE_AUDIT_KEY, read by the one key parser (``audit.keys``: ``hex:``, ``base64:``
+    or a passphrase; a malformed or short key is refused with its code); a random per-process key when unset.
+    A bare hex string was once decoded as hex here and as text by ``grace serve``: one key must mean one key."""
+    if not os.environ.get(DEFAULT_KEY_ENV, "").strip():
         return secrets.token_bytes(32)
-    try:
-        return bytes.fromhex(raw)
-    except ValueError:
-        return raw.encode("utf-8")
+    return key_from_env()
 
 
 def embedded_answerer(corpus_dir: Path, bundle: RuleBundle | None = None,

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.conversation import ConversationState
 from engine.ports import GroundedAnswer
+from engine.visitor_response import AnswerOut, CitationOut, LinkOut, VisitorTurn
 
 
 @dataclass(frozen=True)
@@ -43,35 +44,35 @@ class TurnOutcome:
         # INVARIANT (I-11): the grounded answer plus at most one question (the decided one, or none)
         return join_reply(self.answer.text, self.notice, self.question, self.pending, self.closing)
 
+    def visitor_turn(self) -> VisitorTurn:
+        """The visitor-facing turn response, typed (the HTTP body without its handoff box and quick replies)."""
+        answer = self.answer
+        return VisitorTurn(
+            conversation_id=self.conversation_id,
+            turn=self.turn,
+            state=self.state,
+            bits=list(self.new_state.bits),
+            action=self.action if self.question is not None else "NONE",
+            question=self.question or None,
+            answer=AnswerOut(
+                text=answer.text, supported=answer.supported, kind=answer.kind,
+                frame=answer.frame,
+                citations=[CitationOut(label=c.shown(), quote=c.quote, source=c.source, passage_id=c.passage_id)
+                           for c in answer.citations],
+                links=[LinkOut(label=c.shown(), source=c.source, passage_id=c.passage_id) for c in answer.links],
+                unanswered=answer.unanswered,
+            ),
+            pending=self.pending,
+            response_text=self.response_text(),
+            fail_closed=self.fail_closed,
+            stopped=self.new_state.stopped,
+            completed=self.completed,
+            record_seq=self.record_seq,
+        )
+
     def visitor_view(self) -> dict[str, Any]:
-        """The visitor-facing turn response (the HTTP body without its quick replies)."""
-        return {
-            "conversation_id": self.conversation_id,
-            "turn": self.turn,
-            "state": self.state,
-            "bits": list(self.new_state.bits),
-            "action": self.action if self.question is not None else "NONE",
-            "question": self.question or None,
-            "answer": {
-                "text": self.answer.text,
-                "supported": self.answer.supported,
-                "kind": self.answer.kind,
-                "frame": self.answer.frame,
-                "citations": [
-                    {"label": c.shown(), "quote": c.quote, "source": c.source, "passage_id": c.passage_id}
-                    for c in self.answer.citations
-                ],
-                "links": [{"label": c.shown(), "source": c.source, "passage_id": c.passage_id}
-                          for c in self.answer.links],
-                "unanswered": self.answer.unanswered,
-            },
-            "pending": self.pending,
-            "response_text": self.response_text(),
-            "fail_closed": self.fail_closed,
-            "stopped": self.new_state.stopped,
-            "completed": self.completed,
-            "record_seq": self.record_seq,
-        }
+        """``visitor_turn`` as stored with the turn (JSON types) for an idempotent replay."""
+        return self.visitor_turn().model_dump()
 
 
 def join_reply(*parts: str | None) -> str:

@@ -46,16 +46,16 @@ def _install(folder: str) -> None:
         every = demos.demo_names
         demos.demo_names = lambda: [n for n in every() if n != skip]
     if worker or "serve" in sys.argv:
+        import engine.service.serving as serving_module
         import engine.service.turns as turns_module
-        import engine.service.workers as workers_module
 
-        banner = workers_module.worker_banner
+        banner = serving_module.worker_banner
 
         def ready_banner(index: int, workers: int) -> str:
             marks["ready"] = time.time()
             return banner(index, workers)
 
-        workers_module.worker_banner = ready_banner
+        serving_module.worker_banner = ready_banner  # run_server reads the module's global at each call
         submit = turns_module.TurnSubmitter.submit
 
         def timed_submit(self: Any, *args: Any, **kwargs: Any) -> Any:

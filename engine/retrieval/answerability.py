@@ -205,6 +205,7 @@ class AnswerabilityJudge:
         self._verb_markers = frozenset(fold(w) for lang in rules.languages.values() for w in lang.verb_markers)
         self._auxiliaries = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.auxiliaries)
         self._subjects = frozenset(fold(w) for lang in rules.languages.values() for w in lang.question.subject_words)
+        self._determiners = frozenset(fold(w) for lang in rules.languages.values() for w in lang.noun_determiners)
 
     def decide(self, supports: Sequence[Support], twins: Mapping[str, str] | None = None) -> None:
         """One question's candidates against each other (decision.py): those the model finds probable enough
@@ -377,7 +378,12 @@ class AnswerabilityJudge:
             if any(len(w) > len(s) + 2 and (w.endswith(s) or folded.endswith(s)) for s in self._verb_suffixes):
                 found.add(folded)
         for i in range(len(words) - 2):
-            if words[i] in self._auxiliaries and words[i + 1] in self._subjects:
+            # "do you *repair*", but "does the croissant cost": after a determiner comes the subject's noun
+            if (
+                words[i] in self._auxiliaries
+                and words[i + 1] in self._subjects
+                and words[i + 1] not in self._determiners
+            ):
                 found.add(words[i + 2])
         cased = _CASED_WORD.findall(asked)
         for before, word in pairwise(cased):

@@ -62,11 +62,14 @@ def question_parts(
 
 
 def _grouped(pieces: Sequence[str], languages: Mapping[str, LanguageRules], max_parts: int) -> list[str]:
-    """Pieces that do not ask joined to the question after them (the last one to the question before it)."""
+    """Pieces that do not ask joined to the question after them (the last one to the question before it). A
+    question's marks count for the clause they touch: the closing "?" for the last, the Spanish opening "¿" for
+    the first ("¿Usáis X y trabajáis con Y?" asks two things even when "usáis" is too short to be told from a
+    number by its ending)."""
     parts: list[str] = []
     context = ""
     for piece in pieces:
-        asks = "?" in piece or _asks(piece, languages)
+        asks = "?" in piece or "¿" in piece or _asks(piece, languages)
         if not asks:
             context = f"{context} {piece}".strip()
             continue

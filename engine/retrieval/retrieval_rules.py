@@ -167,6 +167,9 @@ class LanguageRules(_Frozen):
     price_cues: tuple[str, ...]  # phrases that ask for a price: the answering passage must state one
     abbreviations: dict[str, str]  # chat abbreviations expanded before retrieval ("dnd" → "dónde")
     verb_markers: tuple[str, ...]  # a lowercase word right after one of these is an asked action ("to *book*")
+    # subject words that open a noun phrase ("the", "your", "there"): after an auxiliary, the word following one of
+    # these is the subject's noun ("does the *croissant* cost", "is there *parking*"), not the asked action
+    noun_determiners: tuple[str, ...] = ()
     clock_cues: tuple[str, ...]  # phrases that ask for a clock time ("what time"): the passage must state one
     date_cues: tuple[str, ...]  # words that ask when: the passage must state a clock time, a weekday or a month
     # parts of the day, week and year ("night", "verano"): stated by a passage stating times, weekdays or months

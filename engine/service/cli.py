@@ -8,10 +8,8 @@ grace serve --workers 4 --database-url postgresql://...   # 4 engine processes o
 from __future__ import annotations
 
 import argparse
-import signal
 import socket
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +85,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from engine.service.native_threads import limit_native_threads
     from engine.service.runner import check_arguments, storage_location
+    from engine.service.serving import run_server
     from engine.service.workers import check_workers
 
     limit_native_threads(os.environ)  # before any native library loads; the workers inherit it
@@ -121,49 +120,6 @@ def _supervise(args: argparse.Namespace, sock: socket.socket, *, per_worker: boo
     data_dir, _ = storage_location(args)
     demo.audit_key(data_dir)  # the key file, if one is used, exists before the workers race to make it
     return supervise(args, sock, env, per_worker=per_worker)
-
-
-def run_server(
-    args: argparse.Namespace, listener: Callable[[], socket.socket], *, index: int, print_banner: bool
-) -> int:
-    """Build the service, then serve the socket ``listener`` gives until SIGTERM/SIGINT, finishing in-flight
-    requests first."""
-    from engine.service.heap import set_switch_interval, settle_heap
-    from engine.service.runner import build_from_args
-    from engine.service.server import GracefulServer, uvicorn_config
-    from engine.service.workers import worker_banner
-
-    built = build_from_args(args)
-    # Warm now: exempt the start-up heap from every later collection (engine/service/heap.py).
-    settle_heap(freeze=built.app.state.limits.freeze_heap_after_warm_up)
-    set_switch_interval(built.app.state.limits.switch_interval_ms)
-    try:
-        sock = listener()  # a worker joins the port only once warm
-    except OSError:
-        built.close()
-        raise
-    port = sock.getsockname()[1]
-    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-
-    def announce() -> None:  # once the server listens and uvicorn handles the stop signals
-        if print_banner:
-            for line in built.banner(f"http://{shown_host}:{port}"):
-                print(line, flush=True)
-        print(worker_banner(index, args.workers), flush=True)
-
-    config = uvicorn_config(built.app, timeout_graceful_shutdown=built.app.state.limits.shutdown_grace_s)
-    server = GracefulServer(config, on_started=announce)
-    # Until uvicorn installs its handlers a stop signal is remembered (the server then stops as soon as it has
-    # started); uvicorn re-raises the signal once it has shut down, and these quiet handlers keep that from
-    # killing the process before the store and the webhook outbox are closed below.
-    previous = {sig: signal.signal(sig, server.request_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        server.run(sockets=[sock])
-    finally:
-        built.close()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience: python -m engine.service.cli serve --demo

@@ -6,6 +6,7 @@ from html import escape
 
 from fastapi.responses import HTMLResponse
 
+from engine.goals.models import company_name
 from engine.service.catalog import Catalog, ServedGoal
 
 # Pages only load our own scripts and styles; the console is never framed.
@@ -75,9 +76,12 @@ def demo_page(goal: ServedGoal, lang: str) -> str:
     # The one line a company pastes into its site:
     tag = f'<script src="/static/widget.js" data-goal="{escape(name)}" data-lang="{escape(lang)}" defer></script>'
     intro = _DEMO_INTRO.get(lang, _DEMO_INTRO["en"])
+    # A company's page carries the company's name; the spec's title describes the goal for operators (and is
+    # written in one language, which the Spanish page must not show as its heading).
+    heading = company_name(spec) or spec.title
     body = (
-        f"<main class='page'><h1>{escape(spec.title)}</h1>"
+        f"<main class='page'><h1>{escape(heading)}</h1>"
         f"<p class='muted'>{escape(intro)}</p>"
         f"<pre><code>{escape(tag)}</code></pre></main>{tag}"
     )
-    return _shell(spec.title, body, lang)
+    return _shell(heading, body, lang)

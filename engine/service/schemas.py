@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.leads.outbox import Delivery
+from engine.visitor_response import VisitorTurn
 
 GOAL_PATTERN = r"^[a-z][a-z0-9_-]{0,63}(/v[1-9][0-9]{0,8})?$"
 LANGUAGE_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$"
@@ -61,41 +62,6 @@ class ConversationCreated(BaseModel):
     objectives: list[ObjectiveOut]
 
 
-class CitationOut(BaseModel):
-    label: str = Field(
-        description="What a person recognises: the page or document title and the section heading "
-        "('Units and prices › Locker'). Show this, never the ids."
-    )
-    quote: str = Field(description="The cited company sentence.")
-    source: str = Field(description="Machine reference of the document (file or record set); not for display.")
-    passage_id: str = Field(description="Machine reference of the passage; not for display.")
-
-
-class LinkOut(BaseModel):
-    label: str = Field(description="The section's page or document title and heading. Show this, never the ids.")
-    source: str = Field(description="Machine reference of the document; not for display.")
-    passage_id: str = Field(description="Machine reference of the passage; not for display.")
-
-
-class AnswerOut(BaseModel):
-    text: str
-    supported: bool
-    kind: Literal["answer", "related", "none"] = Field(
-        default="none",
-        description="'answer': the documents answer (citations hold the sentences); 'related': a related section's "
-        "sentences, verbatim, after the honest 'frame' (citations hold them; 'links' other sections that may help); "
-        "'none': nothing relevant found (the text says so, with the company's contact when the documents give one).",
-    )
-    frame: str = Field(default="", description="related: the honest frame shown before the quoted sentences.")
-    citations: list[CitationOut]
-    links: list[LinkOut] = Field(default_factory=list, description="related: at most two other sections.")
-    unanswered: str = Field(
-        default="",
-        description="A question in several parts: the sentence naming the parts the documents do not cover "
-        "(already at the end of 'text'; shown after the quoted sentences of a related reply).",
-    )
-
-
 class HandoffOut(BaseModel):
     text: str = Field(description="What the visitor is told: a person takes over, how to reach them, when.")
     email: str | None = None
@@ -104,36 +70,18 @@ class HandoffOut(BaseModel):
     hours: str | None = Field(default=None, description="The opening hours as configured, with their time zone.")
 
 
-class TurnResponse(BaseModel):
-    conversation_id: str
-    turn: int
-    state: str = Field(description="Binary state in the spec's approved objective order, e.g. '1010'.")
-    bits: list[int]
-    action: str = Field(description="'NONE' or 'ASK(<objective id>)'.")
-    question: str | None = Field(description="The one follow-up question, or null.")
-    pending: str | None = Field(
-        default=None,
-        description="When nothing is asked while objectives are still open (SPEC D-11): what is still needed, "
-        "named as optional; part of response_text. Null otherwise.")
+class TurnResponse(VisitorTurn):
+    """The turn as the kernel decided it (``engine.visitor_response.VisitorTurn``, stored for idempotent replays)
+    plus what the service adds on each delivery: the handoff box and the quick replies."""
+
     handoff: HandoffOut | None = Field(
         default=None, description="The visitor asked for a person: how the company's people take over (the "
         "request is in the turn's audit record and, when configured, sent to the company's webhook).")
-    answer: AnswerOut
-    response_text: str = Field(description="What the visitor is shown: answer, then the question.")
-    fail_closed: str | None = Field(description="Reason code when the turn failed closed.")
-    stopped: bool
     choices: list[str] = Field(
         default_factory=list,
         description="Quick replies for the question when its objective lists options (labels in the conversation's "
         "language); sending one is the visitor's own answer.",
     )
-    completed: bool = Field(
-        default=False,
-        description="This turn closed the conversation (every objective recorded, or the visitor stopped): the "
-        "response ends with a summary of what was recorded and the company's next step, and a "
-        "conversation.completed event is queued for the goal's webhook.",
-    )
-    record_seq: int | None = Field(description="Sequence number of this turn's audit record.")
 
 
 class MessageOut(BaseModel):

@@ -59,11 +59,6 @@ def check_workers(workers: int, database_url: str) -> None:
         )
 
 
-def worker_banner(index: int, workers: int) -> str:
-    """The line each worker prints once it is built and about to serve (the load benchmark reads the pid)."""
-    return f"GRACE worker {index}/{workers} pid {os.getpid()} ready"
-
-
 class Supervisor:
     def __init__(
         self, args: argparse.Namespace, sock: socket.socket, env: dict[str, str], *, per_worker: bool
@@ -154,7 +149,7 @@ def worker_main() -> int:
     from engine.cli import _configure_logging
     from engine.errors import GraceError
     from engine.service import listeners
-    from engine.service.cli import run_server
+    from engine.service.serving import run_server
 
     _configure_logging()
     args = pickle.loads(base64.b64decode(os.environ[ENV_ARGS]))  # written by our own supervisor, never input

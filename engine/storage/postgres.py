@@ -28,8 +28,9 @@ from engine.storage import codec, errors, read_ahead
 from engine.storage.anchor import RollbackAnchor
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
-from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
+from engine.storage.protocol import ProtocolStore
 from engine.storage.read_ahead import IdempotencyRow, TurnRow
+from engine.storage.rows import CommitRows, KeyedRow, LockedHead
 
 log = structlog.get_logger("engine.storage.postgres")
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import structlog
@@ -23,63 +22,12 @@ from engine.ports import IdempotencyEntry
 from engine.storage import codec, errors, read_ahead, turn_scope
 from engine.storage.base import ConversationAccess, Erasure
 from engine.storage.keyring import KeyRing
+from engine.storage.rows import CheckpointRow, CommitRows, IdempotencyWrite, KeyedRow, LockedHead
 
 log = structlog.get_logger("engine.storage.protocol")
 
 CHAIN_BROKEN = "audit.chain_broken"  # a stored audit record was deleted, swapped or replaced
 COLUMN_MISMATCH = "audit.column_mismatch"  # a listed column (state bits, turn) differs from the sealed state
-
-
-@dataclass(frozen=True)
-class KeyedRow:
-    """A conversation's stored state (empty when not asked for), its wrapped data key and whether it was erased,
-    read in one snapshot."""
-
-    state_json: str
-    wrapped_key: bytes | None
-    erased: bool
-
-
-@dataclass(frozen=True)
-class LockedHead(KeyedRow):
-    """What a commit reads once it holds the conversation's write lock."""
-
-    turn: int
-    next_seq: int  # the 1-based row number the new audit record takes
-    newest_counter: int  # the newest logged checkpoint counter (0: none yet)
-    # What the commit checks before it appends (issue 30): -1 / None where a backend does not read it.
-    record_count: int = -1  # audit records stored for the conversation (a deleted one leaves a gap)
-    head_record_hash: str | None = None  # the ``hash`` of the conversation's newest stored record
-    state_bits: str | None = None  # the column the console lists, beside the sealed state
-    all_checkpoints: int = -1  # the database's checkpoint log length (the rollback anchor compares it)
-
-
-@dataclass(frozen=True)
-class CheckpointRow:
-    counter: int
-    seq: int
-    checkpoint_json: str
-
-
-@dataclass(frozen=True)
-class IdempotencyRow:
-    key: str
-    fingerprint: str
-    response_json: str
-
-
-@dataclass(frozen=True)
-class CommitRows:
-    """Everything one turn writes, in the transaction that locked the conversation."""
-
-    conversation_id: str
-    turn: int
-    state_bits: str
-    state_json: str
-    seq: int
-    record_json: str
-    checkpoint: CheckpointRow | None
-    idempotency: IdempotencyRow | None
 
 
 class CommitTx(Protocol):
@@ -325,7 +273,7 @@ def commit_turn(
                 port.check_anchor(head.all_checkpoints, tx.recount_checkpoints)
             entry = None
             if idempotency is not None:
-                entry = IdempotencyRow(idempotency.key, idempotency.fingerprint,
+                entry = IdempotencyWrite(idempotency.key, idempotency.fingerprint,
                                        codec.dump_response(idempotency.response, sealer))
             seq = head.next_seq
             # The turn already built the stored form for its checkpoint (engine/storage/turn_scope).

@@ -24,10 +24,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from engine.storage.protocol import KeyedRow
+from engine.storage.rows import KeyedRow
 
 
 @dataclass(frozen=True)

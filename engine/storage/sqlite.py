@@ -27,7 +27,8 @@ from engine.storage.anchor import RollbackAnchor
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry
 from engine.storage.keyring import KeyRing
 from engine.storage.private_files import private_file
-from engine.storage.protocol import CommitRows, KeyedRow, LockedHead, ProtocolStore
+from engine.storage.protocol import ProtocolStore
+from engine.storage.rows import CommitRows, KeyedRow, LockedHead
 from engine.storage.sqlite_checkpoint import AUTOCHECKPOINT_BACKSTOP_PAGES, WalCheckpointer
 
 log = structlog.get_logger("engine.storage.sqlite")

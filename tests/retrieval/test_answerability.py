@@ -99,13 +99,6 @@ _SIBLING = (
 )
 
 
-_PRICE_OF_UNNAMED = (
-    "known limit since bundle 1.12.0: answering.related_model (fitted; never-mentioned questions keep none 0.937 "
-    "leave-one-folder-out, the thresholds before it 0.928) shows the price section as related for the price of a "
-    "thing no section names, because the asked word is matched across languages (its never-stated share is 0)"
-)
-
-
 @pytest.mark.parametrize(
     ("question", "language"),
     [
@@ -113,9 +106,9 @@ _PRICE_OF_UNNAMED = (
             "Do you bake gluten-free bread?", "en", marks=pytest.mark.xfail(reason=_SIBLING, strict=True)
         ),
         ("Do you accept PayPal?", "en"),  # an unknown name
-        pytest.param(  # never mentioned
-            "How much does the croissant cost?", "en", marks=pytest.mark.xfail(reason=_PRICE_OF_UNNAMED, strict=True)
-        ),
+        # never mentioned; the noun after "does the" is the subject, not an asked action (a strict xfail until
+        # bundle 1.13.0: taken for a verb, it counted as a paraphrase and the price section was shown as related)
+        ("How much does the croissant cost?", "en"),
         ("¿Vendéis helados?", "es"),
     ],
 )
@@ -179,3 +172,20 @@ def test_decisions_are_deterministic_and_turn_local(bakery: GroundedAnswerer) ->
     first = bakery.answer("How much is a birthday cake?", "en")
     bakery.answer("How much is a wedding cake?", "en")
     assert bakery.answer("How much is a birthday cake?", "en") == first
+
+
+@pytest.mark.parametrize(
+    ("question", "word", "is_verb"),
+    [
+        ("How much does the croissant cost?", "croissant", False),  # a determiner opens the subject's noun phrase
+        ("Is there parking near the bakery?", "parking", False),
+        ("Are those muffins gluten-free?", "muffins", False),
+        ("Do you deliver to offices?", "deliver", True),  # a pronoun subject: the asked action follows
+        ("Can I pay by card?", "pay", True),
+    ],
+)
+def test_the_word_after_an_auxiliary_and_a_determiner_is_no_asked_action(
+    bakery: GroundedAnswerer, question: str, word: str, is_verb: bool
+) -> None:
+    terms = {t.word.surface: t for t in bakery.judge.asked_terms(question, "en")}
+    assert terms[word].verb is is_verb

@@ -16,7 +16,7 @@ from engine.commands import Command, Complete, Span
 from engine.goals.models import PublishedGoalSpec
 from engine.handoff.config import HandoffConfig
 from engine.leads.notifier import LeadNotifier
-from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
+from engine.ports import Answerer, Citation, GroundedAnswer, Proposal, Proposer, ProposerInput
 from engine.service.app import create_app
 from engine.service.catalog import Catalog
 from engine.service.catalog_build import GoalSource, build_catalog
@@ -155,13 +155,17 @@ def make_service(
     notifier: LeadNotifier | None = None,
     config: ServiceConfig | None = None,
     handoff: dict[str, HandoffConfig] | None = None,
+    understanding: Proposer | None = None,
+    answerer: Answerer | None = None,
 ) -> Service:
+    """``understanding``/``answerer``: real components (the offline proposer, a demo's answerer) in place of the
+    script proposer and the fixed answerer, for scripted conversations in the visitor's own words."""
     proposer = proposer or ScriptProposer()
     catalog = build_catalog(
         store=store,
         bundle=bundle,
-        proposer=proposer,
-        goals=[GoalSource(spec, FixedAnswerer(), aliases=("test",))],
+        proposer=understanding or proposer,
+        goals=[GoalSource(spec, answerer or FixedAnswerer(), aliases=("test",))],
         audit_key=AUDIT_KEY,
     )
     clock = FakeClock()

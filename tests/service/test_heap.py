@@ -82,7 +82,7 @@ def test_default_limits_freeze_and_the_setting_must_be_a_boolean() -> None:
 def test_a_server_settles_its_heap_after_building_and_before_listening(
     monkeypatch: pytest.MonkeyPatch, freeze: bool
 ) -> None:
-    from engine.service import cli, runner
+    from engine.service import runner, serving
 
     events: list[str] = []
 
@@ -108,7 +108,7 @@ def test_a_server_settles_its_heap_after_building_and_before_listening(
     monkeypatch.setattr(heap, "settle_heap", settle)
     monkeypatch.setattr(heap, "set_switch_interval", lambda ms: events.append(f"switch interval {ms:g} ms"))
     with pytest.raises(OSError):
-        cli.run_server(argparse.Namespace(), listener, index=0, print_banner=False)
+        serving.run_server(argparse.Namespace(), listener, index=0, print_banner=False)
     assert events == ["built", f"settled freeze={freeze}", "switch interval 5 ms", "listening", "closed"]
 
 

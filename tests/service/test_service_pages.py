@@ -48,3 +48,29 @@ def test_index_lists_demos_and_console(service: Service) -> None:
     page = service.client.get("/")
     assert page.status_code == 200
     assert "/demo/test?lang=en" in page.text and "/console" in page.text
+
+
+def test_demo_page_is_headed_by_the_company_name_in_every_language() -> None:
+    # The spec title ("... (English demo)") describes the goal for operators; a Spanish visitor's page must not
+    # carry it as its heading.
+    from dataclasses import dataclass
+
+    from engine.goals.models import PublishedGoalSpec, company_name
+    from engine.service.pages import demo_page
+
+    published = PublishedGoalSpec.model_validate_json(
+        Path("demos/real_estate/published/real-estate/v4.json").read_text(encoding="utf-8")
+    )
+    name = company_name(published.spec)
+    assert name and name not in published.spec.title
+
+    @dataclass
+    class _Goal:  # the two fields the page reads from a served goal
+        published: PublishedGoalSpec
+        aliases: tuple[str, ...] = ("real-estate",)
+
+    for lang in published.spec.languages:
+        page = demo_page(_Goal(published), lang)  # type: ignore[arg-type]
+        assert f"<h1>{name}</h1>" in page and f"<title>{name}</title>" in page
+        assert published.spec.title not in page
+        assert f'<html lang="{lang}">' in page

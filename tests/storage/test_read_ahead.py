@@ -25,8 +25,8 @@ from engine.service.engine_thread import EngineThread
 from engine.service.locks import KeyedLocks
 from engine.service.turns import TurnSubmitter, fingerprint
 from engine.storage.base import DurableStore
-from engine.storage.protocol import KeyedRow
 from engine.storage.read_ahead import IdempotencyRow, ReadAhead, TurnRow, open_for, read_ahead
+from engine.storage.rows import KeyedRow
 from tests.storage.backends import StoreFactory
 from tests.storage.sealing import AUDIT_KEY, demo_runtime, raw
 
