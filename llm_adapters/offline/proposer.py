@@ -47,7 +47,7 @@ from llm_adapters.offline.offline_rules import (
 from llm_adapters.offline.place_roles import one_role_per_place
 from llm_adapters.offline.places import extract_place
 from llm_adapters.offline.quantity import extract_quantity
-from llm_adapters.offline.stay_length import date_pair, end_from_length, stated_length
+from llm_adapters.offline.stay_length import date_pair, end_from_length, is_full_date, stated_length
 from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 from llm_adapters.offline.terms import compiled_terms
 from llm_adapters.offline.weekday_check import WEEKDAY_NOTE, weekday_conflict
@@ -300,10 +300,11 @@ class OfflineProposer:
         if pair is None:
             return
         start, end = pair
-        if bits.get(end.id) != 0 or end.id in chosen:
-            return
+        if bits.get(end.id) != 0 or (end.id in chosen and is_full_date(chosen[end.id].value)):
+            return  # a part of day read for the end ('retour le soir même') yields to the length it states
         begin = chosen[start.id].value if start.id in chosen else request.recorded.get(start.id)
-        found = end_from_length(analysis, begin, stated_length(analysis)) if begin else None
+        length = stated_length(analysis, relative=request.last_asked == end.id) if begin else None
+        found = end_from_length(analysis, begin, length) if begin else None
         if found is not None:
             chosen[end.id] = found
 
