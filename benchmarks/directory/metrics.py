@@ -32,6 +32,8 @@ def _strings(value: Any) -> Iterator[str]:
     field order, a list of objects as those lines joined by '; ' (an HSDS schedule). No word is added."""
     if isinstance(value, str):
         yield value
+    elif isinstance(value, bool):  # a flag as the file spells it (a value tag quotes it so)
+        yield "true" if value else "false"
     elif isinstance(value, dict):
         line = row_text(value)
         if line:

@@ -149,6 +149,16 @@ def _cues(phrases: list[Phrase], kind: ObjectiveKindRule | None, context: KindCo
     return cues
 
 
+def _add_answer_cues(cues: dict[str, list[str]], kind: ObjectiveKindRule, languages: list[str]) -> None:
+    """How visitors answer the kind unasked ("I need a check-up" for a reason for the visit; "we use ..." for the
+    software they use) joins the free-text objective's cues in every language of the spec: the manager's words
+    name the kind, the visitor's words answer it."""
+    for language in languages:
+        answers = kind.answer_cues.get(language, [])
+        if answers:
+            cues[language] = list(dict.fromkeys([*cues.get(language, []), *answers]))
+
+
 def _add_corpus_terms(cues: dict[str, list[str]], phrase: Phrase, context: KindContext,
                       rules: CompilerRules) -> None:
     """A free-text phrase whose head noun labels a list in the company's documents ("qué idioma" and "Idiomas:
@@ -297,6 +307,8 @@ def from_phrases(phrases: list[Phrase], kind: ObjectiveKindRule | None, *, oid: 
         asked = "; ".join(dict.fromkeys(p.source or p.text for p in phrases))
         description = f"{description} {rules.phrasing.description_asked_for[main].replace('{phrase}', asked)}"
     params["cues"] = _cues(phrases, kind, context, rules, unique)
+    if kind is not None and criterion is CriterionKind.FREE_TEXT:
+        _add_answer_cues(params["cues"], kind, context.languages)
     if criterion is CriterionKind.FREE_TEXT:
         _add_corpus_terms(params["cues"], phrase, context, rules)
     params[INTENT_PHRASES] = [p.text for p in phrases]

@@ -81,6 +81,7 @@ class PhrasingRules(_Rules):
     max_phrase_words: int
     max_id_words: int
     max_extra_words: int
+    min_inflected_length: int = 3  # 'mes' -> 'me' is no singular: a shorter form is no variant
     id_connectors: TermsByLanguage
     id_skips: TermsByLanguage
     name_heads: TermsByLanguage = Field(default_factory=dict)  # 'name of the hotel': the hotel stays a cue
@@ -155,6 +156,9 @@ class ObjectiveKindRule(_Rules):
     patterns: TermsByLanguage = Field(default_factory=dict)  # regexes on folded text, matched like keywords
     implied_by: TermsByLanguage = Field(default_factory=dict)
     not_before: TermsByLanguage = Field(default_factory=dict)  # after a keyword: then it is not this kind
+    # Words a visitor answers this kind with, unasked ("I need a check-up" for a reason for the visit): added to
+    # the compiled objective's cues in every language of the spec (the manager's words name the kind, not these).
+    answer_cues: TermsByLanguage = Field(default_factory=dict)
     merge: bool = False  # several phrases of this kind make one objective
     channel_terms: dict[str, TermsByLanguage] = Field(default_factory=dict)  # contact: channel -> words naming it
     questions_by_channel: dict[str, TextByLanguage] = Field(default_factory=dict)  # contact: one channel named
@@ -207,6 +211,7 @@ class CompilerRules(_Rules):
     language_cues: TermsByLanguage = Field(default_factory=dict)
     purpose_continuations: TermsByLanguage = Field(default_factory=dict)
     purpose_stranded_prepositions: TermsByLanguage = Field(default_factory=dict)
+    contact_purpose_prepositions: TermsByLanguage = Field(default_factory=dict)  # 'an email for the waiver'
     item_separators: TermsByLanguage
     phrasing: PhrasingRules
     options: OptionRules
@@ -238,9 +243,16 @@ class CompilerRules(_Rules):
         return sorted(set.intersection(*sets)) if sets else []
 
     _index: KeywordIndex | None = PrivateAttr(default=None)
+    _by_language: dict[str, KeywordIndex] = PrivateAttr(default_factory=dict)
 
-    def keyword_index(self) -> KeywordIndex:
-        """Keywords of every objective kind in every language, labelled with the kind key."""
+    def keyword_index(self, language: str | None = None) -> KeywordIndex:
+        """Keywords of every objective kind, labelled with the kind key: in every language, or in ``language``
+        only (the intent's: French "nombre d'enfants" is a count, not the Spanish "nombre", a name)."""
+        if language is not None and language in self.languages:
+            if language not in self._by_language:
+                self._by_language[language] = KeywordIndex(
+                    (kind.key, keyword) for kind in self.objective_kinds for keyword in kind.keywords.get(language, []))
+            return self._by_language[language]
         if self._index is None:
             self._index = KeywordIndex(
                 (kind.key, keyword)
@@ -253,7 +265,7 @@ class CompilerRules(_Rules):
     def kind(self, key: str) -> ObjectiveKindRule | None:
         return next((k for k in self.objective_kinds if k.key == key), None)
 
-    _patterns: list[tuple[str, re.Pattern[str]]] | None = PrivateAttr(default=None)
+    _patterns: list[tuple[str, str, re.Pattern[str]]] | None = PrivateAttr(default=None)
     _not_before: dict[str, list[re.Pattern[str]]] | None = PrivateAttr(default=None)
 
     def not_before(self, key: str) -> list[re.Pattern[str]]:
@@ -265,16 +277,17 @@ class CompilerRules(_Rules):
                 for kind in self.objective_kinds}
         return self._not_before.get(key, [])
 
-    def kind_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
-        """Regex keywords of every objective kind (all languages), labelled with the kind key."""
+    def kind_patterns(self, language: str | None = None) -> list[tuple[str, re.Pattern[str]]]:
+        """Regex keywords of every objective kind (all languages, or ``language``'s), labelled with the kind key."""
         if self._patterns is None:
             self._patterns = [
-                (kind.key, pattern)
+                (language, kind.key, pattern)
                 for kind in self.objective_kinds
                 for language, sources in sorted(kind.patterns.items())
                 for pattern in compile_patterns(sources, f"compiler.json {kind.key}.patterns/{language}")
             ]
-        return self._patterns
+        known = language is not None and language in self.languages
+        return [(key, pattern) for lang, key, pattern in self._patterns if not known or lang == language]
 
 
 class GovernanceCategory(_Rules):

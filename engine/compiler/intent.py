@@ -78,10 +78,11 @@ def _inside(position: int, ranges: list[tuple[int, int]]) -> bool:
     return any(start <= position < end for start, end in ranges)
 
 
-def kind_matches(folded: str, rules: CompilerRules) -> list[Match]:
-    """Keyword and pattern matches of every objective kind, non-overlapping, longest first at a position."""
-    found = rules.keyword_index().all_matches(folded)
-    for label, pattern in rules.kind_patterns():
+def kind_matches(folded: str, rules: CompilerRules, language: str | None = None) -> list[Match]:
+    """Keyword and pattern matches of every objective kind, non-overlapping, longest first at a position; in the
+    intent's language when it is known (another language's keyword is a false friend: "nombre")."""
+    found = rules.keyword_index(language).all_matches(folded)
+    for label, pattern in rules.kind_patterns(language):
         found.extend(Match(label, m.group(0), m.start(), m.end()) for m in pattern.finditer(folded))
     found = [m for m in found if not any(p.match(folded, m.end) for p in rules.not_before(m.label))]
     return select_non_overlapping(found)
@@ -154,7 +155,7 @@ class _Reader:
         self.language = language
         self.ft: FoldedText = fold_map(intent)
         self.folded = self.ft.folded
-        self.matches = kind_matches(self.folded, rules)
+        self.matches = kind_matches(self.folded, rules, language)
         self.collect = _patterns(rules, rules.collect_markers, "collect_markers")
         self.openers = _patterns(rules, rules.context_openers, "context_openers")
         # Words stripped from an item's edges are the intent language's ("a" is an article only in English).
@@ -218,6 +219,27 @@ class _Reader:
         return kind is not None and kind.criterion is CriterionKind.CONTACT \
             and self.separators.search(self.folded, last.end, position) is None
 
+    def _contact_purposes(self) -> list[tuple[int, int]]:
+        """What contact data is for, said with a preposition right after its keyword ('an email for the waiver',
+        'un teléfono para que el técnico le avise'): to the end of that item (rules/compiler.json
+        contact_purpose_prepositions)."""
+        table = self.rules.contact_purpose_prepositions
+        words = sorted({w for lang, ws in table.items() if self.language in (None, lang) for w in ws})
+        if not words:
+            return []
+        lead = re.compile(rf"\s+(?:{'|'.join(re.escape(w) for w in words)})\b")
+        ranges = []
+        for match in self.matches:
+            kind = self.rules.kind(match.label)
+            found = lead.match(self.folded, match.end)
+            if kind is None or kind.criterion is not CriterionKind.CONTACT or found is None:
+                continue
+            clause_end = _CLAUSE_END.search(self.folded, found.end())
+            end = clause_end.start() if clause_end else len(self.folded)
+            sep = self.separators.search(self.folded, found.end(), end)
+            ranges.append((found.start() + 1, sep.start() if sep else end))
+        return ranges
+
     def _stranded(self, clause: str) -> bool:
         """Whether a would-be purpose clause ends with a preposition of the intent's language (rule data)."""
         words = re.findall(r"[a-z']+", clause)
@@ -252,6 +274,7 @@ class _Reader:
                         and not self._after_contact(marker.start()):
                     continue  # 'city to find trips from': the infinitive describes the noun, it is no purpose
                 ranges.append((marker.start(), end))
+        ranges.extend(self._contact_purposes())
         merged: list[tuple[int, int]] = []
         for start, end in sorted(ranges):
             if merged and start <= merged[-1][1]:

@@ -158,7 +158,9 @@ def variants(term: str, language: str, rules: PhrasingRules, *, plural: bool = T
             if lowered.endswith(suffix):
                 if suffix == replacement:
                     break  # the word already has this form
-                found.append(prefix + last[: len(last) - len(suffix)] + replacement)
+                inflected = last[: len(last) - len(suffix)] + replacement
+                if len(inflected) >= rules.min_inflected_length:
+                    found.append(prefix + inflected)
                 break
     return list(dict.fromkeys(found))
 

@@ -132,9 +132,16 @@ def name_key(name: str) -> str:
     return " ".join(_WORDS.findall(fold(name)))
 
 
+def _lookup_key(words: str) -> str:
+    """Words read after a preposition as the gazetteer keys them: hyphens are spaces ("Îles-de-la-Madeleine") and
+    a possessive ends the name ("across Brisbane's northside")."""
+    return name_key(re.sub(r"['’]s$", "", words))
+
+
 def _preposition_pattern(rules: LocaleRules) -> re.Pattern[str]:
     words = sorted({fold(p) for ps in rules.place_prepositions.values() for p in ps}, key=len, reverse=True)
-    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")\s+")
+    # an elided preposition ("d'Annecy") is followed by the name itself, any other by a space
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?:\s+|(?<=['’]))")
 
 
 @lru_cache(maxsize=1)
@@ -199,7 +206,7 @@ def named_places(text: str, rules: LocaleRules, not_places: Iterable[str] = (),
             original = mapped.original(prep.end() + last.start(), prep.end() + last.end())
             if n > 1 and piece not in connectors and not any(ch.isupper() for ch in original):
                 break
-            name = " ".join(w.group(0) for w in words[:n])
+            name = _lookup_key(" ".join(w.group(0) for w in words[:n]))
             if name in index and name not in ignored and piece not in connectors:
                 best, covered = NamedPlace(mapped.original(start, end), index[name]), end
         if best is None and words:

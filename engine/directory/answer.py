@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from engine.directory.constraints import Constraints, HoursConstraint
 from engine.directory.directory_rules import DirectoryRules
+from engine.directory.models import Record
 from engine.directory.retriever import Answer, TraceRetriever
 from engine.ports import Citation, GroundedAnswer
 
@@ -59,6 +60,8 @@ def constraint_labels(rules: DirectoryRules, constraints: Constraints, language:
     out = [label(p.kind, p.label) for p in constraints.places]
     out += [label("unknown_place", p) for p in constraints.unknown_places]
     out += [label("name", n.label) for n in constraints.names]
+    out += [rules.natural.message("excluded_label", language).format(value=label("name", n.label))
+            for n in constraints.excluded_names]
     if constraints.hours is not None:
         out += _hours_labels(rules, constraints.hours, language)
     out += [rules.semantic.concepts[c].label(language) for c in constraints.concepts]
@@ -74,7 +77,19 @@ def constraint_labels(rules: DirectoryRules, constraints: Constraints, language:
             out.append(nat.message("near_label", language).format(value=prox.label))
     if constraints.service is not None:
         out.append(nat.message("service_label", language).format(value=constraints.service))
+    if constraints.served_zip is not None:
+        out.append(nat.message("served_zip_label", language).format(value=constraints.served_zip))
     return out
+
+
+def _hours_shown(record: Record) -> str | None:
+    """The quote the schedule was read from; a day note read with the hours field's times shows both."""
+    quote = record.hours_evidence.quote if record.hours_evidence else None
+    if quote is None:
+        return record.hours_text
+    if record.hours_text and record.hours_text not in quote and not any(c.isdigit() for c in quote):
+        return f"{quote} {record.hours_text}"
+    return quote
 
 
 def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: str | None = None) -> str:
@@ -95,7 +110,7 @@ def render(answer: Answer, rules: DirectoryRules, directory_id: str, language: s
         record = result.record
         lines.append(rules.message("result_line", lang).format(
             rank=rank, name=record.name, address=record.address or unknown,
-            hours=(record.hours_evidence.quote if record.hours_evidence else record.hours_text) or unknown,
+            hours=_hours_shown(record) or unknown,
             phone=record.phone or unknown, source=f"{directory_id}#{record.source_index}"))
         prox = constraints.proximity
         if result.distance_miles is not None and prox is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from engine.directory.models import Evidence, Record, Slot
+from engine.directory.models import SERVED_ZIP, Evidence, Record, Slot
 from engine.directory.normalize import key_tokens
 
 PLACE_KINDS = ("city", "county", "zip", "state", "quadrant")
@@ -73,15 +73,18 @@ class Constraints:
     ambiguous: tuple[AmbiguousPlace, ...] = ()
     service: str | None = None  # a non-food service asked for ('hygiene'); None = food services only
     excluded: tuple[str, ...] = ()  # concepts a record must not evidence ('not a soup kitchen', 'no appointment')
+    excluded_names: tuple[NameConstraint, ...] = ()  # names a record must not bear ('not the Salvation Army')
+    served_zip: str | None = None  # the visitor lives in this ZIP: the record must say it serves it
     preferred: tuple[str, ...] = ()  # counterparts whose evidence ranks a record first ('walk-ins welcome')
 
     @property
     def has_location(self) -> bool:
-        return bool(self.places or self.unknown_places or self.proximity)
+        return bool(self.places or self.unknown_places or self.proximity or self.served_zip)
 
     @property
     def has_structural(self) -> bool:
-        return bool(self.places or self.unknown_places or self.hours or self.names or self.proximity)
+        return bool(self.places or self.unknown_places or self.hours or self.names or self.proximity
+                    or self.served_zip)
 
 
 @dataclass
@@ -201,6 +204,19 @@ def check(record: Record, constraints: Constraints, *, places: bool = True, hour
         else:
             verdict.ok = False
             verdict.failed.append("name")
+    if names and constraints.excluded_names:
+        if any(name_holds(record, n) for n in constraints.excluded_names):
+            verdict.ok = False
+            verdict.failed.append("not:name")
+        elif record.raw.get("name"):
+            verdict.evidence.append(("not:name", record.raw["name"][0]))
+    if places and constraints.served_zip is not None:
+        served = record.attributes.get(SERVED_ZIP + constraints.served_zip)
+        if served:
+            verdict.evidence.append((f"served_zip:{constraints.served_zip}", served[0]))
+        else:
+            verdict.ok = False
+            verdict.failed.append("served_zip")
     if hours and constraints.hours is not None:
         matched = matching_slots(record, constraints.hours)
         if matched:

@@ -214,6 +214,10 @@ class NaturalVocabulary:
     max_history_turns: int
     messages: dict[str, dict[str, str]]
     municipality_words: frozenset[str] = frozenset()  # 'township': a municipality holding villages of other names
+    city_misspelling_ratio: float = 100.0  # a spelling that is no real town, beside a real one ('Kurtisown')
+    name_negation: tuple[re.Pattern[str], ...] = ()  # 'not the', 'other than' right before a name: excluded
+    served_zip_patterns: tuple[re.Pattern[str], ...] = ()  # a record's passage listing the ZIP codes it serves
+    residence_zip_cues: tuple[re.Pattern[str], ...] = ()  # 'I live in' right before a ZIP code
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]
@@ -381,6 +385,7 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         fuzzy_min_length=data["fuzzy"]["min_length"], fuzzy_cued=float(data["fuzzy"]["cued_threshold"]),
         fuzzy_uncued=float(data["fuzzy"]["uncued_threshold"]), fuzzy_margin=float(data["fuzzy"]["ambiguity_margin"]),
         city_variant_ratio=float(data["fuzzy"]["city_variant_ratio"]),
+        city_misspelling_ratio=float(data["fuzzy"].get("city_misspelling_ratio", 100)),
         fuzzy_suggest=float(data["fuzzy"]["suggest_threshold"]),
         radius_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(prox["radius_patterns"], "radius_patterns")),
         radius_anywhere_patterns=tuple(re.compile(p.pattern, re.I) for p in pats(prox["radius_anywhere_patterns"],
@@ -397,6 +402,9 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         max_history_turns=int(data["followup"]["max_history_turns"]),
         messages={k: dict(v) for k, v in data["messages"].items()},
         municipality_words=frozenset(_words(data.get("municipality_words", []))),
+        name_negation=pats(data.get("name_negation_patterns", []), "name_negation_patterns"),
+        served_zip_patterns=pats(data.get("served_zip_patterns", []), "served_zip_patterns"),
+        residence_zip_cues=pats(data.get("residence_zip_cues", []), "residence_zip_cues"),
     )
 
 

@@ -18,7 +18,8 @@ from engine.ports import CarriedKind
 
 def _has_any(c: Constraints) -> bool:
     return bool(c.places or c.unknown_places or c.proximity or c.ambiguous or c.names or c.hours is not None
-                or c.concepts or c.service or c.excluded)
+                or c.served_zip
+                or c.concepts or c.service or c.excluded or c.excluded_names)
 
 
 def merge_followup(parsed: ParsedQuery, previous: ParsedQuery, natural: NaturalVocabulary) -> ParsedQuery:
@@ -27,11 +28,11 @@ def merge_followup(parsed: ParsedQuery, previous: ParsedQuery, natural: NaturalV
         return parsed
     carry = natural.carry
     carried: list[CarriedKind] = []
-    located = bool(new.places or new.unknown_places or new.proximity or new.ambiguous)
-    places, proximity = new.places, new.proximity
+    located = bool(new.places or new.unknown_places or new.proximity or new.ambiguous or new.served_zip)
+    places, proximity, served_zip = new.places, new.proximity, new.served_zip
     if not located and not new.names:
-        if "places" in carry and old.places:
-            places = old.places
+        if "places" in carry and (old.places or old.served_zip):
+            places, served_zip = old.places, old.served_zip
             carried.append("places")
         if "proximity" in carry and old.proximity is not None:
             proximity = old.proximity
@@ -57,6 +58,10 @@ def merge_followup(parsed: ParsedQuery, previous: ParsedQuery, natural: NaturalV
     if "concepts" in carry and (old.excluded or old.preferred):
         excluded = tuple(dict.fromkeys(old.excluded + new.excluded))
         preferred = tuple(dict.fromkeys(old.preferred + new.preferred))
+    excluded_names = new.excluded_names
+    if "names" in carry and old.excluded_names:
+        excluded_names = tuple(dict.fromkeys(old.excluded_names + new.excluded_names))
     merged = replace(new, places=places, proximity=proximity, hours=hours, concepts=concepts, service=service,
-                     names=names, excluded=excluded, preferred=preferred)
+                     names=names, excluded=excluded, preferred=preferred, excluded_names=excluded_names,
+                     served_zip=served_zip)
     return replace(parsed, constraints=merged, intent=True, carried=tuple(carried))

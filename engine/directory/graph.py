@@ -28,10 +28,14 @@ class KnowledgeGraph:
     edges: dict[str, list[Edge]] = field(default_factory=lambda: defaultdict(list))
     incoming: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     seasonal: set[int] = field(default_factory=set)
-    # read-side indices, filled on first use (the graph is not changed once built): place node -> records, and
-    # weekday node -> record -> its openings that day, so a query never splits node ids or scans edge lists
+    # read-side indices (the graph is not changed once built): place node -> records, and weekday node -> record
+    # -> its openings that day, so a query never splits node ids or scans edge lists. ``build_indexes`` fills them
+    # in one pass at load; a node first asked for after that (a graph built by hand) is indexed on first use.
     _at: dict[str, frozenset[int]] = field(default_factory=dict)
     _open: dict[str, dict[int, tuple[Slot, ...]]] = field(default_factory=dict)
+    # weekday node -> (that day's openings, seasonal) -> the records sharing exactly them: an hours query checks
+    # each distinct opening pattern once and unions record sets, never loops over 10^5 records
+    _open_groups: dict[str, dict[tuple[tuple[Slot, ...], bool], frozenset[int]]] = field(default_factory=dict)
 
     def add_node(self, node: str, label: str) -> None:
         self.nodes.setdefault(node, label)
@@ -39,6 +43,30 @@ class KnowledgeGraph:
     def add_edge(self, source: str, relation: str, target: str, slot: Slot | None = None) -> None:
         self.edges[source].append(Edge(relation, target, slot))
         self.incoming[target].add(source)
+
+    def build_indexes(self) -> None:
+        """Every place and weekday index in one pass over the record edges. Built lazily, the first query naming
+        a large node (a state, a weekday: 10^5 records at scale) paid the whole scan: the latency tail."""
+        at: dict[str, list[int]] = defaultdict(list)
+        opening: dict[str, dict[int, list[Slot]]] = defaultdict(lambda: defaultdict(list))
+        for source, edges in self.edges.items():
+            if not source.startswith("record:"):
+                continue
+            index = int(source.split(":", 1)[1])
+            for edge in edges:
+                if edge.slot is not None:
+                    opening[edge.target][index].append(edge.slot)
+                elif edge.target.split(":", 1)[0] in PLACE_KINDS:
+                    at[edge.target].append(index)
+        self._at.update((node, frozenset(indexes)) for node, indexes in at.items())
+        for node, per in opening.items():
+            self._open_groups[node] = self._grouped({i: tuple(slots) for i, slots in per.items()})
+
+    def _grouped(self, openings: dict[int, tuple[Slot, ...]]) -> dict[tuple[tuple[Slot, ...], bool], frozenset[int]]:
+        groups: dict[tuple[tuple[Slot, ...], bool], list[int]] = defaultdict(list)
+        for index, slots in openings.items():
+            groups[(slots, index in self.seasonal)].append(index)
+        return {key: frozenset(indexes) for key, indexes in groups.items()}
 
     @property
     def edge_count(self) -> int:
@@ -78,6 +106,21 @@ class KnowledgeGraph:
                 found |= self.records_at(f"{kind}:{place.key}")
             result = found if result is None else result & found
         return result if result is not None else set()
+
+    def records_open_set(self, hours: HoursConstraint, among: set[int] | None = None) -> set[int]:
+        """The records ``records_open`` returns, as a set: each distinct opening pattern of a day is checked once
+        and its records taken as a whole (set operations), so the cost follows the patterns, not the records."""
+        days = set(hours.days) | {d.weekday() for d in hours.dates}
+        found: set[int] = set()
+        for day in sorted(days) if days else range(7):
+            node = f"weekday:{day}"
+            groups = self._open_groups.get(node)
+            if groups is None:
+                groups = self._open_groups[node] = self._grouped(self._openings(node))
+            for (slots, seasonal), indexes in groups.items():
+                if any(slot_matches(slot, hours, seasonal) for slot in slots):
+                    found |= indexes if among is None else indexes & among
+        return found
 
     def records_open(self, hours: HoursConstraint, among: set[int] | None = None) -> dict[int, tuple[Slot, ...]]:
         """Records with an opening edge matching the hours constraint, and the matching openings."""
@@ -129,4 +172,5 @@ def build_graph(directory: Directory) -> KnowledgeGraph:
     for city, counties in city_county.items():
         for county in counties:
             graph.add_edge(f"city:{city}", "PART_OF", f"county:{county}")
+    graph.build_indexes()
     return graph

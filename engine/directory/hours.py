@@ -294,10 +294,20 @@ class HoursParser:
             return Schedule()
         prepared, seasonal = self._prepare(text)
         machine = _Machine(self.vocab)
-        for tok in self._tokens(prepared):
+        for tok in _without_stale_label(self._tokens(prepared), prepared):
             machine.feed(tok)
         slots = machine.finish()
         return Schedule(slots=slots, seasonal=seasonal and bool(slots))
+
+
+def _without_stale_label(tokens: list[_Tok], text: str) -> list[_Tok]:
+    """A leading weekday label ('Monday: ...', a scraped table's first row label) whose text starts with weekdays
+    of its own, before any time ('Monday: 3rd Thursday of the month, 9am-11am'), labels nothing: it is dropped.
+    'Monday: 9am-12pm; Thursday: 1-5pm' and 'Saturday: by appointment' keep their day."""
+    if not tokens or tokens[0].kind != "day" or not text[tokens[0].end:].lstrip().startswith(":"):
+        return tokens
+    first = next((t for t in tokens[1:] if t.kind in ("day", "ord", "times")), None)
+    return tokens[1:] if first is not None and first.kind in ("day", "ord") else tokens
 
 
 _ROW = re.compile(r"<tr[^>]*>\s*<t[dh][^>]*>(.*?)</t[dh]>\s*<t[dh][^>]*>(.*?)</t[dh]>\s*</tr>", re.I | re.S)

@@ -19,8 +19,8 @@ from engine.directory.directory_rules import DirectoryRules
 from engine.directory.errors import DirectoryFileError, DirectoryRulesError, MappingError
 from engine.directory.geo_cache import us_places
 from engine.directory.hours import HoursParser
-from engine.directory.mapping import Mapping, get_path, load_mapping, values
-from engine.directory.models import Evidence, Record
+from engine.directory.mapping import Mapping, get_path, load_mapping, tag_values, values
+from engine.directory.models import SERVED_ZIP, Evidence, Record, Schedule
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
 from engine.directory.semantic import ConceptMatcher, split_passages
 from engine.directory.zip_fill import fill_places, move_to_address_state
@@ -112,7 +112,7 @@ class _Builder:
                     tag = self.mapping.tag_map.get(value, fold(value).strip().replace(" ", "_"))
                     tags.append((tag, Evidence(path, value, src)))
         for rule in self.mapping.value_tags:
-            for value in values(record, rule.field):
+            for value in tag_values(record, rule.field):
                 if rule.pattern.search(value):
                     tags.append((rule.tag, Evidence(rule.field, value, self.source)))
         return tags
@@ -131,9 +131,69 @@ class _Builder:
 
     def _names_a_day(self, text: str) -> bool:
         """A weekday written out (or abbreviated) next to a clock time: the only notes read as opening hours."""
+        return self._has_day_word(text) and bool(re.search(r"\d", text))
+
+    def _has_day_word(self, text: str) -> bool:
         time = self.rules.time
         words = set(re.findall(r"[a-z]+", fold(text)))
-        return bool(words & (set(time.day_words) | set(time.day_abbreviations))) and bool(re.search(r"\d", text))
+        return bool(words & (set(time.day_words) | set(time.day_abbreviations)))
+
+    def _served_zips(self, passages: list[Evidence]) -> dict[str, tuple[Evidence, ...]]:
+        """'Zip Codes Served: 94110, 94112': each code as the attribute ``served_zip:<code>``, the passage quoted."""
+        found: dict[str, tuple[Evidence, ...]] = {}
+        for passage in passages:
+            if any(p.search(fold(passage.quote)) for p in self.rules.natural.served_zip_patterns):
+                for code in re.findall(r"(?<!\d)\d{5}(?!\d)", passage.quote):
+                    found.setdefault(f"{SERVED_ZIP}{code}", (passage,))
+        return found
+
+    def _hour_notes(self, record: Any, extra: Any, passages: list[Evidence]) -> list[Evidence]:
+        """Notes that state opening hours: a passage naming a weekday and a number ('sober for 24 hours',
+        'Frequency: Daily' are no hours), or a weekday passage with no number directly followed, in the same field,
+        by a time passage without a weekday ('Distribution Day: Saturday | Distribution Time: 8:30 am - 10:30 am',
+        'Hours of operation: Mon, Wed, Fri || 10AM - 3PM'): that pair is quoted as the verbatim span holding both."""
+        notes: list[Evidence] = []
+        for position, passage in enumerate(passages):
+            if self._names_a_day(passage.quote):
+                notes.append(passage)
+                continue
+            if re.search(r"\d", passage.quote) or not self._has_day_word(passage.quote):
+                continue
+            following = passages[position + 1] if position + 1 < len(passages) else None
+            if (following is None or (following.field, following.source) != (passage.field, passage.source)
+                    or self._has_day_word(following.quote) or not re.search(r"\d", following.quote)):
+                continue
+            span = self._span(record if passage.source == self.source else extra, passage, following)
+            if span is not None:
+                notes.append(span)
+        return notes
+
+    @staticmethod
+    def _span(record: Any, first: Evidence, second: Evidence) -> Evidence | None:
+        """The verbatim text of ``record``'s field from ``first`` through ``second`` (two adjacent passages)."""
+        if record is None:
+            return None
+        for value in values(record, first.field):
+            start = value.find(first.quote)
+            end = value.find(second.quote, start + len(first.quote)) if start >= 0 else -1
+            if end >= 0 and not value[start + len(first.quote):end].strip(" |;\n\r\t\\n"):
+                return Evidence(first.field, value[start:end + len(second.quote)], first.source)
+        return None
+
+    def _day_label_schedule(self, hours_text: str, passages: list[Evidence], schedule: Schedule,
+                            evidence: Evidence | None) -> tuple[Schedule, Evidence | None]:
+        """An hours field with clock times and no weekday ('8:30 am - 10:30 am') whose day is stated in a note
+        without any time ('Distribution Day: Saturday'): the day is read with those times, the note is the quote.
+        Only one day note may be used: two would not say which times belong to which day."""
+        if not re.search(r"\d", hours_text):
+            return schedule, evidence
+        labels = [p for p in passages if not re.search(r"\d", p.quote) and self._has_day_word(p.quote)]
+        if len(labels) != 1:
+            return schedule, evidence
+        combined = self.hours.parse(f"{labels[0].quote} {hours_text}")
+        if combined.known and all(slot.start is not None for slot in combined.slots):
+            return combined, labels[0]
+        return schedule, evidence
 
     def _point(self, record: Any, extra: Any) -> tuple[float, float] | None:
         """Decimal degrees from the mapped coordinate fields; anything unparsable or out of range is None."""
@@ -166,6 +226,11 @@ class _Builder:
             if in_name and not any(word in folded_name for word in service.food_words_in_name):
                 non_food = True
         if any(p.search(ev.quote) for p in natural.only_patterns for ev in passages):
+            non_food = True
+        # a service-type field whose every value is a non-food service ('Community Gardens') offers no food
+        typed = [form for ev, form in forms if ev.field in self.mapping.texts["services"]]
+        if typed and all(any(p.search(form) for service in natural.services.values()
+                             for p in service.record_patterns) for form in typed):
             non_food = True
         return found, non_food
 
@@ -204,28 +269,30 @@ class _Builder:
         hours_evidence = Evidence(scalars["hours"] or "hours", hours_text, self.source) if (
             hours_text and schedule.known) else None
         slot_quotes: list[tuple[Any, Evidence]] = []
+        hour_notes = self._hour_notes(record, extra, passages)
+        if not schedule.known:
+            for note in hour_notes:  # hours stated in a note when the hours field has none
+                from_note = self.hours.parse(note.quote)
+                if from_note.known and any(slot.start is not None for slot in from_note.slots):
+                    schedule, hours_evidence = from_note, note
+                    break
+        if hours_text and not schedule.known:
+            schedule, hours_evidence = self._day_label_schedule(hours_text, passages, schedule, hours_evidence)
         if schedule.known:
             # more openings stated in a note ('Pantry is also open on the 1st Saturday of each month from 10 to 12')
-            for passage in passages:
-                if not self._names_a_day(passage.quote):
+            for note in hour_notes:
+                if note is hours_evidence:
                     continue
-                extra_slots = [slot for slot in self.hours.parse(passage.quote).slots
+                extra_slots = [slot for slot in self.hours.parse(note.quote).slots
                                if slot.start is not None and slot not in schedule.slots]
-                slot_quotes.extend((slot, passage) for slot in extra_slots)
+                slot_quotes.extend((slot, note) for slot in extra_slots)
             if slot_quotes:
                 schedule = replace(schedule, slots=tuple(schedule.slots) + tuple(s for s, _ in slot_quotes))
-        if not schedule.known:
-            for passage in passages:  # hours stated in a note when the hours field has none
-                if not self._names_a_day(passage.quote):  # 'sober for 24 hours', 'Frequency: Daily' are no hours
-                    continue
-                from_note = self.hours.parse(passage.quote)
-                if from_note.known and any(slot.start is not None for slot in from_note.slots):
-                    schedule, hours_evidence = from_note, passage
-                    break
         services, non_food = self._services(name, passages)
         point = self._point(record, extra)
         attributes = self.concepts.evidence(evidence_text, tags)
         attributes.update(services)
+        attributes.update(self._served_zips(passages))
         built = Record(
             source_index=index, name=clean(name).strip(), address=address, city=city,
             city_key=place_key(city) if city else None,
@@ -293,9 +360,10 @@ def _resolve_cities(records: list[Record], tails: list[tuple[str, ...]], parser:
     return resolved
 
 
-def _merge_city_spellings(records: list[Record], ratio: float) -> list[Record]:
+def _merge_city_spellings(records: list[Record], ratio: float, misspelling_ratio: float) -> list[Record]:
     """One town spelt two ways in the same state and county ('Silver Spring' / 'Silver Springs'): the rarer
-    spelling takes the commoner one, so the town is one place in the graph."""
+    spelling takes the commoner one, so the town is one place in the graph; between two equally common ones a
+    real town of the state (the ZIP source) takes a spelling that is none ('Kurtisown' -> 'Kurtistown')."""
     counts: Counter[tuple[str | None, str]] = Counter()
     labels: dict[tuple[str | None, str], str] = {}
     counties: dict[tuple[str | None, str], set[str]] = defaultdict(set)
@@ -306,13 +374,18 @@ def _merge_city_spellings(records: list[Record], ratio: float) -> list[Record]:
             labels.setdefault(key, record.city)
             counties[key].update(record.county_keys)
     rename: dict[tuple[str | None, str], tuple[str | None, str]] = {}
-    ordered = sorted(counts, key=lambda k: (-counts[k], k[1]))
+    towns = us_places().towns
+    known = {key: (tuple(key[1].split()), key[0] or "") in towns for key in counts}
+    ordered = sorted(counts, key=lambda k: (-counts[k], not known[k], k[1]))
     for i, rare in enumerate(ordered):
         for common in ordered[:i]:
-            if common[0] != rare[0] or common in rename or counts[common] <= counts[rare]:
+            wins = counts[common] > counts[rare] or (counts[common] == counts[rare] and known[common]
+                                                     and not known[rare])
+            if common[0] != rare[0] or common in rename or not wins:
                 continue
             shared = not counties[rare] or not counties[common] or bool(counties[rare] & counties[common])
-            if shared and fuzz.ratio(rare[1], common[1]) >= ratio:
+            needed = misspelling_ratio if known[common] and not known[rare] else ratio
+            if shared and fuzz.ratio(rare[1], common[1]) >= min(needed, ratio):
                 rename[rare] = common
                 break
     if not rename:
@@ -351,7 +424,7 @@ def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRul
         records = fill_places(records, us_places(), rules.address.street_words)
     if any(_zip_elsewhere(r) for r in records):  # an address over the line where the state field is one default
         records = move_to_address_state(records, us_places())
-    records = _merge_city_spellings(records, rules.natural.city_variant_ratio)
+    records = _merge_city_spellings(records, rules.natural.city_variant_ratio, rules.natural.city_misspelling_ratio)
     directory = Directory(id=mapping.directory_id, path=path, mapping=mapping, records=tuple(records),
                           content_hash="sha256:" + digest.hexdigest())
     log.info("directory.load.done", directory=directory.id, records=len(records),

@@ -118,6 +118,14 @@ def row_text(row: dict[str, Any]) -> str:
     return " ".join(part for part in parts if part)
 
 
+def tag_values(record: Any, path: str) -> list[str]:
+    """``values`` plus a JSON boolean as written in the file ('true'/'false'): a flag field a value tag reads."""
+    raw = get_path(record, path)
+    if isinstance(raw, bool):
+        return ["true" if raw else "false"]
+    return values(record, path)
+
+
 def values(record: Any, path: str) -> list[str]:
     """Non-empty string values at ``path``: a string, number or list of them (nested lists flattened); an object
     (a schedule row, a phone entry) is one value, its scalar fields in order."""

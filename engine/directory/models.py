@@ -55,6 +55,9 @@ class Evidence:
     source: str
 
 
+SERVED_ZIP = "served_zip:"  # attribute prefix: a ZIP code the record says it serves ('Zip Codes Served: ...')
+
+
 @dataclass(frozen=True)
 class Record:
     """One directory entry after normalisation. ``source_index`` is its 0-based position in the directory file."""

@@ -56,6 +56,7 @@ class NameIndex:
         self.generic = rules.query.generic_name_words | _ARTICLES
         self.directional = rules.address.directional_words
         self.blocked = place_tokens | reserved | self.generic
+        self.place_words = place_tokens
         self.variants: dict[tuple[str, ...], bool] = {}
         # hashes of each record's whole name and whole name parts ('A (B)': A, B); hashes, not tuples, because at
         # 10^5 records the tuples cost ~100 MB and a key is only looked up here after it matched a variant
@@ -105,7 +106,8 @@ class NameIndex:
         out = set()
         for piece in pieces:
             # 'dba Hope's Kitchen' -> 'hopes kitchen': leading generic words off, the name's own last word kept
-            for variant in (piece, self._trim(piece), self._branch(piece), self._trim_left(piece)):
+            for variant in (piece, self._trim(piece), self._branch(piece), self._trim_left(piece),
+                            self._town_branch(piece)):
                 if variant:
                     out.add(variant)
         # leading words people stop at ('Humanity House' for 'Humanity House Foundation'); a prefix must hold a
@@ -142,6 +144,17 @@ class NameIndex:
         if end < 2 or tokens[end - 1] not in self.directional:
             return ()
         return tokens[:end - 1]
+
+    def _town_branch(self, tokens: tuple[str, ...]) -> tuple[str, ...]:
+        """'Hopelink Bellevue' -> 'hopelink': a chain's branch named by its town (a one-word directory place at
+        the end), so 'Hopelink in Bellevue' finds it; the head must hold a distinctive word to be taken."""
+        end = len(tokens)
+        while end > 0 and tokens[end - 1] in self.generic:
+            end -= 1
+        if end < 2 or tokens[end - 1] not in self.place_words:
+            return ()
+        head = tokens[:end - 1]
+        return head if self._distinctive(head) else ()
 
     def distinctive(self, variant: tuple[str, ...]) -> bool:
         """Holds a word that is not generic, a place, a common word or one the parser gives a meaning to."""

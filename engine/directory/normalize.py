@@ -11,8 +11,9 @@ from engine.text import fold, normalize
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # Abbreviations that are spelled both ways in directories and queries ("St. Marys" / "Saint Marys").
 _TOKEN_ALIASES = {"st": "saint", "mt": "mount", "ft": "fort"}
+# The Hawaiian okina (U+02BB) and the modifier apostrophe are letters of a word, like an apostrophe: Keaʻau = Keaau.
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-",
-                         "\u2019": "'", "\u2018": "'", "\u00a0": " "})
+                         "\u2019": "'", "\u2018": "'", "\u02bb": "'", "\u02bc": "'", "\u00a0": " "})
 
 
 def clean(text: str) -> str:

@@ -93,7 +93,9 @@ class PlaceResolver:
             if len(key) >= 2 and key[-1] in self.nat.droppable_last_words:
                 head = key[:-1]
                 if head not in self.gaz.states and not self.us.town_states.get(head, set()) & self.states:
-                    self._add(head, place)
+                    # 'Point Reyes Station' -> 'Point Reyes', and abbreviated as the whole name is ('Pt. Reyes')
+                    for variant in itertools.islice(itertools.product(*options[:-1]), 64):
+                        self._add(tuple(variant), place)
             if len(key) >= 2:
                 initials = "".join(w[0] for w in key)
                 for state in self.city_states.get(place.key, ()):

@@ -53,8 +53,9 @@ def _ends_with_phrase(text: str, phrases: tuple[str, ...]) -> bool:
 
 class QueryParser:
     def __init__(self, rules: DirectoryRules, gazetteer: Gazetteer, names: NameIndex,
-                 reserved: frozenset[str], resolver: PlaceResolver | None = None) -> None:
+                 reserved: frozenset[str], resolver: PlaceResolver | None = None, serves_zips: bool = False) -> None:
         self.rules = rules
+        self.serves_zips = serves_zips  # some record states the ZIP codes it serves ('Zip Codes Served: ...')
         self.resolver = resolver
         self._alias_longest = max((len(k) for k in resolver.aliases), default=0) if resolver is not None else 0
         self.gaz = gazetteer
@@ -157,7 +158,7 @@ class QueryParser:
         unknown: list[str] = []
         # a regional name is a place even where a pantry's name contains it ('Gulf Coast Community Ministries')
         self._regional(tokens, words, original, take, places, unknown, notes)
-        names = self._names(tokens, words, folded, original, take)
+        names, excluded_names = self._names(tokens, words, folded, original, take)
         ambiguous: list[AmbiguousPlace] = []
         proximity = self._proximity(tokens, words, folded, original, is_free, take, unknown, ambiguous)
         if proximity is not None and proximity.radius is None:
@@ -191,7 +192,7 @@ class QueryParser:
             elif request.concept not in concepts:
                 concepts.append(request.concept)
         self._places(tokens, words, folded, original, is_free, take, places, unknown, min_len=1)
-        self._zips(folded, is_free, take, places, unknown)
+        served_zip = self._zips(folded, is_free, take, places, unknown)
         self._state_codes(tokens, original, is_free, take, places)
         self._quadrants(tokens, words, spans, take, places)
         if not (any(p.kind != "state" for p in places) or unknown or ambiguous or proximity or names):
@@ -204,6 +205,7 @@ class QueryParser:
                          and w not in self.rules.query.stopwords)
         constraints = Constraints(places=tuple(dict.fromkeys(places)), hours=time.hours,
                                   concepts=tuple(concepts), names=tuple(names),
+                                  excluded_names=tuple(excluded_names), served_zip=served_zip,
                                   unknown_places=tuple(dict.fromkeys(unknown)), proximity=proximity,
                                   ambiguous=tuple(ambiguous), service=service,
                                   excluded=tuple(dict.fromkeys(excluded)), preferred=tuple(dict.fromkeys(preferred)))
@@ -221,8 +223,19 @@ class QueryParser:
     def _inside_longer_place(self, words: list[str], i: int, size: int) -> bool:
         for before in range(0, 3):
             for after in range(0, 3):
-                if (before or after) and i - before >= 0 and i + size + after <= len(words) and self.gaz.lookup(
-                        tuple(words[i - before:i + size + after])):
+                if not (before or after) or i - before < 0 or i + size + after > len(words):
+                    continue
+                longer = tuple(words[i - before:i + size + after])
+                if self.gaz.lookup(longer) or (self.resolver is not None and longer in self.resolver.aliases):
+                    return True  # 'South SF' is the directory's South San Francisco, not 'SF' after 'south'
+        return False
+
+    def _inside_whole_name(self, words: list[str], i: int, size: int) -> bool:
+        """The words around a regional name spell a record's whole name (or a whole part of it)."""
+        longest = self.names.max_len
+        for first in range(max(0, i - longest), i + 1):
+            for last in range(i + size, min(len(words), first + longest) + 1):
+                if last - first > size and hash(tuple(words[first:last])) in self.names.wholes:
                     return True
         return False
 
@@ -256,6 +269,8 @@ class QueryParser:
                 start, end = tokens[i][1], tokens[i + size - 1][2]
                 if match is None or self._inside_longer_place(words, i, size):
                     continue  # 'Long Island City' is a directory town, not the region 'Long Island'
+                if self._inside_whole_name(words, i, size):
+                    continue  # 'Ballard Food Bank' is one record's whole name, not the neighbourhood's pantries
                 if not take(start, end, "place:region"):
                     continue
                 said = original[start:end]
@@ -437,7 +452,8 @@ class QueryParser:
 
     # ------------------------------------------------------------------ names
     def _names(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
-               take: Callable[[int, int, str], bool]) -> list[NameConstraint]:
+               take: Callable[[int, int, str], bool]) -> tuple[list[NameConstraint], list[NameConstraint]]:
+        """Names the visitor asks for, and names they exclude ('not the Salvation Army')."""
         generic = self.names.generic
 
         def accept(match: NameMatch) -> bool:
@@ -463,7 +479,8 @@ class QueryParser:
                 return cued or (titled and len(match.key) >= 2 and own_word)
             return cued and titled
 
-        found = []
+        found: list[NameConstraint] = []
+        excluded: list[NameConstraint] = []
         for match in self.names.find(words, accept):
             start, end = tokens[match.start][1], tokens[match.end - 1][2]
             key = match.key
@@ -471,8 +488,10 @@ class QueryParser:
                 key = key[1:]  # 'the Salvation Army' also names 'Salvation Army - Newton'
             key = self.names.spelled_out.get(key[0], key) if len(key) == 1 else key  # 'MCCC': the words it spells
             if take(start, end, "name"):
-                found.append(NameConstraint(key=key, label=original[start:end]))
-        return found
+                # 'not the Salvation Army', 'other than Hopelink': records of that name are excluded
+                negated = any(p.search(folded[max(0, start - 30):start]) for p in self.rules.natural.name_negation)
+                (excluded if negated else found).append(NameConstraint(key=key, label=original[start:end]))
+        return found, excluded
 
     # ------------------------------------------------------------------ places
     def _places(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
@@ -533,16 +552,27 @@ class QueryParser:
                     places.append(PlaceConstraint(chosen.kind, chosen.key, chosen.label))
 
     def _zips(self, folded: str, is_free: Callable[[int, int], bool], take: Callable[[int, int, str], bool],
-              places: list[PlaceConstraint], unknown: list[str]) -> None:
+              places: list[PlaceConstraint], unknown: list[str]) -> str | None:
+        """ZIP codes as places; in a directory stating the ZIPs it serves, one the visitor lives in ('I live in
+        94116') is returned instead: records serving it, wherever they are."""
+        served: str | None = None
         for m in _ZIP.finditer(folded):
             if not is_free(m.start(), m.end()):
                 continue
             code = m.group(1)
+            before = folded[max(0, m.start() - 30):m.start()]
+            real = code in self.gaz.zips or (self.resolver is not None and code in self.resolver.us.zips)
+            if (self.serves_zips and served is None and real
+                    and any(p.search(before) for p in self.rules.natural.residence_zip_cues)):
+                if take(m.start(), m.end(), "served_zip"):
+                    served = code
+                continue
             if code in self.gaz.zips:
                 if take(m.start(), m.end(), "place:zip"):
                     places.append(PlaceConstraint("zip", code, code))
             elif take(m.start(), m.end(), "place:unknown"):
                 unknown.append(f"ZIP {code}")
+        return served
 
     def _state_codes(self, tokens: list[tuple[str, int, int]], original: str, is_free: Callable[[int, int], bool],
                      take: Callable[[int, int, str], bool], places: list[PlaceConstraint]) -> None:

@@ -32,7 +32,7 @@ from engine.directory.followup import merge_followup
 from engine.directory.gazetteer import build_gazetteer
 from engine.directory.graph import build_graph
 from engine.directory.ingest import Directory, load_directory
-from engine.directory.models import Evidence, Record
+from engine.directory.models import SERVED_ZIP, Evidence, Record
 from engine.directory.names import NameIndex
 from engine.directory.normalize import key_tokens
 from engine.directory.places import PlaceResolver
@@ -134,10 +134,14 @@ class TraceRetriever:
         self.resolver = PlaceResolver(directory, self.gazetteer, self.rules, reserved | self.rules.query.stopwords)
         # the counties the directory says it covers (its county field) when it has one, else those read from ZIPs:
         # one record over the line, placed by its own address ('Morrisville, PA'), does not make a one-county
-        # directory ask where
+        # directory ask where; nor do records placed only by their coordinates (no town or ZIP of their own: a
+        # failed geocode can put them on another island)
         stated = {k for r in directory.records if not r.county_from_zip for k in r.county_keys}
-        self.regions_covered = len(stated or {k for r in directory.records for k in r.county_keys}) or 1
-        self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver)
+        located = {k for r in directory.records if r.raw.get("city") or r.raw.get("zip") or any(
+            _ZIP_IN_TEXT.search(ev.quote) for ev in r.raw.get("address", ())) for k in r.county_keys}
+        self.regions_covered = len(stated or located or {k for r in directory.records for k in r.county_keys}) or 1
+        serves_zips = any(key.startswith(SERVED_ZIP) for r in directory.records for key in r.attributes)
+        self.parser = QueryParser(self.rules, self.gazetteer, self.names, reserved, self.resolver, serves_zips)
         policy = self.rules.retrieval
         self.text = TextIndex(directory, policy.bm25_k1, policy.bm25_b)
         self.use_embeddings = policy.embeddings_enabled if embeddings is None else embeddings
@@ -236,7 +240,7 @@ class TraceRetriever:
         if self.variant.location_graph and c.places:
             pool = self.graph.records_in(c.places)
         if self.variant.hours_graph and c.hours is not None:
-            pool = set(self.graph.records_open(c.hours, among=pool))
+            pool = self.graph.records_open_set(c.hours, among=pool)
         if c.names:
             named = self._named(c)
             if pool is not None:  # the branch in the place asked for, before any 'named alone' preference
@@ -262,7 +266,8 @@ class TraceRetriever:
             return []
         indexes = np.fromiter(pool, dtype=np.int64, count=len(pool))
         order = np.lexsort((indexes, -scores[self._position_array[indexes]]))
-        return [int(i) for i in indexes[order]]
+        ranked: list[int] = indexes[order].tolist()  # Python ints made in C, not 10^5 numpy scalars converted
+        return ranked
 
     def _preferred_first(self, ranked: list[int], c: Constraints) -> list[int]:
         """Records stating a preferred counterpart ('walk-ins welcome') before those stating neither way."""
@@ -392,6 +397,9 @@ class TraceRetriever:
                     if len(results) >= k:
                         return results, rounds
         return results, rounds
+
+
+_ZIP_IN_TEXT = re.compile(r"(?<!\d)\d{5}(?:-\d{4})?(?!\d)")
 
 
 def _result(record: Record, evidence: list[tuple[str, Evidence]]) -> Result:

@@ -23,8 +23,17 @@ def _grounded(vocabulary: Vocabulary, option: str, span_text: str, stemmers: tup
     folded = fold(span_text)
     if any(fold(term) in folded for term in vocabulary.terms(option)):
         return True
+    if any(_YEAR.match(term) and _short_year(term).search(folded) for term in vocabulary.terms(option)):
+        return True  # 'from '16' names the year 2016
     return bool(stemmers) and bool(_stems(folded, stemmers) & _stems(" ".join(
         fold(term) for term in vocabulary.terms(option)), stemmers))
+
+
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def _short_year(term: str) -> re.Pattern[str]:
+    return re.compile(rf"['’‘]{term[2:]}(?!\w)")
 
 
 _WORDS = re.compile(r"[^\W\d_]{4,}")  # words of four letters or more: articles and prepositions never ground

@@ -10,10 +10,12 @@ from __future__ import annotations
 from decimal import Decimal
 
 from engine.goals.models import CriterionKind, Objective
+from engine.text import fold
+from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.choice_meaning import ChoiceSettings, match_by_meaning
-from llm_adapters.offline.cues import objective_cues
+from llm_adapters.offline.cues import names_objective, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
-from llm_adapters.offline.free_text import thanked_for
+from llm_adapters.offline.free_text import free_text_words, thanked_for
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
 from llm_adapters.offline.offline_rules import VocabularyData
@@ -31,10 +33,22 @@ from llm_adapters.offline.terms import (
 )
 
 
+def _bare_answer(ctx: ExtractionContext, match: TermMatch) -> bool:
+    """A term that is only an acknowledgement ('sí', 'no', 'yes'): it answers this objective's question just
+    asked or a sentence naming its topic ('sí, cochera para una camioneta'), never a message about something
+    else ('no 6, somos 7', 'aún no sé el día', 'nos quedamos')."""
+    if ctx.lenient or " ".join(fold(match.term).split()) not in free_text_words(ctx.analysis.rules).acknowledgements:
+        return False
+    sentence = ctx.analysis.sentence_at(match.start)
+    return sentence is None or not names_objective(ctx.analysis.words(sentence.start, sentence.end), ctx.objective)
+
+
 def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> list[tuple[TermMatch, bool]]:
     analysis = ctx.analysis
     usable = []
     for match in find_terms(analysis, vocabulary):
+        if _bare_answer(ctx, match):
+            continue
         sentence = analysis.sentence_at(match.start)
         # An option named in a question seeking the offer ('any Delta flights?') is the visitor's search; the
         # offer's title word alone does not make a question seek it here ('what music is this, is it from 2013?').
@@ -125,9 +139,10 @@ def extract_enumeration(ctx: ExtractionContext, vocabulary: VocabularyData) -> l
     analysis = ctx.analysis
     evidence = []
     rivals = _rivals(ctx)
-    for match, old in _usable(ctx, vocabulary, "enumeration"):
+    usable = _usable(ctx, vocabulary, "enumeration")
+    for match, old in usable:
         sentence = analysis.sentence_at(match.start)
-        if sentence is None:
+        if sentence is None or _hesitates(analysis, sentence, usable):
             continue
         if rivals and _role_owner(ctx, rivals, sentence.start, match.start) != ctx.objective.id:
             continue  # the term fills another role ('from my checking' is not the recipient's account)
@@ -136,6 +151,13 @@ def extract_enumeration(ctx: ExtractionContext, vocabulary: VocabularyData) -> l
     if not evidence and not find_terms(analysis, vocabulary):
         evidence = _by_meaning(ctx, vocabulary)
     return evidence
+
+
+def _hesitates(analysis: Analysis, sentence: Sentence, usable: list[tuple[TermMatch, bool]]) -> bool:
+    """'Between the barbecue and the cocktail I'm still hesitating': two options of one sentence that says the
+    visitor is undecided choose neither."""
+    options = {m.option for m, _ in usable if sentence.start <= m.start < sentence.end}
+    return len(options) > 1 and analysis.any_cue("uncertainty", sentence.start, sentence.end)
 
 
 AMBIGUITY_MEMO = "choice_ambiguity"  # per message: objective id -> the options a phrasing could mean

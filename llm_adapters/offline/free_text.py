@@ -526,8 +526,8 @@ def _name_tokens(source: str, start: int, end: int) -> list[tuple[int, int, str,
 
 def _name_at(tokens: list[tuple[int, int, str, bool]], at: int, words: FreeTextWords) -> int | None:
     """The index after the capitalised name starting at token ``at`` ('Blue Jays Vs Yankees', 'the Yankees vs
-    orioles'), or None when no name starts there. A name ends before a lower-case word other than a stopword
-    ('Spanish food' is no name) only when that word does not follow a joiner."""
+    orioles', 'Nissan Versa 2018'), or None when no name starts there. A name ends before a lower-case word other
+    than a stopword ('Spanish food' is no name) only when that word does not follow a joiner."""
     word = tokens[at][2]
     if not word[:1].isupper() or fold(word) in words.stopwords:
         return None
@@ -536,8 +536,8 @@ def _name_at(tokens: list[tuple[int, int, str, bool]], at: int, words: FreeTextW
         current = fold(tokens[k][2])
         if current in words.name_joiners and k + 1 < len(tokens) and not tokens[k][3]:
             k += 2
-        elif tokens[k][2][:1].isupper():
-            k += 1
+        elif tokens[k][2][:1].isupper() or tokens[k][2][:1].isdigit():
+            k += 1  # 'Mazda 3', 'Jetta 2015': a number after a name's word is part of it (a model, a year)
         else:
             break
     if k < len(tokens) and not tokens[k - 1][3] and fold(tokens[k][2]) not in words.stopwords:
@@ -594,12 +594,21 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     gapped = _gapped_cues(terms, words.anaphors) if own else ()
     stem = cue_stems(analysis)
 
-    def names_ours(start: int, end: int) -> bool:
+    wants_name = _asks_for_name(ctx.objective, words)
+    about_item = wants_name and not _names_item(ctx, words)
+    sole_name = wants_name and _sole_name_objective(ctx, words)
+
+    def states_ours(start: int, end: int) -> bool:
+        return sole_name and _states_name(ctx, words, *analysis.source_span(start, end))
+
+    def cued(start: int, end: int) -> bool:
         return bool(terms) and (_named(_WORD.findall(analysis.masked[start:end]), terms, own, stem)
                                 or _cued_name(ctx, gapped, start, end))
 
-    wants_name = _asks_for_name(ctx.objective, words)
-    about_item = wants_name and not _names_item(ctx, words)
+    def names_ours(start: int, end: int) -> bool:
+        # 'Necesito afinación para mi Jetta 2015': the service is another objective's, the stated name is ours
+        return states_ours(start, end) or cued(start, end)
+
     declined = ctx.lenient and _declined(ctx, words)
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
     for sentence in analysis.sentences:
@@ -612,12 +621,12 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         start, end, tokens = found
         chosen = about_item and _selects_item(ctx, words, *analysis.source_span(start, end))
         led = wants_name and not chosen and _role_led(ctx, words, *analysis.source_span(start, end))  # 'by X'
-        named = names_ours(start, end) or led
+        stated = states_ours(start, end) or led
+        named = stated or cued(start, end)
         if sentence.is_question and not (named and wants_name):
             continue  # a search question ('any movies directed by X?') states only a name its own cue leads
         if chosen and not named:
             continue  # 'I'd like to rent High Life', 'Green Book sounds good': the item chosen, not its actor
-        stated = led
         if not named and words.asides.search(analysis.masked, start, end):
             continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
         if not named and any(_talks_about(tokens, other, words) for other in others):
@@ -628,11 +637,8 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             rank = RANK_ANSWER_NAMED if named else RANK_ANSWER
             if not named and _secondary(ctx, words, start, end):
                 rank -= 1
-        elif named:
+        elif named:  # a cue, or a name stated for the only name objective ('I heard the Nationals Vs Indians is good')
             rank = RANK_NAMED
-        elif wants_name and _sole_name_objective(ctx, words) and _states_name(
-                ctx, words, *analysis.source_span(start, end)):
-            rank, stated = RANK_NAMED, True  # 'I heard the Nationals Vs Indians is good': the only name objective
         else:
             continue
         start, end = _fit(ctx, start, end, limit)

@@ -10,7 +10,7 @@ another's it is never evidence for this one; with no marker it stays open to eve
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.goals.models import CriterionKind, GoalSpec, Objective
 from engine.text import fold
@@ -27,6 +27,9 @@ _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 @dataclass(frozen=True)
 class PlaceMarkers:
     by_objective: dict[str, frozenset[str]]  # objective id -> folded marker phrases
+    # objective id -> its own one-word cues of the company's words that are not bare prepositions ('llegamos',
+    # 'recoger'): a verb governing the place tells its role when only a preposition stands next to the place
+    verbs: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @property
     def all(self) -> frozenset[str]:
@@ -44,17 +47,66 @@ class PlaceMarkers:
         while reach > 0 and len(tail) - reach < _WINDOW_WORDS and (tail[reach - 1] in fillers
                                                                   or tail[reach - 1].endswith(_POSSESSIVE)):
             reach -= 1  # 'to my friend's savings': a possessive stands between the marker and its value
-        best: tuple[int, int, str] | None = None  # (distance in words, -marker length, objective)
+        best: tuple[int, int, str, str] | None = None  # (distance in words, -marker length, objective, marker)
         for objective_id, markers in self.by_objective.items():
             for marker in markers:
                 size = len(marker.split())
                 for end in range(len(tail), max(size - 1, len(tail) - _WINDOW_WORDS, reach) - 1, -1):
-                    if " ".join(tail[end - size:end]) == marker:
-                        candidate = (len(tail) - end, -size, objective_id)
+                    if _is_marker(" ".join(tail[end - size:end]), marker):
+                        candidate = (len(tail) - end, -size, objective_id, marker)
                         if best is None or candidate < best:
                             best = candidate
                         break
-        return best[2] if best is not None else None
+        if best is None or len(best[3]) <= _PREPOSITION:
+            governing = self._governing_verb(analysis, start)
+            if governing is not None:
+                return governing
+        if best is None:
+            return self._apposition(before)
+        return best[2]
+
+    def _apposition(self, before: str) -> str | None:
+        """'from the city centre, George Square': a place right after a comma restates the short phrase before
+        it, and takes the role of the marker opening that phrase."""
+        comma = _TRAILING_COMMA.search(before)
+        if comma is None:
+            return None
+        phrase = _WORD.findall(re.split(r"[,;:.!?]", before[:comma.start()])[-1])
+        if not phrase or len(phrase) > _APPOSITION_WORDS:
+            return None
+        found = [(len(m.split()), oid) for oid, markers in self.by_objective.items() for m in markers
+                 if " ".join(phrase[:len(m.split())]) == m and len(m.split()) < len(phrase)]
+        return max(found)[1] if found else None
+
+    def _governing_verb(self, analysis: Analysis, start: int) -> str | None:
+        """The objective whose own verb cue is the nearest one before ``start`` in its clause, in any of its
+        forms ('llegan el 24 de junio al aeropuerto' with the cue 'llegamos'), or None."""
+        if not self.verbs:
+            return None
+        clause_start = analysis.clause_at(start)[0]
+        for word in reversed(_WORD.findall(analysis.masked[clause_start:start])):
+            owners = {oid for oid, verbs in self.verbs.items() if any(_same_verb(word, v) for v in verbs)}
+            if owners:
+                return owners.pop() if len(owners) == 1 else None
+        return None
+
+
+def _is_marker(words: str, marker: str) -> bool:
+    """The words are the marker, or its plural when it is a noun of three letters or more ('pick-ups in')."""
+    return words == marker or (len(marker) > _PREPOSITION and words in (marker + "s", marker + "es"))
+
+
+_TRAILING_COMMA = re.compile(r",\s*$")
+_APPOSITION_WORDS = 6  # the phrase a place restates is short ('from the city centre')
+_PREPOSITION = 2  # a marker this short ('a', 'al', 'de') is a preposition: a verb before it may govern the place
+_VERB_STEM = 4  # letters two forms of one verb share at least ('llegamos' / 'llegan', 'recoger' / 'recogen')
+_ENDING = 3  # letters of an inflected ending a cue may differ by
+
+
+def _same_verb(word: str, cue: str) -> bool:
+    """Two forms of one word: a shared beginning of at least four letters covering all but the cue's ending."""
+    need = max(_VERB_STEM, len(cue) - _ENDING)
+    return len(word) >= need and word[:need] == cue[:need]
 
 
 def _fillers(analysis: Analysis) -> frozenset[str]:
@@ -97,7 +149,11 @@ def place_markers(analysis: Analysis, spec: GoalSpec | None) -> PlaceMarkers | N
         for shared in by_objective.values():
             for m in shared:
                 counts[m] = counts.get(m, 0) + 1
-        return PlaceMarkers({oid: frozenset(m for m in ms if counts[m] == 1) for oid, ms in by_objective.items()})
+        kept = {oid: frozenset(m for m in ms if counts[m] == 1) for oid, ms in by_objective.items()}
+        role_words = frozenset().union(*roles.values())
+        verbs = {o.id: frozenset(c for c in objective_cues(o) if " " not in c and len(c) > _VERB_STEM
+                                 and c not in role_words and c in kept[o.id]) for o in places}
+        return PlaceMarkers(kept, {oid: v for oid, v in verbs.items() if v})
 
     return memo(analysis, f"place_markers:{id(spec)}", build)
 

@@ -23,6 +23,7 @@ from engine.turn_limits import check_deadline
 from engine.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from llm_adapters.offline import gazetteer
 from llm_adapters.offline.analysis import Analysis, analyze
+from llm_adapters.offline.answer_scorer import AnswerJudge, ScorerSettings
 from llm_adapters.offline.choices import AMBIGUOUS_NOTE, ambiguous_choices, extract_enumeration, extract_features
 from llm_adapters.offline.contact import extract_contact
 from llm_adapters.offline.corrections import UNRESOLVED_NOTE, Revisions, find_revisions
@@ -46,7 +47,7 @@ from llm_adapters.offline.offline_rules import (
 from llm_adapters.offline.place_roles import one_role_per_place
 from llm_adapters.offline.places import extract_place
 from llm_adapters.offline.quantity import extract_quantity
-from llm_adapters.offline.stay_length import date_pair, end_from_length, stated_length
+from llm_adapters.offline.stay_length import date_pair, end_from_length, is_full_date, stated_length
 from llm_adapters.offline.temporal import extract_datetime, warm_temporal
 from llm_adapters.offline.terms import compiled_terms
 from llm_adapters.offline.weekday_check import WEEKDAY_NOTE, weekday_conflict
@@ -84,8 +85,10 @@ class OfflineProposer:
     version = "1.0.0"
 
     def __init__(self, rules: OfflineRules, files: Mapping[str, Mapping[str, Any]] | None = None,
-                 provenance: ProvenanceRules | None = None) -> None:
+                 provenance: ProvenanceRules | None = None, judge: AnswerJudge | None = None) -> None:
         self._rules = rules
+        # the learned answer scorer (rules/learned.json; off without that file): it may only veto a rule's candidate
+        self._judge = judge if judge is not None else AnswerJudge(ScorerSettings.from_rules(None))
         self._provenance = provenance  # the decision layer's attribution markers (rules/provenance.json)
         self._files = files  # raw rule files: per-language subsets of the rules are built from them on demand
         self._scoped: dict[frozenset[str], OfflineRules] = {}
@@ -101,12 +104,14 @@ class OfflineProposer:
         return cls(build_rules(files), files)
 
     @classmethod
-    def from_bundle(cls, bundle: _BundleLike) -> OfflineProposer:
-        """Use the vocabularies and patterns of a loaded (already schema-validated) rule bundle."""
+    def from_bundle(cls, bundle: _BundleLike, judge: AnswerJudge | None = None) -> OfflineProposer:
+        """Use the vocabularies and patterns of a loaded (already schema-validated) rule bundle; ``judge``: the
+        learned answer scorer, else the one ``rules/learned.json`` configures."""
         files = {k: v for k, v in bundle.files.items() if k.startswith(tuple(f"{f}/" for f in PROPOSER_FOLDERS))}
         provenance = (ProvenanceRules.from_bundle(cast("RuleBundle", bundle))
                       if "provenance" in bundle.files and hasattr(bundle, "content_hash") else None)
-        return cls(build_rules(files), files, provenance)
+        judge = judge or AnswerJudge(ScorerSettings.from_rules(bundle.files.get("learned")))
+        return cls(build_rules(files), files, provenance, judge)
 
     @property
     def rules(self) -> OfflineRules:
@@ -277,6 +282,9 @@ class OfflineProposer:
                 if stated is not None:  # "Saturday 16 May" on a Sunday: ask, never store either reading
                     self._conflicts(analysis).append(f"{WEEKDAY_NOTE}:{objective.id}:{best.value[:10]}:{stated}")
                     continue
+                if bits.get(objective.id) == 0 and not self._judge.keep(request, analysis, objective, best,
+                                                                        len(chosen)):
+                    continue  # the learned scorer finds this no answer to the objective (rules/learned.json)
                 chosen[objective.id] = best
         one_role_per_place(chosen, request.spec.spec, bits, last_asked)
         drop_answer_declines_beside_other_values(chosen)
@@ -292,10 +300,11 @@ class OfflineProposer:
         if pair is None:
             return
         start, end = pair
-        if bits.get(end.id) != 0 or end.id in chosen:
-            return
+        if bits.get(end.id) != 0 or (end.id in chosen and is_full_date(chosen[end.id].value)):
+            return  # a part of day read for the end ('retour le soir même') yields to the length it states
         begin = chosen[start.id].value if start.id in chosen else request.recorded.get(start.id)
-        found = end_from_length(analysis, begin, stated_length(analysis)) if begin else None
+        length = stated_length(analysis, relative=request.last_asked == end.id) if begin else None
+        found = end_from_length(analysis, begin, length) if begin else None
         if found is not None:
             chosen[end.id] = found
 

@@ -176,11 +176,9 @@ def _stands_alone(rules: OfflineRules, words: QuantityWords, text: str) -> bool:
     return pattern.match(text) is not None
 
 
-def _money_like(ctx: ExtractionContext, index: TextIndex, number: _Number) -> bool:
-    if currency_at(ctx.analysis, number.start, number.end)[0] is not None:
-        return True
+def _budget_clause(index: TextIndex, number: _Number) -> bool:
     start, end = index.clause_at(number.start)
-    return number.scaled or index.any_cue("budget", start, end)
+    return index.any_cue("budget", start, end)
 
 
 @dataclass(frozen=True)
@@ -211,11 +209,13 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
         return 0
     if any(p.match(after) for p in ctx.analysis.rules.cue("number_unit_after")):
         return 0  # '3 years', '20%', '5 pm': a number of something else
-    if number.scaled or _money_like(ctx, index, number):
+    if currency_at(ctx.analysis, number.start, number.end)[0] is not None or _budget_clause(index, number):
         return 0
+    alone = _stands_alone(ctx.analysis.rules, words, after)
+    if number.scaled:  # '60k', '60 mil': money unless it stands alone as the answer to the count just asked
+        return RANK_BARE if ctx.lenient and alone and not units.people else 0
     if units.before is not None and _noun_before(ctx, units, number) and units.before.search(before):
         return RANK_EXPLICIT
-    alone = _stands_alone(ctx.analysis.rules, words, after)
     if number.words and number.value == 1 and (words.one_pronoun_before.search(before)
                                                 or words.one_pronoun_after.match(after)):
         return 0  # a written "one" as a pronoun or modifier: 'that one', 'look for one', 'one of', 'one-way'
@@ -266,8 +266,14 @@ def _own_unit_after(ctx: ExtractionContext, units: _Units, number: _Number, sent
 def _stated_need(ctx: ExtractionContext, words: QuantityWords, units: _Units, number: _Number,
                  sentence: Sentence) -> bool:
     """A count inside a question that states the visitor's own need: a head-count cue and this objective's unit
-    ('anything else for three people?'), not a question about capacity ('can it hold 200 guests?')."""
-    return _own_unit_after(ctx, units, number, sentence) and _cued(ctx, words, number)
+    ('anything else for three people?', 'cuánto sale x noche para 2?': a head count closing the question), not a
+    question about capacity ('can it hold 200 guests?')."""
+    if not _cued(ctx, words, number):
+        return False
+    if _own_unit_after(ctx, units, number, sentence):
+        return True
+    after = ctx.analysis.masked[number.end:sentence.end]
+    return units.people and _CLAUSE_END.match(after) is not None
 
 
 def _next_is_unit(units: _Units, after: str) -> bool:

@@ -26,7 +26,9 @@ from llm_adapters.offline.quantity_data import alternation
 from llm_adapters.offline.spelled import spelled_numbers
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DAY_PART = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:$|T)")
 _MAX_DAYS = 366  # a longer "length" is not a stay
+_HOURS_PER_DAY = 24
 _FLAGS = re.IGNORECASE | re.UNICODE
 
 
@@ -46,13 +48,24 @@ class _Durations:
         units: dict[str, int] = {}
         excluded: list[str] = []
         articles: set[str] = set()
+        hours: set[str] = set()
+        relative: dict[str, int] = {}
         for data in analysis.rules.family("quantity").values():
             raw = data.get("durations", {})
             if isinstance(raw, dict):
                 units.update({fold(k).strip(): int(v) for k, v in raw.items()})
             excluded += [str(w) for w in data.get("duration_excluded_before", [])]
             articles |= {fold(str(w)) for w in data.get("articles", [])}
+            hours |= {fold(str(w)).strip() for w in data.get("duration_hours", [])}
+            ends = data.get("end_relative_days", {})
+            if isinstance(ends, dict):
+                relative.update({" ".join(fold(k).split()): int(v) for k, v in ends.items()})
         self.days = units
+        self.relative_days = relative
+        hour_body = alternation(hours)
+        self.hours_after = re.compile(rf"[\s\-]*(?:{hour_body})(?![^\W_])", _FLAGS) if hour_body else None
+        relative_body = alternation(relative)
+        self.relative = re.compile(rf"(?<![^\W_])({relative_body})(?![^\W_])", _FLAGS) if relative_body else None
         body = alternation(units)
         # no "^": it is used as match(text, pos), which anchors at pos (a "^" would only match at 0)
         self.unit_after = re.compile(rf"[\s\-]*({body})(?![^\W_])", _FLAGS) if body else None
@@ -67,8 +80,10 @@ def _durations(analysis: Analysis) -> _Durations:
     return memo(analysis.rules, "stay_durations", lambda: _Durations(analysis))
 
 
-def stated_length(analysis: Analysis) -> tuple[int, int] | None:
-    """(days, folded position) of the first stay length the message states, or None."""
+def stated_length(analysis: Analysis, relative: bool = False) -> tuple[int, int] | None:
+    """(days, folded position) of the first stay length the message states, or None. ``relative``: an end counted
+    from the start ('le lendemain', 'the next day') counts too, as the answer to the end's question just asked
+    (unasked, 'the next day' as often moves the start)."""
     data = _durations(analysis)
     if data.unit_after is None or data.unit_any is None:
         return None
@@ -78,9 +93,16 @@ def stated_length(analysis: Analysis) -> tuple[int, int] | None:
     candidates: list[tuple[int, int]] = []
     for start, end, value in numbers:
         unit = data.unit_after.match(text, end)
+        if unit is None and data.hours_after is not None and data.hours_after.match(text, end) is not None \
+                and value % _HOURS_PER_DAY == 0 and 0 < value <= _HOURS_PER_DAY * _MAX_DAYS:
+            candidates.append((start, int(value // _HOURS_PER_DAY)))  # 'je la garde 24 heures': one day
+            continue
         if unit is None or value != value.to_integral_value() or not 0 < value <= _MAX_DAYS:
             continue
         candidates.append((start, int(value) * data.days[fold(unit.group(1)).strip()]))
+    if relative and data.relative is not None:  # 'le lendemain', 'the same evening': the end counted from the start
+        candidates += [(m.start(), data.relative_days[" ".join(m.group(1).split())])
+                       for m in data.relative.finditer(text)]
     if data.article_before is not None:
         for unit in data.unit_any.finditer(text):  # 'a week', 'une semaine': one unit
             window = max(0, unit.start() - 8)
@@ -96,14 +118,19 @@ def stated_length(analysis: Analysis) -> tuple[int, int] | None:
     return None
 
 
+def is_full_date(value: str) -> bool:
+    return _DATE.match(value.strip()) is not None
+
+
 def end_from_length(analysis: Analysis, start_value: str | None, days_pos: tuple[int, int] | None
                     ) -> Evidence | None:
     """The end date 'start + length', with the length's sentence as its witness."""
-    if start_value is None or days_pos is None or not _DATE.match(start_value.strip()):
-        return None
+    day = _DAY_PART.match(start_value.strip()) if start_value is not None else None
+    if day is None or days_pos is None:
+        return None  # the start's day counts, with or without its time ('2027-07-03T08:00')
     days, pos = days_pos
     sentence = analysis.sentence_at(pos)
     if sentence is None or sentence.is_question:
         return None
-    end = date.fromisoformat(start_value.strip()) + timedelta(days=days)
+    end = date.fromisoformat(day.group(1)) + timedelta(days=days)
     return Evidence(value=end.isoformat(), pos=pos, sentences=((sentence.start, sentence.end),), rank=1)

@@ -210,9 +210,15 @@ def _project(value: str, granularity: str, siblings: Sequence[Objective]) -> str
     return value
 
 
+_QUOTED = re.compile(r"«[^»]*»|“[^”]*”|\"[^\"]*\"|(?<![\w])'[^']*'(?![\w])")
+
+
 def _objective_text(objective: Objective) -> str:
+    """The objective's own words; quoted examples of its description are left out ('« La fin du mois » ne
+    compte pas' names no end of a range)."""
     cues = objective.criterion.params.get("cues") or {}
-    words = [objective.id.replace("_", " ").replace("-", " "), objective.name, objective.criterion.description]
+    description = _QUOTED.sub(" ", objective.criterion.description)
+    words = [objective.id.replace("_", " ").replace("-", " "), objective.name, description]
     words += [str(t) for terms in cues.values() for t in terms]
     return fold(" ".join(words))
 
@@ -273,9 +279,23 @@ def _ruled_out(analysis: Analysis, mention: TemporalMention, compiled: TemporalG
     before = analysis.masked[max(clause_start, mention.sentence.start):mention.core]
     after = analysis.masked[mention.end:max(clause_end, mention.end)]
     for lang in compiled.languages.values():
-        if lang.patterns["negated_before"].search(before) or lang.patterns["negated_after"].match(after):
+        if lang.patterns["negated_before"].search(before):
+            return True
+        negation = lang.patterns["negated_after"].match(after)
+        if negation is not None and not _opens_next_clause(negation.group(), after[negation.end():]):
             return True
     return False
+
+
+_NEXT_WORD = re.compile(r"\s+[^\W\d_]")
+
+
+def _opens_next_clause(negation: str, rest: str) -> bool:
+    """', no necesito grúa' after 'el sábado en la mañana': a lone negation word after a comma and before
+    another word negates that next clause's verb, not the date ('el sábado, no' and 'el sábado no' rule it
+    out)."""
+    words = negation.replace(",", " ").split()
+    return "," in negation and len(words) == 1 and _NEXT_WORD.match(rest) is not None
 
 
 def _siblings(ctx: ExtractionContext) -> list[Objective]:
@@ -442,10 +462,17 @@ def _past(mention: TemporalMention, today: date) -> bool:
 def _proposes(ctx: ExtractionContext, mention: TemporalMention, compiled: TemporalGrammar) -> bool:
     """A question that proposes a date or time ('could we do Friday at 10?', 'is 12/06/2027 still free?'):
     evidence after the question about it, or anytime when it names a day or hour in digits."""
-    if not _proposal_question(ctx.analysis, mention.sentence, compiled):
+    if not _proposal_question(ctx.analysis, mention.sentence, compiled) and not _only_the_time(ctx.analysis, mention):
         return False
     return ctx.lenient or any(ch.isdigit() for ch in ctx.analysis.masked[mention.start:mention.end]) or (
         not mention.weak and _named_day_or_hour(mention))
+
+
+def _only_the_time(analysis: Analysis, mention: TemporalMention) -> bool:
+    """'tmrw am?', '¿el viernes a las 10?': a question that says nothing but the time proposes it."""
+    sentence = mention.sentence
+    rest = analysis.masked[sentence.start:mention.start] + analysis.masked[mention.end:sentence.end]
+    return not any(ch.isalnum() for ch in rest)
 
 
 def _named_day_or_hour(mention: TemporalMention) -> bool:

@@ -233,6 +233,9 @@ class _Reader:
             if name == "date_md" and lang.patterns["time_lead_inside"].search(
                     text, m.start("month") + len(g["month"]), m.start("day") if g.get("day") else m.end()):
                 return None  # 'mayo a las 12' is May and a time, not 12 May
+            if name == "date_md" and lang.patterns["range_connector"].search(
+                    text, m.start("month") + len(g["month"]), m.start("day") if g.get("day") else m.end()):
+                return None  # 'du 2 juillet au 5 juillet': 'juillet au 5' ends one date and opens the next
             year = int(g["year"]) if g.get("year") else None
             found = _next_month_day(today, int(month), day, year)
             return atom("date", date=found, explicit_year=year is not None) if found else None
@@ -515,7 +518,10 @@ class _Reader:
                 day = (atom.data["date"] if atom.kind == "date"
                        else _next_day_of_month(self.today, int(atom.data["n" if atom.kind == "num" else "day"])))
                 if day is not None:
-                    out[-1] = Atom(prev.start, atom.end, "date", prev.lang, {**atom.data, "date": day})
+                    # a day number without its month ('to Saturday 30th') takes its month from the range's start
+                    only = None if atom.kind == "date" else int(atom.data["n" if atom.kind == "num" else "day"])
+                    out[-1] = Atom(prev.start, atom.end, "date", prev.lang, {**atom.data, "date": day,
+                                                                              "day_only": only})
                     continue
             if (prev is not None and prev.kind == "weekday" and not prev.data["plural"] and atom.kind == "frame"
                     and atom.data.get("unit") == "week"):
@@ -629,7 +635,10 @@ class _Reader:
         today = self.today
         if atom.kind == "date":
             day: date = atom.data["date"]
-            return day
+            only = atom.data.get("day_only")
+            if only is None or after is None:
+                return day
+            atom = Atom(atom.start, atom.end, "num", atom.lang, {"n": only})
         if atom.kind in ("num", "dom"):
             number = int(atom.data["n"] if atom.kind == "num" else atom.data["day"])
             if partner is not None and partner.kind == "date":

@@ -22,8 +22,13 @@ class TermMatch:
     term: str
 
 
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
 @lru_cache(maxsize=8192)  # every vocabulary term of the loaded rules (a few thousand): no recompiling
 def term_pattern(term: str) -> re.Pattern[str]:
+    if _YEAR.match(term):  # 'from '16': a year's short form names it too
+        return re.compile(rf"(?<![\w@])(?:{term}|['’‘]{term[2:]})(?![\w@])")
     parts = [re.escape(p) for p in re.split(r"[\s\-]+", term) if p]
     body = r"[\s\-]+".join(parts)
     plural = "(?:e?s)?" if term[-1:].isalpha() else ""  # 'terrace' also matches 'terraces', 'hotel' 'hoteles'
@@ -32,6 +37,8 @@ def term_pattern(term: str) -> re.Pattern[str]:
 
 def _inflection_stem(term: str) -> str:
     """The term's first word (or its stem): what must occur in a text for the term's pattern to match."""
+    if _YEAR.match(term):
+        return term[2:]  # in both '2016' and ''16'
     head = re.split(r"[\s\-]+", term, maxsplit=1)[0]
     return head[: max(3, len(head) - 1)]
 

@@ -91,7 +91,7 @@ def test_intent_text_is_never_read_as_a_path(tmp_path: Path, capsys: pytest.Capt
     out = tmp_path / "c.json"
     assert run(["compile", "--intent", long_intent, "--out", str(out), *LOCALE]) == 0
     assert [o["id"] for o in json.loads(out.read_text(encoding="utf-8"))["objectives"]] == [
-        "reason_for_visit", "preferred_date", "contact"]
+        "reason", "preferred_date", "contact"]
     file_path = tmp_path / "intent.txt"
     file_path.write_text("We need the budget.", encoding="utf-8")
     assert run(["compile", "--intent", str(file_path), "--out", str(tmp_path / "d.json"), *LOCALE]) == 2

@@ -52,7 +52,7 @@ def test_a_compiled_spec_accounts_for_every_phrase(compiled: GoalSpec, draft_bun
 
 def test_dropping_an_objective_is_refused(compiled: GoalSpec, draft_bundle: RuleBundle,
                                           compiler_rules: CompilerRules) -> None:
-    data = _without(compiled.model_dump(mode="json"), "insurance_provider", compiler_rules)
+    data = _without(compiled.model_dump(mode="json"), "provider", compiler_rules)
     issues = semantic_issues(parse_spec(data), draft_bundle)
     assert [code for code, _ in issues] == ["goalspec.intent_phrase_unaccounted"]
     assert "which insurance provider they have" in issues[0][1]
@@ -75,7 +75,7 @@ def test_a_hand_written_spec_is_checked_by_kind(draft_bundle: RuleBundle, compil
 
 @pytest.mark.parametrize(("objective", "params"), [
     ("preferred_date", {"granularity": "fortnightly"}),
-    ("reason_for_visit", {"cues": ["reason"]}),
+    ("reason", {"cues": ["reason"]}),
     ("contact", {"channels": ["fax"]}),
 ])
 def test_a_criterion_the_proposer_cannot_complete_is_refused(compiled: GoalSpec, draft_bundle: RuleBundle,

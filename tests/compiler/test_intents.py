@@ -141,13 +141,13 @@ def test_question_languages_can_be_restricted(compiler: DeterministicCompiler) -
 
 def test_a_language_the_managers_words_cannot_be_asked_in_is_dropped_with_a_note(
         compiler: DeterministicCompiler) -> None:
-    intent = "We want to know which insurance provider they have and a phone number."
+    intent = "We want to know which hobby club they belong to and a phone number."
     outcome = compiler.compile(CompileInput(intent=intent, language="en", **LOCALE))
     assert outcome.spec.languages == ["en"]
-    assert any("no es question" in note and "which insurance provider they have" in note for note in outcome.notes)
+    assert any("no es question" in note and "which hobby club they belong to" in note for note in outcome.notes)
     with pytest.raises(CompileError) as info:  # asked for explicitly: a coded error quoting the phrase
         compiler.compile(CompileInput(intent=intent, language="en", languages=["en", "es"], **LOCALE))
-    assert info.value.code == "compile.question_untranslatable" and "insurance provider" in info.value.message
+    assert info.value.code == "compile.question_untranslatable" and "hobby club" in info.value.message
     catalogue = compiler.compile(CompileInput(intent="We need their budget and a phone number.", language="en",
                                               languages=["en", "es"], **LOCALE))
     assert catalogue.spec.languages == ["en", "es"]

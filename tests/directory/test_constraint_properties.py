@@ -42,6 +42,7 @@ NEGATED = {
     "delivery": "without delivery", "mobile_pantry": "that is not a mobile pantry",
     "no_appointment": "by appointment only",
     "voucher": "that doesn't need a voucher", "no_voucher": "that requires a voucher",
+    "enrollment": "where I don't have to enroll", "no_enrollment": "that requires enrollment",
 }
 
 
