@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -80,6 +80,23 @@ _STEM_LOCK = threading.Lock()  # a Snowball stemmer object is not thread-safe
 def _stems(word: str, algorithms: Sequence[str]) -> frozenset[str]:
     with _STEM_LOCK:
         return frozenset(_stemmer(a).stemWord(word) for a in algorithms) | {word}
+
+
+def cue_stems(analysis: Analysis) -> Callable[[str], frozenset[str]] | None:
+    """A word's stems in the languages the message is read in (the choice settings' Snowball algorithms, with
+    the word itself), or None when the bundle has no choice settings: lemma variants of a cue ('stars',
+    'starred' for 'starring')."""
+    settings = memo(analysis.rules, "choice_settings",
+                    lambda: ChoiceSettings.from_json(analysis.rules.settings.choice_matching))
+    if settings is None:
+        return None
+    algorithms = _algorithms(analysis, settings)
+    return lambda word: _cached_stems(word, algorithms)
+
+
+@lru_cache(maxsize=8192)
+def _cached_stems(word: str, algorithms: tuple[str, ...]) -> frozenset[str]:
+    return _stems(word, algorithms)
 
 
 def _content(words: Sequence[str], function_words: frozenset[str]) -> list[str]:

@@ -12,17 +12,20 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.goals.models import CriterionKind, Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
+from llm_adapters.offline.choice_meaning import cue_stems
 from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.gazetteer import is_known_place
 from llm_adapters.offline.memo import memo
+from llm_adapters.offline.numbers import find_numbers
+from llm_adapters.offline.offer import seeks_offer
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import NEVER, alternation
 from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
@@ -36,6 +39,7 @@ _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.commands.Complete.value max_length
 _CUE_GAP = 3  # words allowed between the words of a several-word cue ('send $1,290 to')
+_BARE_SLACK = 2  # words of the sentence around a short answer ('yes', 'please')
 _BARE_NAME_WORDS = 3  # a short answer to a name question may be written in lower case ('sino', 'la taqueria')
 
 RANK_ANSWER_NAMED = 3  # the answer to the question just asked, naming the topic
@@ -64,6 +68,9 @@ class FreeTextWords:
     name_joiners: frozenset[str] = frozenset()  # 'vs': joins two names into one
     other_name_leads: frozenset[str] = frozenset()  # 'by', 'directed by': the name after one is someone else's
     category_nouns: frozenset[str] = frozenset()  # 'food', 'type': a lone capitalised word before one classifies
+    selection_before: tuple[re.Pattern[str], ...] = ()  # 'go with', 'rent': the name after it is an offered item
+    selection_after: tuple[re.Pattern[str], ...] = ()  # 'sounds good', 'works for me': the name before it likewise
+    role_leads: dict[str, frozenset[str]] = field(default_factory=dict)  # 'by' -> cue words of creator roles
 
 
 def free_text_words(rules: OfflineRules) -> FreeTextWords:
@@ -89,6 +96,9 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             name_before=tuple(re.compile(r, _FLAGS) for r in collect("name_statements_before")),
             name_after=tuple(re.compile(r, _FLAGS) for r in collect("name_statements_after")),
             name_joiners=frozenset(fold(w) for w in collect("name_joiners")),
+            selection_before=tuple(re.compile(r, _FLAGS) for r in collect("selection_before")),
+            selection_after=tuple(re.compile(r, _FLAGS) for r in collect("selection_after")),
+            role_leads=_role_leads(docs),
             name_markers=frozenset(fold(w) for w in collect("name_markers")),
             name_introducers=frozenset(fold(w) for w in collect("name_introducers")),
             acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
@@ -102,6 +112,15 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
                                    for lang in sorted(family) if family[lang].get("yes_no_question")),
         )
     return memo(rules, "free_text_words", build)
+
+
+def _role_leads(docs: list[dict[str, object]]) -> dict[str, frozenset[str]]:
+    leads: dict[str, set[str]] = {}
+    for doc in docs:
+        table = doc.get("role_leads", {})
+        for lead, roles in (table.items() if isinstance(table, dict) else ()):
+            leads.setdefault(fold(str(lead)), set()).update(fold(str(r)) for r in roles)
+    return {lead: frozenset(roles) for lead, roles in leads.items()}
 
 
 def _stem(word: str) -> str:
@@ -123,11 +142,14 @@ def topic_terms(objective: Objective, words: FreeTextWords) -> tuple[frozenset[s
                     words.min_cue_length), False
 
 
-def _named(tokens: list[str], terms: frozenset[str], own: bool) -> bool:
-    """The words state the topic: an own cue term (one suffices) or two different derived terms."""
+def _named(tokens: list[str], terms: frozenset[str], own: bool,
+           stem: Callable[[str], frozenset[str]] | None = None) -> bool:
+    """The words state the topic: an own cue term (one suffices; a one-word cue also by a word sharing its stem:
+    'stars' or 'starred' for 'starring') or two different derived terms."""
     if own:
         joined = " " + " ".join(tokens) + " "
-        return any((" " + t) in joined if " " in t else any(w.startswith(t) for w in tokens) for t in terms)
+        return any((" " + t) in joined if " " in t else any(
+            w.startswith(t) or (stem is not None and bool(stem(w) & stem(t))) for w in tokens) for t in terms)
     hits = {t for t in terms for w in tokens if w.startswith(t)}
     return len(hits) >= min(2, len(terms))
 
@@ -194,12 +216,26 @@ def _fit(ctx: ExtractionContext, start: int, end: int, limit: int) -> tuple[int,
 
 
 def _pieces(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, int]]:
-    """The sentence cut at its clause breaks and at every comma, semicolon or colon (language-neutral)."""
+    """The sentence cut at its clause breaks and at every comma, semicolon or colon (language-neutral), never
+    inside a number written in words ('one thousand six hundred and twenty' is one value, not two clauses)."""
     cuts = {sentence.start, sentence.end}
     cuts.update(c for clause in sentence.clauses for c in clause)
     cuts.update(m.end() for m in _PUNCTUATION.finditer(ctx.analysis.masked, sentence.start, sentence.end))
+    spelled = [(m.start, _unit_end(ctx, m.end)) for m in find_numbers(ctx.analysis)
+               if m.written and sentence.start <= m.start and m.end <= sentence.end]
+    cuts = {c for c in cuts if not any(start < c < end for start, end in spelled)}
+    cuts.update(end for _, end in spelled)  # what follows the amount is a piece of its own ('... to Diego')
     ordered = sorted(c for c in cuts if sentence.start <= c <= sentence.end)
     return [(a, b) for a, b in itertools.pairwise(ordered) if b > a]
+
+
+def _unit_end(ctx: ExtractionContext, end: int) -> int:
+    """End of a number written in words, with a currency word right after it ('... and twenty bucks')."""
+    following = re.match(r"\s+([^\W\d_]+)", ctx.analysis.masked[end:])
+    if following is not None and any(following.group(1) in terms
+                                     for terms in ctx.analysis.rules.currencies.values()):
+        return end + following.end()
+    return end
 
 
 def _says_more_than_restated(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int,
@@ -394,6 +430,7 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
     source = ctx.analysis.folded.source
     words = free_text_words(ctx.analysis.rules)
     others = set(ctx.taken)
+    dated = excluded_spans(ctx)
     skip_to = start
     for match in _WORD.finditer(source, start, end):
         word = match.group()
@@ -401,8 +438,11 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
             continue
         if not word[:1].isupper() or word.isupper() or not source[sentence_start:match.start()].strip(_EDGE):
             continue
-        if ctx.analysis.folded.to_folded(match.start()) in others:
-            continue
+        if fold(word) in words.stopwords:
+            continue  # 'I', 'You': a capitalised pronoun names nothing
+        at = ctx.analysis.folded.to_folded(match.start())
+        if at in others or dated.overlaps(at, at + len(word)):
+            continue  # another objective's value, or the month of a date ('the 14th of March')
         elsewhere = _led_place_end(ctx, match.start(), end, sentence_start)
         if elsewhere is None:
             elsewhere = _someone_elses(ctx, words, terms, match.start(), sentence_start)
@@ -411,6 +451,67 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
             continue
         return True
     return False
+
+
+def _selects_item(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> bool:
+    """The clause (source span) chooses a capitalised name among offered items: after a choice ('go with X',
+    'rent X') or before an approval ('X sounds good', 'X works for me')."""
+    source = ctx.analysis.folded.source
+    tokens = _name_tokens(source, start, end)
+
+    def capital(k: int) -> bool:
+        return tokens[k][2][:1].isupper() and fold(tokens[k][2]) not in words.stopwords
+
+    for at in range(len(tokens)):
+        if not capital(at):
+            continue
+        if any(p.search(source[start:tokens[at][0]]) for p in words.selection_before):
+            return True
+        # a title may hold small words ('The Man Who Knew Too Much', 'Shine a Light'): any run of capitalised
+        # words and stopwords ending in a capitalised word, before an approval
+        for last in range(at, len(tokens)):
+            if last > at and tokens[last - 1][3]:
+                break  # a comma or full stop ends the name
+            if not capital(last) and fold(tokens[last][2]) not in words.stopwords:
+                break
+            if capital(last) and any(p.match(source[tokens[last][1]:end]) for p in words.selection_after):
+                return True
+    return False
+
+
+def _role_led(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> bool:
+    """The clause (source span) holds a capitalised name right after a role lead ('a song by X', 'a movie with
+    X') whose role words are cues of this objective and of no other name objective of the spec: X is this
+    objective's value ('by' a director, not an actor)."""
+    if not words.role_leads:
+        return False
+    own = objective_cues(ctx.objective)
+    others = [objective_cues(o) for o in (ctx.spec.objectives if ctx.spec is not None else [])
+              if o.id != ctx.objective.id and o.criterion.kind is CriterionKind.FREE_TEXT
+              and _asks_for_name(o, words)]
+    source = ctx.analysis.folded.source
+    tokens = _name_tokens(source, start, end)
+    taken = set(ctx.taken)
+    for at in range(1, len(tokens)):
+        roles = words.role_leads.get(fold(tokens[at - 1][2]))
+        if roles is None or tokens[at - 1][3] or ctx.analysis.folded.to_folded(tokens[at][0]) in taken:
+            continue
+        if not (own & roles) or any(cues & roles for cues in others) or _name_at(tokens, at, words) is None:
+            continue
+        return True
+    return False
+
+
+def _names_item(ctx: ExtractionContext, words: FreeTextWords) -> bool:
+    """Does the objective ask for the company's item itself (its name or cues share a word with the company's
+    title: 'Preferred restaurant' of 'Restaurant table reservations')? Else it asks for something about the
+    item (the actor of a rented movie, the recipient of a transfer)."""
+    if ctx.spec is None:
+        return True
+    title = [w for w in _WORD.findall(fold(ctx.spec.title)) if w not in words.stopwords and len(w) >= _SAME_STEM]
+    own = [w for text in (ctx.objective.name, *objective_cues(ctx.objective)) for w in _WORD.findall(fold(text))
+           if w not in words.stopwords and len(w) >= _SAME_STEM]
+    return any(w[:_SAME_STEM] == t[:_SAME_STEM] for w in own for t in title)
 
 
 def _name_tokens(source: str, start: int, end: int) -> list[tuple[int, int, str, bool]]:
@@ -491,15 +592,17 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     limit = min(int(ctx.params.get("max_length", MAX_VALUE)), MAX_VALUE)
     evidence: list[Evidence] = []
     gapped = _gapped_cues(terms, words.anaphors) if own else ()
+    stem = cue_stems(analysis)
 
     wants_name = _asks_for_name(ctx.objective, words)
+    about_item = wants_name and not _names_item(ctx, words)
     sole_name = wants_name and _sole_name_objective(ctx, words)
 
     def states_ours(start: int, end: int) -> bool:
         return sole_name and _states_name(ctx, words, *analysis.source_span(start, end))
 
     def cued(start: int, end: int) -> bool:
-        return bool(terms) and (_named(_WORD.findall(analysis.masked[start:end]), terms, own)
+        return bool(terms) and (_named(_WORD.findall(analysis.masked[start:end]), terms, own, stem)
                                 or _cued_name(ctx, gapped, start, end))
 
     def names_ours(start: int, end: int) -> bool:
@@ -509,14 +612,21 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
     declined = ctx.lenient and _declined(ctx, words)
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]
     for sentence in analysis.sentences:
-        if not ctx.allowed(sentence.is_question, "free_text") or _silent(ctx, index, sentence):
+        searching = sentence.is_question and seeks_offer(ctx, sentence)
+        if (not ctx.allowed(sentence.is_question, "free_text") and not searching) or _silent(ctx, index, sentence):
             continue
         found = _clause(ctx, words, sentence, names_ours)
         if found is None:
             continue
         start, end, tokens = found
-        stated = states_ours(start, end)
+        chosen = about_item and _selects_item(ctx, words, *analysis.source_span(start, end))
+        led = wants_name and not chosen and _role_led(ctx, words, *analysis.source_span(start, end))  # 'by X'
+        stated = states_ours(start, end) or led
         named = stated or cued(start, end)
+        if sentence.is_question and not (named and wants_name):
+            continue  # a search question ('any movies directed by X?') states only a name its own cue leads
+        if chosen and not named:
+            continue  # 'I'd like to rent High Life', 'Green Book sounds good': the item chosen, not its actor
         if not named and words.asides.search(analysis.masked, start, end):
             continue  # a social aside ('sorry, my Spanish is bad', 'you have been very helpful')
         if not named and any(_talks_about(tokens, other, words) for other in others):
@@ -533,8 +643,11 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
             continue
         start, end = _fit(ctx, start, end, limit)
         src_start, src_end = analysis.source_span(start, end)
-        introduced = stated or any(t in words.name_introducers for t in tokens[:-1])  # 'an alarm called cleaning'
-        bare = ctx.lenient and len(tokens) <= _BARE_NAME_WORDS
+        # 'an alarm called cleaning': a name introduced, or stated unasked
+        introduced = stated or led or any(t in words.name_introducers for t in tokens[:-1])
+        # a short answer, not a short leftover of a longer sentence ('... six hundred and twenty bucks')
+        bare = ctx.lenient and len(tokens) <= _BARE_NAME_WORDS and len(
+            _WORD.findall(analysis.masked[sentence.start:sentence.end])) - len(tokens) <= _BARE_SLACK
         if wants_name and not introduced and (_bare_place(ctx, src_start, src_end) if bare else not _has_name(
                 ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0], terms)):
             continue  # asked for a name; "a restaurant reservation" or "in Sunnyvale" names none

@@ -19,6 +19,7 @@ from llm_adapters.offline.cues import objective_cues
 from llm_adapters.offline.evidence import Evidence
 from llm_adapters.offline.memo import memo
 
+_POSSESSIVE = "'s"  # "friend's", "someone's": whose value it is, a filler between a role marker and the value
 _WINDOW_WORDS = 3  # a marker counts when at most this many words separate it from the place name
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
@@ -43,8 +44,9 @@ class PlaceMarkers:
         tail = words[-(_WINDOW_WORDS + 3):]
         fillers = _fillers(analysis)
         reach = len(tail)  # markers may end at or after this index: every word after it is a filler
-        while reach > 0 and len(tail) - reach < _WINDOW_WORDS and tail[reach - 1] in fillers:
-            reach -= 1
+        while reach > 0 and len(tail) - reach < _WINDOW_WORDS and (tail[reach - 1] in fillers
+                                                                  or tail[reach - 1].endswith(_POSSESSIVE)):
+            reach -= 1  # 'to my friend's savings': a possessive stands between the marker and its value
         best: tuple[int, int, str, str] | None = None  # (distance in words, -marker length, objective, marker)
         for objective_id, markers in self.by_objective.items():
             for marker in markers:
