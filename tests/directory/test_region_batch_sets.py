@@ -1,5 +1,5 @@
-"""The blind HAARRRvest query sets of the second and third batches (benchmarks/trace_sets/regions2, regions3) are
-well-formed.
+"""The blind HAARRRvest query sets of the second, third and fourth batches (benchmarks/trace_sets/regions2, regions3,
+regions4) are well-formed.
 
 Reads only the JSON files (no engine code, no retrieval): every set has its records, mapping and licence note; ids
 are unique and numbered in order; each expectation carries the right kind of gold; every gold, acceptable and
@@ -17,9 +17,13 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parents[2]
 SETS = PROJECT / "benchmarks" / "trace_sets"
-BATCHES = {"regions2": ("nw_nc", "southern_co", "mercer_nj"), "regions3": ("western_wa", "sf_marin", "hawaii_island")}
+BATCHES = {"regions2": ("nw_nc", "southern_co", "mercer_nj"), "regions3": ("western_wa", "sf_marin", "hawaii_island"),
+           "regions4": ("union_nj", "hudson_nj", "greater_boston")}
 REGIONS = [(batch, region) for batch, regions in BATCHES.items() for region in regions]
 NO_HOURS = {"western_wa"}  # Food Lifeline's records carry no hours at all, so that set asks none
+# A mapped field allowed on fewer than half the records: in Greater Boston the requirements list is on 51 of 107
+# records and is the only place most requirements are written (benchmarks/trace_sets/regions4/README.md)
+SPARSE = {"greater_boston": {"service_attributes"}}
 FAMILIES = {"place", "alias", "region", "county", "hours", "negation", "eligibility", "name", "zip", "clarify",
             "no_match", "followup"}
 EXPECTS = {"results", "no_match", "clarify"}
@@ -94,7 +98,7 @@ def test_mapping_names_only_fields_the_records_have(batch: str, region: str) -> 
     paths: list[str] = [*mapping.get("coordinates", {}).values(), *(t["field"] for t in mapping.get("value_tags", []))]
     for value in mapping["fields"].values():
         paths.extend([value] if isinstance(value, str) else value or [])
-    for dotted in paths:
+    for dotted in (p for p in paths if p not in SPARSE.get(region, set())):
         share = sum(_has_path(r, dotted) for r in records) / len(records)
         assert share >= 0.5, f"{region}: mapped field {dotted!r} is on {share:.0%} of the records"
 
