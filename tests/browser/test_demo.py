@@ -189,3 +189,33 @@ def test_pantry_demo_asks_consent_before_the_first_message(page: Any, demo: tupl
     cid = page.locator("#grace-widget").get_attribute("data-conversation")
     [record] = built.store.records(cid)
     assert any(note.startswith("consent.given") for note in record["notes"])
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
+def test_choices_are_quick_replies_at_desktop_and_phone_width(
+    browser: Any, demo: tuple[Built, str], shots: Path, width: int, height: int
+) -> None:
+    # Issue 32 item 3 in the widget: the objective's options are offered as quick replies that fit the panel at
+    # both widths, and a tapped one is the visitor's own answer (choices by meaning: tests/golden CHO-*).
+    _, url = demo
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto(f"{url}/demo/cleaning?lang=en")
+        page.locator("[data-testid=grace-launcher]").click()
+        [first] = converse(page, ["Hello"])
+        chips = first.locator("[data-testid=grace-choice]")
+        assert first.get_attribute("data-action") == "ASK(client_type)" and chips.count() >= 2
+        panel = page.locator("#grace-widget").bounding_box()
+        for index in range(chips.count()):
+            box = chips.nth(index).bounding_box()
+            assert box is not None and panel is not None and box["x"] + box["width"] <= panel["x"] + panel["width"] + 1
+        axe_check(page, shots, f"widget-choices-{width}")
+        page.screenshot(path=str(shots / f"widget-choices-{width}.png"))
+        labels = chips.all_inner_texts()
+        chips.nth(labels.index("office")).click()
+        second = page.locator("[data-testid=grace-bot]").nth(1)
+        second.wait_for(timeout=TIMEOUT_MS)
+        assert second.get_attribute("data-state") == "1000"
+    finally:
+        context.close()
