@@ -336,8 +336,15 @@ def _talks_about(tokens: list[str], other: Objective, words: FreeTextWords) -> b
 
 
 def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
-    text = " ".join([objective.name, *objective.questions.values(), objective.criterion.description])
+    """The objective asks for a name: a name marker in its name, its questions or the first sentence of its
+    description, which says what the visitor gives. Later sentences often say what does not count ('A car model
+    or "not sure" does not count' under a tyre size) and must not turn the objective into a name question."""
+    description = _FIRST_SENTENCE.match(objective.criterion.description)
+    text = " ".join([objective.name, *objective.questions.values(), description.group(0) if description else ""])
     return any(w in words.name_markers for w in _WORD.findall(fold(text)))
+
+
+_FIRST_SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|$)", re.S)  # up to the first full stop that ends a sentence
 
 
 _PLACE_WINDOW = 40  # characters before a capitalised word where its location preposition stands
