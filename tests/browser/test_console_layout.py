@@ -14,6 +14,7 @@ from engine.bundle_loader import RuleBundle
 from engine.storage.sqlite import SQLiteStore
 from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer
+from tests.browser.widget import sized_page
 from tests.service.helpers import AUDIT_KEY, TOKEN, Service, make_service
 
 TIMEOUT_MS = 20_000
@@ -39,9 +40,7 @@ def test_candidate_table_fits_and_never_shows_ciphertext(served: tuple[Service, 
                                                          shots: Path, width: int, height: int) -> None:
     service, url, cid = served
     assert any("enc:siv:" in str(c) for r in service.store.records(cid) for c in r["candidates"])  # sealed on disk
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    page = context.new_page()
-    try:
+    with sized_page(browser, width, height) as page:
         page.goto(f"{url}/console#token={TOKEN}")
         page.locator(f"[data-testid=console-conversation][data-id='{cid}']").click()
         page.locator("[data-testid=console-turn]").first.wait_for(timeout=TIMEOUT_MS)
@@ -58,8 +57,6 @@ def test_candidate_table_fits_and_never_shows_ciphertext(served: tuple[Service, 
         assert box is not None and box["x"] + box["width"] <= width  # the decision column is reachable
         axe_check(page, shots, f"console-candidates-{width}")
         page.screenshot(path=str(shots / f"console-candidates-{width}.png"), full_page=True)
-    finally:
-        context.close()
 
 
 def test_sales_export_button_downloads_the_leads(served: tuple[Service, str, str], page: Any, shots: Path) -> None:
@@ -83,9 +80,7 @@ def test_sales_export_button_downloads_the_leads(served: tuple[Service, str, str
 @pytest.mark.parametrize(("width", "height"), [(1440, 900), (390, 844)])
 def test_analytics_view_counts_conversations(served: tuple[Service, str, str], browser: Any, shots: Path,
                                              width: int, height: int) -> None:
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    page = context.new_page()
-    try:
+    with sized_page(browser, width, height) as page:
         page.goto(f"{served[1]}/console#token={TOKEN}")
         page.locator("[data-testid=console-status]", has_text="(admin)").wait_for(timeout=TIMEOUT_MS)
         page.locator("[data-testid=console-analytics-open]").click()
@@ -97,5 +92,3 @@ def test_analytics_view_counts_conversations(served: tuple[Service, str, str], b
         _no_page_overflow(page)
         axe_check(page, shots, f"console-analytics-{width}")
         page.screenshot(path=str(shots / f"console-analytics-{width}.png"), full_page=True)
-    finally:
-        context.close()

@@ -14,7 +14,7 @@ import pytest
 from engine.service.runner import Built
 from tests.browser.a11y import axe_check
 from tests.browser.demo_server import served_demo
-from tests.browser.widget import send
+from tests.browser.widget import send, sized_page
 from tests.support.embeddings import link_embeddings
 
 TIMEOUT_MS = 30_000
@@ -40,9 +40,7 @@ def test_widget_shows_a_correction_with_the_value_it_replaces(
     correction: str, new: str, old: str,
 ) -> None:
     built, url = demo
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    page = context.new_page()
-    try:
+    with sized_page(browser, width, height) as page:
         page.goto(f"{url}/demo/real-estate?lang={lang}")
         page.locator("[data-testid=grace-launcher]").click()
         before = send(page, first, 1, TIMEOUT_MS)
@@ -58,5 +56,3 @@ def test_widget_shows_a_correction_with_the_value_it_replaces(
         assert "arc.revision:budget" in notes
         axe_check(page, shots, f"widget-correction-{lang}-{width}")
         page.screenshot(path=str(shots / f"widget-correction-{lang}-{width}.png"))
-    finally:
-        context.close()

@@ -12,6 +12,7 @@ import pytest
 from engine.service.runner import Built
 from tests.browser.a11y import axe_check
 from tests.browser.demo_server import served_demo
+from tests.browser.widget import sized_page
 from tests.support.embeddings import link_embeddings
 
 TIMEOUT_MS = 30_000
@@ -198,9 +199,7 @@ def test_choices_are_quick_replies_at_desktop_and_phone_width(
     # Issue 32 item 3 in the widget: the objective's options are offered as quick replies that fit the panel at
     # both widths, and a tapped one is the visitor's own answer (choices by meaning: tests/golden CHO-*).
     _, url = demo
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    page = context.new_page()
-    try:
+    with sized_page(browser, width, height) as page:
         page.goto(f"{url}/demo/cleaning?lang=en")
         page.locator("[data-testid=grace-launcher]").click()
         [first] = converse(page, ["Hello"])
@@ -217,5 +216,3 @@ def test_choices_are_quick_replies_at_desktop_and_phone_width(
         second = page.locator("[data-testid=grace-bot]").nth(1)
         second.wait_for(timeout=TIMEOUT_MS)
         assert second.get_attribute("data-state") == "1000"
-    finally:
-        context.close()

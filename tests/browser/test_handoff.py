@@ -16,6 +16,7 @@ from engine.handoff.config import HandoffConfig, OpeningHours
 from engine.storage.sqlite import SQLiteStore
 from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer
+from tests.browser.widget import sized_page
 from tests.conftest import copy_core_rules
 from tests.service.helpers import AUDIT_KEY, Service, make_service
 from tests.service.test_service_webhooks import _spec
@@ -42,9 +43,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Service, str]]:
 def test_widget_shows_the_handoff(served: tuple[Service, str], browser: Any, shots: Path, width: int,
                                   height: int) -> None:
     service, url = served
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    page = context.new_page()
-    try:
+    with sized_page(browser, width, height) as page:
         page.goto(f"{url}/demo/test?lang=en")
         page.locator("#grace-widget[data-configured=true]").wait_for(state="attached", timeout=TIMEOUT_MS)
         page.locator("[data-testid=grace-launcher]").click()
@@ -59,5 +58,3 @@ def test_widget_shows_the_handoff(served: tuple[Service, str], browser: Any, sho
         assert any(n.startswith("handoff.requested") for r in service.store.records(cid) for n in r["notes"])
         axe_check(page, shots, f"widget-handoff-{width}")
         page.screenshot(path=str(shots / f"widget-handoff-{width}.png"))
-    finally:
-        context.close()

@@ -14,7 +14,7 @@ from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.storage.sqlite import SQLiteStore
 from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer
-from tests.browser.widget import send
+from tests.browser.widget import send, sized_page
 from tests.conftest import copy_core_rules
 from tests.service.helpers import AUDIT_KEY, Service, make_service
 from tests.service.test_service_webhooks import _spec
@@ -36,9 +36,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Service, str]]:
 
 def test_widget_says_what_is_still_needed_instead_of_noted(served: tuple[Service, str], browser: Any,
                                                            shots: Path) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
-    page = context.new_page()
-    try:
+    with sized_page(browser, 390, 844) as page:
         page.goto(f"{served[1]}/demo/test?lang=en")
         page.locator("#grace-widget[data-configured=true]").wait_for(state="attached", timeout=TIMEOUT_MS)
         page.locator("[data-testid=grace-launcher]").click()
@@ -50,5 +48,3 @@ def test_widget_says_what_is_still_needed_instead_of_noted(served: tuple[Service
         assert reply.locator("[data-testid=grace-question]").count() == 0  # a statement, not a question
         axe_check(page, shots, "widget-pending-390")
         page.screenshot(path=str(shots / "widget-pending-390.png"))
-    finally:
-        context.close()

@@ -8,16 +8,17 @@ proposer or a scorer: these sets are blind and are measured once by the commands
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from engine.evaluation.dataset import load_dataset
-from engine.goals.models import CriterionKind
-from tests.evaluation.blind_format import BENCHMARKS, LOCALE_FIELDS, assert_configs_match_their_goal_specs, raw_dataset
+from tests.evaluation.blind_format import (
+    BENCHMARKS,
+    assert_configs_match_their_goal_specs,
+    assert_intent_set_well_formed,
+    raw_dataset,
+)
 
 COMPANY_SETS = ("companies_fr2", "companies_es2")
-INTENTS = BENCHMARKS / "onboarding_blind2" / "intents.json"
 # Spanish config -> the French config it mirrors, conversation prefix of each.
 MIRRORS = {("catering_valladolid", "V"): ("traiteur_mons", "M"),
            ("minisplits_hermosillo", "H"): ("thermopompes_trois_rivieres", "Q")}
@@ -64,20 +65,4 @@ def test_spanish_companies_mirror_the_french_ones() -> None:
 
 
 def test_intent_set_is_well_formed() -> None:
-    intents = json.loads(INTENTS.read_text(encoding="utf-8"))["intents"]
-    assert len(intents) >= 45
-    assert {i["language"] for i in intents} == {"en", "es", "fr"}
-    assert len({i["id"] for i in intents}) == len(intents)
-    kinds = {k.value for k in CriterionKind}
-    for intent in intents:
-        text = intent["intent"]
-        assert intent["expected"], intent["id"]
-        for part in intent["expected"]:
-            assert part["phrase"] in text, (intent["id"], part["phrase"])
-            assert {part["kind"], *part.get("also_ok", [])} <= kinds, (intent["id"], part["phrase"])
-        assert all(p in text for p in intent["expected_not_objectives"]), intent["id"]
-        assert set(intent["expected_locale"]) == set(LOCALE_FIELDS), intent["id"]
-        refusal = intent.get("expected_refusal")
-        assert refusal is None or refusal["phrase"] in text, intent["id"]
-    named = {i["expected_locale"]["phone_region"] for i in intents} - {None}
-    assert len(named) >= 12
+    assert_intent_set_well_formed("onboarding_blind2", min_regions=12, null_locale_noted=False)

@@ -72,7 +72,7 @@ def test_scripted_handoff_conversation(desk: tuple[Service, Receiver, LeadNotifi
         response = service.turn(cid, turn["visitor"])
         assert response.status_code == 200, response.text
         body = response.json()
-        where = f"{conversation['id']} turn {number} ({turn['visitor']!r}): {body.get('reply')!r}"
+        where = f"{conversation['id']} turn {number} ({turn['visitor']!r}): {body.get('response_text')!r}"
         if "state" in turn:
             assert body["state"] == turn["state"], where
         handoff = body.get("handoff")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
+from engine.goals.models import PublishedGoalSpec, company_name
 from engine.service.app import STATIC_DIR
 from engine.service.openapi import OPENAPI_PATH, openapi_document
+from engine.service.pages import demo_page
 from tests.service.helpers import Service
 
 
@@ -53,11 +56,6 @@ def test_index_lists_demos_and_console(service: Service) -> None:
 def test_demo_page_is_headed_by_the_company_name_in_every_language() -> None:
     # The spec title ("... (English demo)") describes the goal for operators; a Spanish visitor's page must not
     # carry it as its heading.
-    from dataclasses import dataclass
-
-    from engine.goals.models import PublishedGoalSpec, company_name
-    from engine.service.pages import demo_page
-
     published = PublishedGoalSpec.model_validate_json(
         Path("demos/real_estate/published/real-estate/v4.json").read_text(encoding="utf-8")
     )
