@@ -12,7 +12,7 @@ import pytest
 from engine.service.runner import Built
 from tests.browser.a11y import axe_check
 from tests.browser.demo_server import served_demo
-from tests.browser.widget import sized_page
+from tests.browser.widget import send, sized_page
 from tests.support.embeddings import link_embeddings
 
 TIMEOUT_MS = 30_000
@@ -41,14 +41,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory, shared_embeddings: Path) -> I
 
 
 def converse(page: Any, messages: list[str]) -> list[Any]:
-    replies = []
-    for index, text in enumerate(messages):
-        page.locator("[data-testid=grace-input]").fill(text)
-        page.locator("[data-testid=grace-input]").press("Enter")
-        reply = page.locator("[data-testid=grace-bot]").nth(index)
-        reply.wait_for(timeout=TIMEOUT_MS)
-        replies.append(reply)
-    return replies
+    return [send(page, text, count, TIMEOUT_MS) for count, text in enumerate(messages, start=1)]
 
 
 @pytest.mark.parametrize(("lang", "messages"), [("en", ENGLISH), ("es", SPANISH)])
