@@ -9,8 +9,8 @@ probability and standing gave ``none`` to half the answerable questions of new c
 ranked first. This script describes the section a related reply would show by the answer model's features
 (engine/retrieval/decision.py) plus its probability, whether a related veto fired, and how well its best sentence
 matches the question (``sentence_z``, ``sentence_gap``: engine/retrieval/answerer.py), and fits a logistic model
-(L2, full-batch gradient ascent in numpy: deterministic) of "showing it helps" against "the question is about something the documents never
-mention", from two sources:
+(L2, full-batch gradient ascent in numpy: deterministic) of "showing it helps" against "the question is about
+something the documents never mention", from two sources:
 
 - the development company sets (benchmarks/rag_sets, rag_heldout, rag_blind*, the demo sets): every question is
   answered once with the related tier open; an answerable question whose related reply cites a labelled section

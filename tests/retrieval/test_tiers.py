@@ -319,8 +319,9 @@ def test_a_related_decision_reads_the_shown_sections_best_sentence(real_estate: 
         if trace.tier_signals is None or not trace.tier_signals.retrieved:
             continue
         features = trace.tier_signals.features
+        scored = [i for i, s in enumerate(trace.support) if s.logit is not None]
         shown = max(
-            (i for i, s in enumerate(trace.support) if s.logit is not None) or range(len(trace.support)),
+            scored or range(len(trace.support)),
             key=lambda i: (trace.support[i].probability, trace.support[i].standing, -i),
         )
         best = real_estate.sentences.best_cosines(real_estate.embedder.embed_queries([question])[0])
