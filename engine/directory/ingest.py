@@ -23,7 +23,7 @@ from engine.directory.mapping import Mapping, get_path, load_mapping, tag_values
 from engine.directory.models import SERVED_ZIP, Evidence, Record, Schedule
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
 from engine.directory.semantic import ConceptMatcher, split_passages
-from engine.directory.zip_fill import fill_places, move_to_address_state
+from engine.directory.zip_fill import add_zip_towns, fill_places, move_to_address_state
 from engine.text import fold
 
 log = structlog.get_logger("grace.directory")
@@ -425,6 +425,7 @@ def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRul
     if any(_zip_elsewhere(r) for r in records):  # an address over the line where the state field is one default
         records = move_to_address_state(records, us_places())
     records = _merge_city_spellings(records, rules.natural.city_variant_ratio, rules.natural.city_misspelling_ratio)
+    records = add_zip_towns(records, us_places())
     directory = Directory(id=mapping.directory_id, path=path, mapping=mapping, records=tuple(records),
                           content_hash="sha256:" + digest.hexdigest())
     log.info("directory.load.done", directory=directory.id, records=len(records),

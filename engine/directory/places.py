@@ -52,8 +52,9 @@ class PlaceResolver:
         self.derived_counties = frozenset(k for r in directory.records for k in r.county_keys) - stated
         self.city_states: dict[str, set[str]] = {}
         for record in directory.records:
-            if record.city_key and record.state:
-                self.city_states.setdefault(record.city_key, set()).add(record.state)
+            if record.state:
+                for town in record.town_keys:
+                    self.city_states.setdefault(town, set()).add(record.state)
         self.aliases: dict[Key, set[Place]] = {}
         self._derive_aliases()
         self._derive_landmarks()

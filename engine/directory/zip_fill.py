@@ -153,3 +153,27 @@ def move_to_address_state(records: list[Record], us: UsPlaces) -> list[Record]:
                              county_from_zip=True)
         out.append(record)
     return out
+
+
+def add_zip_towns(records: list[Record], us: UsPlaces) -> list[Record]:
+    """The town a record lies in by its valid ZIP, beside what its city field states (``Record.zip_towns``).
+
+    Scraped city fields often name a neighbourhood ('Back Central', 'Journal Square', 'The Acre'); the ZIP source
+    says which town that is: the ZIP's main town, taken only when no ZIP of the state names the stated city at all
+    (a village or town that shares its neighbour's ZIP, 'Menands' in an Albany ZIP, 'Potomac' in a Rockville one,
+    stays itself; a postal town inside a larger city, Roxbury in Boston, is rule data, ``regional_names``)."""
+    states = {r.state for r in records if r.state}
+    named: set[tuple[tuple[str, ...], str]] = set()  # every name a ZIP of the states gives (main or alternate)
+    for row in us.zips.values():
+        if row.state in states:
+            named.update((key_tokens(name), row.state) for name in (row.city, *row.alternates))
+    out = []
+    for record in records:
+        row = _valid_zip(us, record)
+        stated = key_tokens(record.city or "")
+        main = key_tokens(row.city) if row is not None else ()
+        if row is None or not main or main == stated or (stated and (stated, row.state) in named):
+            out.append(record)
+            continue
+        out.append(replace(record, zip_towns=((" ".join(main), " ".join(w.capitalize() for w in main)),)))
+    return out
