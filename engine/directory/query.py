@@ -464,6 +464,8 @@ class QueryParser:
                     and surface not in self.gaz.state_codes and match.key[0] not in self.names.blocked
                     and not any(r.start < end and start < r.end for r in self.concepts.requests(folded))):
                 return True  # 'students at UT': the capitals a record's name spells, not a state elsewhere
+            if self._place_words_only(match.key):
+                return False  # 'Elizabeth NJ', 'North Plainfield': a town (and state) the visitor names, not a pantry
             if match.distinctive and len(match.key) >= 2:
                 return True
             if match.distinctive:
@@ -492,6 +494,15 @@ class QueryParser:
                 negated = any(p.search(folded[max(0, start - 30):start]) for p in self.rules.natural.name_negation)
                 (excluded if negated else found).append(NameConstraint(key=key, label=original[start:end]))
         return found, excluded
+
+    def _place_words_only(self, key: tuple[str, ...]) -> bool:
+        """Every word is a word of a directory town or county or a state's name or code, and the words are not one
+        record's whole name: the visitor names a place that pantry names happen to contain."""
+        if hash(key) in self.names.wholes:
+            return False
+        states = {t for k in self.gaz.states for t in k} | {c.lower() for c in self.gaz.state_codes}
+        head = key[:-1] if len(key) > 1 and key[-1] in states else key
+        return bool(self.gaz.lookup(head))
 
     # ------------------------------------------------------------------ places
     def _places(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
