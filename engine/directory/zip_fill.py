@@ -109,11 +109,11 @@ def fill_places(records: list[Record], us: UsPlaces, street_words: frozenset[str
         row = _valid_zip(us, record)
         state = record.state or (row.state if row else None)
         city = record.city
-        # a compass word in front is debris unless the whole is a town or its ZIP's other name ('North Plainfield')
-        if city and _debris(city) and (key_tokens(city), state or "") not in us.towns and not (
-                row is not None and key_tokens(city) in {key_tokens(n) for n in row.alternates}):
+        # a town its ZIP names otherwise ('North Plainfield' for 07060) is kept whole: no debris, no street in front
+        zip_name = row is not None and bool(city) and key_tokens(city or "") in {key_tokens(n) for n in row.alternates}
+        if city and _debris(city) and (key_tokens(city), state or "") not in us.towns and not zip_name:
             city = _town_of(us, city, state) or (None if row is not None else city)
-        elif city and state and (key_tokens(city), state) not in us.towns:
+        elif city and state and (key_tokens(city), state) not in us.towns and not zip_name:
             city = _town_tail(us, city, state, street_words) or city  # the street ran into the town
         if not city and row is not None:
             city = _address_town(row, record.address) or " ".join(w.capitalize() for w in key_tokens(row.city))
