@@ -84,6 +84,16 @@ class PlaceResolver:
 
     def _derive_aliases(self) -> None:
         abbreviations = self.nat.word_abbreviations
+        # two-word towns by their two initials ('JC' for Jersey City) only when no other place of the directory has
+        # them, they are no state code, no real town and no word the parser gives a meaning to
+        pairs: dict[str, list[Place]] = {}
+        for key, place in self.known.items():
+            if place.kind == "city" and len(key) == 2 and all(w[:1].isalpha() for w in key):
+                pairs.setdefault(key[0][0] + key[1][0], []).append(place)
+        for code, found in pairs.items():
+            if (len(found) == 1 and code.upper() not in self.gaz.state_codes and (code,) not in self.gaz.states
+                    and not self.us.town_states.get((code,))):
+                self._add((code,), found[0])
         for key, place in self.known.items():
             options = [(word, *abbreviations.get(word, ())) for word in key]
             if len(key) >= 2:  # a one-word place abbreviated ('so' for South) would be any short word

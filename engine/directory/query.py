@@ -45,6 +45,20 @@ class ParsedQuery:
     standalone: bool = False  # names a place (or a pantry) and what is wanted: a new request, not a follow-up
 
 
+def _singular(word: str, kinds: frozenset[str]) -> str | None:
+    """The kind word ``word`` is, or is the plural of ('schools', 'libraries', 'churches')."""
+    for form in (word, word.removesuffix("s"), word.removesuffix("es"), word.removesuffix("ies") + "y"):
+        if form in kinds:
+            return form
+    return None
+
+
+def _plural(kind: str) -> tuple[str, ...]:
+    if kind.endswith("y"):
+        return (kind[:-1] + "ies",)
+    return (kind + "es",) if kind.endswith(("ch", "sh", "s", "x")) else (kind + "s",)
+
+
 def _ends_with_phrase(text: str, phrases: tuple[str, ...]) -> bool:
     stripped = text.rstrip()
     return any(stripped.endswith(p) and (len(stripped) == len(p) or not stripped[-len(p) - 1].isalnum())
@@ -493,7 +507,24 @@ class QueryParser:
                 # 'not the Salvation Army', 'other than Hopelink': records of that name are excluded
                 negated = any(p.search(folded[max(0, start - 30):start]) for p in self.rules.natural.name_negation)
                 (excluded if negated else found).append(NameConstraint(key=key, label=original[start:end]))
+        excluded.extend(self._negated_kinds(tokens, words, folded, original, take))
         return found, excluded
+
+    def _negated_kinds(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
+                       take: Callable[[int, int, str], bool]) -> list[NameConstraint]:
+        """'not a school', "aren't at the library": a kind of host right after a name negation excludes the
+        records whose name states it (singular or plural), as a negated name does."""
+        nat = self.rules.natural
+        out: list[NameConstraint] = []
+        for i, word in enumerate(words):
+            kind = _singular(word, nat.negatable_kinds)
+            start, end = tokens[i][1], tokens[i][2]
+            if kind is None or not any(p.search(folded[max(0, start - 30):start]) for p in nat.name_negation):
+                continue
+            if take(start, end, "name"):
+                out.append(NameConstraint(key=(kind,), label=original[start:end]))
+                out.append(NameConstraint(key=_plural(kind), label=original[start:end]))
+        return out
 
     def _place_words_only(self, key: tuple[str, ...]) -> bool:
         """Every word is a word of a directory town or county or a state's name or code, and the words are not one
