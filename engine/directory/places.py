@@ -57,6 +57,7 @@ class PlaceResolver:
                     self.city_states.setdefault(town, set()).add(record.state)
         self.aliases: dict[Key, set[Place]] = {}
         self._derive_aliases()
+        self._derive_neighbourhoods(directory)
         self._derive_landmarks()
         self._choices = {" ".join(k): p for k, p in self.known.items()}
         self.city_points = self._city_points(directory)
@@ -117,6 +118,19 @@ class PlaceResolver:
                     self._add((initials,), place)
                     for cut in range(1, len(key) - 1):  # 'South SF': a multi-word tail as its initials
                         self._add((*key[:cut], "".join(w[0] for w in key[cut:])), place)
+
+    def _derive_neighbourhoods(self, directory: Directory) -> None:
+        """A neighbourhood the city field states inside its ZIP's town, also said with the town in front ('Jersey
+        City Heights' for 'The Heights' in Jersey City; 'Jersey City Greenville')."""
+        for record in directory.records:
+            if not record.city_key or not record.zip_towns:
+                continue
+            place = self.gaz.cities.get(tuple(record.city_key.split()))
+            own = tuple(w for w in record.city_key.split() if w not in self.blocked)  # "the", stopwords
+            for town, _ in record.zip_towns:
+                words = tuple(town.split())
+                if place is not None and own and not _contains(own, words):
+                    self._add((*words, *own), place)
 
     def _derive_landmarks(self) -> None:
         self._derived = frozenset(self.aliases)  # the directory's own derived aliases win over the ZIP source's
