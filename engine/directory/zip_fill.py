@@ -174,7 +174,9 @@ def add_zip_towns(records: list[Record], us: UsPlaces) -> list[Record]:
         row = _valid_zip(us, record)
         stated = key_tokens(record.city or "")
         main = key_tokens(row.city) if row is not None else ()
-        if row is None or not main or main == stated or (stated and (stated, row.state) in named):
+        # the ZIP's main town spelled short ('Tyngsboro' for a stated 'Tyngsborough') is the same town
+        spelt = bool(stated) and main != stated and " ".join(stated).startswith(" ".join(main))
+        if row is None or not main or main == stated or (stated and (stated, row.state) in named and not spelt):
             out.append(record)
             continue
         out.append(replace(record, zip_towns=((" ".join(main), " ".join(w.capitalize() for w in main)),)))
