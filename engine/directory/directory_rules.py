@@ -178,6 +178,9 @@ class ServiceType:
     query_patterns: tuple[re.Pattern[str], ...]
     record_patterns: tuple[re.Pattern[str], ...]
     food_words_in_name: tuple[str, ...]
+    # a record evidencing the service in any text and matching none of these offers no food ('SNAP assistance
+    # available' on a hospital's listing); empty: only a service in the name makes a record non-food
+    food_offer_patterns: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -372,7 +375,8 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
 
     services = {
         sid: ServiceType(sid, pats(e["query_patterns"], f"services.{sid}"),
-                         pats(e["record_patterns"], f"services.{sid}"), _words(e["food_words_in_name"]))
+                         pats(e["record_patterns"], f"services.{sid}"), _words(e["food_words_in_name"]),
+                         pats(e.get("food_offer_patterns", []), f"services.{sid}.food_offer_patterns"))
         for sid, e in data["services"].items()
     }
     prox = data["proximity"]

@@ -225,6 +225,9 @@ class _Builder:
             in_name = quotes[0] is name_evidence
             if in_name and not any(word in folded_name for word in service.food_words_in_name):
                 non_food = True
+            elif service.food_offer_patterns and not any(p.search(form) for _, form in forms
+                                                         for p in service.food_offer_patterns):
+                non_food = True  # the service and no word of food anywhere: a benefits office, not a pantry
         if any(p.search(ev.quote) for p in natural.only_patterns for ev in passages):
             non_food = True
         # a service-type field whose every value is a non-food service ('Community Gardens') offers no food

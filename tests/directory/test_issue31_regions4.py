@@ -122,6 +122,18 @@ def test_a_benefits_office_is_no_food_site_but_answers_a_snap_question(tmp_path:
     assert [r.name for r in snap.results] == ["DTA Lowell Transitional Assistance Office"]
 
 
+def test_a_listing_offering_only_snap_help_is_no_food_site_a_pantry_offering_it_too_is(tmp_path: Path) -> None:
+    retriever = _records(tmp_path, [_site("General Hospital", "Rahway", "07065", "NJ",
+                                          notes="SNAP assistance available. Help buying groceries in stores."),
+                                    _site("Grace Church", "Rahway", "07065", "NJ",
+                                          notes="Food pantry. SNAP assistance available.")], "NJ")
+    hospital, church = retriever.directory.records
+    assert hospital.non_food and not church.non_food
+    assert [r.name for r in retriever.answer("food in Rahway", REFERENCE).results] == ["Grace Church"]
+    assert {r.name for r in retriever.answer("SNAP help in Rahway", REFERENCE).results} == {"General Hospital",
+                                                                                         "Grace Church"}
+
+
 def test_a_town_and_state_named_by_pantries_is_still_the_place(tmp_path: Path) -> None:
     retriever = _records(tmp_path, [_site("Hospital (Elizabeth, NJ)", "Elizabeth", "07202", "NJ"),
                                     _site("Elizabeth Pantry", "Elizabeth", "07201", "NJ"),
