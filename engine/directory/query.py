@@ -249,7 +249,8 @@ class QueryParser:
         longest = self.names.max_len
         for first in range(max(0, i - longest), i + 1):
             for last in range(i + size, min(len(words), first + longest) + 1):
-                if last - first > size and hash(tuple(words[first:last])) in self.names.wholes:
+                key = hash(tuple(words[first:last]))
+                if last - first > size and (key in self.names.wholes or key in self.names.heads):
                     return True
         return False
 

@@ -162,3 +162,19 @@ def test_the_halluc_column_is_split_into_invented_and_off_gold(tmp_path: Path) -
     assert totals.off_gold_violating == 1  # q2: B fails the name constraint taken alone
     assert totals.off_gold_policy == 0
     assert totals.hallucinated == totals.invented + totals.off_gold
+
+
+def test_a_host_after_at_gives_its_initials_and_a_regional_name_inside_a_pantry_name_is_that_name(
+        tmp_path: Path) -> None:
+    retriever = _records(tmp_path, [_site("DISH Food Pantry at Bunker Hill Community College", "Charlestown", "02129",
+                                          "MA"),
+                                    _site("Charlestown Pantry", "Charlestown", "02129", "MA")], "MA")
+    assert [r.name for r in retriever.answer("the food pantry at BHCC", REFERENCE).results] == [
+        "DISH Food Pantry at Bunker Hill Community College"]
+    hudson = _records(tmp_path, [_site("North Hudson Community Action Corporation", "Union City", "07087", "NJ"),
+                                 _site("Union City Food Pantry", "Union City", "07087", "NJ"),
+                                 _site("Rainier Valley Food Bank", "Union City", "07087", "NJ")], "NJ")
+    named = hudson.answer("North Hudson Community Action", REFERENCE)
+    assert [r.name for r in named.results] == ["North Hudson Community Action Corporation"]
+    region = hudson.answer("food in North Hudson", REFERENCE)  # the region itself (Union City is in it)
+    assert region.status == "results" and len(region.results) >= 2
