@@ -3,12 +3,12 @@
 Per query (k = 3): P@3 = returned records inside the acceptable set / returned (0 when nothing is returned for an
 answerable query); R@3 = acceptable records returned / min(3, |gold|). Queries expecting ``no_match`` or
 ``clarify`` score 1 on both when the status is right and nothing is recommended, else 0. Constraint satisfaction =
-recommendations inside the acceptable set; hallucination ('halluc') = recommendations that are not the directory's record
-(name or verbatim evidence) or fall outside the acceptable set. It is split: 'invent' = not the directory's record or a
-quote (main or per constraint) not verbatim in its source (must be 0); 'offgold' = the directory's real record with
-verbatim quotes outside the acceptable list; with the set's own evaluator ('viol', 'policy' of the judged ones) an
-off-gold record fails a gold constraint taken alone, or only the set's standing policy (a benefits office is no food
-site); the rest fail only the constraints' combination. Follow-ups (``turns``) run as one conversation: each turn
+recommendations inside the acceptable set; hallucination ('halluc') = recommendations that are not the directory's
+record (name or verbatim evidence) or fall outside the acceptable set. It is split: 'invent' = not the directory's
+record or a quote (main or per constraint) not verbatim in its source (must be 0); 'offgold' = the directory's real
+record with verbatim quotes outside the acceptable list; with the set's own evaluator ('viol', 'policy' of the
+judged ones) an off-gold record fails a gold constraint taken alone, or only the set's standing policy (a benefits
+office is no food site); the rest fail only the constraints' combination. Follow-ups (``turns``) run as one conversation: each turn
 gets the previous turn's parsed query; the last turn is scored.
 """
 
@@ -111,7 +111,7 @@ def _violation(judge: Judge, constraints: dict[str, Any], index: int, cache: dic
     """Why the set's own evaluator leaves a real record out: 'policy' when it is outside even the unconstrained
     acceptable list (the set's standing rules, e.g. a benefits office is no food site), 'constraint' when it fails one
     of the query's gold constraints taken alone, '' when it fails none alone (only their combination)."""
-    parts = [{}] + [{key: value} for key, value in constraints.items() if key != "candidates"]
+    parts: list[dict[str, Any]] = [{}, *({key: value} for key, value in constraints.items() if key != "candidates")]
     verdicts = []
     for part in parts:
         cache_key = json.dumps(part, sort_keys=True)
@@ -205,7 +205,8 @@ def format_set_report(name: str, totals: dict[str, SetTotals], failures: bool = 
         s = totals[key].summary()
         lines.append(f"{key:12} {s['queries']:>4} {s['P@3']:>6.3f} {s['R@3']:>6.3f} {s['CSR']:>7.2%} "
                      f"{s['hallucination']:>7.2%} {s['clarify_ok']:>8} {s['no_match_ok']:>8} {s['refused']:>8} "
-                     f"{s['status']:>7.2%} {s['invented']:>6} {s['off_gold']:>7} {s['off_gold_violating']:>7} {s['off_gold_policy']:>7}")
+                     f"{s['status']:>7.2%} {s['invented']:>6} {s['off_gold']:>7} {s['off_gold_violating']:>7} "
+                     f"{s['off_gold_policy']:>7}")
     if failures:
         lines.extend("  " + f for f in totals["all"].failures)
     return "\n".join(lines)

@@ -166,9 +166,9 @@ def add_zip_towns(records: list[Record], us: UsPlaces) -> list[Record]:
     stays itself; a postal town inside a larger city, Roxbury in Boston, is rule data, ``regional_names``)."""
     states = {r.state for r in records if r.state}
     named: set[tuple[tuple[str, ...], str]] = set()  # every name a ZIP of the states gives (main or alternate)
-    for row in us.zips.values():
-        if row.state in states:
-            named.update((key_tokens(name), row.state) for name in (row.city, *row.alternates))
+    for each in us.zips.values():
+        if each.state in states:
+            named.update((key_tokens(name), each.state) for name in (each.city, *each.alternates))
     out = []
     for record in records:
         row = _valid_zip(us, record)
