@@ -8,8 +8,8 @@ record (name or verbatim evidence) or fall outside the acceptable set. It is spl
 record or a quote (main or per constraint) not verbatim in its source (must be 0); 'offgold' = the directory's real
 record with verbatim quotes outside the acceptable list; with the set's own evaluator ('viol', 'policy' of the
 judged ones) an off-gold record fails a gold constraint taken alone, or only the set's standing policy (a benefits
-office is no food site); the rest fail only the constraints' combination. Follow-ups (``turns``) run as one conversation: each turn
-gets the previous turn's parsed query; the last turn is scored.
+office is no food site); the rest fail only the constraints' combination. Follow-ups (``turns``) run as one
+conversation: each turn gets the previous turn's parsed query; the last turn is scored.
 """
 
 from __future__ import annotations
