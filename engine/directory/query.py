@@ -475,6 +475,9 @@ class QueryParser:
             start, end = tokens[match.start][1], tokens[match.end - 1][2]
             cued = self._cued(folded, start, end, original)
             surface = original[start:end]
+            spelled = self.names.spelled_out.get(match.key[0]) if len(match.key) == 1 else None
+            if spelled is not None and self._place_words_only(spelled):
+                return False  # 'WNY': the initials of a town the directory lists, not of the pantry named after it
             if (len(match.key) == 1 and match.key[0] in self.names.acronyms and surface.isupper()
                     and surface not in self.gaz.state_codes and match.key[0] not in self.names.blocked
                     and not any(r.start < end and start < r.end for r in self.concepts.requests(folded))):
@@ -532,9 +535,10 @@ class QueryParser:
         record's whole name: the visitor names a place that pantry names happen to contain."""
         if hash(key) in self.names.wholes:
             return False
-        states = {t for k in self.gaz.states for t in k} | {c.lower() for c in self.gaz.state_codes}
-        head = key[:-1] if len(key) > 1 and key[-1] in states else key
-        return bool(self.gaz.lookup(head))
+        if self.gaz.lookup(key):
+            return True
+        states = set(self.gaz.states) | {(c.lower(),) for c in self.gaz.state_codes}
+        return any(len(key) > n and key[-n:] in states and bool(self.gaz.lookup(key[:-n])) for n in (1, 2))
 
     # ------------------------------------------------------------------ places
     def _places(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,

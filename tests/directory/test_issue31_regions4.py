@@ -90,6 +90,12 @@ def test_two_initials_name_a_two_word_town_only_when_unambiguous(tmp_path: Path)
     retriever = _records(tmp_path, [_site("JC Pantry", "Jersey City", "07306", "NJ"),
                                     _site("UC Pantry", "Union City", "07087", "NJ")], "NJ")
     assert [r.name for r in retriever.answer("food in JC", REFERENCE).results] == ["JC Pantry"]
+    meals = "Summer meal program: free lunch for children"
+    wny = _records(tmp_path, [_site("West New York Middle School", "West New York", "07093", "NJ", notes=meals),
+                              _site("Dewey Park", "West New York", "07093", "NJ", notes=meals)], "NJ")
+    answer = wny.answer("free meals for kids in WNY", REFERENCE)  # the town's initials, not the school's
+    assert not answer.parsed.constraints.names
+    assert {r.name for r in answer.results} == {"West New York Middle School", "Dewey Park"}
     clash = _records(tmp_path, [_site("A", "North Bergen", "07047", "NJ"), _site("B", "New Brunswick", "08901", "NJ")],
                      "NJ")
     assert ("nb",) not in clash.resolver.aliases  # two towns share the initials: neither gets them
