@@ -518,7 +518,11 @@ def _role_led(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int
         roles = words.role_leads.get(fold(tokens[at - 1][2]))
         if roles is None or tokens[at - 1][3] or ctx.analysis.folded.to_folded(tokens[at][0]) in taken:
             continue
-        if not (own & roles) or any(cues & roles for cues in others) or _name_at(tokens, at, words) is None:
+        if not (own & roles) or any(cues & roles for cues in others):
+            continue
+        # 'songs by the Konshens', 'by The Wombats': an article between the lead and the name
+        article = fold(tokens[at][2]) in words.stopwords and not tokens[at][3] and at + 1 < len(tokens)
+        if _name_at(tokens, at + 1 if article else at, words) is None:
             continue
         return True
     return False
