@@ -287,7 +287,8 @@ def _modifier(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSe
 
 @lru_cache(maxsize=4096)
 def _word_vector(name: str, word: str) -> np.ndarray:
-    return _embedder(name).embed_queries([word])[0]
+    vector: np.ndarray = _embedder(name).embed_queries([word])[0]
+    return vector
 
 
 def _closest_option(vocabulary: VocabularyData, settings: ChoiceSettings, word: str) -> str | None:
