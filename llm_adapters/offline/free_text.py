@@ -582,8 +582,8 @@ def _states_name(ctx: ExtractionContext, words: FreeTextWords, start: int, end: 
         if ctx.analysis.folded.to_folded(tokens[at][0]) in taken:
             continue
         after = _name_at(tokens, at, words)
-        if after is None or _led_place_end(ctx, tokens[at][0], end, start) is not None:
-            continue  # no name, or a known place led by a location preposition ('at San Jose')
+        if after is None:
+            continue
         joined = any(fold(t[2]) in words.name_joiners for t in tokens[at:after])
         before_text = source[start:tokens[at][0]]
         after_text = source[tokens[after - 1][1]:end]
