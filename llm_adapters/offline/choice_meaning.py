@@ -272,8 +272,9 @@ def _modifier(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSe
             if word in function_words or word in topic or word in empty_words or len(word) < _MIN_WORD \
                     or match.start() in taken:
                 continue
-            if not _cached_stems(noun, algorithms) & topic_stems:
-                continue
+            if noun in function_words or not _cached_stems(noun, algorithms) & topic_stems \
+                    or _cached_stems(word, algorithms) & topic_stems:
+                continue  # the noun must be a topic word ('to' of 'place to visit' is none); the word must not be
             if negated(analysis, sentence, match.start(1), match.end(1)):
                 continue
             option = _closest_option(vocabulary, settings, word)
