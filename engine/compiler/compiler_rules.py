@@ -143,6 +143,8 @@ class LocaleRules(_Rules):
     place_dominance: float = 5.0
     alternate_name_weight: float = 1.0  # a place found only under an alternate name weighs this share of its people
     region_names: dict[str, list[str]] = Field(default_factory=dict)  # country -> its first-level regions
+    main_currencies: dict[str, str] = Field(default_factory=dict)  # country -> the tender it issues (CLDR-derived)
+    notable_place_population: int = 0  # a town this large elsewhere makes a name ambiguous (0: population ratio only)
 
 
 class ObjectiveKindRule(_Rules):
