@@ -316,6 +316,12 @@ class GovernanceContext(_Rules):
     sentence_subject_groups: list[str] = Field(default_factory=list)  # groups that count anywhere in the sentence
     person_words: TermsByLanguage = Field(default_factory=dict)  # a person named in the phrase keeps it prohibited
     person_possessives: TermsByLanguage = Field(default_factory=dict)  # "their", "leurs": so does a possessive
+    # group -> the only categories it sets aside ("event": a race or a birthday party, never a religion); a group
+    # not listed sets aside every category
+    applies_to: dict[str, list[str]] = Field(default_factory=dict)
+    # groups naming an attribute of what the keyword names: they count only as the first word before the keyword
+    # past connectors ("la nationalité du passeport"), nowhere else
+    attribute_groups: list[str] = Field(default_factory=list)
 
     _words: dict[str, str] | None = PrivateAttr(default=None)
 
@@ -331,6 +337,12 @@ class GovernanceContext(_Rules):
             self._words = {w: group for group, by_language in self.not_person.items()
                            for words in by_language.values() for w in words}
         return self._words.get(word)
+
+    def applies(self, group: str, category: str, before: bool = False) -> bool:
+        """Whether a subject of ``group`` sets aside ``category`` (``before``: as the word before the keyword)."""
+        if (group in self.attribute_groups) != before:
+            return False
+        return group not in self.applies_to or category in self.applies_to[group]
 
     def connector_words(self) -> set[str]:
         return {w for words in self.connectors.values() for w in words}
