@@ -200,6 +200,18 @@ class CorpusRules(_Rules):
     not_places: list[str]
 
 
+class ReviewRules(_Rules):
+    """Texts of the manager's review (rules/compiler.json ``review``), per language."""
+
+    description: str
+    texts: dict[str, dict[str, str]]
+
+    def text(self, language: str, key: str, /, **values: object) -> str:
+        """The text ``key`` in ``language`` (English when that language lacks it), its placeholders filled."""
+        template = self.texts.get(language, {}).get(key) or self.texts["en"][key]
+        return template.format(**values)
+
+
 class CompilerRules(_Rules):
     version: str
     description: str
@@ -223,6 +235,7 @@ class CompilerRules(_Rules):
     unit_synonyms: list[UnitSynonyms] = Field(default_factory=list)
     money: MoneyRules
     locale: LocaleRules
+    review: ReviewRules | None = None  # None: older rule files; the review falls back to English built-ins
     objective_kinds: list[ObjectiveKindRule]
     corpus: CorpusRules
 
@@ -396,6 +409,16 @@ def _typed(model: type[_M], data: Mapping[str, Any], name: str) -> _M:
     except ValidationError as exc:
         where, message = first_validation_error(exc, "/", "(top)")
         raise CompilerRulesError(f"{name}.json: at {where}: {message}") from exc
+
+
+def review_rules(rules: CompilerRules) -> ReviewRules:
+    """The review texts of ``rules``, or the shipped ones for a rule file older than the review section."""
+    if rules.review is not None:
+        return rules.review
+    shipped = load_compiler_rules().review
+    if shipped is None:
+        raise CompilerRulesError("compiler.json: the shipped rules have no review section")
+    return shipped
 
 
 def load_compiler_rules(source: Path | Mapping[str, Any] | None = None) -> CompilerRules:
