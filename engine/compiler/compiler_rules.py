@@ -218,6 +218,7 @@ class CompilerRules(_Rules):
     quantity_units: TermsByLanguage
     sibling_roles: list[SiblingRole] = Field(default_factory=list)
     measure_suffixes: TermsByLanguage = Field(default_factory=dict)
+    currency_suffixes: TermsByLanguage = Field(default_factory=dict)
     unit_synonyms: list[UnitSynonyms] = Field(default_factory=list)
     money: MoneyRules
     locale: LocaleRules
