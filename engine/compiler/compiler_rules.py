@@ -95,6 +95,7 @@ class OptionRules(_Rules):
     open_list_markers: TermsByLanguage
     choice_starts: TermsByLanguage
     example_markers: TermsByLanguage
+    gloss_markers: TermsByLanguage = Field(default_factory=dict)
     max_option_words: int
     min_options: int
     vocabulary_description: TextByLanguage

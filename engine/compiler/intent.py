@@ -320,7 +320,53 @@ class _Reader:
             position, before = cut_end, text
         items.append(_Item(position, end, before))
         kept = [i for i in items if self.folded[i.start:i.end].strip(" .,'\"")]
-        return self._join_examples(self._join_option_lists(kept))
+        return self._join_glosses(self._join_examples(self._join_option_lists(self._join_colon_options(kept))))
+
+    def _join_colon_options(self, items: list[_Item]) -> list[_Item]:
+        """ "account type: checking, savings, etc": short items after a colon list the options of the item before it
+        (a heading or a bare collect marker before the colon opens a list instead)."""
+        result: list[_Item] = []
+        i = 0
+        while i < len(items):
+            item = items[i]
+            j = i + 1
+            while j < len(items) and items[j].cut_before == (":" if j == i + 1 else ",") \
+                    and self._short(items[j]) is not None:
+                j += 1
+            if j - i < 2 or item.options or self._only_marker(self.folded[item.start:item.end]) \
+                    or (not self._kinds_in(item.start, item.end) and self._marker_end(
+                        self.folded[item.start:item.end]) is None):
+                result.append(item)
+                i += 1
+                continue
+            listed, is_open = _listed(self.ft.original(items[i + 1].start, items[j - 1].end), self.rules)
+            if len(listed) < self.rules.options.min_options:
+                result.append(item)
+                i += 1
+                continue
+            item.options, item.open_options = tuple(listed), is_open
+            item.option_span = (items[i + 1].start, items[j - 1].end)
+            result.append(item)
+            i = j
+        return result
+
+    def _join_glosses(self, items: list[_Item]) -> list[_Item]:
+        """ "passenger destination, either an address or a landmark": an item opening with a gloss marker re-describes
+        the item before it; it is context unless it names a kind the item before it does not."""
+        markers = sorted((m for ms in self.rules.options.gloss_markers.values() for m in ms), key=len, reverse=True)
+        result: list[_Item] = []
+        for item in items:
+            text = self.folded[item.start:item.end].lstrip()
+            marker = next((m for m in markers if re.match(rf"{re.escape(m)}(?!\w)", text)), None)
+            if marker is None or not result or item.cut_before != ",":
+                result.append(item)
+                continue
+            before = {m.label for m in self._kinds_in(result[-1].start, result[-1].end)}
+            if any(m.label not in before for m in self._kinds_in(item.start, item.end)):
+                result.append(item)
+                continue
+            self.context.append(self.ft.original(item.start, item.end).strip(" ,"))
+        return result
 
     def _join_examples(self, items: list[_Item]) -> list[_Item]:
         """ "their favourite cuisine, e.g. Italian or Thai": examples become the previous item's options."""
@@ -636,14 +682,18 @@ class _Reader:
         if not kinds:
             return None
         first = self.rules.kind(kinds[0].label)
-        if all(w in self.stop for w in _WORD.findall(kinds[0].keyword)) or (
-                first is not None and first.criterion.value in ("quantity", "money")):
-            return kinds[0]  # a question word ("where the vehicle is parked") or a count governs the phrase
+        if first is not None and first.criterion.value in ("quantity", "money"):
+            return kinds[0]  # a count or an amount governs its noun ("how many of the vehicles")
         head = head_noun(self.ft.original(start, end), self.rules)
         at = re.search(rf"(?<![\w'’-]){re.escape(head)}(?![\w'’-])", self.folded[start:end]) if head else None
         if at is None:
             return kinds[0]
         position = start + at.start()
+        question = all(w in self.stop for w in _WORD.findall(kinds[0].keyword))
+        if question and not self.folded[kinds[0].end:position].strip(" "):
+            question = False  # "para qué fecha": the question word asks for the noun right after it
+        if question:
+            return kinds[0]  # a question word governs its clause ("where the vehicle is parked")
         return next((m for m in kinds if m.start <= position < m.end), kinds[0])
 
     def _choice_options(self, start: int, end: int, bare: bool = False) -> tuple[list[str], list[str]]:
