@@ -616,8 +616,9 @@ class _Reader:
         measure = self._measure(start, end)
         if measure is not None:
             end = measure[0]
-        priced = measure is None and (cut := self._currency_scope(start, end)) is not None
-        if priced:
+        cut = self._currency_scope(start, end) if measure is None else None
+        priced = cut is not None
+        if cut is not None:
             end = cut
         parens = [(s, e) for s, e in self.parens if start <= s < end]
         options, is_open = list(item.options), item.open_options
