@@ -95,6 +95,7 @@ class OptionRules(_Rules):
     open_list_markers: TermsByLanguage
     choice_starts: TermsByLanguage
     example_markers: TermsByLanguage
+    gloss_markers: TermsByLanguage = Field(default_factory=dict)
     max_option_words: int
     min_options: int
     vocabulary_description: TextByLanguage
@@ -232,6 +233,7 @@ class CompilerRules(_Rules):
     quantity_units: TermsByLanguage
     sibling_roles: list[SiblingRole] = Field(default_factory=list)
     measure_suffixes: TermsByLanguage = Field(default_factory=dict)
+    currency_suffixes: TermsByLanguage = Field(default_factory=dict)
     unit_synonyms: list[UnitSynonyms] = Field(default_factory=list)
     money: MoneyRules
     locale: LocaleRules
