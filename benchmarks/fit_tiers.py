@@ -7,9 +7,10 @@ When the answer decision finds no passage that answers, the reply is ``related``
 sentences, framed as "not sure this answers it") or ``none``. Hand-set thresholds on the answer model's
 probability and standing gave ``none`` to half the answerable questions of new companies whose right section was
 ranked first. This script describes the section a related reply would show by the answer model's features
-(engine/retrieval/decision.py) plus its probability, and fits a logistic model (L2, full-batch gradient ascent in
-numpy: deterministic) of "showing it helps" against "the question is about something the documents never
-mention", from two sources:
+(engine/retrieval/decision.py) plus its probability, whether a related veto fired, and how well its best sentence
+matches the question (``sentence_z``, ``sentence_gap``: engine/retrieval/answerer.py), and fits a logistic model
+(L2, full-batch gradient ascent in numpy: deterministic) of "showing it helps" against "the question is about
+something the documents never mention", from two sources:
 
 - the development company sets (benchmarks/rag_sets, rag_heldout, rag_blind*, the demo sets): every question is
   answered once with the related tier open; an answerable question whose related reply cites a labelled section
@@ -51,9 +52,13 @@ from engine.retrieval.retrieval_rules import RELATED_INPUTS, RetrievalRules, rul
 from engine.text import fold
 
 RULES_FILE = ROOT / "rules" / "retrieval.json"
-DEV_FOLDERS = ("rag_sets", "rag_heldout", "rag_blind", "rag_blind2", "rag_blind3", "rag_blind4", "rag_blind5")
+DEV_FOLDERS = (
+    "rag_sets", "rag_heldout", "rag_blind", "rag_blind2", "rag_blind3", "rag_blind4", "rag_blind5", "rag_blind6",
+    "rag_blind7",
+)
 # what the model reads: the answer model's features of the section, its probability and the veto flag
 INPUTS: tuple[str, ...] = (*FEATURES, *RELATED_INPUTS)
+SENTENCE_INPUTS = ("sentence_z", "sentence_gap")  # the answerer's best-sentence signals (answerer._sentence_signals)
 _STEPS, _RATE = 4000, 0.3
 
 
@@ -83,6 +88,7 @@ def _row(answerer: GroundedAnswerer, item: LabelledItem, source: str, vetoes: fr
         features = {f: float(signals.features.get(f, 0.0)) for f in FEATURES}
         features["probability"] = signals.probability
         features["vetoed"] = float(signals.veto in vetoes or any(s.reason in vetoes for s in trace.support))
+        features.update({f: float(signals.features.get(f, 0.0)) for f in SENTENCE_INPUTS})
     hits = [
         {"id": h.passage.id, "relevant": h.passage.id in item.relevant, "probability": round(s.probability, 4),
          "standing": round(s.standing, 3), "reason": s.reason}

@@ -31,6 +31,7 @@ from engine.retrieval.answerability import (
     question_language,
 )
 from engine.retrieval.calibration import calibrate
+from engine.retrieval.decision import clip
 from engine.retrieval.embedder import Embedder
 from engine.retrieval.filters import FieldFilter
 from engine.retrieval.grounding import Claim, ClaimCheck, check_claim
@@ -172,7 +173,25 @@ class GroundedAnswerer:
             text=f"{text}\n{frame} {sentence}", citations=[citation], supported=False, is_question=True, kind="none"
         )
 
-    def _best_related(self, trace: AnswerTrace) -> tuple[TierSignals, int | None]:
+    def _sentence_signals(self, passage_id: str, search: str) -> dict[str, float]:
+        """How well the section's best sentence matches the question (``sentence_z``: its cosine as a z-score
+        against the corpus's calibration of unrelated sections) and how far it beats every other section's best
+        sentence (``sentence_gap``, in the same units): a paraphrased question usually has one sentence that says
+        it, a never-mentioned one only a loosely similar section. Empty without a sentence index."""
+        if self.sentences is None or self.embedder is None:
+            return {}
+        best = self.sentences.best_cosines(self.embedder.embed_queries([search])[0])
+        shown = best.get(passage_id)
+        if shown is None:
+            return {}
+        other = max((c for pid, c in best.items() if pid != passage_id), default=shown)
+        sd = self.judge.calibration.body_sd
+        return {
+            "sentence_z": clip((shown - self.judge.calibration.body_mean) / sd),
+            "sentence_gap": clip((shown - other) / sd),
+        }
+
+    def _best_related(self, trace: AnswerTrace, search: str) -> tuple[TierSignals, int | None]:
         """What the tier decision reads, and the index of the hit a related reply would show: the model's most
         probable section, else (every section vetoed) the one that stands out most."""
         if not trace.hits:
@@ -189,13 +208,13 @@ class GroundedAnswerer:
             standing=support.standing,
             veto=question_veto or ("" if support.logit is not None else support.reason),
             unknown=support.features.get("unknown", 0.0),
-            features=dict(support.features),
+            features={**support.features, **self._sentence_signals(trace.hits[best].passage.id, search)},
         )
         trace.tier_signals = signals
         return signals, best
 
     def _not_answered(self, language: str, trace: AnswerTrace, search: str, words: list[QueryWord]) -> GroundedAnswer:
-        signals, best = self._best_related(trace)
+        signals, best = self._best_related(trace, search)
         if best is None or decide_tier(signals, self.rules.answering) != "related":
             return self._unavailable(language, trace)
         return self._related(language, trace, best, search, words)

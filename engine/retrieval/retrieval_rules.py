@@ -237,7 +237,7 @@ class SentenceWeights(_Frozen):
 
 
 # what answering.related_model may read besides the answer model's features (decision.FEATURES)
-RELATED_INPUTS: tuple[str, ...] = ("probability", "vetoed")
+RELATED_INPUTS: tuple[str, ...] = ("probability", "vetoed", "sentence_z", "sentence_gap")
 
 
 class RelatedModel(_Frozen):

@@ -110,6 +110,18 @@ class SentenceIndex:
             row += len(found)
         if row != len(vectors):
             raise ValueError(f"sentence vectors: {len(vectors)} rows for {row} sentences")
+        # every sentence row at once, and where each passage's rows start (passages with sentences only)
+        self._matrix = vectors
+        self._ids = [pid for pid in passage_ids if len(self.sentences[pid])]
+        self._starts = np.cumsum([0, *(len(self.sentences[pid]) for pid in self._ids)])[:-1]
+
+    def best_cosines(self, query_vector: Vector) -> dict[str, float]:
+        """Each passage's best sentence cosine with the query (passages without sentences left out)."""
+        if not self._ids:
+            return {}
+        cosines = self._matrix.astype(np.float64) @ query_vector.astype(np.float64)
+        best = np.maximum.reduceat(cosines, self._starts)
+        return dict(zip(self._ids, (float(b) for b in best), strict=True))
 
     @staticmethod
     def all_sentences(texts: Sequence[str]) -> list[str]:

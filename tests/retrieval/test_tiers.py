@@ -278,3 +278,59 @@ def test_the_bundled_related_model_names_only_known_inputs(rules: RetrievalRules
     assert set(model.features) <= set(FEATURES) | set(RELATED_INPUTS)
     assert len(model.features) == len(model.weights) == len(model.mean) == len(model.scale)
     assert 0.0 < model.threshold < 1.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=6), st.integers(0, 10_000))
+def test_best_cosines_are_each_sections_best_sentence(rules: RetrievalRules, counts: list[int], seed: int) -> None:
+    """Differential: the one-product form against each section's sentences scored on their own; a section without
+    sentences is left out."""
+    from engine.retrieval.sentences import SentenceIndex
+
+    rng = np.random.default_rng(seed)
+    ids = [f"p{i}" for i in range(len(counts))]
+    texts = [" ".join(f"Sentence {j} of {i}." for j in range(n)) for i, n in enumerate(counts)]
+    analyzers = _analyzers(rules)
+    rows = len(SentenceIndex.all_sentences(texts))
+    vectors = rng.normal(size=(rows, 8)).astype(np.float32)
+    index = SentenceIndex(ids, texts, ["en"] * len(ids), analyzers, vectors)
+    query = rng.normal(size=8).astype(np.float32)
+    best = index.best_cosines(query)
+    expected = {
+        pid: float((index.vectors[pid].astype(np.float64) @ query.astype(np.float64)).max())
+        for pid in ids if len(index.sentences[pid])
+    }
+    assert best.keys() == expected.keys()
+    assert all(abs(best[pid] - expected[pid]) < 1e-9 for pid in expected)
+
+
+def test_a_related_decision_reads_the_shown_sections_best_sentence(real_estate: object) -> None:
+    """The related model reads the shown section's best-sentence match: its cosine as a z-score against the
+    corpus's calibration, and its margin over every other section's best sentence."""
+    from engine.retrieval import GroundedAnswerer
+    from engine.retrieval.decision import clip
+
+    assert isinstance(real_estate, GroundedAnswerer) and real_estate.sentences is not None
+    assert real_estate.embedder is not None
+    checked = 0
+    for question in ("Is there anything to do for kids near the villas?", "Do you repair tractor engines?",
+                     "Can I pay the deposit in instalments?"):
+        _, trace = real_estate.answer_with_trace(question, "en")
+        if trace.tier_signals is None or not trace.tier_signals.retrieved:
+            continue
+        features = trace.tier_signals.features
+        scored = [i for i, s in enumerate(trace.support) if s.logit is not None]
+        shown = max(
+            scored or range(len(trace.support)),
+            key=lambda i: (trace.support[i].probability, trace.support[i].standing, -i),
+        )
+        best = real_estate.sentences.best_cosines(real_estate.embedder.embed_queries([question])[0])
+        pid = trace.hits[shown].passage.id
+        calibration = real_estate.judge.calibration
+        assert features["sentence_z"] == pytest.approx(
+            clip((best[pid] - calibration.body_mean) / calibration.body_sd)
+        )
+        other = max(c for p, c in best.items() if p != pid)
+        assert features["sentence_gap"] == pytest.approx(clip((best[pid] - other) / calibration.body_sd))
+        checked += 1
+    assert checked, "no question reached the related-or-none decision"
