@@ -21,6 +21,7 @@ from engine.validators.temporal import WEEKDAYS
 from llm_adapters.offline.temporal_rules import LanguageGrammar, TemporalGrammar, key
 
 _DIGIT_ONLY = ("iso_date", "numeric_date", "num")
+_DAY_KINDS = frozenset({"date", "weekday", "dom", "relative_day"})
 _AUXILIARY = ("day2", "not_date_after")  # sub-patterns, never matched on their own
 # Pattern order breaks ties between equally long matches: more specific first.
 _ORDER = ("month_part", "end_of", "date_dm", "date_md", "iso_date", "numeric_date", "relative_day_part", "quarter",
@@ -480,10 +481,17 @@ class _Reader:
             return True
         return any(p.fullmatch(gap) for p in self._glue)
 
+    def _count_before_day(self, text: str, a: Atom, b: Atom, offset: int) -> bool:
+        """'dinner for 12 on 17 April', 'table for 4 on Friday': a bare number joined to a day by a word, not by
+        a connector, counts something else; it is no part of the day's expression."""
+        return (a.kind == "num" and b.kind in _DAY_KINDS
+                and bool(text[a.end - offset:b.start - offset].strip(" ,")))
+
     def groups(self, atoms: list[Atom], text: str, offset: int) -> Iterator[list[Atom]]:
         current: list[Atom] = []
         for atom in atoms:
-            if current and not self._glued(text, current[-1], atom, offset):
+            if current and (not self._glued(text, current[-1], atom, offset)
+                            or self._count_before_day(text, current[-1], atom, offset)):
                 yield current
                 current = []
             current.append(atom)

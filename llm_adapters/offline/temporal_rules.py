@@ -218,6 +218,8 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
     """The composite expressions; each is matched as a whole word on folded text."""
     glue = lex["glue"].regex or "(?!)"
     sep = rf"(?:\s*[,.\-/]?\s*(?:{glue}\s+)*)"  # '14th of June', '14 de junio', 'June 14', 'juin, 2027'
+    # A comma parts a month from a year ('juin, 2027'), never a day from its month: 'Sunday 11 April, 25 guests'.
+    day_sep = rf"(?:\s*[.\-/]?\s*(?:{glue}\s+)*)"
     year = r"(?P<year>(?:19|20)\d{2})(?!\d)"
     suffix = lex["ordinal_suffixes"].regex or "(?!)"
     # A day number is never the minutes of a clock time ('at evening 5:30 on March 14th' is not the 30th).
@@ -243,8 +245,8 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
         return re.compile(b + body + e, _FLAGS)
 
     return {
-        "date_dm": c(rf"{day}{sep}{month}(?:{sep}{year})?"),
-        "date_md": c(rf"{month}{sep}{day}(?!\s*(?::|[.]\d|{lex['meridiem'].regex or '(?!)'}))(?:{sep}{year})?"),
+        "date_dm": c(rf"{day}{day_sep}{month}(?:{sep}{year})?"),
+        "date_md": c(rf"{month}{day_sep}{day}(?!\s*(?::|[.]\d|{lex['meridiem'].regex or '(?!)'}))(?:{sep}{year})?"),
         "month": c(rf"(?:(?P<lead>{lex['year_leads'].regex or '(?!)'})\s+(?:{glue}\s+)*)?{month}(?:{sep}{year})?"),
         "quarter": c(rf"{_opt(lex['quarters'], 'q')}(?:{sep}{year})?"),
         "holiday": c(_opt(lex["holidays"], "hol")),
