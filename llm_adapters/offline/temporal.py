@@ -229,8 +229,14 @@ def _cue_terms(objective: Objective) -> list[str]:
 
 
 def _role(objective: Objective, compiled: TemporalGrammar) -> str | None:
-    """'start' or 'end' of a range, from the objective's own words (check-in / check-out, pick-up / return)."""
-    text = _objective_text(objective)
+    """'start' or 'end' of a range, from the objective's own words (check-in / check-out, pick-up / return): its
+    id and name first, then all its words (a description may name the other end: 'the return day, or a length
+    from which it follows once the start is known')."""
+    titled = fold(" ".join([objective.id.replace("_", " ").replace("-", " "), objective.name]))
+    return _roles_in(titled, compiled) or _roles_in(_objective_text(objective), compiled)
+
+
+def _roles_in(text: str, compiled: TemporalGrammar) -> str | None:
     roles = set()
     for lang in compiled.languages.values():
         for role, name in (("start", "start_terms"), ("end", "end_terms")):
@@ -240,14 +246,26 @@ def _role(objective: Objective, compiled: TemporalGrammar) -> str | None:
     return roles.pop() if len(roles) == 1 else None
 
 
-def _nearest_cue(analysis: Analysis, mention: TemporalMention, objectives: Sequence[Objective]) -> Objective | None:
-    """The objective whose cue term stands closest before the mention in its sentence (or right after it)."""
+def _role_markers(objective: Objective, compiled: TemporalGrammar) -> list[str]:
+    """The message words that mark a date as this objective's end of a range ('livraison le …' for a start)."""
+    role = _role(objective, compiled)
+    if role is None:
+        return []
+    name = "start_markers" if role == "start" else "end_markers"
+    return [term for lang in compiled.languages.values() for term in lang.lex[name].values]
+
+
+def _nearest_cue(analysis: Analysis, mention: TemporalMention, objectives: Sequence[Objective],
+                 compiled: TemporalGrammar | None = None) -> Objective | None:
+    """The objective whose cue term (or role marker: 'reprise le lundi 3' for the end of a range) stands closest
+    before the mention in its sentence (or right after it)."""
     sentence = mention.sentence
     before = analysis.masked[sentence.start:mention.start]
     after = analysis.masked[mention.end:sentence.end]
     best: tuple[int, int, Objective] | None = None
     for index, objective in enumerate(objectives):
-        for term in _cue_terms(objective):
+        markers = _role_markers(objective, compiled) if compiled is not None else []
+        for term in dict.fromkeys([*_cue_terms(objective), *markers]):
             pattern = re.compile(rf"(?<![\w]){_inflected(term)}", re.IGNORECASE)
             hits = [len(before) - m.end() for m in pattern.finditer(before)]
             hits += [m.start() + 1000 for m in pattern.finditer(after)]  # after the mention counts less
@@ -351,7 +369,7 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
             if own == mention.role:
                 rank = 2
         elif same:
-            named = _nearest_cue(analysis, mention, [ctx.objective, *same])
+            named = _nearest_cue(analysis, mention, [ctx.objective, *same], compiled)
             if named is not None and named.id != ctx.objective.id:
                 if not _is_range(value):
                     continue

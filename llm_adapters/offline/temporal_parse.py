@@ -82,6 +82,18 @@ def _next_day_of_month(today: date, day: int) -> date | None:
     return None
 
 
+def _next_weekday_of_month(today: date, day: int, weekday: str) -> date | None:
+    """'le lundi 3', 'el sábado 5': no month is written, so the day is the next one of that number that falls on
+    that weekday (within a year); when none does, the next day of that number, and the weekday check flags it."""
+    year, month = today.year, today.month
+    for _ in range(13):
+        found = _safe_date(year, month, day)
+        if found is not None and found >= today and WEEKDAYS[found.weekday()] == weekday:
+            return found
+        month, year = (1, year + 1) if month == 12 else (month + 1, year)
+    return _next_day_of_month(today, day)
+
+
 def _next_month_day(today: date, month: int, day: int, year: int | None) -> date | None:
     if year is not None:
         return _safe_date(year, month, day)
@@ -524,7 +536,8 @@ class _Reader:
                 # Saturday the 9th until Sunday the 10th'); a weekday that contradicts the day is flagged later
                 # (weekday_check), never resolved here.
                 day = (atom.data["date"] if atom.kind == "date"
-                       else _next_day_of_month(self.today, int(atom.data["n" if atom.kind == "num" else "day"])))
+                       else _next_weekday_of_month(self.today, int(atom.data["n" if atom.kind == "num" else "day"]),
+                                                   prev.data["day"]))
                 if day is not None:
                     # a day number without its month ('to Saturday 30th') takes its month from the range's start
                     only = None if atom.kind == "date" else int(atom.data["n" if atom.kind == "num" else "day"])

@@ -139,9 +139,11 @@ _CATEGORIES_BY_VALUE = ("months", "weekdays", "weekdays_plural", "relative_days"
 _CATEGORIES_FLAT = ("next", "next_after", "this", "recurring", "ordinal_suffixes", "day_leads", "time_leads",
                     "hour_suffixes", "range_leads", "range_connectors", "pair_connectors", "list_connectors", "glue",
                     "within_leads", "upcoming_leads", "before_leads", "after_leads", "asap", "end_of", "year_leads",
-                    "proposal_questions", "start_terms", "end_terms", "not_date_after_ordinal",
-                    "alternative_connectors", "within_after", "negation_before", "negation_after",
-                    "point_leads")
+                    "proposal_questions", "start_terms", "end_terms", "start_markers", "end_markers",
+                    "not_date_after_ordinal", "alternative_connectors", "within_after", "negation_before",
+                    "negation_after", "point_leads")
+# Message words that give a date its role, not temporal words: a bare number before them is no clock time.
+_ROLE_MARKERS = ("start_markers", "end_markers")
 
 
 # Words that never make a sentence temporal on their own: the prefilter skips sentences without any other word.
@@ -150,6 +152,7 @@ _NOT_ANCHORS = frozenset({
     "counts", "within_leads", "year_leads", "before_leads", "after_leads", "recurring", "next", "proposal_questions",
     "start_terms", "end_terms", "range_connectors", "hour_suffixes", "meridiem", "not_date_after_ordinal",
     "month_unit", "alternative_connectors", "within_after", "negation_before", "negation_after", "point_leads",
+    *_ROLE_MARKERS,
 })
 
 
@@ -184,7 +187,9 @@ def _compile_language(language: str, data: Mapping[str, Any]) -> LanguageGrammar
         alternation(t for e in data.get("relative_day_parts", []) for t in e["terms"]), {})
     patterns = _patterns(lex)
     words: set[str] = set()
-    for value in data.values():
+    for name, value in data.items():
+        if name in _ROLE_MARKERS:
+            continue
         for term in _strings(value):
             words.update(re.findall(r"\w+", _clean(term)))
     alternatives = [lex[n].regex for n in lex if lex[n].regex and n not in _NOT_ANCHORS]
