@@ -68,6 +68,8 @@ class Sentence:
     # A question that seeks the company's offer ('are there any buses to Fresno on the 3rd?'): its search
     # parameters are the visitor's evidence for the kinds of settings.offer_question_evidence_kinds.
     seeks_offer: bool = False
+    # A short question proposing a figure ('around R900 a head?'): the answer to the question just asked.
+    proposes_figure: bool = False
 
 
 @dataclass
@@ -193,19 +195,20 @@ def _bounded(text: str, start: int, end: int, max_chars: int | None) -> Iterable
 
 def _is_question(rules: OfflineRules, body: str) -> bool:
     """A question to the company. A request phrased as a question ("can you help me find a dentist in Leeds?")
-    is the visitor stating what they want, so it is evidence like a statement; so is a short question that
-    only proposes a figure ('around R900 a head?', '2 people?')."""
+    is the visitor stating what they want, so it is evidence like a statement."""
     stripped = body.strip().lstrip("¿¡").strip()
     if any(p.match(stripped) for p in rules.cue("request")):
         return False
     if body.strip().endswith("?") or "¿" in body:
-        return not _proposes_figure(rules, stripped)
+        return True
     return any(p.match(stripped) for p in rules.cue("question_start"))
 
 
-def _proposes_figure(rules: OfflineRules, stripped: str) -> bool:
+def _proposes_figure(rules: OfflineRules, body: str) -> bool:
     """'around R900 a head?', '3 tyres?', '10am?': a question of a few words holding a figure and opening with no
-    question word, auxiliary or existence cue proposes that figure; 'how much for 4?', 'any for 2?' ask."""
+    question word, auxiliary or existence cue proposes that figure; 'how much for 4?', 'any for 2?' ask. Only as
+    the answer to the question just asked ('The villa costs 495,000 EUR?' asks about a price shown)."""
+    stripped = body.strip().lstrip("¿¡").strip()
     if not any(ch.isdigit() for ch in stripped) or len(_WORD.findall(stripped)) > rules.settings.bare_answer_max_words:
         return False
     if any(p.match(stripped) for name in ("question_start", "wh_question", "constituent_question")
@@ -274,6 +277,7 @@ def analyze(rules: OfflineRules, text: str, goal_words: frozenset[str] = frozens
                 start=start, end=end, is_question=question,
                 clauses=_clauses(rules, folded.text, start, end),
                 seeks_offer=question and _seeks_offer(rules, body),
+                proposes_figure=question and _proposes_figure(rules, body),
             ))
     return Analysis(rules=rules, folded=folded, sentences=sentences, masked=_mask_emails(rules, folded),
                     goal_words=goal_words)

@@ -185,7 +185,8 @@ def _amounts(ctx: ExtractionContext, index: TextIndex) -> list[_Amount]:
     amounts: list[_Amount] = []
     for mention in _with_letter_signed(analysis, find_numbers(analysis), default_currency):
         sentence = index.sentence_at(mention.start)
-        if sentence is None or mention.article_only or not ctx.allowed(sentence.is_question, "money"):
+        if sentence is None or mention.article_only or not ctx.allowed(
+                sentence.is_question, "money", proposes_figure=sentence.proposes_figure):
             continue
         currency, end = currency_at(analysis, mention.start, mention.end, default_currency)
         if currency is None and excluded.overlaps(mention.start, mention.end):
