@@ -316,8 +316,8 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
         if excluded.overlaps(number.start, number.end) and not _own_unit_after(ctx, units, number, sentence) and not (
                 number.ordinal and units.age):
             continue  # a date, a time, a telephone number ('for 12 days' stays a count of days; "his 7th" an age)
-        if not ctx.allowed(sentence.is_question, "quantity", sentence.seeks_offer, sentence.proposes_figure) and not _stated_need(
-                ctx, words, units, number, sentence):
+        allowed = ctx.allowed(sentence.is_question, "quantity", sentence.seeks_offer, sentence.proposes_figure)
+        if not allowed and not _stated_need(ctx, words, units, number, sentence):
             continue
         readings.append(_Reading(number, sentence, _read(ctx, index, words, units, number, sentence)))
     evidence: list[Evidence] = []
