@@ -18,7 +18,7 @@ from functools import lru_cache
 from engine.goals.models import CriterionKind
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
-from llm_adapters.offline.excluded import Spans, excluded_spans
+from llm_adapters.offline.excluded import Spans, clock_led, excluded_spans
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.money import currency_at
 from llm_adapters.offline.numbers import digit_mentions
@@ -231,6 +231,9 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
     if units.people and _cued(ctx, words, number) and (alone or _companions_follow(words, after)
                                                        or _strongly_cued(ctx, words, number)):
         return RANK_CUE  # "we are 4", "seríamos 4 amigos", "a group of 2 going to …"
+    if not units.people and not units.age and (words.item_count_before.search(before)
+                                               or words.item_count_after.match(after)):
+        return RANK_CUE  # 'needs 4', 'a full set of four', '4 of them', 'dos por semana': the things counted
     if ctx.lenient and alone:
         return RANK_BARE
     return 0
@@ -313,9 +316,11 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
         if sentence is None or index.blocked(number.start) or (number.ordinal and not (
                 units.age and _birthday(ctx, words, number, sentence))):
             continue
-        if excluded.overlaps(number.start, number.end) and not _own_unit_after(ctx, units, number, sentence) and not (
-                number.ordinal and units.age):
-            continue  # a date, a time, a telephone number ('for 12 days' stays a count of days; "his 7th" an age)
+        if excluded.overlaps(number.start, number.end) and ((
+                not _own_unit_after(ctx, units, number, sentence) and not (number.ordinal and units.age))
+                or clock_led(analysis, number.start)):
+            continue  # a date, a time, a telephone number ('for 12 days' stays a count of days; "his 7th" an age;
+            # 'à 14h' a time, not 14 hours)
         allowed = ctx.allowed(sentence.is_question, "quantity", sentence.seeks_offer, sentence.proposes_figure)
         if not allowed and not _stated_need(ctx, words, units, number, sentence):
             continue

@@ -323,6 +323,30 @@ def _siblings(ctx: ExtractionContext) -> list[Objective]:
     return found if any(o.id == ctx.objective.id for o in found) else [ctx.objective]
 
 
+def _day_and_hour(ctx: ExtractionContext, usable: Sequence[TemporalMention]) -> list[Evidence]:
+    """'el domingo 4 de abril temprano, como a las 7 de la mañana': a sentence holding one day and, apart from
+    it, one clock time gives the day at that time to the only date-and-time objective."""
+    by_sentence: dict[int, tuple[list[TemporalMention], list[TemporalMention]]] = {}
+    for mention in usable:
+        kind = _kind(mention)
+        if kind in ("date", "time"):
+            days, hours = by_sentence.setdefault(mention.sentence.start, ([], []))
+            (days if kind == "date" else hours).append(mention)
+    evidence = []
+    for days, hours in by_sentence.values():
+        if len(days) == 1 and len(hours) == 1 and not days[0].weak and not hours[0].weak:
+            day, hour = parse_value(days[0].values[0]).canonical, parse_value(hours[0].values[0]).canonical
+            evidence.append(_evidence(ctx, days[0], f"{day}T{hour}", 1))
+    return evidence
+
+
+def _kind(mention: TemporalMention) -> str | None:
+    try:
+        return parse_value(mention.values[0]).kind if mention.values else None
+    except TemporalError:  # pragma: no cover - the parser only writes grammar values
+        return None
+
+
 def _range_end(value: str, role: str) -> str:
     """One end of a date range (or of a datetime range's date part) for a start or end objective."""
     parsed = parse_value(value)
@@ -357,7 +381,7 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     today = _today(ctx.reference_time, ctx.spec)
     usable = [m for m in usable if not _past(m, today)]
     same = [o for o in others if _granularity(o) == granularity]  # they compete for the same mentions
-    evidence: list[Evidence] = []
+    evidence: list[Evidence] = _day_and_hour(ctx, usable) if granularity == "datetime" and not others else []
     shared: list[TemporalMention] = []  # mentions another datetime objective could take too
     for mention in usable:
         value = _value_for(mention, granularity)

@@ -493,17 +493,20 @@ class _Reader:
             return True
         return any(p.fullmatch(gap) for p in self._glue)
 
-    def _count_before_day(self, text: str, a: Atom, b: Atom, offset: int) -> bool:
-        """'dinner for 12 on 17 April', 'table for 4 on Friday': a bare number joined to a day by a word, not by
-        a connector, counts something else; it is no part of the day's expression."""
-        return (a.kind == "num" and b.kind in _DAY_KINDS
-                and bool(text[a.end - offset:b.start - offset].strip(" ,")))
+    @staticmethod
+    def _count_before_day(a: Atom, b: Atom) -> bool:
+        """'dinner for 12 on 17 April', 'pour 4 le dimanche', 'on sera deux, vers 10h': a bare number opening a
+        group right before a day, or before a clock time with its own lead, with no connector between them, counts
+        something else; it is no part of the expression ('from 2 to 4', '5 in the afternoon', 'el sábado 13 a las
+        9' keep theirs)."""
+        return a.kind == "num" and (b.kind in _DAY_KINDS or b.kind == "recurring"
+                                    or (b.kind == "clock" and bool(b.data.get("lead"))))
 
     def groups(self, atoms: list[Atom], text: str, offset: int) -> Iterator[list[Atom]]:
         current: list[Atom] = []
         for atom in atoms:
             if current and (not self._glued(text, current[-1], atom, offset)
-                            or self._count_before_day(text, current[-1], atom, offset)):
+                            or (len(current) == 1 and self._count_before_day(current[-1], atom))):
                 yield current
                 current = []
             current.append(atom)
@@ -553,18 +556,21 @@ class _Reader:
             out.append(atom)
         return out
 
-    @staticmethod
-    def _day_number_after_weekday(atom: Atom, rest: list[Atom], text: str, offset: int) -> bool:
+    def _day_number_after_weekday(self, atom: Atom, rest: list[Atom], text: str, offset: int) -> bool:
         """'el sábado 9', 'le samedi 9': a digit day number right after a weekday, unless hours follow ('Saturday
         9 to 11', '9 de la mañana') or a word that is not temporal ('Saturday 4 people')."""
         if atom.kind != "num" or atom.data.get("word") or not 1 <= int(atom.data["n"]) <= 31:
             return False
         following = rest[0] if rest else None
+        connectors = {key(w) for w in self._connector_words(following.lang)} if following is not None else set()
         between = text[atom.end - offset:(following.start if following else len(text) + offset) - offset]
         if re.search(r"[^\W\d_]", between):
             return False  # 'sábado 4 personas': a count, not the 4th
         if following is None:
             return True
+        if following.kind == "clock" and following.data.get("lead") and (
+                following.data["lead"] not in connectors):
+            return True  # 'el sábado 13 a las 9': the hour has its own lead, so the number is the day
         if following.kind in ("part", "clock", "clock_range"):
             return False
         if following.kind in ("range_connector", "pair_connector") and len(rest) > 1:

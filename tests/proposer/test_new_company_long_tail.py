@@ -195,3 +195,46 @@ def test_french_pour_does_not_lead_a_clock_time(count: int, template: str) -> No
         _objective("personnes", "quantity", {"unit": "people", "unit_terms": {"fr": ["personnes"]}, "min": 1,
                                              "max": 20}, 2, "0.5", "fr")])
     assert "heure" not in _done(time_spec, template.format(n=count))
+
+
+EVENT = _published("t-event", "es", [
+    _objective("fecha_hora", "datetime", {"granularity": "datetime"}, 1, "0.5", "es"),
+    _objective("horas", "quantity", {"unit": "hours", "unit_terms": {"es": ["horas", "hora"]}, "min": 1, "max": 8},
+               2, "0.5", "es"),
+])
+TYRES = _published("t-tyres", "en", [
+    _objective("tyres", "quantity", {"unit": "tyres", "unit_terms": {"en": ["tyres", "tyre"]}, "min": 1, "max": 6},
+               1, "1"),
+])
+MONTHS_ES = ["abril", "mayo", "junio", "julio", "agosto", "septiembre"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 28), st.sampled_from(MONTHS_ES), st.integers(1, 11),
+       st.sampled_from(["el {d} de {m} temprano, como a las {h} de la mañana",
+                        "el {d} de {m}, y la fiesta empieza a las {h} de la mañana"]))
+def test_a_day_and_an_hour_apart_in_one_sentence_are_one_date_and_time(day: int, month: str, hour: int,
+                                                                       template: str) -> None:
+    done = _done(EVENT, template.format(d=day, m=month, h=hour))
+    assert done.get("fecha_hora", "").endswith(f"-{day:02d}T{hour:02d}:00")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 300), st.integers(7, 11))
+def test_a_weekday_day_number_before_a_led_hour_is_the_day(ahead: int, hour: int) -> None:
+    target = NOW.date() + timedelta(days=ahead)
+    weekday = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"][target.weekday()]
+    if target.day > 28 or target.month == NOW.month:
+        return
+    done = _done(EVENT, f"el {weekday} {target.day} a las {hour} de la noche")
+    first = next(d for d in (NOW.date() + timedelta(days=i) for i in range(400))
+                 if d.day == target.day and d.weekday() == target.weekday())
+    assert done.get("fecha_hora") == f"{first.isoformat()}T{hour + 12:02d}:00"
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 6), st.sampled_from(["her car needs {n}, size 185/65R15", "265/70R16, {n} of them",
+                                           "we need {n}, size 205/55R16"]))
+def test_a_count_of_things_without_its_unit_noun_after_a_count_cue(count: int, template: str) -> None:
+    assert _done(TYRES, template.format(n=count)).get("tyres") == str(count)
+    assert "tyres" not in _done(TYRES, "size 185/65R15 please")  # the size's numbers count nothing
