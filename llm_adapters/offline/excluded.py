@@ -58,12 +58,17 @@ def _temporal(ctx: ExtractionContext) -> list[tuple[int, int]]:
     return [(m.start, m.end) for m in mentions]
 
 
-def clock_led(analysis: Analysis, start: int) -> bool:
-    """A time lead ends right before the number at ``start`` ('à 14h', 'vers 10h', 'at 2h'): a clock time, so its
-    'h' is no unit of hours."""
+_HOUR_MARK = re.compile(r"\s?h(?:\d{2})?(?![^\W\d_])")
+
+
+def clock_led(analysis: Analysis, start: int, end: int) -> bool:
+    """The number at [start, end) is written as an hour ('14h', '10h30') right after a time lead ('à 14h', 'vers
+    10h'): a clock time, so its 'h' is no unit of hours ('about 20 people', 'environ 2h' keep theirs)."""
     def build() -> list[re.Pattern[str]]:
         leads = [lang.lex["time_leads"].regex for lang in grammar(analysis.rules).languages.values()]
         return [re.compile(rf"(?<![\w])(?:{lead})\s*$") for lead in leads if lead]
+    if _HOUR_MARK.match(analysis.masked, end) is None:
+        return False
     before = analysis.masked[max(0, start - 24):start]
     return any(p.search(before) for p in memo(analysis.rules, "clock_lead_patterns", build))
 

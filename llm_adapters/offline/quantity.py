@@ -318,7 +318,7 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
             continue
         if excluded.overlaps(number.start, number.end) and ((
                 not _own_unit_after(ctx, units, number, sentence) and not (number.ordinal and units.age))
-                or clock_led(analysis, number.start)):
+                or clock_led(analysis, number.start, number.end)):
             continue  # a date, a time, a telephone number ('for 12 days' stays a count of days; "his 7th" an age;
             # 'à 14h' a time, not 14 hours)
         allowed = ctx.allowed(sentence.is_question, "quantity", sentence.seeks_offer, sentence.proposes_figure)

@@ -238,3 +238,9 @@ def test_a_weekday_day_number_before_a_led_hour_is_the_day(ahead: int, hour: int
 def test_a_count_of_things_without_its_unit_noun_after_a_count_cue(count: int, template: str) -> None:
     assert _done(TYRES, template.format(n=count)).get("tyres") == str(count)
     assert "tyres" not in _done(TYRES, "size 185/65R15 please")  # the size's numbers count nothing
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(2, 30), st.sampled_from(["About {n} kids", "around {n} kids", "from {n} kids"]))
+def test_an_approximated_count_is_no_clock_time(count: int, template: str) -> None:
+    assert _done(PARTY, template.format(n=count)).get("children") == str(count)
