@@ -3,14 +3,19 @@
 Per query (k = 3): P@3 = returned records inside the acceptable set / returned (0 when nothing is returned for an
 answerable query); R@3 = acceptable records returned / min(3, |gold|). Queries expecting ``no_match`` or
 ``clarify`` score 1 on both when the status is right and nothing is recommended, else 0. Constraint satisfaction =
-recommendations inside the acceptable set; hallucination = recommendations that are not the directory's record (name
-or verbatim evidence) or fall outside the acceptable set. Follow-ups (``turns``) run as one conversation: each turn
-gets the previous turn's parsed query; the last turn is scored.
+recommendations inside the acceptable set; hallucination ('halluc') = recommendations that are not the directory's
+record (name or verbatim evidence) or fall outside the acceptable set. It is split: 'invent' = not the directory's
+record or a quote (main or per constraint) not verbatim in its source (must be 0); 'offgold' = the directory's real
+record with verbatim quotes outside the acceptable list; with the set's own evaluator ('viol', 'policy' of the
+judged ones) an off-gold record fails a gold constraint taken alone, or only the set's standing policy (a benefits
+office is no food site); the rest fail only the constraints' combination. Follow-ups (``turns``) run as one
+conversation: each turn gets the previous turn's parsed query; the last turn is scored.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -18,7 +23,7 @@ from typing import Any
 
 from benchmarks.directory.metrics import source_texts
 from engine.directory.errors import DirectoryUsageError
-from engine.directory.retriever import Answer, TraceRetriever
+from engine.directory.retriever import Answer, Result, TraceRetriever
 from engine.progress import progress
 
 
@@ -29,7 +34,12 @@ class SetTotals:
     recall: float = 0.0
     recs: int = 0
     satisfied: int = 0
-    hallucinated: int = 0
+    hallucinated: int = 0  # invented + off_gold (the historical 'halluc' column)
+    invented: int = 0  # not the directory's record, or a quote (main or per constraint) not verbatim in its source
+    off_gold: int = 0  # the directory's real record, verbatim quotes, but outside the query's acceptable list
+    off_gold_violating: int = 0  # ... of which fail one of the query's gold constraints taken alone
+    off_gold_policy: int = 0  # ... of which fail none of them but the set's own policy (a SNAP office is no food)
+    off_gold_judged: int = 0  # off-gold recommendations a constraint judge could split (0: the set has none)
     expect_clarify: int = 0
     clarify_right: int = 0
     expect_no_match: int = 0
@@ -45,6 +55,10 @@ class SetTotals:
             "queries": self.n, "P@3": round(self.precision / n, 4), "R@3": round(self.recall / n, 4),
             "CSR": round(self.satisfied / self.recs, 4) if self.recs else 1.0,
             "hallucination": round(self.hallucinated / self.recs, 4) if self.recs else 0.0,
+            "invented": self.invented, "off_gold": self.off_gold,
+            "off_gold_violating": (f"{self.off_gold_violating}/{self.off_gold_judged}" if self.off_gold_judged
+                                   else "-"),
+            "off_gold_policy": f"{self.off_gold_policy}/{self.off_gold_judged}" if self.off_gold_judged else "-",
             "clarify_ok": f"{self.clarify_right}/{self.expect_clarify}",
             "no_match_ok": f"{self.no_match_right}/{self.expect_no_match}",
             "refused": f"{self.refused}/{self.answerable}",
@@ -79,8 +93,43 @@ def ask(retriever: TraceRetriever, query: dict[str, Any], reference: datetime) -
     return answer
 
 
-def score_set(retriever: TraceRetriever, payload: dict[str, Any], k: int = 3) -> dict[str, SetTotals]:
+Judge = Callable[[dict[str, Any]], set[int]]  # the set's own evaluator: a constraint dict -> its acceptable records
+
+
+def _invented(retriever: TraceRetriever, texts: list[str], result: Result) -> bool:
+    """Not the directory's record, or some quote it gives (the main one or any constraint's) is not verbatim in
+    that record's source text: a claimed fact without a quote."""
+    index = result.source_index
+    record = retriever.directory.record(index)
+    if record is None or record.name != result.name or not 0 <= index < len(texts):
+        return True
+    quotes = [result.evidence, *(ev.quote for _, ev in result.citations)]
+    return any(quote not in texts[index] for quote in quotes)
+
+
+def _violation(judge: Judge, constraints: dict[str, Any], index: int, cache: dict[str, set[int]]) -> str:
+    """Why the set's own evaluator leaves a real record out: 'policy' when it is outside even the unconstrained
+    acceptable list (the set's standing rules, e.g. a benefits office is no food site), 'constraint' when it fails one
+    of the query's gold constraints taken alone, '' when it fails none alone (only their combination)."""
+    parts: list[dict[str, Any]] = [{}, *({key: value} for key, value in constraints.items() if key != "candidates")]
+    verdicts = []
+    for part in parts:
+        cache_key = json.dumps(part, sort_keys=True)
+        if cache_key not in cache:
+            cache[cache_key] = judge(part)
+        verdicts.append(index in cache[cache_key])
+    if not verdicts[0]:
+        return "policy"
+    return "constraint" if not all(verdicts[1:]) else ""
+
+
+def score_set(retriever: TraceRetriever, payload: dict[str, Any], k: int = 3,
+              judge: Judge | None = None) -> dict[str, SetTotals]:
+    """Score every query. With ``judge`` (the set's own gold evaluator) the off-gold recommendations are split into
+    those failing a gold constraint taken alone and those failing none (outside the gold only by the set's policy,
+    e.g. a SNAP office for a food query, or by the combination)."""
     reference = datetime.fromisoformat(payload["reference"])
+    judged: dict[str, set[int]] = {}
     texts = source_texts(retriever.directory)
     totals: dict[str, SetTotals] = {"all": SetTotals()}
     for query in progress(payload["queries"], "TRACE labelled set"):
@@ -91,12 +140,21 @@ def score_set(retriever: TraceRetriever, payload: dict[str, Any], k: int = 3) ->
         expect = query["expect"]
         good = 0
         real_bad = 0
-        for index, name, evidence in returned:
-            record = retriever.directory.record(index)
-            real = record is not None and record.name == name and 0 <= index < len(texts) and evidence in texts[index]
+        invented = off_gold = violating = policy = split = 0
+        for result in answer.results[:k]:
+            index = result.source_index
+            fake = _invented(retriever, texts, result)
             ok = index in acceptable
             good += ok
-            real_bad += (not real) or (not ok)
+            real_bad += fake or (not ok)
+            invented += fake
+            if not fake and not ok:
+                off_gold += 1
+                if judge is not None and query.get("constraints") is not None:
+                    split += 1
+                    why = _violation(judge, query["constraints"], index, judged)
+                    violating += why == "constraint"
+                    policy += why == "policy"
         if expect == "results":
             precision = good / len(returned) if returned else 0.0
             recall = min(1.0, good / min(k, len(gold))) if gold else float(bool(good))
@@ -113,6 +171,11 @@ def score_set(retriever: TraceRetriever, payload: dict[str, Any], k: int = 3) ->
             t.recs += len(returned)
             t.satisfied += good
             t.hallucinated += real_bad
+            t.invented += invented
+            t.off_gold += off_gold
+            t.off_gold_violating += violating
+            t.off_gold_policy += policy
+            t.off_gold_judged += split
             t.status_right += answer.status in {"results": {"results"}, "no_match": {"no_match"},
                                                 "clarify": {"clarify"},
                                                 "clarify_or_no_match": {"clarify", "no_match"}}[expect]
@@ -136,13 +199,14 @@ def score_set(retriever: TraceRetriever, payload: dict[str, Any], k: int = 3) ->
 def format_set_report(name: str, totals: dict[str, SetTotals], failures: bool = False) -> str:
     lines = [f"TRACE query set: {name}",
              f"{'family':12} {'n':>4} {'P@3':>6} {'R@3':>6} {'CSR':>7} {'halluc':>7} {'clarify':>8} {'nomatch':>8} "
-             f"{'refused':>8} {'status':>7}"]
+             f"{'refused':>8} {'status':>7} {'invent':>6} {'offgold':>7} {'viol':>7} {'policy':>7}"]
     order = ["all"] + sorted(k for k in totals if k != "all")
     for key in order:
         s = totals[key].summary()
         lines.append(f"{key:12} {s['queries']:>4} {s['P@3']:>6.3f} {s['R@3']:>6.3f} {s['CSR']:>7.2%} "
                      f"{s['hallucination']:>7.2%} {s['clarify_ok']:>8} {s['no_match_ok']:>8} {s['refused']:>8} "
-                     f"{s['status']:>7.2%}")
+                     f"{s['status']:>7.2%} {s['invented']:>6} {s['off_gold']:>7} {s['off_gold_violating']:>7} "
+                     f"{s['off_gold_policy']:>7}")
     if failures:
         lines.extend("  " + f for f in totals["all"].failures)
     return "\n".join(lines)

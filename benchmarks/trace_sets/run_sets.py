@@ -8,9 +8,12 @@ Reads the directories from ../shared/data/directories relative to the project ro
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import structlog
 
@@ -27,6 +30,19 @@ REGION_SETS = ["gulf_coast", "western_mass", "nw_ohio"]  # fresh sets on HAARRRv
 REGION2_SETS = ["nw_nc", "southern_co", "mercer_nj"]  # blind sets on three more regions (regions2/README.md)
 REGION3_SETS = ["western_wa", "sf_marin", "hawaii_island"]  # blind third batch (regions3/README.md)
 REGION4_SETS = ["union_nj", "hudson_nj", "greater_boston"]  # blind fourth batch (regions4/README.md)
+
+
+def _judge(folder: str, name: str) -> Callable[[dict[str, Any]], set[int]] | None:
+    """The batch's own gold evaluator (acceptable records of a constraint dict), to split the off-gold
+    recommendations into those failing a gold constraint and those failing none; None for the first four sets."""
+    modules = {"regions": "benchmarks.trace_sets.regions.build_regions",
+               "regions2": "benchmarks.trace_sets.regions2.build_regions2",
+               "regions3": "benchmarks.trace_sets.regions3.build_regions3",
+               "regions4": "benchmarks.trace_sets.regions4.build_regions4"}
+    if folder not in modules:
+        return None
+    evaluate = importlib.import_module(modules[folder]).evaluate
+    return lambda constraints: set(evaluate(name, constraints)[1])
 
 
 def main() -> int:
@@ -56,7 +72,8 @@ def main() -> int:
                 return 2
             directory = root / payload["directory"]
         retriever = TraceRetriever.from_files(directory, PROJECT / payload["mapping"], rules=load_rules())
-        print(format_set_report(name, score_set(retriever, payload), args.failures), end="\n\n")
+        totals = score_set(retriever, payload, judge=_judge(folder, name))
+        print(format_set_report(name, totals, args.failures), end="\n\n")
     return 0
 
 

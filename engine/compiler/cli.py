@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         raise CompileError(f"{where}: {error['msg']}", code="compile.input_invalid") from exc
     output_folder(args.out, "compile.output_folder_missing")
     written = write_outcome(outcome, args.out, args.vocab_out)
-    print(review_text(outcome, language_note=language_note))
+    print(review_text(outcome, load_compiler_rules(args.rules), language_note=language_note))
     summary = ", ".join(f"{o.id}={o.weight}" for o in outcome.spec.ordered())
     print(f"wrote {args.out} ({outcome.compiler}): {summary}")
     locale = outcome.spec.locale

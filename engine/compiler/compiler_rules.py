@@ -95,6 +95,7 @@ class OptionRules(_Rules):
     open_list_markers: TermsByLanguage
     choice_starts: TermsByLanguage
     example_markers: TermsByLanguage
+    gloss_markers: TermsByLanguage = Field(default_factory=dict)
     max_option_words: int
     min_options: int
     vocabulary_description: TextByLanguage
@@ -143,6 +144,8 @@ class LocaleRules(_Rules):
     place_dominance: float = 5.0
     alternate_name_weight: float = 1.0  # a place found only under an alternate name weighs this share of its people
     region_names: dict[str, list[str]] = Field(default_factory=dict)  # country -> its first-level regions
+    main_currencies: dict[str, str] = Field(default_factory=dict)  # country -> the tender it issues (CLDR-derived)
+    notable_place_population: int = 0  # a town this large elsewhere makes a name ambiguous (0: population ratio only)
 
 
 class ObjectiveKindRule(_Rules):
@@ -198,6 +201,18 @@ class CorpusRules(_Rules):
     not_places: list[str]
 
 
+class ReviewRules(_Rules):
+    """Texts of the manager's review (rules/compiler.json ``review``), per language."""
+
+    description: str
+    texts: dict[str, dict[str, str]]
+
+    def text(self, language: str, key: str, /, **values: object) -> str:
+        """The text ``key`` in ``language`` (English when that language lacks it), its placeholders filled."""
+        template = self.texts.get(language, {}).get(key) or self.texts["en"][key]
+        return template.format(**values)
+
+
 class CompilerRules(_Rules):
     version: str
     description: str
@@ -218,9 +233,11 @@ class CompilerRules(_Rules):
     quantity_units: TermsByLanguage
     sibling_roles: list[SiblingRole] = Field(default_factory=list)
     measure_suffixes: TermsByLanguage = Field(default_factory=dict)
+    currency_suffixes: TermsByLanguage = Field(default_factory=dict)
     unit_synonyms: list[UnitSynonyms] = Field(default_factory=list)
     money: MoneyRules
     locale: LocaleRules
+    review: ReviewRules | None = None  # None: older rule files; the review falls back to English built-ins
     objective_kinds: list[ObjectiveKindRule]
     corpus: CorpusRules
 
@@ -314,6 +331,12 @@ class GovernanceContext(_Rules):
     sentence_subject_groups: list[str] = Field(default_factory=list)  # groups that count anywhere in the sentence
     person_words: TermsByLanguage = Field(default_factory=dict)  # a person named in the phrase keeps it prohibited
     person_possessives: TermsByLanguage = Field(default_factory=dict)  # "their", "leurs": so does a possessive
+    # group -> the only categories it sets aside ("event": a race or a birthday party, never a religion); a group
+    # not listed sets aside every category
+    applies_to: dict[str, list[str]] = Field(default_factory=dict)
+    # groups naming an attribute of what the keyword names: they count only as the first word before the keyword
+    # past connectors ("la nationalité du passeport"), nowhere else
+    attribute_groups: list[str] = Field(default_factory=list)
 
     _words: dict[str, str] | None = PrivateAttr(default=None)
 
@@ -329,6 +352,12 @@ class GovernanceContext(_Rules):
             self._words = {w: group for group, by_language in self.not_person.items()
                            for words in by_language.values() for w in words}
         return self._words.get(word)
+
+    def applies(self, group: str, category: str, before: bool = False) -> bool:
+        """Whether a subject of ``group`` sets aside ``category`` (``before``: as the word before the keyword)."""
+        if (group in self.attribute_groups) != before:
+            return False
+        return group not in self.applies_to or category in self.applies_to[group]
 
     def connector_words(self) -> set[str]:
         return {w for words in self.connectors.values() for w in words}
@@ -382,6 +411,16 @@ def _typed(model: type[_M], data: Mapping[str, Any], name: str) -> _M:
     except ValidationError as exc:
         where, message = first_validation_error(exc, "/", "(top)")
         raise CompilerRulesError(f"{name}.json: at {where}: {message}") from exc
+
+
+def review_rules(rules: CompilerRules) -> ReviewRules:
+    """The review texts of ``rules``, or the shipped ones for a rule file older than the review section."""
+    if rules.review is not None:
+        return rules.review
+    shipped = load_compiler_rules().review
+    if shipped is None:
+        raise CompilerRulesError("compiler.json: the shipped rules have no review section")
+    return shipped
 
 
 def load_compiler_rules(source: Path | Mapping[str, Any] | None = None) -> CompilerRules:

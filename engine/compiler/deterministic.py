@@ -9,7 +9,7 @@ from typing import Any
 import structlog
 
 from engine.compiler.assemble import Built, KindContext, build_spec, default_spec_id, default_title, from_phrases
-from engine.compiler.compiler_rules import CompilerRules, GovernanceRules, ObjectiveKindRule
+from engine.compiler.compiler_rules import CompilerRules, GovernanceRules, ObjectiveKindRule, review_rules
 from engine.compiler.corpus import (
     CorpusDocument,
     derive_options,
@@ -207,23 +207,26 @@ class DeterministicCompiler:
         if issues:
             raise GoalSpecError(issues)
         self.check_coverage(spec)
+        # the notes are written in the intent's language (rules/compiler.json ``review``)
+        review, language = review_rules(self.rules), spec.default_language
         all_notes = [*(notes or []), *language_notes]
-        all_notes += [f"not information to collect (context): '{text}'" for text in reading.context]
-        all_notes += [f"governance: {j.reason()} (in '{j.phrase()}'); not a prohibited category"
+        all_notes += [review.text(language, "note_context", text=text) for text in reading.context]
+        all_notes += [review.text(language, "note_set_aside", keyword=j.match.keyword, group=j.group,
+                                  subject=j.subject, phrase=j.phrase())
                       for j in set_aside([reading.folded], self.governance)]
-        all_notes += [f"'{o.id}' is implied by '{p}' (not named explicitly)"
-                      for o in spec.ordered() for p in o.criterion.params.get("intent_phrases", [])
-                      if any(ph.implied and ph.text == p for ph in reading.phrases)]
-        all_notes += [f"'{o.id}' is free text: no more specific kind fits '{o.name}'"
+        implied = [(o.id, p) for o in spec.ordered() for p in o.criterion.params.get("intent_phrases", [])
+                   if any(ph.implied and ph.text == p for ph in reading.phrases)]
+        all_notes += [review.text(language, "note_implied", id=oid, phrase=p) for oid, p in implied]
+        all_notes += [review.text(language, "note_free_text", id=o.id, name=o.name)
                       for o in spec.ordered() if o.criterion.kind is CriterionKind.FREE_TEXT]
-        all_notes += [f"'{o.id}' is answered by naming a term your documents list under '{label}': "
-                      + ", ".join(terms) for o in spec.ordered() if o.criterion.kind is CriterionKind.FREE_TEXT
+        all_notes += [review.text(language, "note_labelled", id=o.id, label=label, terms=", ".join(terms))
+                      for o in spec.ordered() if o.criterion.kind is CriterionKind.FREE_TEXT
                       for label, terms in context.labelled.items()
                       if set(terms) <= set(o.criterion.params.get("cues", {}).get(spec.default_language, []))]
         log.info("compiler.compile.done", compiler=compiler, spec_id=spec.id,
                  objectives=[o.id for o in spec.ordered()], rules_version=self.rules.version)
         return CompileOutcome(spec=spec, vocabularies=dict(spec.vocabularies), notes=all_notes, compiler=compiler,
-                              calls=calls or [])
+                              calls=calls or [], implied=sorted({oid for oid, _ in implied}))
 
     def check_coverage(self, spec: GoalSpec) -> None:
         """The candidate must pass the same intent check as `goals validate` (a compiler bug otherwise)."""

@@ -89,12 +89,26 @@ def _bounds(text: str, start: int, end: int, edge: re.Pattern[str]) -> tuple[int
     return (before[-1] if before else 0), (after.start() if after else len(text))
 
 
-def _subject_in(words: list[str], context: GovernanceContext, groups: set[str] | None = None
+def _subject_in(words: list[str], context: GovernanceContext, label: str, groups: set[str] | None = None
                 ) -> tuple[str, str] | None:
     for word in words:
         stem = _POSSESSIVE.sub(r"\1", word)
         group = context.subject_group(word) or context.subject_group(stem)
-        if group is not None and (groups is None or group in groups):
+        if group is not None and (groups is None or group in groups) and context.applies(group, label):
+            return word, group
+    return None
+
+
+def _attribute_of(text: str, match: Match, context: GovernanceContext, connectors: set[str]
+                      ) -> tuple[str, str] | None:
+    """The first word before the keyword past connectors, or the word right after it, when it names an attribute
+    (``attribute_groups``) of what the keyword names ("la nationalité du passeport", "the passport expiry date":
+    the document's nationality or expiry, not its number)."""
+    before = [w for w in _WORD.findall(text[: match.start]) if w not in connectors][-1:]
+    after = _WORD.findall(text[match.end:])[:1]  # a compound: "the passport expiry date"
+    for word in [*before, *after]:
+        group = context.subject_group(word)
+        if group is not None and context.applies(group, match.label, before=True):
             return word, group
     return None
 
@@ -105,12 +119,12 @@ def _by_phrase(text: str, match: Match, context: GovernanceContext) -> tuple[str
     phrase = _WORD.findall(text[start:match.start]) + _WORD.findall(text[match.end:end])
     if set(phrase) & context.persons():
         return None
-    found = _subject_in(phrase, context)
+    found = _subject_in(phrase, context, match.label)
     if found is not None or set(phrase) & context.possessives():
         return found
     s_start, s_end = _bounds(text, match.start, match.end, _SENTENCE_EDGE)
     sentence = _WORD.findall(text[s_start:s_end].replace("'s ", " ").replace("’s ", " "))
-    return _subject_in(sentence, context, set(context.sentence_subject_groups))
+    return _subject_in(sentence, context, match.label, set(context.sentence_subject_groups))
 
 
 def judge(texts: Iterable[str], rules: GovernanceRules) -> list[Judged]:
@@ -127,9 +141,12 @@ def judge(texts: Iterable[str], rules: GovernanceRules) -> list[Judged]:
                 for word in _neighbour(folded, match, connectors):
                     stem = _POSSESSIVE.sub(r"\1", word)
                     group = context.subject_group(word) or context.subject_group(stem)
-                    if group is not None:
+                    if group is not None and context.applies(group, match.label):
                         subject = word
                         break
+                    group = None
+                if subject is None and (other := _attribute_of(folded, match, context, connectors)) is not None:
+                    subject, group = other
                 if subject is None and (other := _by_phrase(folded, match, context)) is not None:
                     subject, group = other
             found.append(Judged(match, folded, subject, group))

@@ -168,6 +168,7 @@ class _Reader:
         self.articles = set(ph.articles.get(language, [])) if language else every_article
         self.units = _patterns(rules, rules.quantity_units, "quantity_units")
         self.measures = _patterns(rules, rules.measure_suffixes, "measure_suffixes")
+        self.currencies = _patterns(rules, rules.currency_suffixes, "currency_suffixes")
         self.stop = {w for ws in rules.phrasing.stopwords.values() for w in ws}
         self.alternatives = _word_list([j for js in rules.options.alternative_joiners.values() for j in js])
         self.choice = _word_list([c for cs in rules.options.choice_starts.values() for c in cs])
@@ -319,7 +320,53 @@ class _Reader:
             position, before = cut_end, text
         items.append(_Item(position, end, before))
         kept = [i for i in items if self.folded[i.start:i.end].strip(" .,'\"")]
-        return self._join_examples(self._join_option_lists(kept))
+        return self._join_glosses(self._join_examples(self._join_option_lists(self._join_colon_options(kept))))
+
+    def _join_colon_options(self, items: list[_Item]) -> list[_Item]:
+        """ "account type: checking, savings, etc": short items after a colon list the options of the item before it
+        (a heading or a bare collect marker before the colon opens a list instead)."""
+        result: list[_Item] = []
+        i = 0
+        while i < len(items):
+            item = items[i]
+            j = i + 1
+            while j < len(items) and items[j].cut_before == (":" if j == i + 1 else ",") \
+                    and self._short(items[j]) is not None:
+                j += 1
+            if j - i < 2 or item.options or self._only_marker(self.folded[item.start:item.end]) \
+                    or (not self._kinds_in(item.start, item.end) and self._marker_end(
+                        self.folded[item.start:item.end]) is None):
+                result.append(item)
+                i += 1
+                continue
+            listed, is_open = _listed(self.ft.original(items[i + 1].start, items[j - 1].end), self.rules)
+            if len(listed) < self.rules.options.min_options:
+                result.append(item)
+                i += 1
+                continue
+            item.options, item.open_options = tuple(listed), is_open
+            item.option_span = (items[i + 1].start, items[j - 1].end)
+            result.append(item)
+            i = j
+        return result
+
+    def _join_glosses(self, items: list[_Item]) -> list[_Item]:
+        """ "passenger destination, either an address or a landmark": an item opening with a gloss marker re-describes
+        the item before it; it is context unless it names a kind the item before it does not."""
+        markers = sorted((m for ms in self.rules.options.gloss_markers.values() for m in ms), key=len, reverse=True)
+        result: list[_Item] = []
+        for item in items:
+            text = self.folded[item.start:item.end].lstrip()
+            marker = next((m for m in markers if re.match(rf"{re.escape(m)}(?!\w)", text)), None)
+            if marker is None or not result or item.cut_before != ",":
+                result.append(item)
+                continue
+            before = {m.label for m in self._kinds_in(result[-1].start, result[-1].end)}
+            if any(m.label not in before for m in self._kinds_in(item.start, item.end)):
+                result.append(item)
+                continue
+            self.context.append(self.ft.original(item.start, item.end).strip(" ,"))
+        return result
 
     def _join_examples(self, items: list[_Item]) -> list[_Item]:
         """ "their favourite cuisine, e.g. Italian or Thai": examples become the previous item's options."""
@@ -536,6 +583,17 @@ class _Reader:
                 return start + match.start(), self.ft.original(start + match.start("unit"), start + match.end("unit"))
         return None
 
+    def _currency_scope(self, start: int, end: int) -> int | None:
+        """A currency scope ending the phrase ("… in Fijian dollars", "… en FCFA"): where the phrase ends without
+        it; the scope is reported as context."""
+        text = self.folded[start:end]
+        for pattern in self.currencies:
+            match = pattern.search(text)
+            if match is not None and match.start() > 0:
+                self.context.append(self.ft.original(start + match.start(), end).strip())
+                return start + match.start()
+        return None
+
     def _measured_kind(self, kind: str | None, start: int, end: int) -> str | None:
         """The kind a phrase with a unit scope gets: its own when that is a quantity or money; otherwise the
         generic count, unless its head noun is plural ("las medidas en centímetros": several numbers, free text)."""
@@ -558,6 +616,10 @@ class _Reader:
         measure = self._measure(start, end)
         if measure is not None:
             end = measure[0]
+        cut = self._currency_scope(start, end) if measure is None else None
+        priced = cut is not None
+        if cut is not None:
+            end = cut
         parens = [(s, e) for s, e in self.parens if start <= s < end]
         options, is_open = list(item.options), item.open_options
         pieces, last = [], start
@@ -577,7 +639,7 @@ class _Reader:
             if options:  # a keyword inside the options ("full-time or part-time") does not name the phrase's kind
                 first = self.folded.find(fold_word(options[0]), start, end)
                 kinds = [m for m in kinds if first < 0 or m.end <= first]
-        match = kinds[0] if kinds else None
+        match = self._head_kind(kinds, start, end)
         if match is not None and item.option_span and match.start >= item.option_span[0]:
             match = None  # a keyword inside the listed options does not name the phrase's kind
         unit = None
@@ -592,9 +654,16 @@ class _Reader:
             unit_rule = self.rules.kind(unit_match.label) if unit_match else None
             if unit_match is not None and unit_rule is not None and unit_rule.criterion.value == "contact":
                 kind, match, unit = unit_match.label, unit_match, None  # "un número de celular" is a contact
+            counted = self._counted(start, end)
+            if counted is not None and match is not None and match.start >= counted[0] \
+                    and rule.criterion.value not in ("quantity", "money", "contact"):
+                # "le nombre d'heures", "cuántos días": a count of the thing the keyword names, not the thing
+                kind, match, unit = self._count_kind(), None, counted[1]
         elif kind is None and (unit := self._unit(start, end)) is not None:
             kind = next((k.key for k in self.rules.objective_kinds
                          if k.criterion.value == "quantity" and "unit" not in k.params), None)
+        if priced and kind is None and not options:  # "their total in Fijian dollars": an amount of money
+            kind = next((k.key for k in self.rules.objective_kinds if k.criterion.value == "money"), None)
         measured = False
         if measure is not None and not options:
             measured_kind = self._measured_kind(kind, start, end)
@@ -605,6 +674,28 @@ class _Reader:
                       options=tuple(options), open_options=is_open, unit=unit, option_head=item.option_head,
                       option_forms=tuple(forms),
                       source=self.ft.original(start, end), article=self._article(item, start), measured=measured)
+
+    def _head_kind(self, kinds: list[Match], start: int, end: int) -> Match | None:
+        """The keyword that names the phrase's head noun ("destination-to-origin flight date" is a date, not a
+        place; "total costs" is money); the first keyword when none covers the head."""
+        from engine.compiler.phrasing import head_noun
+
+        if not kinds:
+            return None
+        first = self.rules.kind(kinds[0].label)
+        if first is not None and first.criterion.value in ("quantity", "money"):
+            return kinds[0]  # a count or an amount governs its noun ("how many of the vehicles")
+        head = head_noun(self.ft.original(start, end), self.rules)
+        at = re.search(rf"(?<![\w'’-]){re.escape(head)}(?![\w'’-])", self.folded[start:end]) if head else None
+        if at is None:
+            return kinds[0]
+        position = start + at.start()
+        question = all(w in self.stop for w in _WORD.findall(kinds[0].keyword))
+        if question and not self.folded[kinds[0].end:position].strip(" "):
+            question = False  # "para qué fecha": the question word asks for the noun right after it
+        if question:
+            return kinds[0]  # a question word governs its clause ("where the vehicle is parked")
+        return next((m for m in kinds if m.start <= position < m.end), kinds[0])
 
     def _choice_options(self, start: int, end: int, bare: bool = False) -> tuple[list[str], list[str]]:
         """ "whether they want to rent or buy" -> rent, buy; "whether it's a sailing yacht or a motor boat" ->
@@ -642,6 +733,19 @@ class _Reader:
                    self.ft.original(right[0].start(), right[-1].end())]
         return options, [f if f != o else "" for f, o in zip((full_left, full_right), options, strict=True)]
 
+    def _counted(self, start: int, end: int) -> tuple[int, str] | None:
+        """Where the counted word after a unit trigger starts ("number of |hours"), and that word."""
+        for pattern in self.units:
+            match = pattern.search(self.folded, start, end)
+            if match is not None and match.group("unit") not in self.stop:
+                return match.start("unit"), self.ft.original(match.start("unit"), match.end("unit"))
+        return None
+
+    def _count_kind(self) -> str | None:
+        """The generic count kind (a quantity with no unit of its own)."""
+        return next((k.key for k in self.rules.objective_kinds
+                     if k.criterion.value == "quantity" and "unit" not in k.params), None)
+
     def _unit(self, start: int, end: int) -> str | None:
         """The word right after a unit trigger ("how many employees", "cuántos alumnos")."""
         for pattern in self.units:
@@ -678,7 +782,7 @@ class _Reader:
             left, right = result[index], result[index + 1]
             if phrases[index + 1][1] not in joiners:
                 continue
-            if right.measured and left.kind is None and not left.options and left.unit is None \
+            if right.measured and left.kind in (None, self._count_kind()) and not left.options and left.unit is None \
                     and self._bare_noun(left) and self._bare_noun(right):
                 # "the boat's length and draught in metres": the unit scope ends the coordination, so both share it
                 measured_kind = self._measured_kind(None, left.start, left.end)

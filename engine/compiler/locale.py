@@ -98,6 +98,32 @@ def _tender_codes() -> frozenset[str]:
                      for code in babel.numbers.get_territory_currencies(territory, tender=True))
 
 
+@lru_cache(maxsize=1)
+def _currency_names() -> dict[str, str]:
+    """Folded CLDR display names of current tenders, singular and plural, in English, Spanish and French
+    ("Fijian dollars", "dólares fiyianos", "dollars fidjiens" -> FJD): each names one currency."""
+    names: dict[str, str] = {}
+    for language in _LANGUAGES:
+        locale = babel.Locale(language)
+        plurals = locale._data["currency_names_plural"]
+        for code in sorted(_tender_codes()):
+            for name in {locale.currencies.get(code), *plurals.get(code, {}).values()}:
+                if name:
+                    names.setdefault(fold(name), code)
+    return names
+
+
+@lru_cache(maxsize=1)
+def _issuers() -> dict[str, str]:
+    """Currency -> the one territory using it as legal tender today, for currencies only one territory uses
+    (a currency shared by a monetary union, the euro or the CFA franc, names no country)."""
+    users: dict[str, set[str]] = {}
+    for territory in babel.core.get_global("territory_currencies"):
+        for code in babel.numbers.get_territory_currencies(territory, tender=True):
+            users.setdefault(code, set()).add(territory)
+    return {code: next(iter(t)) for code, t in users.items() if len(t) == 1}
+
+
 def hints(texts: Iterable[str], rules: LocaleRules) -> Hints:
     found = Hints()
     ignored = {fold(n) for n in rules.ignored_place_names}
@@ -107,7 +133,7 @@ def hints(texts: Iterable[str], rules: LocaleRules) -> Hints:
         found.zones |= _capitalised_hits(text, _cities(), ignored)
         found.currencies |= {c for c in re.findall(r"\b[A-Z]{3}\b", text) if c in codes and c != "USA"}
         folded = fold(text)
-        for term, code in rules.currency_terms.items():
+        for term, code in [*rules.currency_terms.items(), *_currency_names().items()]:
             if re.search(_term_pattern(fold(term)), folded):
                 found.currencies.add(code)
         found.ambiguous_currency |= any(re.search(_term_pattern(fold(t)), folded)
@@ -133,7 +159,11 @@ def _country_zone(country: str, rules: LocaleRules) -> str | None:
     return rules.main_time_zones.get(country)
 
 
-def _country_currency(country: str) -> str | None:
+def main_currency(country: str, rules: LocaleRules) -> str | None:
+    """The country's own currency: the rule data's main currency where CLDR lists another country's tender first
+    (a common monetary area), else CLDR's first current legal tender."""
+    if country in rules.main_currencies:
+        return rules.main_currencies[country]
     currencies = babel.numbers.get_territory_currencies(country, tender=True)
     return currencies[0] if currencies else None
 
@@ -166,28 +196,38 @@ def _derive(found: Hints, rules: LocaleRules) -> tuple[str | None, str | None, s
     territory = _zone_territory(zone) if zone is not None else None
     if territory is not None and not countries:
         countries.add(territory)
+    if not countries and len(found.currencies) == 1:
+        # a currency only one country uses ("in Fijian dollars") names that country
+        issuer = _issuers().get(next(iter(found.currencies)))
+        countries |= {issuer} if issuer is not None else set()
     country = next(iter(countries)) if len(countries) == 1 else None
     if zone is not None and country is not None and _zone_territory(zone) != country:
         zone = None  # a city of another country: trust neither for the zone
     currency = next(iter(found.currencies)) if len(found.currencies) == 1 else None
     if currency is None and country is not None and not found.currencies:
-        currency = _country_currency(country)
+        currency = main_currency(country, rules)
     region = country if country in phonenumbers.SUPPORTED_REGIONS else None
     return currency, region, zone or (_country_zone(country, rules) if country else None)
 
 
 def _official(country: str, language: str) -> bool:
     spoken = babel.core.get_global("territory_languages").get(country, {})
-    return spoken.get(language, {}).get("official_status") in ("official", "de_facto_official")
+    # a regional official language counts (Spanish in the United States: "San José" may be California's)
+    return spoken.get(language, {}).get("official_status") in ("official", "de_facto_official", "official_regional")
 
 
-def _speaking(place: NamedPlace, language: str | None) -> NamedPlace:
+def _speaking(place: NamedPlace, language: str | None, rules: LocaleRules) -> NamedPlace:
     """The candidates in countries whose official language is the intent's, when there are any: used only when
-    the population alone does not decide (an English intent naming "Cambridge" keeps GB, US, CA, NZ)."""
-    if language is None:
+    the population alone does not decide (a Spanish intent naming "Zaragoza" drops a Philippine town of that
+    name). The heaviest candidate stays when it is a city of ``notable_place_population`` or more: an English
+    intent naming "Athens" keeps Greece beside Georgia's city instead of silently choosing the smaller one."""
+    if language is None or not place.candidates:
         return place
-    kept = tuple(c for c in place.candidates if _official(c.country, language))
-    return NamedPlace(place.name, kept) if kept else place
+    weight = rules.alternate_name_weight
+    heaviest = max(place.candidates, key=lambda c: c.weight(weight))
+    kept = tuple(c for c in place.candidates if _official(c.country, language)
+                 or (c is heaviest and c.weight(weight) >= rules.notable_place_population))
+    return NamedPlace(place.name, kept, place.qualifier) if kept else place
 
 
 def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iterable[str],
@@ -196,11 +236,13 @@ def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iter
     """(currency, region, zone) from the towns the intent names, and the names left ambiguous. A country the
     intent also names picks among an ambiguous name's candidates ("Valencia, Spain")."""
     decided: list[Candidate] = []
+    names: list[str] = []  # the name each decided candidate was read from
     ambiguous: list[NamedPlace] = []
     weight = rules.alternate_name_weight
     for place in named_places(intent, rules, not_places, _countries()):
-        choice = place.decided(rules.place_dominance, weight) \
-            or _speaking(place, language).decided(rules.place_dominance, weight)
+        notable = rules.notable_place_population
+        choice = place.decided(rules.place_dominance, weight, notable) \
+            or _speaking(place, language, rules).decided(rules.place_dominance, weight, notable)
         if choice is None:
             named = [c for c in place.candidates if c.country in found.countries]
             choice = named[0] if len(named) == 1 else None
@@ -208,11 +250,24 @@ def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iter
             ambiguous.append(place)
         else:
             decided.append(choice)
+            names.append(place.name)
+    # another town the intent names settles an ambiguous one when exactly one of its candidates shares its country
+    # ("Sainte-Anne and Pointe-à-Pitre")
+    for place in list(ambiguous):
+        shared = [c for c in place.candidates if c.country in {d.country for d in decided}]
+        if len(shared) == 1:
+            ambiguous.remove(place)
+            decided.append(shared[0])
+            names.append(place.name)
     countries = {c.country for c in decided}
     if len(countries) != 1:
         return None, ambiguous
     city = decided[0]
-    currency = next(iter(found.currencies)) if len(found.currencies) == 1 else _country_currency(city.country)
+    # the IANA zone named after the town itself is more precise than the gazetteer's ("Ceuta": Africa/Ceuta)
+    own_zone = _cities().get(fold(names[0]))
+    if own_zone is not None and _zone_territory(own_zone) == city.country:
+        city = Candidate(city.country, own_zone, city.population, city.alternate)
+    currency = next(iter(found.currencies)) if len(found.currencies) == 1 else main_currency(city.country, rules)
     region = city.country if city.country in phonenumbers.SUPPORTED_REGIONS else None
     return (currency, region, city.time_zone or _country_zone(city.country, rules)), []
 
@@ -226,6 +281,9 @@ def resolve_locale(*, currency: str | None, phone_region: str | None, time_zone:
     derived: list[tuple[str | None, str | None, str | None]] = []
     intent_hints = hints([intent], rules)
     from_places, ambiguous = _from_places(intent, intent_hints, rules, not_places, language)
+    if ambiguous:
+        # a zone read from a city name ("La Paz" -> America/La_Paz) is the same guess the gazetteer refused
+        intent_hints.zones.clear()
     if from_places is not None:
         derived.append(from_places)
     elif not intent_hints.empty():
@@ -239,7 +297,7 @@ def resolve_locale(*, currency: str | None, phone_region: str | None, time_zone:
         phone_region = phone_region or d_region
         time_zone = time_zone or d_zone
     if currency is None and phone_region is not None and not any(d[0] for d in derived):
-        currency = _country_currency(phone_region) if needs.currency else None
+        currency = main_currency(phone_region, rules) if needs.currency else None
     if time_zone is None and phone_region is not None and needs.time_zone:
         time_zone = _country_zone(phone_region, rules)
     missing = [(setting, objectives) for setting, objectives, value in (

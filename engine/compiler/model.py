@@ -59,6 +59,7 @@ class CompileOutcome(BaseModel):
     notes: list[str] = Field(default_factory=list)
     compiler: str
     calls: list[dict[str, Any]] = Field(default_factory=list)  # LLM call metadata, if an LLM was used
+    implied: list[str] = Field(default_factory=list)  # objectives only implied by the intent (flagged in review)
 
 
 class GoalCompiler(Protocol):

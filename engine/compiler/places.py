@@ -60,7 +60,10 @@ class NamedPlace:
     candidates: tuple[Candidate, ...]  # the largest place of that name in each country, largest first
     qualifier: str | None = None  # the country a qualifier after the name points to ("London, Ontario": CA)
 
-    def decided(self, dominance: float, alternate_weight: float = 1.0) -> Candidate | None:
+    def decided(self, dominance: float, alternate_weight: float = 1.0, notable: int = 0) -> Candidate | None:
+        """The candidate the name means without asking: the only one, the qualifier's, or one that outweighs
+        every other country's by ``dominance`` while no other country has a town of ``notable`` people or more
+        of that name (a city of its own: "Kingston" is Jamaica's capital and a city in Ontario)."""
         if self.qualifier is not None:
             kept = [c for c in self.candidates if c.country == self.qualifier]
             return kept[0] if kept else Candidate(self.qualifier, None, 0)
@@ -68,6 +71,8 @@ class NamedPlace:
             return self.candidates[0]
         ranked = sorted(self.candidates, key=lambda c: (-c.weight(alternate_weight), c.country))
         first, second = ranked[0], ranked[1]
+        if notable and second.weight(alternate_weight) >= notable:
+            return None
         return first if first.weight(alternate_weight) >= dominance * max(second.weight(alternate_weight), 1) \
             else None
 

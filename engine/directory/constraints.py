@@ -131,7 +131,7 @@ def matching_slots(record: Record, hours: HoursConstraint) -> tuple[Slot, ...]:
 # ----------------------------------------------------------------------------- places & names
 def place_holds(record: Record, place: PlaceConstraint) -> bool:
     if place.kind == "city":
-        return record.city_key == place.key
+        return record.city_key == place.key or any(key == place.key for key, _ in record.zip_towns)
     if place.kind == "county":
         return place.key in record.county_keys
     if place.kind == "zip":
@@ -168,6 +168,8 @@ def name_holds(record: Record, name: NameConstraint) -> bool:
 def _place_quote(record: Record, place: PlaceConstraint) -> Evidence | None:
     field_name = {"city": "city", "county": "county", "zip": "zip", "state": "state", "quadrant": "address"}[place.kind]
     quotes = record.raw.get(field_name) or ()
+    if place.kind == "city" and record.city_key != place.key and record.raw.get("zip"):
+        return record.raw["zip"][0]  # the town was read from this ZIP, not from the city field
     if place.kind == "county":
         for quote in quotes:
             if place.key and place.key.split()[0] in " ".join(key_tokens(quote.quote)):

@@ -178,6 +178,9 @@ class ServiceType:
     query_patterns: tuple[re.Pattern[str], ...]
     record_patterns: tuple[re.Pattern[str], ...]
     food_words_in_name: tuple[str, ...]
+    # a record evidencing the service in any text and matching none of these offers no food ('SNAP assistance
+    # available' on a hospital's listing); empty: only a service in the name makes a record non-food
+    food_offer_patterns: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -216,6 +219,7 @@ class NaturalVocabulary:
     municipality_words: frozenset[str] = frozenset()  # 'township': a municipality holding villages of other names
     city_misspelling_ratio: float = 100.0  # a spelling that is no real town, beside a real one ('Kurtisown')
     name_negation: tuple[re.Pattern[str], ...] = ()  # 'not the', 'other than' right before a name: excluded
+    negatable_kinds: frozenset[str] = frozenset()  # 'school', 'church': 'not at a school' excludes those names
     served_zip_patterns: tuple[re.Pattern[str], ...] = ()  # a record's passage listing the ZIP codes it serves
     residence_zip_cues: tuple[re.Pattern[str], ...] = ()  # 'I live in' right before a ZIP code
 
@@ -371,7 +375,8 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
 
     services = {
         sid: ServiceType(sid, pats(e["query_patterns"], f"services.{sid}"),
-                         pats(e["record_patterns"], f"services.{sid}"), _words(e["food_words_in_name"]))
+                         pats(e["record_patterns"], f"services.{sid}"), _words(e["food_words_in_name"]),
+                         pats(e.get("food_offer_patterns", []), f"services.{sid}.food_offer_patterns"))
         for sid, e in data["services"].items()
     }
     prox = data["proximity"]
@@ -403,6 +408,7 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         messages={k: dict(v) for k, v in data["messages"].items()},
         municipality_words=frozenset(_words(data.get("municipality_words", []))),
         name_negation=pats(data.get("name_negation_patterns", []), "name_negation_patterns"),
+        negatable_kinds=frozenset(_words(data.get("negatable_kind_words", []))),
         served_zip_patterns=pats(data.get("served_zip_patterns", []), "served_zip_patterns"),
         residence_zip_cues=pats(data.get("residence_zip_cues", []), "residence_zip_cues"),
     )

@@ -150,11 +150,15 @@ def build_graph(directory: Directory) -> KnowledgeGraph:
         if record.city_key and record.city:
             graph.add_node(f"city:{record.city_key}", record.city)
             graph.add_edge(node, "LOCATED_IN", f"city:{record.city_key}")
+        for key, label in record.zip_towns:
+            if key != record.city_key:
+                graph.add_node(f"city:{key}", label)
+                graph.add_edge(node, "LOCATED_IN", f"city:{key}")
         for key, display in zip(record.county_keys, record.counties, strict=True):
             graph.add_node(f"county:{key}", display)
             graph.add_edge(node, "IN_COUNTY", f"county:{key}")
-            if record.city_key:
-                city_county[record.city_key][key] += 1
+            for town in record.town_keys:
+                city_county[town][key] += 1
         if record.zip:
             graph.add_node(f"zip:{record.zip}", record.zip)
             graph.add_edge(node, "HAS_ZIP", f"zip:{record.zip}")

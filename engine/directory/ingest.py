@@ -23,7 +23,7 @@ from engine.directory.mapping import Mapping, get_path, load_mapping, tag_values
 from engine.directory.models import SERVED_ZIP, Evidence, Record, Schedule
 from engine.directory.normalize import clean, display_case, key_tokens, place_key
 from engine.directory.semantic import ConceptMatcher, split_passages
-from engine.directory.zip_fill import fill_places, move_to_address_state
+from engine.directory.zip_fill import add_zip_towns, fill_places, move_to_address_state
 from engine.text import fold
 
 log = structlog.get_logger("grace.directory")
@@ -225,6 +225,9 @@ class _Builder:
             in_name = quotes[0] is name_evidence
             if in_name and not any(word in folded_name for word in service.food_words_in_name):
                 non_food = True
+            elif service.food_offer_patterns and not any(p.search(form) for _, form in forms
+                                                         for p in service.food_offer_patterns):
+                non_food = True  # the service and no word of food anywhere: a benefits office, not a pantry
         if any(p.search(ev.quote) for p in natural.only_patterns for ev in passages):
             non_food = True
         # a service-type field whose every value is a non-food service ('Community Gardens') offers no food
@@ -425,6 +428,7 @@ def load_directory(directory_path: Path, mapping_path: Path, rules: DirectoryRul
     if any(_zip_elsewhere(r) for r in records):  # an address over the line where the state field is one default
         records = move_to_address_state(records, us_places())
     records = _merge_city_spellings(records, rules.natural.city_variant_ratio, rules.natural.city_misspelling_ratio)
+    records = add_zip_towns(records, us_places())
     directory = Directory(id=mapping.directory_id, path=path, mapping=mapping, records=tuple(records),
                           content_hash="sha256:" + digest.hexdigest())
     log.info("directory.load.done", directory=directory.id, records=len(records),

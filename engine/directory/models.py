@@ -85,6 +85,15 @@ class Record:
     point: tuple[float, float] | None = None  # latitude/longitude the directory gives (unchecked here)
     slot_quotes: tuple[tuple[Slot, Evidence], ...] = ()  # openings read from a note besides the hours field
     county_from_zip: bool = False  # the directory states no county: it was read from the ZIP gazetteer
+    # towns the record also lies in, read from its ZIP (key, label): a city field naming a neighbourhood ('Back
+    # Central', ZIP 01852 -> Lowell) or a postal town inside a larger one (Roxbury 02119 -> Boston)
+    zip_towns: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def town_keys(self) -> tuple[str, ...]:
+        """Every town key the record lies in: its stated city first, then the towns of its ZIP."""
+        own = (self.city_key,) if self.city_key else ()
+        return own + tuple(key for key, _ in self.zip_towns if key != self.city_key)
 
     @property
     def source_ref(self) -> str:

@@ -18,6 +18,7 @@ from engine.directory.directory_rules import DirectoryRules
 from engine.directory.ingest import Directory
 from engine.directory.normalize import key_tokens
 
+_HOST = re.compile(r"\s+at\s+")  # 'Programme at Host': the host's name, as '@' is a part
 _PARTS = re.compile(r"\s+[-\u2013\u2014=/|:@]\s+|/|\(|\)|:|,|@")  # 'A - B', 'A – B', 'Programme @ Host'
 
 _ACRONYM = re.compile(r"(?<![A-Za-z])[A-Z]{2,5}(?![A-Za-z])")
@@ -37,7 +38,8 @@ def _leading_initials(name: str) -> dict[str, tuple[str, ...]]:
     ('Mercer County Community College Food Pantry' -> 'mccc': mercer county community college); an 'of'/'the'/
     'and' between them is part of the words, not of the initials."""
     out: dict[str, tuple[str, ...]] = {}
-    for part in [name, *_PARTS.split(name)]:
+    # the host after ' at ' is a part too ('DISH Food Pantry at Bunker Hill Community College' -> 'bhcc')
+    for part in [name, *_PARTS.split(name), *_HOST.split(name)[1:]]:
         words = re.findall(r"[A-Za-z][A-Za-z'\u2019]*", part)
         caps = ""
         for count, word in enumerate(words, start=1):
@@ -61,6 +63,10 @@ class NameIndex:
         # hashes of each record's whole name and whole name parts ('A (B)': A, B); hashes, not tuples, because at
         # 10^5 records the tuples cost ~100 MB and a key is only looked up here after it matched a variant
         self.wholes: set[int] = set()
+        # ... and each of those of four words or more without its last word, when that leaves no generic word at the
+        # end ('North Hudson Community Action' for '... Corporation', never 'Rainier Valley Food' for '... Bank'): a
+        # regional name inside one of them is the record's name, not the region
+        self.heads: set[int] = set()
         # short capitalised forms a name spells out ('UT' in 'University of Toledo (UT Students Only)'): a visitor
         # writing one in capitals names that record even though two letters are never distinctive on their own
         not_acronyms = self.generic | place_tokens | self.directional
@@ -70,6 +76,8 @@ class NameIndex:
         initials: dict[str, set[tuple[str, ...]]] = {}
         for record in directory.records:
             self.wholes.update(hash(key_tokens(part)) for part in [record.name, *_PARTS.split(record.name)])
+            self.heads.update(hash(key[:-1]) for part in [record.name, *_PARTS.split(record.name)]
+                              if len(key := key_tokens(part)) >= 4 and key[-2] not in self.generic)
             for letters, words in _leading_initials(record.name).items():
                 initials.setdefault(letters, set()).add(words)
             for variant in self._variants(record.name):

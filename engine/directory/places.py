@@ -52,10 +52,12 @@ class PlaceResolver:
         self.derived_counties = frozenset(k for r in directory.records for k in r.county_keys) - stated
         self.city_states: dict[str, set[str]] = {}
         for record in directory.records:
-            if record.city_key and record.state:
-                self.city_states.setdefault(record.city_key, set()).add(record.state)
+            if record.state:
+                for town in record.town_keys:
+                    self.city_states.setdefault(town, set()).add(record.state)
         self.aliases: dict[Key, set[Place]] = {}
         self._derive_aliases()
+        self._derive_neighbourhoods(directory)
         self._derive_landmarks()
         self._choices = {" ".join(k): p for k, p in self.known.items()}
         self.city_points = self._city_points(directory)
@@ -83,6 +85,16 @@ class PlaceResolver:
 
     def _derive_aliases(self) -> None:
         abbreviations = self.nat.word_abbreviations
+        # two-word towns by their two initials ('JC' for Jersey City) only when no other place of the directory has
+        # them, they are no state code, no real town and no word the parser gives a meaning to
+        pairs: dict[str, list[Place]] = {}
+        for key, place in self.known.items():
+            if place.kind == "city" and len(key) == 2 and all(w[:1].isalpha() for w in key):
+                pairs.setdefault(key[0][0] + key[1][0], []).append(place)
+        for code, found in pairs.items():
+            if (len(found) == 1 and code.upper() not in self.gaz.state_codes and (code,) not in self.gaz.states
+                    and not self.us.town_states.get((code,))):
+                self._add((code,), found[0])
         for key, place in self.known.items():
             options = [(word, *abbreviations.get(word, ())) for word in key]
             if len(key) >= 2:  # a one-word place abbreviated ('so' for South) would be any short word
@@ -106,6 +118,19 @@ class PlaceResolver:
                     self._add((initials,), place)
                     for cut in range(1, len(key) - 1):  # 'South SF': a multi-word tail as its initials
                         self._add((*key[:cut], "".join(w[0] for w in key[cut:])), place)
+
+    def _derive_neighbourhoods(self, directory: Directory) -> None:
+        """A neighbourhood the city field states inside its ZIP's town, also said with the town in front ('Jersey
+        City Heights' for 'The Heights' in Jersey City; 'Jersey City Greenville')."""
+        for record in directory.records:
+            if not record.city_key or not record.zip_towns:
+                continue
+            place = self.gaz.cities.get(tuple(record.city_key.split()))
+            own = tuple(w for w in record.city_key.split() if w not in self.blocked)  # "the", stopwords
+            for town, _ in record.zip_towns:
+                words = tuple(town.split())
+                if place is not None and own and not _contains(own, words):
+                    self._add((*words, *own), place)
 
     def _derive_landmarks(self) -> None:
         self._derived = frozenset(self.aliases)  # the directory's own derived aliases win over the ZIP source's

@@ -45,6 +45,20 @@ class ParsedQuery:
     standalone: bool = False  # names a place (or a pantry) and what is wanted: a new request, not a follow-up
 
 
+def _singular(word: str, kinds: frozenset[str]) -> str | None:
+    """The kind word ``word`` is, or is the plural of ('schools', 'libraries', 'churches')."""
+    for form in (word, word.removesuffix("s"), word.removesuffix("es"), word.removesuffix("ies") + "y"):
+        if form in kinds:
+            return form
+    return None
+
+
+def _plural(kind: str) -> tuple[str, ...]:
+    if kind.endswith("y"):
+        return (kind[:-1] + "ies",)
+    return (kind + "es",) if kind.endswith(("ch", "sh", "s", "x")) else (kind + "s",)
+
+
 def _ends_with_phrase(text: str, phrases: tuple[str, ...]) -> bool:
     stripped = text.rstrip()
     return any(stripped.endswith(p) and (len(stripped) == len(p) or not stripped[-len(p) - 1].isalnum())
@@ -235,7 +249,8 @@ class QueryParser:
         longest = self.names.max_len
         for first in range(max(0, i - longest), i + 1):
             for last in range(i + size, min(len(words), first + longest) + 1):
-                if last - first > size and hash(tuple(words[first:last])) in self.names.wholes:
+                key = hash(tuple(words[first:last]))
+                if last - first > size and (key in self.names.wholes or key in self.names.heads):
                     return True
         return False
 
@@ -460,10 +475,15 @@ class QueryParser:
             start, end = tokens[match.start][1], tokens[match.end - 1][2]
             cued = self._cued(folded, start, end, original)
             surface = original[start:end]
+            spelled = self.names.spelled_out.get(match.key[0]) if len(match.key) == 1 else None
+            if spelled is not None and self._place_words_only(spelled):
+                return False  # 'WNY': the initials of a town the directory lists, not of the pantry named after it
             if (len(match.key) == 1 and match.key[0] in self.names.acronyms and surface.isupper()
                     and surface not in self.gaz.state_codes and match.key[0] not in self.names.blocked
                     and not any(r.start < end and start < r.end for r in self.concepts.requests(folded))):
                 return True  # 'students at UT': the capitals a record's name spells, not a state elsewhere
+            if self._place_words_only(match.key):
+                return False  # 'Elizabeth NJ', 'North Plainfield': a town (and state) the visitor names, not a pantry
             if match.distinctive and len(match.key) >= 2:
                 return True
             if match.distinctive:
@@ -491,7 +511,34 @@ class QueryParser:
                 # 'not the Salvation Army', 'other than Hopelink': records of that name are excluded
                 negated = any(p.search(folded[max(0, start - 30):start]) for p in self.rules.natural.name_negation)
                 (excluded if negated else found).append(NameConstraint(key=key, label=original[start:end]))
+        excluded.extend(self._negated_kinds(tokens, words, folded, original, take))
         return found, excluded
+
+    def _negated_kinds(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,
+                       take: Callable[[int, int, str], bool]) -> list[NameConstraint]:
+        """'not a school', "aren't at the library": a kind of host right after a name negation excludes the
+        records whose name states it (singular or plural), as a negated name does."""
+        nat = self.rules.natural
+        out: list[NameConstraint] = []
+        for i, word in enumerate(words):
+            kind = _singular(word, nat.negatable_kinds)
+            start, end = tokens[i][1], tokens[i][2]
+            if kind is None or not any(p.search(folded[max(0, start - 30):start]) for p in nat.name_negation):
+                continue
+            if take(start, end, "name"):
+                out.append(NameConstraint(key=(kind,), label=original[start:end]))
+                out.append(NameConstraint(key=_plural(kind), label=original[start:end]))
+        return out
+
+    def _place_words_only(self, key: tuple[str, ...]) -> bool:
+        """Every word is a word of a directory town or county or a state's name or code, and the words are not one
+        record's whole name: the visitor names a place that pantry names happen to contain."""
+        if hash(key) in self.names.wholes:
+            return False
+        if self.gaz.lookup(key):
+            return True
+        states = set(self.gaz.states) | {(c.lower(),) for c in self.gaz.state_codes}
+        return any(len(key) > n and key[-n:] in states and bool(self.gaz.lookup(key[:-n])) for n in (1, 2))
 
     # ------------------------------------------------------------------ places
     def _places(self, tokens: list[tuple[str, int, int]], words: list[str], folded: str, original: str,

@@ -30,11 +30,12 @@ from engine.directory.directory_rules import DirectoryRules
 from engine.directory.errors import DirectoryRulesError, DirectoryUsageError
 from engine.directory.followup import merge_followup
 from engine.directory.gazetteer import build_gazetteer
+from engine.directory.geo_cache import us_places
 from engine.directory.graph import build_graph
 from engine.directory.ingest import Directory, load_directory
 from engine.directory.models import SERVED_ZIP, Evidence, Record
 from engine.directory.names import NameIndex
-from engine.directory.normalize import key_tokens
+from engine.directory.normalize import key_tokens, place_key
 from engine.directory.places import PlaceResolver
 from engine.directory.query import ParsedQuery, QueryParser
 from engine.directory.textindex import TextIndex
@@ -168,7 +169,32 @@ class TraceRetriever:
 
     # ------------------------------------------------------------------ public
     def parse(self, text: str, reference: datetime | date | None = None) -> ParsedQuery:
-        return self.parser.parse(text, as_reference(reference))
+        return self._narrowed(self.parser.parse(text, as_reference(reference)))
+
+    def _narrowed(self, parsed: ParsedQuery) -> ParsedQuery:
+        """'Greenville, Jersey City': a named town whose every record lies in the other named town (that town is
+        its ZIP's main town, or the record's ZIP town) is a neighbourhood of it, so the wider town is dropped."""
+        cities = [p for p in parsed.constraints.places if p.kind == "city"]
+        if len(cities) != 2 or any(n.startswith("place_region:") for n in parsed.notes):
+            return parsed  # a regional name's towns are alternatives of each other, never narrowed
+        wider = {b for a in cities for b in cities if a != b and self._inside(a.key, b.key)}
+        if len(wider) != 1:
+            return parsed
+        places = tuple(p for p in parsed.constraints.places if p not in wider)
+        return replace(parsed, constraints=replace(parsed.constraints, places=places),
+                       notes=(*parsed.notes, *(f"place_wider_dropped:{p.label}" for p in wider)))
+
+    def _inside(self, town: str, wider: str) -> bool:
+        held = self.graph.records_at(f"city:{town}")
+        if not held:
+            return False
+        zips = us_places().zips
+        for index in held:
+            record = self.directory.records[self._position(index)]
+            row = zips.get(record.zip or "")
+            if wider not in record.town_keys[1:] and (row is None or place_key(row.city) != wider):
+                return False
+        return True
 
     def follow(self, text: str, reference: datetime | date | None = None,
                previous: ParsedQuery | None = None) -> ParsedQuery:

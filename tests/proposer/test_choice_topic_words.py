@@ -97,3 +97,41 @@ def _accounts() -> PublishedGoalSpec:
 def test_a_topic_word_does_not_support_a_stem_said_in_passing(text: str) -> None:
     # 'account' says what the sentence is about; 'check' alone shares a stem with one option only
     assert _kind(_accounts(), text, "riders") is None
+
+
+@lru_cache(maxsize=1)
+def _cars() -> PublishedGoalSpec:
+    return _choice_spec({"compact": {"en": ["compact", "small"]}, "standard": {"en": ["standard", "mid-size"]},
+                         "full_size": {"en": ["full-size", "large"]}}, ["car", "vehicle"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["I need a {} car from Monday.", "Can you find me a {} vehicle?", "A {} car, please."]),
+       st.sampled_from([("tiny", "compact"), ("huge", "full_size"), ("medium-sized", "standard")]),
+       st.sampled_from(["riders", "kind"]))
+def test_a_word_before_a_topic_noun_close_to_one_option_names_it(frame: str, word: tuple[str, str],
+                                                                 asked: str) -> None:
+    # 'medium-sized car': no term written, the topic noun ties the word to the objective, asked or not
+    assert _kind(_cars(), frame.format(word[0]), asked) == word[1]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["I need a {} car from Monday.", "Can you find me a {} vehicle?", "A {} car, please."]),
+       st.sampled_from(["good", "nice", "new", "rental", "great", "cheap"]))
+def test_a_word_close_to_no_single_option_names_none(frame: str, word: str) -> None:
+    assert _kind(_cars(), frame.format(word), "riders") is None
+
+
+@lru_cache(maxsize=1)
+def _visits() -> PublishedGoalSpec:
+    return _choice_spec({"museum": {"en": ["museum", "gallery"]},
+                         "tourist": {"en": ["tourist attraction", "tourist attractions"]},
+                         "park": {"en": ["park", "garden"]}}, ["attraction", "place to visit"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["Give me some attractions to go and visit.", "Find local attractions to see please.",
+                        "Could you tell me some attractions to go to?", "Any attractions to visit?"]))
+def test_a_topic_word_and_a_cue_function_word_are_no_modifier(text: str) -> None:
+    # 'attractions to': the plural of the topic noun is not an option word, and 'to' of 'place to visit' no noun
+    assert _kind(_visits(), text, "riders") is None
