@@ -68,6 +68,8 @@ class Sentence:
     # A question that seeks the company's offer ('are there any buses to Fresno on the 3rd?'): its search
     # parameters are the visitor's evidence for the kinds of settings.offer_question_evidence_kinds.
     seeks_offer: bool = False
+    # A short question proposing a figure ('around R900 a head?'): the answer to the question just asked.
+    proposes_figure: bool = False
 
 
 @dataclass
@@ -202,21 +204,40 @@ def _is_question(rules: OfflineRules, body: str) -> bool:
     return any(p.match(stripped) for p in rules.cue("question_start"))
 
 
+def _proposes_figure(rules: OfflineRules, body: str) -> bool:
+    """'around R900 a head?', '3 tyres?', '10am?': a question of a few words holding a figure and opening with no
+    question word, auxiliary or existence cue proposes that figure; 'how much for 4?', 'any for 2?' ask. Only as
+    the answer to the question just asked ('The villa costs 495,000 EUR?' asks about a price shown)."""
+    stripped = body.strip().lstrip("¿¡").strip()
+    if not any(ch.isdigit() for ch in stripped) or len(_WORD.findall(stripped)) > rules.settings.bare_answer_max_words:
+        return False
+    if any(p.match(stripped) for name in ("question_start", "wh_question", "constituent_question")
+           for p in rules.cue(name)):
+        return False
+    return not any(p.search(stripped) for name in ("existence_question", "offer_question", "availability_question")
+                   for p in rules.cue(name))
+
+
 def _seeks_offer(rules: OfflineRules, body: str) -> bool:
     """A question seeking the company's offer ('any buses to Fresno?')."""
     return any(p.search(body) for p in rules.cue("offer_question"))
 
 
 
-def _split_tag_question(rules: OfflineRules, text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """'I need a pool, do you have any?': the statement before a comma-introduced question is not a question."""
+def _split_tag_question(rules: OfflineRules, text: str, start: int, end: int) -> list[tuple[int, int, bool]]:
+    """'I need a pool, do you have any?': the statement before a comma-introduced question is not a question;
+    nor is the statement a tag only asks to confirm ('three kegs, is that enough?', '¿80 lucas, alcanza?').
+    Each part comes with whether it is such a confirmed statement."""
     body = text[start:end]
     if not body.rstrip().endswith("?"):
-        return [(start, end)]
+        return [(start, end, False)]
     for comma in reversed([m.end() for m in re.finditer(r",\s*", body)]):
-        if any(p.match(body[comma:]) for p in rules.cue("question_start")):
-            return [(start, start + comma), (start + comma, end)]
-    return [(start, end)]
+        tag = body[comma:]
+        if any(p.match(tag) for p in rules.cue("tag_question")):
+            return [(start, start + comma, True), (start + comma, end, False)]
+        if any(p.match(tag) for p in rules.cue("question_start")):
+            return [(start, start + comma, False), (start + comma, end, False)]
+    return [(start, end, False)]
 
 
 def _clauses(rules: OfflineRules, text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
@@ -246,16 +267,17 @@ def analyze(rules: OfflineRules, text: str, goal_words: frozenset[str] = frozens
     folded = FoldedText(text)
     sentences: list[Sentence] = []
     for raw_start, raw_end in _raw_sentences(folded.text, rules.settings.max_sentence_chars):
-        for part_start, part_end in _split_tag_question(rules, folded.text, raw_start, raw_end):
+        for part_start, part_end, confirmed in _split_tag_question(rules, folded.text, raw_start, raw_end):
             start, end = _trim(folded.text, part_start, part_end)
             if end <= start or not any(ch.isalnum() for ch in folded.text[start:end]):
                 continue
             body = folded.text[start:end]
-            question = _is_question(rules, body)
+            question = not confirmed and _is_question(rules, body)
             sentences.append(Sentence(
                 start=start, end=end, is_question=question,
                 clauses=_clauses(rules, folded.text, start, end),
                 seeks_offer=question and _seeks_offer(rules, body),
+                proposes_figure=question and _proposes_figure(rules, body),
             ))
     return Analysis(rules=rules, folded=folded, sentences=sentences, masked=_mask_emails(rules, folded),
                     goal_words=goal_words)

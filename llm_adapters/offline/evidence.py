@@ -49,9 +49,13 @@ class ExtractionContext:
     def params(self) -> dict[str, Any]:
         return dict(self.objective.criterion.params)
 
-    def allowed(self, sentence_is_question: bool, kind: str, seeks_offer: bool = False) -> bool:
+    def allowed(self, sentence_is_question: bool, kind: str, seeks_offer: bool = False,
+                proposes_figure: bool = False) -> bool:
         """May a sentence (a question or not) carry evidence of this kind? ``seeks_offer``: the question asks for
-        the company's offer, so the visitor's search parameters in it count (settings.offer_question_...)."""
+        the company's offer, so the visitor's search parameters in it count (settings.offer_question_...);
+        ``proposes_figure``: a short question proposing a figure ('around R900 a head?') answers the question
+        just asked about this objective."""
         settings = self.analysis.rules.settings
         return (not sentence_is_question or kind in settings.question_evidence_kinds
-                or (seeks_offer and kind in settings.offer_question_evidence_kinds))
+                or (seeks_offer and kind in settings.offer_question_evidence_kinds)
+                or (proposes_figure and self.lenient))

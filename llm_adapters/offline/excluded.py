@@ -11,6 +11,7 @@ from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.evidence import ExtractionContext
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.temporal import temporal_mentions
+from llm_adapters.offline.temporal_rules import grammar
 
 _DIGIT = re.compile(r"\d")
 _CLOCK = re.compile(r"\d{1,2}\s*[:h]\s*\d{2}(?!\d)|\d{1,2}\s*(?:[ap]\.?m\.?)(?![^\W_])", re.IGNORECASE)
@@ -55,6 +56,21 @@ def _clock_times(analysis: Analysis) -> list[tuple[int, int]]:
 def _temporal(ctx: ExtractionContext) -> list[tuple[int, int]]:
     mentions = temporal_mentions(ctx.analysis, reference_time=ctx.reference_time, spec=ctx.spec)
     return [(m.start, m.end) for m in mentions]
+
+
+_HOUR_MARK = re.compile(r"\s?h(?:\d{2})?(?![^\W\d_])")
+
+
+def clock_led(analysis: Analysis, start: int, end: int) -> bool:
+    """The number at [start, end) is written as an hour ('14h', '10h30') right after a time lead ('à 14h', 'vers
+    10h'): a clock time, so its 'h' is no unit of hours ('about 20 people', 'environ 2h' keep theirs)."""
+    def build() -> list[re.Pattern[str]]:
+        leads = [lang.lex["time_leads"].regex for lang in grammar(analysis.rules).languages.values()]
+        return [re.compile(rf"(?<![\w])(?:{lead})\s*$") for lead in leads if lead]
+    if _HOUR_MARK.match(analysis.masked, end) is None:
+        return False
+    before = analysis.masked[max(0, start - 24):start]
+    return any(p.search(before) for p in memo(analysis.rules, "clock_lead_patterns", build))
 
 
 def excluded_spans(ctx: ExtractionContext) -> Spans:

@@ -23,7 +23,7 @@ from llm_adapters.offline.cues import names_objective, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
 from llm_adapters.offline.memo import memo
-from llm_adapters.offline.numbers import NumberMention, find_numbers
+from llm_adapters.offline.numbers import NumberMention, find_numbers, parse_digits
 from llm_adapters.offline.offline_rules import OfflineRules, VocabularyData
 from llm_adapters.offline.quantity_data import alternation, unit_terms
 from llm_adapters.offline.terms import replaced, term_pattern
@@ -52,10 +52,30 @@ def _currency_patterns(rules: OfflineRules) -> list[tuple[str, re.Pattern[str], 
     def build() -> list[tuple[str, re.Pattern[str], re.Pattern[str]]]:
         compiled = []
         for iso, terms in rules.currencies.items():
-            body = _currency_pattern(terms)
-            compiled.append((iso, re.compile(rf"\s*(?:{body})"), re.compile(rf"(?:{body})\s*$")))
+            words = tuple(t for t in terms if not _letter_sign(t))
+            if not words:
+                continue
+            body = _currency_pattern(words)
+            compiled.append((iso, re.compile(rf"\s*(?:{body})"), re.compile(rf"(?<![^\W_])(?:{body})\s*$")))
         return compiled
     return memo(rules, "currency_patterns", build)
+
+
+def _letter_sign(term: str) -> bool:
+    """A one-letter sign written before the amount ('R900' in rand): read only for the spec's own currency,
+    since the same letter is a word or a code elsewhere ('195/65 R15')."""
+    return len(term) == 1 and term.isalpha()
+
+
+def _letter_signs(rules: OfflineRules) -> dict[str, re.Pattern[str]]:
+    def build() -> dict[str, re.Pattern[str]]:
+        out = {}
+        for iso, terms in rules.currencies.items():
+            signs = [t for t in terms if _letter_sign(t)]
+            if signs:
+                out[iso] = re.compile(rf"(?<![^\W_])(?:{'|'.join(map(re.escape, signs))})\s?$")
+        return out
+    return memo(rules, "currency_letter_signs", build)
 
 
 def warm_money(rules: OfflineRules) -> None:
@@ -78,6 +98,11 @@ def currency_at(analysis: Analysis, start: int, end: int, prefer: str | None = N
         sign = before.search(text, max(0, start - 6), start)
         if sign is not None:
             found.append((start - sign.start(), iso, end))
+    letter = _letter_signs(analysis.rules).get(prefer) if prefer is not None else None
+    if letter is not None and prefer is not None:
+        sign = letter.search(text, max(0, start - 2), start)
+        if sign is not None:
+            found.append((start - sign.start(), prefer, end))
     if not found:
         return None, end
     if prefer is not None:
@@ -158,9 +183,10 @@ def _amounts(ctx: ExtractionContext, index: TextIndex) -> list[_Amount]:
     counts = _count_units(ctx)
     default_currency = locale_value(ctx.spec, ctx.objective.criterion, "currency", "currency")
     amounts: list[_Amount] = []
-    for mention in find_numbers(analysis):
+    for mention in _with_letter_signed(analysis, find_numbers(analysis), default_currency):
         sentence = index.sentence_at(mention.start)
-        if sentence is None or mention.article_only or not ctx.allowed(sentence.is_question, "money"):
+        if sentence is None or mention.article_only or not ctx.allowed(
+                sentence.is_question, "money", proposes_figure=sentence.proposes_figure):
             continue
         currency, end = currency_at(analysis, mention.start, mention.end, default_currency)
         if currency is None and excluded.overlaps(mention.start, mention.end):
@@ -173,6 +199,28 @@ def _amounts(ctx: ExtractionContext, index: TextIndex) -> list[_Amount]:
             continue
         amounts.append(_Amount(mention, currency, end, sentence))
     return amounts
+
+
+_SIGNED_DIGITS = re.compile(r"\s?(\d{1,3}(?:[.,\u00a0\u202f ]\d{3})+(?!\d)|\d+(?:[.,]\d+)?)(?![^\W\d_]{3})")
+
+
+def _with_letter_signed(analysis: Analysis, mentions: list[NumberMention], currency: str | None) -> list[NumberMention]:
+    """The numbers of the message plus those glued to a one-letter sign of the spec's own currency ('R900',
+    'R350pp'), which the digit pattern leaves out because a letter touches them."""
+    letters = [t for t in analysis.rules.currencies.get(currency or "", ()) if _letter_sign(t)]
+    if not letters:
+        return mentions
+    text = analysis.masked
+    extra: list[NumberMention] = []
+    for match in re.finditer(rf"(?<![^\W_])(?:{'|'.join(map(re.escape, letters))})(?=\s?\d)", text):
+        digits = _SIGNED_DIGITS.match(text, match.end())
+        if digits is None or any(m.start < digits.end(1) and digits.start(1) < m.end for m in mentions):
+            continue
+        value = parse_digits(digits.group(1))
+        if value is not None:
+            extra.append(NumberMention(start=digits.start(1), end=digits.end(1), value=value, scale=Decimal(1),
+                                       written=False, digits=sum(c.isdigit() for c in digits.group(1))))
+    return sorted([*mentions, *extra], key=lambda m: m.start) if extra else mentions
 
 
 def _is_range(analysis: Analysis, first: _Amount, second: _Amount | None) -> bool:

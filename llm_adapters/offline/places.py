@@ -197,6 +197,8 @@ def _unlisted(ctx: ExtractionContext, taken: list[tuple[int, int]]) -> list[tupl
         if any(fstart < e and s < fend for s, e in taken):
             continue
         words = source[start:end].split(" ")
+        if any(ch.isdigit() for ch in words[0]):
+            continue  # 'R900', 'A4', 'M25': a sign or code glued to digits names no place
         first = fold(words[0])
         # "Los Angeles", "El Cerrito": an article opening a multi-word name is part of the name.
         led_by_article = first in analysis.rules.place_articles and len(words) > 1

@@ -18,7 +18,7 @@ from functools import lru_cache
 from engine.goals.models import CriterionKind
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
-from llm_adapters.offline.excluded import Spans, excluded_spans
+from llm_adapters.offline.excluded import Spans, clock_led, excluded_spans
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.money import currency_at
 from llm_adapters.offline.numbers import digit_mentions
@@ -59,6 +59,7 @@ class _Units:
     noun: re.Pattern[str] | None  # this objective's unit nouns anywhere
     others: re.Pattern[str] | None  # other objectives' unit nouns right after a number
     people: bool  # this objective counts people: head-count cues and compositions apply
+    age: bool = False  # this objective is counted in years of age: 'she's 5', "my son's 7th" are its values
 
 
 def _format(value: Decimal) -> str:
@@ -98,11 +99,13 @@ def _units(ctx: ExtractionContext, words: QuantityWords) -> _Units:
     stems = {_stem(t) for t in ours}
     others = [t for t in others if _stem(t) not in stems]
     others += [term for vocab in ctx.unit_terms for term, _ in vocab.terms if _stem(term) not in stems]
-    return _compiled_units(tuple(sorted(set(ours))), tuple(sorted(set(others))), words.approx_after, people)
+    age = bool(set(ours) & words.age_units)
+    return _compiled_units(tuple(sorted(set(ours))), tuple(sorted(set(others))), words.approx_after, people, age)
 
 
 @lru_cache(maxsize=512)
-def _compiled_units(ours: tuple[str, ...], others: tuple[str, ...], approx_after: str, people: bool) -> _Units:
+def _compiled_units(ours: tuple[str, ...], others: tuple[str, ...], approx_after: str, people: bool,
+                    age: bool = False) -> _Units:
     body = _unit_body(ours)
     other_body = _unit_body(others)
     approx = rf"(?:{approx_after}[\s\-]+)?" if approx_after else ""
@@ -112,6 +115,7 @@ def _compiled_units(ours: tuple[str, ...], others: tuple[str, ...], approx_after
         noun=re.compile(rf"(?<![^\W_]){body}", _FLAGS) if body else None,
         others=re.compile(rf"^[\s\-]*{other_body}", _FLAGS) if other_body else None,
         people=people,
+        age=age,
     )
 
 
@@ -121,7 +125,8 @@ def _numbers(analysis: Analysis) -> list[_Number]:
         words = quantity_words(analysis.rules)
         found = []
         for m in digit_mentions(analysis):
-            ordinal = not m.scaled and words.ordinal_suffix.match(analysis.masked, m.end) is not None
+            # the suffix right after the digits ('7th'); the pattern's '^' anchors the sliced text's start
+            ordinal = not m.scaled and words.ordinal_suffix.match(analysis.masked[m.end:m.end + 8]) is not None
             found.append(_Number(m.start, m.end, m.value, (), m.digits, m.scaled, ordinal))
         digits = [(n.start, n.end) for n in found]
         for s in spelled_numbers(analysis):
@@ -207,6 +212,10 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
         return RANK_EXPLICIT
     if units.others is not None and units.others.match(after):
         return 0
+    if words.age_before.search(before) or (number.ordinal and _birthday(ctx, words, number, sentence)):
+        # "she's 5", "he's turning 6", "my son's 7th": an age, the value of an objective counted in years and
+        # never a head count
+        return RANK_CUE if units.age else 0
     if any(p.match(after) for p in ctx.analysis.rules.cue("number_unit_after")):
         return 0  # '3 years', '20%', '5 pm': a number of something else
     if currency_at(ctx.analysis, number.start, number.end)[0] is not None or _budget_clause(index, number):
@@ -222,9 +231,18 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
     if units.people and _cued(ctx, words, number) and (alone or _companions_follow(words, after)
                                                        or _strongly_cued(ctx, words, number)):
         return RANK_CUE  # "we are 4", "seríamos 4 amigos", "a group of 2 going to …"
+    if not units.people and not units.age and (words.item_count_before.search(before)
+                                               or words.item_count_after.match(after)):
+        return RANK_CUE  # 'needs 4', 'a full set of four', '4 of them', 'dos por semana': the things counted
     if ctx.lenient and alone:
         return RANK_BARE
     return 0
+
+
+def _birthday(ctx: ExtractionContext, words: QuantityWords, number: _Number, sentence: Sentence) -> bool:
+    """"my son's 7th", 'her 10th birthday': an ordinal after a possessive is the age being celebrated."""
+    before = ctx.analysis.masked[max(sentence.start, number.start - _BEFORE):number.start]
+    return words.age_ordinal_before.search(before) is not None
 
 
 def _companions_follow(words: QuantityWords, after: str) -> bool:
@@ -295,12 +313,16 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
     readings: list[_Reading] = []
     for number in _numbers(analysis):
         sentence = index.sentence_at(number.start)
-        if sentence is None or number.ordinal or index.blocked(number.start):
+        if sentence is None or index.blocked(number.start) or (number.ordinal and not (
+                units.age and _birthday(ctx, words, number, sentence))):
             continue
-        if excluded.overlaps(number.start, number.end) and not _own_unit_after(ctx, units, number, sentence):
-            continue  # a date, a time, a telephone number ('for 12 days' stays a count of days)
-        if not ctx.allowed(sentence.is_question, "quantity", sentence.seeks_offer) and not _stated_need(
-                ctx, words, units, number, sentence):
+        if excluded.overlaps(number.start, number.end) and ((
+                not _own_unit_after(ctx, units, number, sentence) and not (number.ordinal and units.age))
+                or clock_led(analysis, number.start, number.end)):
+            continue  # a date, a time, a telephone number ('for 12 days' stays a count of days; "his 7th" an age;
+            # 'à 14h' a time, not 14 hours)
+        allowed = ctx.allowed(sentence.is_question, "quantity", sentence.seeks_offer, sentence.proposes_figure)
+        if not allowed and not _stated_need(ctx, words, units, number, sentence):
             continue
         readings.append(_Reading(number, sentence, _read(ctx, index, words, units, number, sentence)))
     evidence: list[Evidence] = []

@@ -82,6 +82,10 @@ class QuantityWords:
     age_units: frozenset[str]  # 'years', 'ans': a number before one is an age, not a count
     age_verbs: frozenset[str]  # 'is', 'a', 'tiene': between a member and its age
     one_pronoun_before: re.Pattern[str]  # at the end of the text before a written 'one': 'that one'
+    age_before: re.Pattern[str]  # at the end of the text before an age: "she's", 'turning', 'cumple'
+    item_count_before: re.Pattern[str]  # at the end of the text before a count of things: 'needs', 'set of'
+    item_count_after: re.Pattern[str]  # at the start of the text after a count of things: 'of them'
+    age_ordinal_before: re.Pattern[str]  # at the end of the text before a birthday ordinal: "my son's 7th"
     one_pronoun_after: re.Pattern[str]  # at the start of the text after it: 'one of', 'one-way'
     collectives: dict[str, Decimal]  # 'dozen': 12, 'vingtaine': 20
     collective_pattern: re.Pattern[str]
@@ -156,6 +160,11 @@ def _compile(rules: OfflineRules) -> QuantityWords:
         age_units=frozenset(fold(w).strip() for w in collect("composition", "age_units")),
         age_verbs=frozenset(fold(w).strip() for w in collect("composition", "age_verbs")),
         one_pronoun_before=_end_word_pattern(alternation(collect("one_pronoun_before"))),
+        age_before=_end_word_pattern(alternation(collect("age_before"))),
+        item_count_before=_end_word_pattern(alternation(collect("item_count_before"))),
+        item_count_after=re.compile(rf"^[\s\-]*{items}(?![^\W_])", _FLAGS)
+        if (items := alternation(collect("item_count_after"))) else NEVER,
+        age_ordinal_before=_end_word_pattern(alternation(collect("age_ordinal_before"))),
         one_pronoun_after=re.compile(rf"^[\s\-]*{after}(?![^\W_])", _FLAGS)
         if (after := alternation(collect("one_pronoun_after"))) else NEVER,
         collectives=collectives,

@@ -229,8 +229,14 @@ def _cue_terms(objective: Objective) -> list[str]:
 
 
 def _role(objective: Objective, compiled: TemporalGrammar) -> str | None:
-    """'start' or 'end' of a range, from the objective's own words (check-in / check-out, pick-up / return)."""
-    text = _objective_text(objective)
+    """'start' or 'end' of a range, from the objective's own words (check-in / check-out, pick-up / return): its
+    id and name first, then all its words (a description may name the other end: 'the return day, or a length
+    from which it follows once the start is known')."""
+    titled = fold(" ".join([objective.id.replace("_", " ").replace("-", " "), objective.name]))
+    return _roles_in(titled, compiled) or _roles_in(_objective_text(objective), compiled)
+
+
+def _roles_in(text: str, compiled: TemporalGrammar) -> str | None:
     roles = set()
     for lang in compiled.languages.values():
         for role, name in (("start", "start_terms"), ("end", "end_terms")):
@@ -240,14 +246,26 @@ def _role(objective: Objective, compiled: TemporalGrammar) -> str | None:
     return roles.pop() if len(roles) == 1 else None
 
 
-def _nearest_cue(analysis: Analysis, mention: TemporalMention, objectives: Sequence[Objective]) -> Objective | None:
-    """The objective whose cue term stands closest before the mention in its sentence (or right after it)."""
+def _role_markers(objective: Objective, compiled: TemporalGrammar) -> list[str]:
+    """The message words that mark a date as this objective's end of a range ('livraison le …' for a start)."""
+    role = _role(objective, compiled)
+    if role is None:
+        return []
+    name = "start_markers" if role == "start" else "end_markers"
+    return [term for lang in compiled.languages.values() for term in lang.lex[name].values]
+
+
+def _nearest_cue(analysis: Analysis, mention: TemporalMention, objectives: Sequence[Objective],
+                 compiled: TemporalGrammar | None = None) -> Objective | None:
+    """The objective whose cue term (or role marker: 'reprise le lundi 3' for the end of a range) stands closest
+    before the mention in its sentence (or right after it)."""
     sentence = mention.sentence
     before = analysis.masked[sentence.start:mention.start]
     after = analysis.masked[mention.end:sentence.end]
     best: tuple[int, int, Objective] | None = None
     for index, objective in enumerate(objectives):
-        for term in _cue_terms(objective):
+        markers = _role_markers(objective, compiled) if compiled is not None else []
+        for term in dict.fromkeys([*_cue_terms(objective), *markers]):
             pattern = re.compile(rf"(?<![\w]){_inflected(term)}", re.IGNORECASE)
             hits = [len(before) - m.end() for m in pattern.finditer(before)]
             hits += [m.start() + 1000 for m in pattern.finditer(after)]  # after the mention counts less
@@ -305,6 +323,30 @@ def _siblings(ctx: ExtractionContext) -> list[Objective]:
     return found if any(o.id == ctx.objective.id for o in found) else [ctx.objective]
 
 
+def _day_and_hour(ctx: ExtractionContext, usable: Sequence[TemporalMention]) -> list[Evidence]:
+    """'el domingo 4 de abril temprano, como a las 7 de la mañana': a sentence holding one day and, apart from
+    it, one clock time gives the day at that time to the only date-and-time objective."""
+    by_sentence: dict[int, tuple[list[TemporalMention], list[TemporalMention]]] = {}
+    for mention in usable:
+        kind = _kind(mention)
+        if kind in ("date", "time"):
+            days, hours = by_sentence.setdefault(mention.sentence.start, ([], []))
+            (days if kind == "date" else hours).append(mention)
+    evidence = []
+    for days, hours in by_sentence.values():
+        if len(days) == 1 and len(hours) == 1 and not days[0].weak and not hours[0].weak:
+            day, hour = parse_value(days[0].values[0]).canonical, parse_value(hours[0].values[0]).canonical
+            evidence.append(_evidence(ctx, days[0], f"{day}T{hour}", 1))
+    return evidence
+
+
+def _kind(mention: TemporalMention) -> str | None:
+    try:
+        return parse_value(mention.values[0]).kind if mention.values else None
+    except TemporalError:  # pragma: no cover - the parser only writes grammar values
+        return None
+
+
 def _range_end(value: str, role: str) -> str:
     """One end of a date range (or of a datetime range's date part) for a start or end objective."""
     parsed = parse_value(value)
@@ -339,7 +381,7 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
     today = _today(ctx.reference_time, ctx.spec)
     usable = [m for m in usable if not _past(m, today)]
     same = [o for o in others if _granularity(o) == granularity]  # they compete for the same mentions
-    evidence: list[Evidence] = []
+    evidence: list[Evidence] = _day_and_hour(ctx, usable) if granularity == "datetime" and not others else []
     shared: list[TemporalMention] = []  # mentions another datetime objective could take too
     for mention in usable:
         value = _value_for(mention, granularity)
@@ -351,7 +393,7 @@ def extract_datetime(ctx: ExtractionContext) -> list[Evidence]:
             if own == mention.role:
                 rank = 2
         elif same:
-            named = _nearest_cue(analysis, mention, [ctx.objective, *same])
+            named = _nearest_cue(analysis, mention, [ctx.objective, *same], compiled)
             if named is not None and named.id != ctx.objective.id:
                 if not _is_range(value):
                     continue

@@ -21,6 +21,7 @@ from engine.validators.temporal import WEEKDAYS
 from llm_adapters.offline.temporal_rules import LanguageGrammar, TemporalGrammar, key
 
 _DIGIT_ONLY = ("iso_date", "numeric_date", "num")
+_DAY_KINDS = frozenset({"date", "weekday", "dom", "relative_day"})
 _AUXILIARY = ("day2", "not_date_after")  # sub-patterns, never matched on their own
 # Pattern order breaks ties between equally long matches: more specific first.
 _ORDER = ("month_part", "end_of", "date_dm", "date_md", "iso_date", "numeric_date", "relative_day_part", "quarter",
@@ -79,6 +80,18 @@ def _next_day_of_month(today: date, day: int) -> date | None:
             return found
         month, year = (1, year + 1) if month == 12 else (month + 1, year)
     return None
+
+
+def _next_weekday_of_month(today: date, day: int, weekday: str) -> date | None:
+    """'le lundi 3', 'el sábado 5': no month is written, so the day is the next one of that number that falls on
+    that weekday (within a year); when none does, the next day of that number, and the weekday check flags it."""
+    year, month = today.year, today.month
+    for _ in range(13):
+        found = _safe_date(year, month, day)
+        if found is not None and found >= today and WEEKDAYS[found.weekday()] == weekday:
+            return found
+        month, year = (1, year + 1) if month == 12 else (month + 1, year)
+    return _next_day_of_month(today, day)
 
 
 def _next_month_day(today: date, month: int, day: int, year: int | None) -> date | None:
@@ -480,10 +493,20 @@ class _Reader:
             return True
         return any(p.fullmatch(gap) for p in self._glue)
 
+    @staticmethod
+    def _count_before_day(a: Atom, b: Atom) -> bool:
+        """'dinner for 12 on 17 April', 'pour 4 le dimanche', 'on sera deux, vers 10h': a bare number opening a
+        group right before a day, or before a clock time with its own lead, with no connector between them, counts
+        something else; it is no part of the expression ('from 2 to 4', '5 in the afternoon', 'el sábado 13 a las
+        9' keep theirs)."""
+        return a.kind == "num" and (b.kind in _DAY_KINDS or b.kind == "recurring"
+                                    or (b.kind == "clock" and bool(b.data.get("lead"))))
+
     def groups(self, atoms: list[Atom], text: str, offset: int) -> Iterator[list[Atom]]:
         current: list[Atom] = []
         for atom in atoms:
-            if current and not self._glued(text, current[-1], atom, offset):
+            if current and (not self._glued(text, current[-1], atom, offset)
+                            or (len(current) == 1 and self._count_before_day(current[-1], atom))):
                 yield current
                 current = []
             current.append(atom)
@@ -516,7 +539,8 @@ class _Reader:
                 # Saturday the 9th until Sunday the 10th'); a weekday that contradicts the day is flagged later
                 # (weekday_check), never resolved here.
                 day = (atom.data["date"] if atom.kind == "date"
-                       else _next_day_of_month(self.today, int(atom.data["n" if atom.kind == "num" else "day"])))
+                       else _next_weekday_of_month(self.today, int(atom.data["n" if atom.kind == "num" else "day"]),
+                                                   prev.data["day"]))
                 if day is not None:
                     # a day number without its month ('to Saturday 30th') takes its month from the range's start
                     only = None if atom.kind == "date" else int(atom.data["n" if atom.kind == "num" else "day"])
@@ -532,18 +556,21 @@ class _Reader:
             out.append(atom)
         return out
 
-    @staticmethod
-    def _day_number_after_weekday(atom: Atom, rest: list[Atom], text: str, offset: int) -> bool:
+    def _day_number_after_weekday(self, atom: Atom, rest: list[Atom], text: str, offset: int) -> bool:
         """'el sábado 9', 'le samedi 9': a digit day number right after a weekday, unless hours follow ('Saturday
         9 to 11', '9 de la mañana') or a word that is not temporal ('Saturday 4 people')."""
         if atom.kind != "num" or atom.data.get("word") or not 1 <= int(atom.data["n"]) <= 31:
             return False
         following = rest[0] if rest else None
+        connectors = {key(w) for w in self._connector_words(following.lang)} if following is not None else set()
         between = text[atom.end - offset:(following.start if following else len(text) + offset) - offset]
         if re.search(r"[^\W\d_]", between):
             return False  # 'sábado 4 personas': a count, not the 4th
         if following is None:
             return True
+        if following.kind == "clock" and following.data.get("lead") and (
+                following.data["lead"] not in connectors):
+            return True  # 'el sábado 13 a las 9': the hour has its own lead, so the number is the day
         if following.kind in ("part", "clock", "clock_range"):
             return False
         if following.kind in ("range_connector", "pair_connector") and len(rest) > 1:

@@ -139,9 +139,11 @@ _CATEGORIES_BY_VALUE = ("months", "weekdays", "weekdays_plural", "relative_days"
 _CATEGORIES_FLAT = ("next", "next_after", "this", "recurring", "ordinal_suffixes", "day_leads", "time_leads",
                     "hour_suffixes", "range_leads", "range_connectors", "pair_connectors", "list_connectors", "glue",
                     "within_leads", "upcoming_leads", "before_leads", "after_leads", "asap", "end_of", "year_leads",
-                    "proposal_questions", "start_terms", "end_terms", "not_date_after_ordinal",
-                    "alternative_connectors", "within_after", "negation_before", "negation_after",
-                    "point_leads")
+                    "proposal_questions", "start_terms", "end_terms", "start_markers", "end_markers",
+                    "not_date_after_ordinal", "alternative_connectors", "within_after", "negation_before",
+                    "negation_after", "point_leads")
+# Message words that give a date its role, not temporal words: a bare number before them is no clock time.
+_ROLE_MARKERS = ("start_markers", "end_markers")
 
 
 # Words that never make a sentence temporal on their own: the prefilter skips sentences without any other word.
@@ -150,6 +152,7 @@ _NOT_ANCHORS = frozenset({
     "counts", "within_leads", "year_leads", "before_leads", "after_leads", "recurring", "next", "proposal_questions",
     "start_terms", "end_terms", "range_connectors", "hour_suffixes", "meridiem", "not_date_after_ordinal",
     "month_unit", "alternative_connectors", "within_after", "negation_before", "negation_after", "point_leads",
+    *_ROLE_MARKERS,
 })
 
 
@@ -184,7 +187,9 @@ def _compile_language(language: str, data: Mapping[str, Any]) -> LanguageGrammar
         alternation(t for e in data.get("relative_day_parts", []) for t in e["terms"]), {})
     patterns = _patterns(lex)
     words: set[str] = set()
-    for value in data.values():
+    for name, value in data.items():
+        if name in _ROLE_MARKERS:
+            continue
         for term in _strings(value):
             words.update(re.findall(r"\w+", _clean(term)))
     alternatives = [lex[n].regex for n in lex if lex[n].regex and n not in _NOT_ANCHORS]
@@ -218,6 +223,8 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
     """The composite expressions; each is matched as a whole word on folded text."""
     glue = lex["glue"].regex or "(?!)"
     sep = rf"(?:\s*[,.\-/]?\s*(?:{glue}\s+)*)"  # '14th of June', '14 de junio', 'June 14', 'juin, 2027'
+    # A comma parts a month from a year ('juin, 2027'), never a day from its month: 'Sunday 11 April, 25 guests'.
+    day_sep = rf"(?:\s*[.\-/]?\s*(?:{glue}\s+)*)"
     year = r"(?P<year>(?:19|20)\d{2})(?!\d)"
     suffix = lex["ordinal_suffixes"].regex or "(?!)"
     # A day number is never the minutes of a clock time ('at evening 5:30 on March 14th' is not the 30th).
@@ -243,8 +250,8 @@ def _patterns(lex: dict[str, Lexicon]) -> dict[str, re.Pattern[str]]:
         return re.compile(b + body + e, _FLAGS)
 
     return {
-        "date_dm": c(rf"{day}{sep}{month}(?:{sep}{year})?"),
-        "date_md": c(rf"{month}{sep}{day}(?!\s*(?::|[.]\d|{lex['meridiem'].regex or '(?!)'}))(?:{sep}{year})?"),
+        "date_dm": c(rf"{day}{day_sep}{month}(?:{sep}{year})?"),
+        "date_md": c(rf"{month}{day_sep}{day}(?!\s*(?::|[.]\d|{lex['meridiem'].regex or '(?!)'}))(?:{sep}{year})?"),
         "month": c(rf"(?:(?P<lead>{lex['year_leads'].regex or '(?!)'})\s+(?:{glue}\s+)*)?{month}(?:{sep}{year})?"),
         "quarter": c(rf"{_opt(lex['quarters'], 'q')}(?:{sep}{year})?"),
         "holiday": c(_opt(lex["holidays"], "hol")),
