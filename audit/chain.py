@@ -171,7 +171,7 @@ def seal_dump(record: dict[str, Any], prev: SealedHead | None, *, validated: boo
     or nest near the depth limit), this is ``seal``. tests/audit/test_seal_dump.py holds it to ``seal``.
 
     ``validated``: the caller vouches that ``record`` is, unchanged, a fresh JSON-mode dump of a model validated in
-    this process, that nobody else held in between (``engine.turn_record.build_and_seal``); it then dumps back to
+    this process, that nobody else held in between (``engine.kernel.turn_record.build_and_seal``); it then dumps back to
     itself and validates, and is not validated again."""
     seq, prev_hash = _position(record, prev)
     if not validated:

@@ -152,7 +152,7 @@ class ActionUtility(_Model):
 
 
 class RecordedValue(_Model):
-    """One accepted value of an objective (mirrors engine.conversation.ValueRecord)."""
+    """One accepted value of an objective (mirrors engine.kernel.conversation.ValueRecord)."""
 
     turn: int = Field(ge=1, description="Turn the value was accepted.")
     kind: str = Field(min_length=1, description="'complete' or 'correct'.")

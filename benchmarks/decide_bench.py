@@ -11,13 +11,13 @@ import statistics
 import time
 from datetime import UTC, datetime
 
-from engine.bundle_loader import RuleBundle
-from engine.decision.decider import Decider
 from engine.evaluation.differential import Case, random_case, reference_decision
-from engine.ports import GroundedAnswer, Proposal
+from engine.kernel.decision.decider import Decider
+from engine.kernel.ports import GroundedAnswer, Proposal
+from engine.kernel.turn_record import build_and_seal
 from engine.progress import progress
+from engine.rules.loader import RuleBundle
 from engine.storage.codec import stored_form
-from engine.turn_record import build_and_seal
 
 
 def engine_turn(case: Case, deciders: dict[str, Decider], bundle: RuleBundle, key: bytes) -> None:

@@ -28,11 +28,11 @@ KEY = b"bench-key-0123456789abcdef012345"
 
 def _child(mode: str, turns: int, seed: int) -> None:
     from benchmarks.decide_bench import engine_turn
-    from engine.bundle_loader import DEFAULT_RULES_DIR
-    from engine.bundle_proofs import load_verified_bundle
     from engine.cli import _configure_logging
-    from engine.decision.decider import Decider
     from engine.evaluation.differential import Case, random_case, reference_decision
+    from engine.kernel.decision.bundle_proofs import load_verified_bundle
+    from engine.kernel.decision.decider import Decider
+    from engine.rules.loader import DEFAULT_RULES_DIR
 
     _configure_logging()
     bundle = load_verified_bundle(DEFAULT_RULES_DIR, require_published=False)

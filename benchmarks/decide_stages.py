@@ -21,14 +21,14 @@ from datetime import UTC, datetime
 from audit.chain import SealedHead, checkpoint, seal_dump, state_hash
 from audit.redaction import redact_record
 from benchmarks.load_bench import load_average
-from engine.bundle_loader import DEFAULT_RULES_DIR
-from engine.bundle_proofs import load_verified_bundle
 from engine.cli import _configure_logging
-from engine.decision.decider import Decider
 from engine.evaluation.differential import random_case, reference_decision
-from engine.ports import GroundedAnswer, Proposal
+from engine.kernel.decision.bundle_proofs import load_verified_bundle
+from engine.kernel.decision.decider import Decider
+from engine.kernel.ports import GroundedAnswer, Proposal
+from engine.kernel.turn_record import build_record
+from engine.rules.loader import DEFAULT_RULES_DIR
 from engine.storage.codec import stored_form
-from engine.turn_record import build_record
 
 STAGES = ("decide", "build_record", "record_dump", "redact", "seal", "stored_form", "checkpoint")
 KEY = b"bench-key-0123456789abcdef012345"

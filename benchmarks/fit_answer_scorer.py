@@ -35,16 +35,16 @@ import numpy as np
 import numpy.typing as npt
 import structlog
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
-from engine.conversation import Role
 from engine.evaluation.runner import ConversationRun, run_dataset
 from engine.evaluation.sgd.bench import prepare
 from engine.evaluation.sgd.cli import DEFAULT_SGD_DIR
 from engine.evaluation.sgd.convert import convert_service
 from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR
 from engine.evaluation.targets import candidate_targets, working_tree_bundle
-from engine.goals.models import Objective
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Role
+from engine.kernel.goal_models import Objective
+from engine.kernel.ports import ProposerInput
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 from engine.text import fold
 from llm_adapters.offline import OfflineProposer
 from llm_adapters.offline.analysis import Analysis

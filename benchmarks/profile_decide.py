@@ -29,11 +29,11 @@ LOOP = "_timed_loop"
 
 
 def _engine_loop(rounds: int, turns: int, seed: int) -> None:
-    from engine.bundle_loader import DEFAULT_RULES_DIR
-    from engine.bundle_proofs import load_verified_bundle
     from engine.cli import _configure_logging
-    from engine.decision.decider import Decider
     from engine.evaluation.differential import random_case
+    from engine.kernel.decision.bundle_proofs import load_verified_bundle
+    from engine.kernel.decision.decider import Decider
+    from engine.rules.loader import DEFAULT_RULES_DIR
 
     _configure_logging()
     bundle = load_verified_bundle(DEFAULT_RULES_DIR, require_published=False)
@@ -46,9 +46,9 @@ def _engine_loop(rounds: int, turns: int, seed: int) -> None:
 def _timed_loop(bundle: Any, cases: list[Any], deciders: dict[str, Any], rounds: int) -> None:
     from datetime import UTC, datetime
 
-    from engine.ports import GroundedAnswer, Proposal
+    from engine.kernel.ports import GroundedAnswer, Proposal
+    from engine.kernel.turn_record import build_and_seal
     from engine.storage.codec import stored_form
-    from engine.turn_record import build_and_seal
 
     key = b"bench-key-0123456789abcdef012345"
     for _ in range(rounds):

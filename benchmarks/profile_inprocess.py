@@ -35,7 +35,7 @@ def _patched(owner: Any, name: str, wrapper: Callable[[Callable[..., Any]], Call
 
 
 def measure(backend: str, url: str, args: argparse.Namespace) -> dict[str, float]:
-    from engine import turn
+    from engine.kernel import turn
     from engine.retrieval import embedder
 
     inside = [False]
@@ -75,7 +75,7 @@ def measure(backend: str, url: str, args: argparse.Namespace) -> dict[str, float
 
 
 def profile(backend: str, url: str, args: argparse.Namespace) -> pstats.Stats:
-    from engine import turn
+    from engine.kernel import turn
 
     profiler = cProfile.Profile(time.process_time)
 

@@ -22,12 +22,12 @@ from pathlib import Path
 
 import structlog
 
-from engine.bundle_loader import DEFAULT_RULES_DIR
-from engine.conversation import Message, Role
 from engine.evaluation.targets import working_tree_bundle
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
+from engine.rules.loader import DEFAULT_RULES_DIR
 from llm_adapters.offline import OfflineProposer
 
 ROOT = Path(__file__).resolve().parents[1]

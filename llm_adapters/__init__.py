@@ -1,1 +1,1 @@
-"""Proposer adapters behind engine.ports.Proposer: LLM providers, the deterministic offline proposer, replay."""
+"""Proposer adapters behind engine.kernel.ports.Proposer: LLM providers, the deterministic offline proposer, replay."""

@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 import structlog
 from pydantic import BaseModel
 
-from engine.conversation import Message
-from engine.goals.company_data import time_zone
-from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.company_data import time_zone
+from engine.kernel.conversation import Message
+from engine.kernel.ports import Citation, GroundedAnswer, Proposal, ProposerInput
 from llm_adapters.backend import LLMBackend
 from llm_adapters.config import LLMSettings
 from llm_adapters.errors import LLMError
@@ -47,7 +47,7 @@ def sha256_json(value: Any) -> str:
 
 
 class LLMAdapter:
-    """Implements ``LLMRoles`` (and so ``engine.ports.Proposer``) for one backend and one settings object."""
+    """Implements ``LLMRoles`` (and so ``engine.kernel.ports.Proposer``) for one backend and one settings object."""
 
     def __init__(self, backend: LLMBackend, settings: LLMSettings, prompts: PromptLibrary | None = None,
                  *, clock: Callable[[], float] = time.perf_counter) -> None:

@@ -28,7 +28,7 @@ from engine.compiler.deterministic import (
 from engine.compiler.governance import check_governance
 from engine.compiler.model import CompileInput, CompileOutcome
 from engine.errors import GoalSpecError
-from engine.goals.models import Criterion, GoalSpec, Objective
+from engine.kernel.goal_models import Criterion, GoalSpec, Objective
 from engine.text import fold
 from llm_adapters.protocol import CompileRequest, KindOption, LLMRoles
 from llm_adapters.schemas import CompiledObjective

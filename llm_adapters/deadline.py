@@ -1,6 +1,6 @@
 """The share of the turn's deadline an LLM call may use (rules/llm.json ``deadline``).
 
-Every role of a turn draws on the one deadline the turn runtime opened (``engine.turn_limits``). A call may run
+Every role of a turn draws on the one deadline the turn runtime opened (``engine.kernel.turn_limits``). A call may run
 until only ``reserve_ms`` of the turn remain, the time the offline fallback, the decision and the question need;
 it is not started at all with less than ``min_call_ms`` left beyond the reserve.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import turn_limits
+from engine.kernel import turn_limits
 from llm_adapters.config import LLMSettings
 from llm_adapters.errors import LLMDeadlineError
 

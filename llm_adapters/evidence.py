@@ -11,9 +11,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.commands import COMMAND_ADAPTER, Command
-from engine.conversation import Message, Role
-from engine.ports import ProposerInput
+from engine.kernel.commands import COMMAND_ADAPTER, Command
+from engine.kernel.conversation import Message, Role
+from engine.kernel.ports import ProposerInput
 from engine.text import normalize
 from llm_adapters.schemas import EvidenceProposal, ProposedCommand
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from engine.goals.models import Objective
+from engine.kernel.goal_models import Objective
 from engine.text import fold, normalize
 from llm_adapters.config import ModulationRules, load_modulation_rules
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import structlog
 
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import GroundedAnswer
-from engine.turn_limits import record_note
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import GroundedAnswer
+from engine.kernel.turn_limits import record_note
 from llm_adapters.config import ModulationRules
 from llm_adapters.errors import LLMError
 from llm_adapters.modulation_check import check_modulation

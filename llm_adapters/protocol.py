@@ -3,7 +3,7 @@
 =================  ==========================================  ===========================================
 role (purpose)     paper                                       returns
 =================  ==========================================  ===========================================
-``propose``        eq. 9: visitor evidence -> typed commands   ``engine.ports.Proposal`` (Proposer port)
+``propose``        eq. 9: visitor evidence -> typed commands   ``engine.kernel.ports.Proposal`` (Proposer port)
 ``rate_utility``   eq. 13: R, B, D, P in {0, 0.5, 1} + why      ``RoleResult[UtilityRatings]``
 ``modulate``       eq. 5: m = M(q, u, H, r), same meaning      ``RoleResult[ModulatedQuestion]``
 ``synthesize``     eq. 6: r = G(u, D), cited passages only      ``RoleResult[GroundedAnswer]``
@@ -22,9 +22,9 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.conversation import Message
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.conversation import Message
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import GroundedAnswer, Proposal, ProposerInput
 from llm_adapters.schemas import CompiledGoals, ModulatedQuestion, UtilityRatings
 
 T = TypeVar("T")
@@ -128,7 +128,7 @@ class RoleResult(Generic[T]):
 
 
 class LLMRoles(Protocol):
-    """What the runtime and the compiler may ask of an LLM adapter. Also an ``engine.ports.Proposer``."""
+    """What the runtime and the compiler may ask of an LLM adapter. Also an ``engine.kernel.ports.Proposer``."""
 
     name: str
     version: str

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.conversation import Message, Role
-from engine.goals.models import GoalSpec, Objective
-from engine.ports import GroundedAnswer
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, Objective
+from engine.kernel.ports import GroundedAnswer
 
 NONE_TEXT = "(none)"
 

@@ -38,7 +38,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.ports import Citation, GroundedAnswer, Proposal, ProposerInput
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.backend import Completion
 from llm_adapters.config import LLMSettings, load_llm_settings

@@ -14,10 +14,10 @@ from typing import Any
 
 import structlog
 
-from engine.conversation import ConversationState
-from engine.goals.models import PublishedGoalSpec
-from engine.policy import Rubric
-from engine.ports import GroundedAnswer, Proposal, Proposer, ProposerInput
+from engine.kernel.conversation import ConversationState
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.policy import Rubric
+from engine.kernel.ports import GroundedAnswer, Proposal, Proposer, ProposerInput
 from llm_adapters.errors import LLMError
 from llm_adapters.protocol import LLMRoles, UtilityRequest
 
@@ -45,7 +45,7 @@ class FallbackProposer:
 
 
 class LLMTurnRater:
-    """engine.ports.TurnRater backed by an adapter's ``rate_utility`` role."""
+    """engine.kernel.ports.TurnRater backed by an adapter's ``rate_utility`` role."""
 
     def __init__(self, adapter: LLMRoles) -> None:
         self.adapter = adapter

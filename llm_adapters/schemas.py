@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
 from engine.text import fold
 
 RUBRIC_LEVELS = (0.0, 0.5, 1.0)

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 
 import structlog
 
+from engine.kernel.turn_limits import record_call, record_note
 from engine.retrieval.analysis import split_sentences
 from engine.retrieval.grounding import Claim
 from engine.retrieval.models import ScoredPassage
 from engine.retrieval.synthesis import Synthesizer
-from engine.turn_limits import record_call, record_note
 from llm_adapters.errors import LLMError
 from llm_adapters.protocol import LLMRoles, Passage, SynthesisRequest
 

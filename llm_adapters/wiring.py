@@ -9,11 +9,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import PublishedGoalSpec
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.turn import RoleChoice, TurnRoles, TurnRuntime
+from engine.kernel.turn_limits import record_call
 from engine.retrieval.answerer import GroundedAnswerer
-from engine.turn import RoleChoice, TurnRoles, TurnRuntime
-from engine.turn_limits import record_call
+from engine.rules.loader import RuleBundle
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.config import LLMSettings, load_llm_settings, load_modulation_rules
 from llm_adapters.errors import LLMConfigError

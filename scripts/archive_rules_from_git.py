@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.bundle_archive import missing_blobs, publication, published_versions
+from engine.rules.archive import missing_blobs, publication, published_versions
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
-from engine.goals.models import Criterion, GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
+from engine.kernel.goal_models import Criterion, GoalSpec, Objective, PublishedGoalSpec
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 
 # Deterministic property tests (the same examples on every run and machine) with no per-example wall-clock deadline:
 # a loaded CI machine or a second xdist worker must not turn a slow example into a failure.

@@ -21,13 +21,13 @@ from typing import Any
 
 import structlog
 
-from engine.bundle_loader import DEFAULT_RULES_DIR
-from engine.conversation import Message, Role
 from engine.evaluation.targets import working_tree_bundle
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
-from engine.validators import validate_value
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
+from engine.kernel.validators import validate_value
+from engine.rules.loader import DEFAULT_RULES_DIR
 from llm_adapters.offline import OfflineProposer
 
 SET = Path(__file__).with_name("phrasings.json")

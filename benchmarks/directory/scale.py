@@ -19,10 +19,10 @@ from typing import Any
 
 import structlog
 
-from engine.bundle_loader import DEFAULT_RULES_DIR
 from engine.directory.errors import DirectoryUsageError
 from engine.directory.mapping import load_mapping
 from engine.progress import progress
+from engine.rules.loader import DEFAULT_RULES_DIR
 
 
 def _rss_kib() -> int:
@@ -76,9 +76,9 @@ def measure_one(directory: Path, mapping: Path, rules_root: Path, queries: int, 
     """Runs in the child process: load, build, then time ``queries`` generated queries."""
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     from benchmarks.directory.generator import generate
-    from engine.bundle_proofs import load_verified_bundle
     from engine.directory.directory_rules import directory_rules
     from engine.directory.retriever import TraceRetriever
+    from engine.kernel.decision.bundle_proofs import load_verified_bundle
 
     rules = directory_rules(load_verified_bundle(rules_root, require_published=False))
     from engine.directory.geo_cache import us_places

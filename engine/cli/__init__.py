@@ -15,18 +15,18 @@ from engine.errors import GraceError
 # process, which every server worker, restart and scripted call would pay (tests/core/test_cli_groups.py keeps
 # these names equal to what each module registers).
 COMMANDS: dict[str, tuple[str, str]] = {
-    "goals": ("engine.goals.cli", "register"),
+    "goals": ("engine.cli.goals", "register"),
     "rules": ("engine.cli.rules", "register"),
     "chat": ("engine.cli.chat", "register"),
     "bench": ("engine.cli.bench", "register"),
     "eval": ("engine.evaluation.cli", "register"),
-    "trace": ("engine.directory.cli", "register"),
-    "compile": ("engine.compiler.cli", "register"),
+    "trace": ("engine.cli.trace", "register"),
+    "compile": ("engine.cli.compile", "register"),
     "serve": ("engine.service.cli", "register"),
-    "conversations": ("engine.storage.cli", "register"),
-    "audit": ("audit.cli", "register"),
-    "leads": ("engine.leads.cli", "register"),
-    "analytics": ("engine.analytics.cli", "register"),
+    "conversations": ("engine.cli.conversations", "register"),
+    "audit": ("engine.cli.audit", "register"),
+    "leads": ("engine.cli.leads", "register"),
+    "analytics": ("engine.cli.analytics", "register"),
 }
 
 

@@ -7,10 +7,10 @@ import importlib
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.bundle_loader import DEFAULT_RULES_DIR
-from engine.bundle_proofs import load_verified_bundle
 from engine.evaluation.onboarding.cli import register_bench as register_onboarding
 from engine.evaluation.sgd.cli import register_bench as register_sgd
+from engine.kernel.decision.bundle_proofs import load_verified_bundle
+from engine.rules.loader import DEFAULT_RULES_DIR
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

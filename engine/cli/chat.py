@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.goals.publication import load_published
+from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_outcome import TurnOutcome
 from engine.runtimes import demo_runtime, embedded_answerer, offline_runtime
-from engine.turn import TurnRuntime
-from engine.turn_outcome import TurnOutcome
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.bundle_archive import materialize, missing_blobs, publication, published_versions, store_blobs
-from engine.bundle_loader import DEFAULT_RULES_DIR, approve_bundle, load_bundle
-from engine.decision.invariants import prove_bundle
-from engine.decision.samples import rules_without_samples, run_samples
+from engine.kernel.decision.invariants import prove_bundle
+from engine.kernel.decision.samples import rules_without_samples, run_samples
 from engine.retrieval.tiers import run_tier_samples
+from engine.rules.archive import materialize, missing_blobs, publication, published_versions, store_blobs
+from engine.rules.loader import DEFAULT_RULES_DIR, approve_bundle, load_bundle
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

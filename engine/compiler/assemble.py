@@ -13,7 +13,7 @@ from engine.compiler.errors import CompileError
 from engine.compiler.intent import Phrase
 from engine.compiler.model import Draft, DraftObjective
 from engine.compiler.weights import rank_weights
-from engine.goals.models import Criterion, CriterionKind, GoalSpec, Locale, Objective
+from engine.kernel.goal_models import Criterion, CriterionKind, GoalSpec, Locale, Objective
 from engine.text import fold
 
 VOCABULARY_VERSION = "1.0.0"

@@ -10,11 +10,11 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
-from engine.bundle_loader import check_schema, read_json_object
 from engine.compiler.errors import CompilerRulesError
 from engine.compiler.matching import KeywordIndex, compile_patterns
 from engine.errors import first_validation_error
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
+from engine.rules.loader import check_schema, read_json_object
 
 DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 

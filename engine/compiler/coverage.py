@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine.compiler.assemble import INTENT_PHRASES
 from engine.compiler.compiler_rules import CompilerRules
 from engine.compiler.intent import Phrase, read_intent
-from engine.goals.models import CriterionKind, GoalSpec, Objective
+from engine.kernel.goal_models import CriterionKind, GoalSpec, Objective
 
 UNACCOUNTED = "goalspec.intent_phrase_unaccounted"
 UNKNOWN = "goalspec.intent_phrase_unknown"

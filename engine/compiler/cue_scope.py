@@ -22,7 +22,7 @@ from engine.compiler import phrasing
 from engine.compiler.assemble import Built
 from engine.compiler.compiler_rules import CompilerRules
 from engine.compiler.intent import IntentReading
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
 from engine.text import fold
 
 INTENT_PHRASES = "intent_phrases"

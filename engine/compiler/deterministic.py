@@ -26,7 +26,7 @@ from engine.compiler.intent import IntentReading, Phrase, read_intent
 from engine.compiler.locale import Needs, resolve_locale
 from engine.compiler.model import CompileInput, CompileOutcome, Draft
 from engine.errors import GoalSpecError
-from engine.goals.models import CriterionKind, GoalSpec
+from engine.kernel.goal_models import CriterionKind, GoalSpec
 
 log = structlog.get_logger("grace.compiler")
 _SPEC_ID = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")  # GoalSpec.id

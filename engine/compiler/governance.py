@@ -25,7 +25,7 @@ from typing import Any
 from engine.compiler.compiler_rules import GovernanceContext, GovernanceRules, load_governance_rules
 from engine.compiler.errors import PROHIBITED_CATEGORY
 from engine.compiler.matching import Match
-from engine.goals.models import GoalSpec
+from engine.kernel.goal_models import GoalSpec
 from engine.text import fold
 
 _WORD = re.compile(r"\w+")

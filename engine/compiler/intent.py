@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from engine.compiler.compiler_rules import CompilerRules
 from engine.compiler.matching import Match, compile_patterns, select_non_overlapping
 from engine.compiler.textmap import FoldedText, fold_map
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
 from engine.text import fold as fold_word
 
 # A full stop ends a clause, except after "etc", "e.g", "i.e" or a list number ("1. their budget").

@@ -23,7 +23,7 @@ from engine.compiler.compiler_rules import LocaleRules
 from engine.compiler.errors import CompileError
 from engine.compiler.places import Candidate, NamedPlace, named_places
 from engine.compiler.textmap import fold_map
-from engine.goals.models import Locale
+from engine.kernel.goal_models import Locale
 from engine.text import fold
 
 _LANGUAGES = ("en", "es", "fr")

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.goals.models import CriterionKind, GoalSpec
+from engine.kernel.goal_models import CriterionKind, GoalSpec
 
 
 class CompileInput(BaseModel):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.compiler.compiler_rules import CompilerRules, ReviewRules, review_rules
 from engine.compiler.model import CompileOutcome
-from engine.goals.models import CriterionKind, Objective
+from engine.kernel.goal_models import CriterionKind, Objective
 
 
 def _uncertain(objective: Objective, implied: set[str], review: ReviewRules, language: str) -> list[str]:

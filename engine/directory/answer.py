@@ -15,7 +15,7 @@ from engine.directory.constraints import Constraints, HoursConstraint
 from engine.directory.directory_rules import DirectoryRules
 from engine.directory.models import Record
 from engine.directory.retriever import Answer, TraceRetriever
-from engine.ports import Citation, GroundedAnswer
+from engine.kernel.ports import Citation, GroundedAnswer
 
 
 def _minutes(value: int) -> str:

@@ -19,9 +19,9 @@ from typing import Any
 
 import structlog
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.directory.errors import DirectoryRulesError
 from engine.errors import RuleBundleError
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.text import fold
 
 log = structlog.get_logger("grace.directory")
@@ -464,6 +464,6 @@ def load_rules(root: Path = DEFAULT_RULES_DIR) -> DirectoryRules:
     """Explicitly load and verify the bundle under ``root`` (schemas, publication state, Z3 properties) and build
     the directory vocabularies from it. For tools and tests; services pass their pinned bundle to
     ``directory_rules``."""
-    from engine.bundle_proofs import load_verified_bundle  # the prover is heavy: import only when asked
+    from engine.kernel.decision.bundle_proofs import load_verified_bundle  # the prover is heavy: import only when asked
 
     return directory_rules(load_verified_bundle(Path(root).resolve(), require_published=False))

@@ -13,7 +13,7 @@ from dataclasses import replace
 from engine.directory.constraints import Constraints
 from engine.directory.directory_rules import NaturalVocabulary
 from engine.directory.query import ParsedQuery
-from engine.ports import CarriedKind
+from engine.kernel.ports import CarriedKind
 
 
 def _has_any(c: Constraints) -> bool:

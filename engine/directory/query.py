@@ -23,7 +23,7 @@ from engine.directory.query_time import QueryTimeParser
 from engine.directory.regions import build_regions
 from engine.directory.semantic import ConceptMatcher
 from engine.directory.vocab_words import standalone_words
-from engine.ports import CarriedKind
+from engine.kernel.ports import CarriedKind
 
 _ZIP = re.compile(r"(?<![\d-])(\d{5})(?:-\d{4})?(?![\d])")
 _QUOTES = "\"'“”«»"

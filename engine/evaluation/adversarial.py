@@ -25,14 +25,14 @@ from typing import Any
 
 import phonenumbers
 
-from engine.bundle_loader import RuleBundle
-from engine.commands import Complete, Span
-from engine.decision.provenance import ContactIndex
 from engine.demos import Demo
-from engine.goals.models import CriterionKind, PublishedGoalSpec
-from engine.ports import Answerer, Citation, GroundedAnswer, Proposal, Proposer, ProposerInput
+from engine.kernel.commands import Complete, Span
+from engine.kernel.decision.provenance import ContactIndex
+from engine.kernel.goal_models import CriterionKind, PublishedGoalSpec
+from engine.kernel.ports import Answerer, Citation, GroundedAnswer, Proposal, Proposer, ProposerInput
+from engine.kernel.turn import TurnRuntime
+from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
 
 ROOT = Path(__file__).resolve().parents[2]
 _EMAIL = re.compile(r"[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
@@ -260,7 +260,7 @@ def company_from(name: str, spec: PublishedGoalSpec, bundle: RuleBundle, texts: 
     contact = next((o for o in spec.spec.ordered() if o.criterion.kind is CriterionKind.CONTACT), None)
     if contact is None:
         return None
-    from engine.decision.company import company_region
+    from engine.kernel.decision.company import company_region
 
     emails, phones = _contacts(texts)
     return Company(name, spec, contact.id, company_region(spec, bundle), tuple(texts), tuple(emails),
@@ -270,7 +270,7 @@ def company_from(name: str, spec: PublishedGoalSpec, bundle: RuleBundle, texts: 
 def _wish_targets(spec: PublishedGoalSpec, bundle: RuleBundle) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """Place objectives with a vocabulary (its options' first terms) and date objectives (dated values)."""
     targets: list[tuple[str, str, tuple[str, ...]]] = []
-    from engine.goals.company_data import resolve_vocabulary
+    from engine.kernel.company_data import resolve_vocabulary
 
     for objective in spec.spec.ordered():
         kind, params = objective.criterion.kind, objective.criterion.params

@@ -7,7 +7,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.evaluation.comparison import comparison_json, comparison_table, guarantees, guarantees_text, summarize
 from engine.evaluation.dataset import Dataset, load_dataset
 from engine.evaluation.errors import EvaluationError
@@ -15,6 +14,7 @@ from engine.evaluation.report import metrics_by_config, metrics_table, mismatch_
 from engine.evaluation.runner import ConversationRun, run_dataset
 from engine.evaluation.targets import candidate_targets, published_demos, working_tree_bundle
 from engine.output_files import check_output_folder, write_json_atomic
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 
 
 def register(subparsers: Any) -> None:

@@ -10,14 +10,14 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
-from engine.bundle_loader import RuleBundle
-from engine.commands import COMMAND_ADAPTER, Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
-from engine.conversation import ConversationState, Message, Role
-from engine.decision.provenance import ProvenanceRules, attribution, others_wish
-from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
+from engine.kernel.commands import COMMAND_ADAPTER, Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
+from engine.kernel.conversation import ConversationState, Message, Role
+from engine.kernel.decision.provenance import ProvenanceRules, attribution, others_wish
+from engine.kernel.goal_models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
+from engine.kernel.validators import validate_value
+from engine.rules.loader import RuleBundle
 from engine.text import normalize
-from engine.validators import validate_value
 from spec.reference import RefCandidate, RefDecision, RefObjective, RefState, decide
 
 KINDS: list[tuple[CriterionKind, dict[str, Any]]] = [

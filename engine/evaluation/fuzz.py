@@ -30,18 +30,18 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.bundle_loader import RuleBundle
-from engine.commands import COMMAND_ADAPTER, COMMAND_TYPES, Command, Complete, Correct
-from engine.conversation import ConversationState, Role
-from engine.decision.decider import Decider, fork_state
-from engine.decision.provenance import ContactIndex, ProvenanceContext
 from engine.evaluation.differential import Case, reference_decision
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import Proposal, ProposerInput
+from engine.kernel.commands import COMMAND_ADAPTER, COMMAND_TYPES, Command, Complete, Correct
+from engine.kernel.conversation import ConversationState, Role
+from engine.kernel.decision.decider import Decider, fork_state
+from engine.kernel.decision.provenance import ContactIndex, ProvenanceContext
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import Proposal, ProposerInput
+from engine.kernel.turn import TurnRuntime
+from engine.kernel.validators import validate_value
+from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
 from engine.text import normalize
-from engine.turn import TurnRuntime
-from engine.validators import validate_value
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASETS = (ROOT / "tests/golden/golden_conversations.json", ROOT / "benchmarks/companies/conversations.json")

@@ -10,17 +10,17 @@ from typing import Any
 
 import structlog
 
-from engine.bundle_loader import RuleBundle
-from engine.conversation import Role
 from engine.evaluation.dataset import Dataset, DatasetConfig, DatasetConversation, turn_times
 from engine.evaluation.errors import EvaluationError
 from engine.evaluation.guarantees import turn_violations
 from engine.evaluation.metrics import ConversationOutcome, TurnOutcome
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import Answerer, Proposer
+from engine.kernel.conversation import Role
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import Answerer, Proposer
+from engine.kernel.turn import RoleChoice, TurnRoles, TurnRuntime
 from engine.progress import progress
+from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import RoleChoice, TurnRoles, TurnRuntime
 
 log = structlog.get_logger("grace.eval")
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import structlog
 
-from engine.bundle_loader import RuleBundle, load_bundle
 from engine.demos import Demo
 from engine.errors import GraceError
 from engine.evaluation.errors import EvaluationError
 from engine.evaluation.runner import DemoTarget
-from engine.goals.models import GoalSpec
-from engine.ports import Answerer
+from engine.kernel.goal_models import GoalSpec
+from engine.kernel.ports import Answerer
+from engine.rules.loader import RuleBundle, load_bundle
 
 log = structlog.get_logger("grace.eval")
 

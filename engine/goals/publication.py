@@ -11,10 +11,10 @@ from typing import Any
 
 import structlog
 
-from engine.bundle_loader import RuleBundle
 from engine.errors import GoalSpecError, IntegrityError, PublicationError
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.validation import validate_spec
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.rules.loader import RuleBundle
 
 log = structlog.get_logger("grace.goals")
 _VERSION_FILE = re.compile(r"^v(\d+)\.json$")

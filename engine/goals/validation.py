@@ -9,12 +9,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.bundle_loader import RuleBundle
 from engine.errors import GoalSpecError
-from engine.goals.company_data import company_data_issues, resolve_vocabulary
-from engine.goals.models import CriterionKind, GoalSpec
 from engine.goals.widget import widget_issues
-from engine.validators.availability import SufficesError, parse_suffices
+from engine.kernel.company_data import company_data_issues, resolve_vocabulary
+from engine.kernel.goal_models import CriterionKind, GoalSpec
+from engine.kernel.validators.availability import SufficesError, parse_suffices
+from engine.rules.loader import RuleBundle
 
 _VOCABULARY_KINDS = {CriterionKind.ENUMERATION, CriterionKind.FEATURES, CriterionKind.PLACE}
 _NEEDS_VOCABULARY = {CriterionKind.ENUMERATION, CriterionKind.FEATURES}

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import jsonschema
 
 from engine.errors import InputError
-from engine.goals.models import GoalSpec, Widget
+from engine.kernel.goal_models import GoalSpec, Widget
 
 SETTINGS_PATH = Path(__file__).with_name("widget.json")
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")

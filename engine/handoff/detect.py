@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.bundle_loader import RuleBundle
+from engine.rules.loader import RuleBundle
 from engine.text import fold
 
 HANDOFF_FILE = "handoff"

@@ -6,9 +6,9 @@ import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.conversation import ConversationState
 from engine.handoff.config import HandoffConfig
 from engine.handoff.detect import HandoffRequest
+from engine.kernel.conversation import ConversationState
 
 HANDOFF_NOTE = "handoff.requested"  # the turn's audit-record note: "handoff.requested:<language of the phrase>"
 EVENT = "conversation.handoff"

@@ -10,10 +10,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from engine import periods
-from engine.conversation import ConversationState
+from engine.kernel.conversation import ConversationState
+from engine.kernel.values import current_values, declined_options
 from engine.leads.errors import LeadExportError
 from engine.storage.base import ConversationSummary, DurableStore
-from engine.values import current_values, declined_options
 
 FORMATS = ("csv", "json")
 
@@ -71,7 +71,7 @@ def collect_leads(store: DurableStore, selection: LeadFilter, *, page: int = 500
 
 def latest_values(state: ConversationState) -> dict[str, str]:
     """Objective id -> its current value: the latest accepted one (a correction replaces the first completion),
-    with every contact channel kept (engine/values.py)."""
+    with every contact channel kept (engine/kernel/values.py)."""
     return current_values(state)
 
 

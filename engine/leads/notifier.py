@@ -15,13 +15,13 @@ from typing import Any
 
 import structlog
 
-from engine.arc import closing_reason
-from engine.conversation import ConversationState
+from engine.kernel.arc import closing_reason
+from engine.kernel.conversation import ConversationState
+from engine.kernel.revision import revision_notes
+from engine.kernel.values import declined_options
 from engine.leads.export import Lead, latest_values, value_revisions
 from engine.leads.webhook import WebhookDispatcher, completion_event, revision_event
-from engine.revision import revision_notes
 from engine.storage.base import DurableStore
-from engine.values import declined_options
 
 log = structlog.get_logger("grace.leads")
 def event_of(state: ConversationState, record: dict[str, Any], reason: str | None) -> dict[str, Any]:

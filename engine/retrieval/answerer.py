@@ -1,4 +1,4 @@
-"""The grounded answerer: ``engine.ports.Answerer`` over a company corpus (paper eqs. 6-8).
+"""The grounded answerer: ``engine.kernel.ports.Answerer`` over a company corpus (paper eqs. 6-8).
 
 One call reads only the current visitor message (turn-local). Its output is a ``GroundedAnswer``: company
 evidence with citations, never visitor evidence. Steps: question detection → TopK retrieval (eq. 7) →
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import structlog
 
-from engine.ports import Citation, GroundedAnswer
+from engine.kernel.ports import Citation, GroundedAnswer
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, is_number, split_sentences
 from engine.retrieval.answerability import (
     AnswerabilityJudge,

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.bundle_loader import RuleBundle
 from engine.retrieval.analysis import AnalyzerSet
 from engine.retrieval.answerer import GroundedAnswerer
 from engine.retrieval.cache import EmbeddingCache
@@ -20,6 +19,7 @@ from engine.retrieval.lexicon import build_lexicon
 from engine.retrieval.retrieval_rules import RetrievalRules, rules_from_bundle
 from engine.retrieval.sentences import build_sentence_index
 from engine.retrieval.synthesis import ExtractiveSynthesizer, Synthesizer
+from engine.rules.loader import RuleBundle
 
 BACKENDS = ("embedded", "weaviate")
 _COMMON_KEYS = {"embedder", "rules", "bundle", "cache_dir", "use_cache", "filters", "synthesizer", "default_manifest"}

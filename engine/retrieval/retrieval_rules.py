@@ -18,10 +18,10 @@ import jsonschema
 import Stemmer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.bundle_loader import RuleBundle
 from engine.errors import first_validation_error
 from engine.retrieval.decision import FEATURES, AnswerModel
 from engine.retrieval.errors import RetrievalRulesError
+from engine.rules.loader import RuleBundle
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parents[2] / "rules" / "retrieval.json"
 SCHEMA_PATH = Path(__file__).resolve().parents[2] / "rules" / "schemas" / "retrieval.schema.json"

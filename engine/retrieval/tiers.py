@@ -18,8 +18,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.bundle_loader import RuleBundle
 from engine.retrieval.retrieval_rules import AnsweringSettings, RelatedModel, TierSignals, rules_from_bundle
+from engine.rules.loader import RuleBundle
 
 Tier = Literal["answer", "related", "none"]
 

@@ -6,14 +6,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.bundle_loader import RuleBundle
-from engine.conversation import ConversationState
-from engine.goals.models import PublishedGoalSpec
+from engine.kernel.conversation import ConversationState
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.rules.loader import RuleBundle
 from engine.service.errors import ConflictError, NotFoundError
 from engine.service.schemas import ObjectiveOut
 
 if TYPE_CHECKING:
-    from engine.turn import TurnRuntime
+    from engine.kernel.turn import TurnRuntime
 
 
 @dataclass(frozen=True)

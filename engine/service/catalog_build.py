@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import Answerer, Proposer
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import Answerer, Proposer
+from engine.kernel.turn import TurnRuntime
+from engine.rules.loader import RuleBundle
 from engine.service.catalog import Catalog, ServedGoal
 from engine.storage.base import DurableStore
-from engine.turn import TurnRuntime
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from typing import Any, cast
 
 import structlog
 
-from engine.bundle_loader import RuleBundle
 from engine.errors import InputError
-from engine.ports import Answerer, Proposer
+from engine.kernel.ports import Answerer, Proposer
+from engine.rules.loader import RuleBundle
 from engine.service.catalog_build import GoalSource
 
 log = structlog.get_logger("engine.service.demo")
@@ -40,8 +40,8 @@ def demo_sources(
     Without explicit ``names``: the two paper demos, plus every other published demo whose data is present
     (the pantry helpline reads the shared Kansas directory, which a deployment may not have).
     """
-    from engine.bundle_proofs import load_verified_bundle
     from engine.demos import demo_names, load_demo
+    from engine.kernel.decision.bundle_proofs import load_verified_bundle
     from engine.retrieval.factory import build_answerer
     from engine.runtimes import demo_answerer
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import structlog
 
-from engine.goals.models import company_name
 from engine.handoff.config import HandoffConfig
 from engine.handoff.detect import HandoffDetector, HandoffRequest
 from engine.handoff.reply import inbox_event, note_of, visitor_view
+from engine.kernel.goal_models import company_name
 from engine.leads.export import latest_values
 from engine.leads.notifier import LeadNotifier
 from engine.service.catalog import ServedGoal

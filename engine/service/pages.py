@@ -6,7 +6,7 @@ from html import escape
 
 from fastapi.responses import HTMLResponse
 
-from engine.goals.models import company_name
+from engine.kernel.goal_models import company_name
 from engine.service.catalog import Catalog, ServedGoal
 
 # Pages only load our own scripts and styles; the console is never framed.

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.arc_values import option_label
-from engine.bundle_loader import RuleBundle
-from engine.goals.company_data import criterion_vocabulary
-from engine.goals.models import GoalSpec
+from engine.kernel.arc_values import option_label
+from engine.kernel.company_data import criterion_vocabulary
+from engine.kernel.goal_models import GoalSpec
+from engine.rules.loader import RuleBundle
 
 _ASK = re.compile(r"^ASK\((.+)\)$")
 _KINDS = ("enumeration", "features")

@@ -21,11 +21,11 @@ from typing import Any
 import structlog
 
 from engine.errors import GraceError
+from engine.kernel.turn_limits import deciding_on
 from engine.service.catalog import Catalog, ServedGoal
 from engine.service.engine_thread import ENGINE, EngineThread
 from engine.storage.base import DurableStore
 from engine.storage.memory import InMemoryStore
-from engine.turn_limits import deciding_on
 
 log = structlog.get_logger("engine.service.readiness")
 

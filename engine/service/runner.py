@@ -99,8 +99,8 @@ def storage_location(args: argparse.Namespace) -> tuple[Path, str]:
 
 
 def build_from_args(args: argparse.Namespace) -> Built:
-    from engine.bundle_proofs import load_verified_bundle
     from engine.goals.publication import list_published
+    from engine.kernel.decision.bundle_proofs import load_verified_bundle
     from engine.retrieval.factory import build_answerer
     from engine.runtimes import plain_folder_manifest
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.kernel.visitor_response import VisitorTurn
 from engine.leads.outbox import Delivery
-from engine.visitor_response import VisitorTurn
 
 GOAL_PATTERN = r"^[a-z][a-z0-9_-]{0,63}(/v[1-9][0-9]{0,8})?$"
 LANGUAGE_PATTERN = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$"
@@ -71,7 +71,7 @@ class HandoffOut(BaseModel):
 
 
 class TurnResponse(VisitorTurn):
-    """The turn as the kernel decided it (``engine.visitor_response.VisitorTurn``, stored for idempotent replays)
+    """The turn as the kernel decided it (``engine.kernel.visitor_response.VisitorTurn``, stored for idempotent replays)
     plus what the service adds on each delivery: the handoff box and the quick replies."""
 
     handoff: HandoffOut | None = Field(

@@ -24,17 +24,17 @@ from typing import Any
 import structlog
 
 from engine.errors import StoreError
+from engine.kernel.ports import IdempotencyKey
+from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_limits import deciding_on
+from engine.kernel.turn_outcome import TurnOutcome
 from engine.leads.notifier import LeadNotifier
-from engine.ports import IdempotencyKey
 from engine.service.engine_thread import ENGINE, EngineThread
 from engine.service.errors import ConflictError, RequestError
 from engine.service.locks import KeyedLocks
 from engine.storage import read_ahead
 from engine.storage.base import DurableStore
 from engine.storage.errors import RETRYABLE
-from engine.turn import TurnRuntime
-from engine.turn_limits import deciding_on
-from engine.turn_outcome import TurnOutcome
 
 log = structlog.get_logger("engine.service.turns")
 

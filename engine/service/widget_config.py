@@ -3,8 +3,8 @@ first message when the company requires it."""
 
 from __future__ import annotations
 
-from engine.goals.models import GoalSpec, PublishedGoalSpec, company_name
 from engine.goals.widget import palette
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec, company_name
 from engine.service.errors import RequestError
 from engine.service.schemas import WidgetConfigOut
 

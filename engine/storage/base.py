@@ -1,4 +1,4 @@
-"""What the durable stores offer beyond ``engine.ports.ConversationStore``.
+"""What the durable stores offer beyond ``engine.kernel.ports.ConversationStore``.
 
 Both backends implement :class:`DurableStore`: the port itself, plus idempotency entries written in the
 same transaction as a turn (so a retried request can never create a second transition), and cheap
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from audit.vault import FieldCipher
-from engine.conversation import ConversationState
-from engine.ports import IdempotencyEntry as IdempotencyEntry  # defined with the port; re-exported
+from engine.kernel.conversation import ConversationState
+from engine.kernel.ports import IdempotencyEntry as IdempotencyEntry  # defined with the port; re-exported
 
 ERASE_ACTION = "conversation.erase"  # operator action: the conversation's data key was destroyed
 

@@ -17,8 +17,8 @@ from pydantic import ValidationError
 
 from audit.errors import AuditKeyError
 from audit.vault import FieldCipher, open_personal
-from engine.conversation import ConversationState
 from engine.errors import first_validation_error
+from engine.kernel.conversation import ConversationState
 from engine.storage import errors
 from engine.storage.base import ConversationAccess
 

@@ -6,9 +6,9 @@ import copy
 import threading
 from typing import Any
 
-from engine.conversation import ConversationState
 from engine.errors import StoreError
-from engine.ports import IdempotencyEntry
+from engine.kernel.conversation import ConversationState
+from engine.kernel.ports import IdempotencyEntry
 from engine.storage.base import ConversationAccess
 
 

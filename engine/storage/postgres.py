@@ -23,7 +23,7 @@ import structlog
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from engine.conversation import ConversationState
+from engine.kernel.conversation import ConversationState
 from engine.storage import codec, errors, read_ahead
 from engine.storage.anchor import RollbackAnchor
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry

@@ -16,9 +16,9 @@ from typing import Any, Protocol
 import structlog
 
 from audit.vault import FieldCipher
-from engine.conversation import ConversationState
 from engine.errors import IntegrityError
-from engine.ports import IdempotencyEntry
+from engine.kernel.conversation import ConversationState
+from engine.kernel.ports import IdempotencyEntry
 from engine.storage import codec, errors, read_ahead, turn_scope
 from engine.storage.base import ConversationAccess, Erasure
 from engine.storage.keyring import KeyRing

@@ -21,7 +21,7 @@ from typing import Any
 
 import structlog
 
-from engine.conversation import ConversationState
+from engine.kernel.conversation import ConversationState
 from engine.storage import codec, errors
 from engine.storage.anchor import RollbackAnchor
 from engine.storage.base import ERASE_ACTION, ConversationSummary, Erasure, IdempotencyEntry

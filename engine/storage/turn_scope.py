@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from audit.vault import FieldCipher
-from engine.conversation import ConversationState
+from engine.kernel.conversation import ConversationState
 
 
 @dataclass

@@ -27,9 +27,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.conversation import Role
-from engine.goals.models import Objective
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Role
+from engine.kernel.goal_models import Objective
+from engine.kernel.ports import ProposerInput
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.cues import objective_cues
 from llm_adapters.offline.declined import DECLINED_PREFIX

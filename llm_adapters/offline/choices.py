@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from engine.goals.models import CriterionKind, Objective
+from engine.kernel.goal_models import CriterionKind, Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.choice_meaning import ChoiceSettings, match_by_meaning

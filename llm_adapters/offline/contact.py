@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
+from engine.kernel.validators.contact import CHANNEL_SEPARATOR
 from engine.text import fold
-from engine.validators.contact import CHANNEL_SEPARATOR
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import Spans

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.goals.models import CriterionKind, Objective
+from engine.kernel.goal_models import CriterionKind, Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.cues import Cues, topic_objectives

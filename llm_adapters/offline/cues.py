@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from engine.goals.models import Objective
+from engine.kernel.goal_models import Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 

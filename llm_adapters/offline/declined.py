@@ -25,7 +25,7 @@ from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.offline_rules import VocabularyData
 from llm_adapters.offline.terms import find_terms, negated
 
-DECLINED_PREFIX = "no:"  # the value grammar of engine/validators/vocabulary.py (SPEC D-13)
+DECLINED_PREFIX = "no:"  # the value grammar of engine/kernel/validators/vocabulary.py (SPEC D-13)
 _RANK_NEGATED = 2  # the visitor named the option
 RANK_ANSWER = 1  # a bare "no" to the question just asked
 

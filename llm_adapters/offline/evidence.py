@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from engine.goals.models import GoalSpec, Objective
+from engine.kernel.goal_models import GoalSpec, Objective
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.offline_rules import VocabularyData
 

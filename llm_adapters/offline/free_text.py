@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.goals.models import CriterionKind, Objective
+from engine.kernel.goal_models import CriterionKind, Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.choice_meaning import cue_stems
@@ -37,7 +37,7 @@ _PLURAL = re.compile(r"(?:e?s)$")
 _PUNCTUATION = re.compile(r"(?<![0-9])[,:]|[,:](?![0-9])|;")  # '1,110' and '5:15' are one value, not two pieces
 _EDGE = " \t\r\n,;:.!?-–—…\"'“”«»()"
 _CONTROL = ("refusal", "uncertainty", "stop")
-MAX_VALUE = 500  # engine.commands.Complete.value max_length
+MAX_VALUE = 500  # engine.kernel.commands.Complete.value max_length
 _CUE_GAP = 3  # words allowed between the words of a several-word cue ('send $1,290 to')
 _BARE_SLACK = 2  # words of the sentence around a short answer ('yes', 'please')
 _BARE_NAME_WORDS = 3  # a short answer to a name question may be written in lower case ('sino', 'la taqueria')

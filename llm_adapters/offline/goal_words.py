@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from engine.goals.models import GoalSpec
+from engine.kernel.goal_models import GoalSpec
 from engine.text import fold
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")

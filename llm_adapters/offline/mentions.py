@@ -1,7 +1,7 @@
 """Dates a visitor volunteers when the company collects none (issue 32 item 6): travel dates, a start date.
 
 When the goal spec has no date objective, a dated expression in the visitor's message is still worth a word: the
-engine acknowledges it as kept in the conversation for the team (engine/acknowledgement.py) and records nothing.
+engine acknowledges it as kept in the conversation for the team (engine/kernel/acknowledgement.py) and records nothing.
 Each one becomes a proposer note ``proposer.mention:date:<start>:<end>`` with offsets into the stored message.
 Weak expressions (a lone month or part of day), dates in the past and expressions inside questions (a visitor
 asking about the company's dates) are left out: they are not facts about the visitor's plans.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from engine.goals.models import CriterionKind, GoalSpec
+from engine.kernel.goal_models import CriterionKind, GoalSpec
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.temporal import temporal_mentions
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from engine.goals.company_data import locale_value
-from engine.goals.models import CriterionKind
+from engine.kernel.company_data import locale_value
+from engine.kernel.goal_models import CriterionKind
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import names_objective, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext

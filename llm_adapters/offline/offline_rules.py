@@ -1,6 +1,6 @@
 """Load the offline proposer's rule data: vocabularies (rules/vocabularies) and cue patterns (rules/patterns).
 
-Works from a rules folder (schema-validated here) or from a loaded ``engine.bundle_loader.RuleBundle``'s parsed
+Works from a rules folder (schema-validated here) or from a loaded ``engine.rules.loader.RuleBundle``'s parsed
 files (already validated by the bundle loader). Regexes are compiled once; a bad one fails loading, never a turn.
 """
 
@@ -15,7 +15,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from engine.bundle_loader import check_schema, read_json_object
+from engine.rules.loader import check_schema, read_json_object
 from engine.text import fold
 from llm_adapters.offline.errors import OfflineRulesError
 

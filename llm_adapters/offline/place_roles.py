@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine.goals.models import CriterionKind, GoalSpec, Objective
+from engine.kernel.goal_models import CriterionKind, GoalSpec, Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.cues import objective_cues

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import structlog
 
-from engine.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
-from engine.decision.provenance import ProvenanceRules, attribution
-from engine.goals.models import CriterionKind, Objective, PublishedGoalSpec
-from engine.ports import Proposal, ProposerInput
+from engine.kernel.commands import Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
+from engine.kernel.decision.provenance import ProvenanceRules, attribution
+from engine.kernel.goal_models import CriterionKind, Objective, PublishedGoalSpec
+from engine.kernel.ports import Proposal, ProposerInput
+from engine.kernel.turn_limits import check_deadline
+from engine.kernel.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from engine.text import fold
-from engine.turn_limits import check_deadline
-from engine.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from llm_adapters.offline import gazetteer
 from llm_adapters.offline.analysis import Analysis, analyze
 from llm_adapters.offline.answer_scorer import AnswerJudge, ScorerSettings
@@ -53,12 +53,12 @@ from llm_adapters.offline.terms import compiled_terms
 from llm_adapters.offline.weekday_check import WEEKDAY_NOTE, weekday_conflict
 
 if TYPE_CHECKING:
-    from engine.bundle_loader import RuleBundle
+    from engine.rules.loader import RuleBundle
 
 _GAZETTEER_KINDS = frozenset({CriterionKind.PLACE, CriterionKind.FEATURES, CriterionKind.ENUMERATION})
 log = structlog.get_logger("grace.proposer.offline")
 
-MAX_QUOTE = 2000  # engine.commands.Span.quote max_length
+MAX_QUOTE = 2000  # engine.kernel.commands.Span.quote max_length
 
 
 def _schema_max_length(model: type[Complete | Correct], field: str) -> int:
@@ -79,7 +79,7 @@ class _BundleLike(Protocol):
 
 
 class OfflineProposer:
-    """engine.ports.Proposer without an LLM."""
+    """engine.kernel.ports.Proposer without an LLM."""
 
     name = "offline"
     version = "1.0.0"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import Spans, clock_led, excluded_spans

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from engine.goals.models import Objective
+from engine.kernel.goal_models import Objective
 from engine.text import fold
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import OfflineRules

@@ -16,7 +16,7 @@ import re
 from datetime import date, timedelta
 from decimal import Decimal
 
-from engine.goals.models import CriterionKind, GoalSpec, Objective
+from engine.kernel.goal_models import CriterionKind, GoalSpec, Objective
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.evidence import Evidence

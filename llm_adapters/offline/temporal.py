@@ -19,10 +19,10 @@ from typing import Any
 
 import structlog
 
-from engine.goals.company_data import time_zone
-from engine.goals.models import CriterionKind, GoalSpec, Objective
+from engine.kernel.company_data import time_zone
+from engine.kernel.goal_models import CriterionKind, GoalSpec, Objective
+from engine.kernel.validators.temporal import COMPLETES, TemporalError, TemporalValue, parse_value
 from engine.text import fold
-from engine.validators.temporal import COMPLETES, TemporalError, TemporalValue, parse_value
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.memo import memo

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from engine.validators.availability import value_parts
-from engine.validators.temporal import WEEKDAYS, TemporalError, TemporalValue, parse_value
+from engine.kernel.validators.availability import value_parts
+from engine.kernel.validators.temporal import WEEKDAYS, TemporalError, TemporalValue, parse_value
 from llm_adapters.offline.analysis import Analysis
 from llm_adapters.offline.temporal_rules import TemporalGrammar, bounded
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from engine.validators.temporal import WEEKDAYS
+from engine.kernel.validators.temporal import WEEKDAYS
 from llm_adapters.offline.temporal_rules import LanguageGrammar, TemporalGrammar, key
 
 _DIGIT_ONLY = ("iso_date", "numeric_date", "num")

@@ -15,13 +15,13 @@ import pytest
 
 from engine.analytics.collect import collect
 from engine.analytics.report import selection
-from engine.bundle_loader import RuleBundle
 from engine.cli import main
-from engine.commands import Command, Complete, Correct, Refuse, Span
 from engine.errors import GraceError
-from engine.ports import GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.commands import Command, Complete, Correct, Refuse, Span
+from engine.kernel.ports import GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.turn import TurnRuntime
+from engine.rules.loader import RuleBundle
 from engine.storage.sqlite import SQLiteStore
-from engine.turn import TurnRuntime
 from tests.service.test_service_webhooks import _spec, arc_bundle  # noqa: F401 (fixture)
 
 KEY = b"a" * 32

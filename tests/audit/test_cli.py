@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import register
 from audit.jsonl import write_checkpoint, write_jsonl
+from engine.cli.audit import register
 from engine.errors import GraceError
 from tests.audit.factory import KEY, OTHER_KEY, deep, head_checkpoint, make_chain
 

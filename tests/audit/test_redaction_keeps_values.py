@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.redaction import redact_record
-from engine.validators.contact import validate_contact
-from engine.validators.money import validate_money
-from engine.validators.scalar import validate_quantity
-from engine.validators.temporal import PARTS_OF_DAY, WEEKDAYS, validate_datetime
+from engine.kernel.validators.contact import validate_contact
+from engine.kernel.validators.money import validate_money
+from engine.kernel.validators.scalar import validate_quantity
+from engine.kernel.validators.temporal import PARTS_OF_DAY, WEEKDAYS, validate_datetime
 
 KEY = b"k" * 32
 CURRENCIES = sorted(code for code in babel.numbers.list_currencies() if len(code) == 3 and code.isalpha())

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.cli import main
 from engine.demos import load_demo
+from engine.kernel.turn import TurnRuntime
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 from engine.storage import open_store
-from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer
 
 
@@ -53,7 +53,7 @@ def test_changed_policy_shows_changed_actions(stored: tuple[str, str, Path],
 def test_replay_under_a_published_version_rebuilt_from_the_archive(tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """A conversation pinned to a published bundle replays under that exact version, rebuilt whole."""
-    from engine.bundle_archive import published_bundle, published_versions
+    from engine.rules.archive import published_bundle, published_versions
 
     version = published_versions(DEFAULT_RULES_DIR)[-1]
     url = f"sqlite:///{tmp_path / 'store.db'}"

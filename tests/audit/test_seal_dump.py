@@ -1,4 +1,4 @@
-"""``engine.turn_record.seal_for_store`` seals the redacted JSON dump with ``audit.chain.seal_dump`` (no second
+"""``engine.kernel.turn_record.seal_for_store`` seals the redacted JSON dump with ``audit.chain.seal_dump`` (no second
 dump of the validated model), and ``build_and_seal`` also skips the second validation when redaction changed
 nothing: the same sealed record (bytes, hash, key order), the same checkpoint, or the same error, as the plain
 definition (dump, redact, encrypt, ``seal``, checkpoint) for any record: random ones with contact-like strings
@@ -23,7 +23,7 @@ from audit.errors import AuditError
 from audit.record import TransitionRecord
 from audit.redaction import redact_record
 from audit.vault import FieldCipher, protect_record
-from engine.turn_record import _seal, build_and_seal, seal_for_store
+from engine.kernel.turn_record import _seal, build_and_seal, seal_for_store
 from tests.audit.factory import KEY, make_record
 
 STATE: dict[str, Any] = {"bits": [1, 0], "messages": [{"text": "call me at 611 222 333"}], "audit_head": None}
@@ -137,12 +137,12 @@ def test_seal_for_store_equals_the_plain_definition(record: TransitionRecord) ->
 
 def test_records_of_the_decision_layer_seal_as_before() -> None:
     """Realistic records: the seeded random cases of the differential test, decided and built as a turn does."""
-    from engine.bundle_loader import DEFAULT_RULES_DIR
-    from engine.bundle_proofs import load_verified_bundle
-    from engine.decision.decider import Decider
     from engine.evaluation.differential import random_case
-    from engine.ports import GroundedAnswer, Proposal
-    from engine.turn_record import build_record
+    from engine.kernel.decision.bundle_proofs import load_verified_bundle
+    from engine.kernel.decision.decider import Decider
+    from engine.kernel.ports import GroundedAnswer, Proposal
+    from engine.kernel.turn_record import build_record
+    from engine.rules.loader import DEFAULT_RULES_DIR
 
     bundle = load_verified_bundle(DEFAULT_RULES_DIR, require_published=False)
     rng = random.Random(16)

@@ -9,7 +9,7 @@ import pytest
 
 from audit.errors import RecordError
 from audit.record import TransitionRecord
-from engine.turn_record import seal_for_store
+from engine.kernel.turn_record import seal_for_store
 from tests.audit.factory import KEY, make_record
 
 STATE: dict[str, Any] = {"bits": [0, 0, 0, 0], "messages": []}

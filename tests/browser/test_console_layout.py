@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
+from engine.rules.loader import RuleBundle
 from engine.storage.sqlite import SQLiteStore
 from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.handoff.config import HandoffConfig, OpeningHours
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.storage.sqlite import SQLiteStore
 from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 from engine.storage.sqlite import SQLiteStore
 from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import Widget
-from engine.ports import ProposerInput
+from engine.kernel.goal_models import Widget
+from engine.kernel.ports import ProposerInput
+from engine.rules.loader import RuleBundle
 from engine.storage.sqlite import SQLiteStore
 from tests.browser.a11y import axe_check
 from tests.browser.live import LiveServer

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import PublishedGoalSpec
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.rules.loader import RuleBundle
 from engine.storage.sqlite import SQLiteStore
 from tests.browser.live import LiveServer
 from tests.service.helpers import TOKEN, Service, make_service

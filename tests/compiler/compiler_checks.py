@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from engine.compiler.compiler_rules import GovernanceRules
 from engine.compiler.governance import check_governance
-from engine.goals.models import CriterionKind, GoalSpec
+from engine.kernel.goal_models import CriterionKind, GoalSpec
 
 PAPER_WEIGHTS = [Decimal("0.35"), Decimal("0.25"), Decimal("0.20"), Decimal("0.20")]
 

@@ -6,7 +6,6 @@ import shutil
 
 import pytest
 
-from engine.bundle_loader import RuleBundle, load_bundle
 from engine.compiler.compiler_rules import (
     DEFAULT_RULES_DIR,
     CompilerRules,
@@ -15,6 +14,7 @@ from engine.compiler.compiler_rules import (
     load_governance_rules,
 )
 from engine.compiler.deterministic import DeterministicCompiler
+from engine.rules.loader import RuleBundle, load_bundle
 
 
 @pytest.fixture(scope="session")

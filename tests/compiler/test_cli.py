@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
-from engine.compiler import cli
+from engine.cli import compile as cli
 from engine.errors import GraceError
-from engine.goals.models import GoalSpec
 from engine.goals.validation import semantic_issues
+from engine.kernel.goal_models import GoalSpec
+from engine.rules.loader import RuleBundle
 
 INTENT = ("Identificar clientes potenciales interesados en servicios profesionales de limpieza, recopilando el tipo "
           "de cliente o instalación, la ubicación, y los datos de contacto necesarios para preparar un "

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
 from engine.cli import main
 from engine.compiler.compiler_rules import CompilerRules
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.model import CompileInput
 from engine.compiler.weights import rank_weights
-from engine.goals.models import GoalSpec
 from engine.goals.validation import parse_spec, semantic_issues
+from engine.kernel.goal_models import GoalSpec
+from engine.rules.loader import RuleBundle
 
 DEMOS = Path(__file__).resolve().parents[2] / "demos"
 LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}

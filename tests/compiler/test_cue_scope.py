@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.model import CompileInput
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
 
 LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}
 

@@ -10,7 +10,7 @@ import pytest
 from engine.compiler.compiler_rules import GovernanceRules, load_governance_rules
 from engine.compiler.governance import check_governance
 from engine.errors import RuleBundleError
-from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective
+from engine.kernel.goal_models import Criterion, CriterionKind, GoalSpec, Objective
 
 
 def _spec(question: str, *, spec_id: str = "probe", name: str = "Extra", description: str = "Free text.") -> GoalSpec:

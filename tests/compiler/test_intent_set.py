@@ -15,7 +15,7 @@ from engine.compiler.compiler_rules import CompilerRules, GovernanceRules
 from engine.compiler.coverage import intent_issues
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.model import CompileInput
-from engine.goals.models import GoalSpec
+from engine.kernel.goal_models import GoalSpec
 from tests.compiler.compiler_checks import assert_valid_candidate
 
 LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}

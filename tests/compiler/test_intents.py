@@ -9,7 +9,7 @@ from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.errors import CompileError
 from engine.compiler.model import CompileInput
 from engine.errors import GoalSpecError, GraceError
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
 from tests.compiler.compiler_checks import assert_valid_candidate
 
 LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}

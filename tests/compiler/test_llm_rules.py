@@ -7,7 +7,7 @@ from typing import Any
 from engine.compiler.compiler_rules import CompilerRules, GovernanceRules
 from engine.compiler.coverage import intent_issues
 from engine.compiler.model import CompileInput
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
 from llm_adapters.compiler import LLMGoalCompiler
 from llm_adapters.protocol import CallRecord, CompileRequest, RoleResult
 from llm_adapters.schemas import CompiledGoals, CompiledObjective

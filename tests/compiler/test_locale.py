@@ -9,7 +9,7 @@ import pytest
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.errors import CompileError
 from engine.compiler.model import CompileInput
-from engine.goals.models import Locale
+from engine.kernel.goal_models import Locale
 
 ASKS = "we want to know their budget, the preferred date and a phone number."
 

@@ -14,7 +14,7 @@ from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.governance import prohibited, set_aside
 from engine.compiler.model import CompileInput
 from engine.errors import GraceError
-from engine.goals.models import CriterionKind, GoalSpec
+from engine.kernel.goal_models import CriterionKind, GoalSpec
 
 LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}
 

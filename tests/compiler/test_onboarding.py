@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.cli import main
 from engine.cli.chat import run_chat
 from engine.errors import GraceError
 from engine.goals.publication import load_published, spec_hash
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.runtimes import offline_runtime
 
 INTENT = ("We run a bicycle repair shop in Denver. We want to know the type of bike (road, mountain, city or "

@@ -10,7 +10,7 @@ from engine.compiler.compiler_rules import CompilerRules
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.locale import Needs, resolve_locale
 from engine.compiler.model import CompileInput
-from engine.goals.models import CriterionKind, GoalSpec
+from engine.kernel.goal_models import CriterionKind, GoalSpec
 from engine.text import fold
 
 LOCALE = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}

@@ -9,7 +9,7 @@ import pytest
 from engine.compiler.compiler_rules import GovernanceRules
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.model import CompileInput
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
 from tests.compiler.compiler_checks import PAPER_WEIGHTS, assert_valid_candidate
 
 REAL_ESTATE = ("We want to know the client’s budget, area of interest, housing requirements, and contact details "

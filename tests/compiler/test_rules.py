@@ -13,7 +13,7 @@ import pytest
 from engine.compiler.compiler_rules import DEFAULT_RULES_DIR, load_compiler_rules, load_governance_rules
 from engine.compiler.errors import CompilerRulesError
 from engine.compiler.intent import read_intent
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
 
 
 @pytest.mark.parametrize("name", ["compiler", "governance"])

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from engine.commands import Command, Complete, Span
-from engine.ports import Proposal, ProposerInput
+from engine.kernel.commands import Command, Complete, Span
+from engine.kernel.ports import Proposal, ProposerInput
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*")
 AMOUNT = re.compile(r"(\d{4,})\s*EUR")

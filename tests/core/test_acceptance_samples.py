@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import RuleBundle, load_bundle
 from engine.cli import main
-from engine.decision.samples import ACCEPTED_BASE, rules_without_samples, run_samples
+from engine.kernel.decision.samples import ACCEPTED_BASE, rules_without_samples, run_samples
+from engine.rules.loader import RuleBundle, load_bundle
 from tests.conftest import copy_core_rules
 
 
@@ -23,7 +23,7 @@ def test_shipped_samples_hold(bundle: RuleBundle) -> None:
 
 
 def test_the_base_fact_is_accepted(bundle: RuleBundle) -> None:
-    from engine.decision.acceptance import compile_acceptance
+    from engine.kernel.decision.acceptance import compile_acceptance
 
     assert compile_acceptance(bundle).evaluate(dict(ACCEPTED_BASE)) is None
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.acknowledgement import mentions, volunteered
-from engine.conversation import ConversationState
+from engine.kernel.acknowledgement import mentions, volunteered
+from engine.kernel.conversation import ConversationState
 
 ORDER = ["a", "b", "c", "d"]
 

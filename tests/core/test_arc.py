@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.goals.publication import load_published
+from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_outcome import TurnOutcome
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
-from engine.turn_outcome import TurnOutcome
 from llm_adapters.offline import OfflineProposer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ KEY = b"k" * 32
 REAL_ESTATE = ROOT / "demos" / "real_estate" / "published" / "real-estate"
 PLACEHOLDERS = {"question", "objective", "objectives", "company", "currency", "options", "min", "max", "unit",
                 "option"}  # option: closing.declined (spec/adr/0009)
-# engine/revision.py and engine/choice_clarification.py fill these in their own sections
+# engine/kernel/revision.py and engine/kernel/choice_clarification.py fill these in their own sections
 SECTION_PLACEHOLDERS = {"revision": {"changes", "value", "objective", "current", "reason"},
                         "choice_ambiguous": {"candidates", "objective"},
                         "weekday_conflict": {"date", "actual", "stated"},

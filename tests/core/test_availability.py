@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import Criterion
-from engine.validators.availability import PARTS, SufficesError, parse_suffices, validate_availability
-from engine.validators.registry import validate_value
-from engine.validators.temporal import PARTS_OF_DAY, WEEKDAYS
+from engine.kernel.goal_models import Criterion
+from engine.kernel.validators.availability import PARTS, SufficesError, parse_suffices, validate_availability
+from engine.kernel.validators.registry import validate_value
+from engine.kernel.validators.temporal import PARTS_OF_DAY, WEEKDAYS
+from engine.rules.loader import RuleBundle
 
 # The ADR's table, written out by value form (not by the validator's kinds): form -> parts it holds.
 days = st.dates(min_value=date(2026, 1, 1), max_value=date(2030, 12, 31))

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import BundleHolder, approve_bundle, load_bundle
-from engine.bundle_proofs import load_verified_bundle
-from engine.decision.invariants import prove_bundle
 from engine.errors import IntegrityError, PublicationError, RuleBundleError
+from engine.kernel.decision.bundle_proofs import load_verified_bundle
+from engine.kernel.decision.invariants import prove_bundle
+from engine.rules.loader import BundleHolder, approve_bundle, load_bundle
 from tests.conftest import copy_core_rules
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_archive import materialize, missing_blobs, published_bundle, published_versions, version_of_hash
-from engine.bundle_loader import DEFAULT_RULES_DIR, compute_hashes, load_bundle
 from engine.cli import main
 from engine.errors import IntegrityError, PublicationError
+from engine.rules.archive import materialize, missing_blobs, published_bundle, published_versions, version_of_hash
+from engine.rules.loader import DEFAULT_RULES_DIR, compute_hashes, load_bundle
 from tests.conftest import copy_core_rules
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
 from engine.cli import main
 from engine.cli.chat import run_chat
+from engine.kernel.turn import TurnRuntime
+from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish
 from tests.core.scripted import ScriptedProposer
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
-from engine.decision.provenance import ProvenanceRules, attribution
-from engine.validators.contact import validate_contact
+from engine.kernel.decision.provenance import ProvenanceRules, attribution
+from engine.kernel.validators.contact import validate_contact
+from engine.rules.loader import RuleBundle
 
 REGIONS = ["GB", "ES", "FR", "BE", "CH", "CA", "US", "MX", "IE"]
 TYPES: list[int] = [phonenumbers.PhoneNumberType.FIXED_LINE, phonenumbers.PhoneNumberType.MOBILE]

@@ -16,12 +16,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
-from engine.decision import invariants
-from engine.decision.acceptance import compile_acceptance
-from engine.decision.decider import Decider
-from engine.decision.invariants import InvariantChecker
 from engine.evaluation.differential import random_case
+from engine.kernel.decision import invariants
+from engine.kernel.decision.acceptance import compile_acceptance
+from engine.kernel.decision.decider import Decider
+from engine.kernel.decision.invariants import InvariantChecker
+from engine.rules.loader import RuleBundle
 from spec.z3_encodings import TransitionFacts
 
 
@@ -177,7 +177,7 @@ _LEVEL = st.one_of(st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)]),
 def test_memoised_visitor_utility_equals_the_formula(bundle: RuleBundle, rubrics: list[tuple[Any, ...]]) -> None:
     """U_V from the per-combination memo equals the weighted sum computed afresh, value and type (a float level
     equal to a memoised Fraction must not receive the Fraction's answer)."""
-    from engine.policy import PolicyConfig, Rubric
+    from engine.kernel.policy import PolicyConfig, Rubric
 
     config = PolicyConfig.from_policy(bundle.file("policy"))
     cr, cb, cd, cp = config.coefficients
@@ -189,7 +189,7 @@ def test_memoised_visitor_utility_equals_the_formula(bundle: RuleBundle, rubrics
 
 
 def test_a_float_level_is_not_answered_from_a_fraction_entry(bundle: RuleBundle) -> None:
-    from engine.policy import PolicyConfig, Rubric
+    from engine.kernel.policy import PolicyConfig, Rubric
 
     config = PolicyConfig.from_policy(bundle.file("policy"))
     half = Fraction(1, 2)
@@ -205,7 +205,7 @@ def test_deciders_of_one_policy_share_utilities_and_others_do_not(bundle: RuleBu
                                                                   coefficients: tuple[Fraction, ...]) -> None:
     """The utility table is shared by every PolicyConfig with the same coefficients (one per goal spec's decider)
     and never by one with other coefficients: each answers with its own coefficients' weighted sum."""
-    from engine.policy import PolicyConfig, Rubric
+    from engine.kernel.policy import PolicyConfig, Rubric
 
     policy = bundle.file("policy")
     first, second = PolicyConfig.from_policy(policy), PolicyConfig.from_policy(policy)

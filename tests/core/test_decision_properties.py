@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
-from engine.commands import Complete, Correct, Span
-from engine.conversation import Role
-from engine.decision.decider import Decider
 from engine.evaluation.differential import random_case
+from engine.kernel.commands import Complete, Correct, Span
+from engine.kernel.conversation import Role
+from engine.kernel.decision.decider import Decider
+from engine.rules.loader import RuleBundle
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 _DECIDERS: dict[str, Decider] = {}
@@ -80,7 +80,7 @@ def test_rejected_candidates_change_nothing(bundle: RuleBundle, seed: int) -> No
 @pytest.mark.invariant("I-4", "I-5")
 def test_assistant_text_cannot_complete(bundle: RuleBundle, published_spec) -> None:  # type: ignore[no-untyped-def]
     """A span citing a turn whose visitor text differs (e.g. quoting the bot's answer) is rejected."""
-    from engine.conversation import ConversationState, Message
+    from engine.kernel.conversation import ConversationState, Message
 
     state = ConversationState(
         conversation_id="c", goal_ref="r", goal_hash="h", bundle_hash="b", language="en", turn=1, bits=[0, 0, 0, 0],
@@ -99,7 +99,7 @@ def test_assistant_text_cannot_complete(bundle: RuleBundle, published_spec) -> N
 
 @pytest.mark.invariant("I-4")
 def test_homoglyph_and_invisible_spoofing_rejected(bundle: RuleBundle, published_spec) -> None:  # type: ignore[no-untyped-def]
-    from engine.conversation import ConversationState, Message
+    from engine.kernel.conversation import ConversationState, Message
 
     text = "mail me at ana@example.com"
     state = ConversationState(

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from engine.conversation import ConversationState, Message, Role, ValueRecord
-from engine.decision.decider import fork_state
+from engine.kernel.conversation import ConversationState, Message, Role, ValueRecord
+from engine.kernel.decision.decider import fork_state
 
 _IMMUTABLE = (str, int, float, bool, type(None), Role)
 

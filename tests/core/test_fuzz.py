@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.evaluation.fuzz import Base, base_batches, render, run
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 
 COUNT = int(os.environ.get("GRACE_FUZZ_COUNT", "10000"))
 

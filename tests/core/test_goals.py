@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
 from engine.errors import GoalSpecError, IntegrityError
 from engine.goals.publication import approve, latest_published, list_published, load_published
 from engine.goals.validation import parse_spec, read_spec_file, semantic_issues, validate_spec
+from engine.rules.loader import RuleBundle
 from tests.conftest import make_spec
 
 

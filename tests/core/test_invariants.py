@@ -8,11 +8,11 @@ from fractions import Fraction
 import pytest
 import z3
 
-from engine.bundle_loader import RuleBundle
-from engine.commands import Complete, Span
-from engine.conversation import ConversationState, Message, Role
-from engine.decision.decider import Decider
-from engine.decision.invariants import InvariantChecker
+from engine.kernel.commands import Complete, Span
+from engine.kernel.conversation import ConversationState, Message, Role
+from engine.kernel.decision.decider import Decider
+from engine.kernel.decision.invariants import InvariantChecker
+from engine.rules.loader import RuleBundle
 from spec.z3_encodings import TransitionFacts
 
 GOOD = TransitionFacts(

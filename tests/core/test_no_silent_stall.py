@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.goals.publication import load_published
-from engine.policy import Move, ObjectiveView, StallRule, conversation_move
+from engine.kernel.policy import Move, ObjectiveView, StallRule, conversation_move
+from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_outcome import TurnOutcome
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
-from engine.turn_outcome import TurnOutcome
 from llm_adapters.offline import OfflineProposer
 from spec.reference import RefDecision, RefObjective
 from spec.reference import move as reference_move
@@ -128,7 +128,7 @@ def test_skipping_the_last_question_never_ends_a_turn_silently(
 
 @pytest.mark.invariant("I-15")
 def test_pending_statement_lists_a_short_vocabulary(full_bundle: RuleBundle) -> None:
-    from engine.arc import ArcWording
+    from engine.kernel.arc import ArcWording
 
     spec = load_published(_latest(CLEANING)).spec
     wording = ArcWording(full_bundle, spec, "es")

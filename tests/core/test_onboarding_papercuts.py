@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.arc import ArcWording
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.cli import main
 from engine.errors import GraceError
 from engine.evaluation.dataset import parse_dataset
-from engine.goals.models import Closing, GoalSpec, PublishedGoalSpec
 from engine.goals.publication import load_published, spec_hash
+from engine.kernel.arc import ArcWording
+from engine.kernel.goal_models import Closing, GoalSpec, PublishedGoalSpec
 from engine.retrieval.corpus import load_corpus
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.runtimes import plain_folder_manifest
 from engine.service.widget_config import widget_config_of
 

@@ -11,12 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.chain import verify
-from engine.bundle_loader import RuleBundle, load_bundle
-from engine.commands import Complete, Span
-from engine.conversation import ConversationState, Message, Role
-from engine.decision.decider import Decider
-from engine.decision.invariants import prove_bundle
-from engine.decision.provenance import (
+from engine.kernel.commands import Complete, Span
+from engine.kernel.conversation import ConversationState, Message, Role
+from engine.kernel.decision.decider import Decider
+from engine.kernel.decision.invariants import prove_bundle
+from engine.kernel.decision.provenance import (
     ContactIndex,
     ProvenanceContext,
     ProvenanceRules,
@@ -24,9 +23,10 @@ from engine.decision.provenance import (
     confusable,
     email_key,
 )
-from engine.ports import Citation, GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.ports import Citation, GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.turn import TurnRuntime
+from engine.rules.loader import RuleBundle, load_bundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish
 from tests.core.scripted import ScriptedProposer
 

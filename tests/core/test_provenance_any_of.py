@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import DEFAULT_RULES_DIR
-from engine.bundle_proofs import load_verified_bundle
-from engine.decision.provenance import ProvenanceRules, any_of
+from engine.kernel.decision.bundle_proofs import load_verified_bundle
+from engine.kernel.decision.provenance import ProvenanceRules, any_of
+from engine.rules.loader import DEFAULT_RULES_DIR
 
 MARKERS = ProvenanceRules.from_bundle(load_verified_bundle(DEFAULT_RULES_DIR, require_published=False)).markers
 KINDS = {"third_party": MARKERS.third_party, "refused": MARKERS.refused, "anaphora": MARKERS.anaphora}

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
-from engine.decision.provenance import ProvenanceRules, attribution
+from engine.kernel.decision.provenance import ProvenanceRules, attribution
+from engine.rules.loader import RuleBundle
 
 EMAIL = "ana.lopez7@example.org"
 PHONE = "+34612345678"

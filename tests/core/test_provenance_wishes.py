@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle, load_bundle
-from engine.commands import Complete, Span
-from engine.conversation import ConversationState, Message, Role
-from engine.decision.decider import Decider
-from engine.decision.invariants import prove_bundle
-from engine.decision.provenance import ProvenanceContext, ProvenanceRules, others_wish
+from engine.kernel.commands import Complete, Span
+from engine.kernel.conversation import ConversationState, Message, Role
+from engine.kernel.decision.decider import Decider
+from engine.kernel.decision.invariants import prove_bundle
+from engine.kernel.decision.provenance import ProvenanceContext, ProvenanceRules, others_wish
+from engine.rules.loader import RuleBundle, load_bundle
 from tests.conftest import make_spec, publish
 
 PLACES = ["Leeds", "Sevilla", "Lyon", "Porto Alegre", "Bath", "Namur", "Valparaíso", "Trois-Rivières"]

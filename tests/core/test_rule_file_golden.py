@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import validate_files
 from engine.errors import RuleBundleError
+from engine.rules.loader import validate_files
 from tests.conftest import copy_core_rules
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "rule_errors" / "cases.json"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
-from engine.bundle_proofs import load_verified_bundle
 from engine.demos import demo_names, load_demo
 from engine.goals.validation import validate_spec
+from engine.kernel.decision.bundle_proofs import load_verified_bundle
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 
 
 def test_shipped_bundle_is_published_unmodified_and_proved(monkeypatch: pytest.MonkeyPatch) -> None:

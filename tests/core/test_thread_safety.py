@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from concurrent.futures import ThreadPoolExecutor
 
-from engine.bundle_loader import RuleBundle
-from engine.decision.decider import Decider
 from engine.evaluation.differential import random_case
+from engine.kernel.decision.decider import Decider
+from engine.rules.loader import RuleBundle
 
 
 def test_parallel_decisions_match_sequential_ones(bundle: RuleBundle) -> None:

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from audit.chain import verify
-from engine.bundle_loader import RuleBundle
-from engine.commands import Command, Refuse, Span, Stop
 from engine.errors import DecisionError, InputError, StoreError
-from engine.ports import GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.commands import Command, Refuse, Span, Stop
+from engine.kernel.ports import GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.turn import TurnRuntime
+from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish
 from tests.core.scripted import ScriptedProposer
 

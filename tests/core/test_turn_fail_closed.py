@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.chain import verify
-from engine.bundle_loader import RuleBundle
-from engine.commands import Complete, Span
-from engine.ports import GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.commands import Complete, Span
+from engine.kernel.ports import GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.turn import TurnRuntime
+from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
 from tests.conftest import make_spec, publish
 from tests.core.scripted import ScriptedProposer
 from tests.proposer.helpers import demo_spec, project_bundle, proposer

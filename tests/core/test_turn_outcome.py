@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
 from engine.errors import StoreError
-from engine.ports import GroundedAnswer, IdempotencyKey, Proposal, ProposerInput
+from engine.kernel.ports import GroundedAnswer, IdempotencyKey, Proposal, ProposerInput
+from engine.kernel.turn import TurnRoles, TurnRuntime
+from engine.kernel.turn_outcome import TurnOutcome
+from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRoles, TurnRuntime
-from engine.turn_outcome import TurnOutcome
 from tests.conftest import make_spec, publish
 from tests.core.scripted import ScriptedProposer
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.turn_record import _real
+from engine.kernel.turn_record import _real
 
 
 @given(st.fractions(), st.integers(-(10**30), 10**30))

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import Criterion
-from engine.validators import validate_value
-from engine.validators.scalar import validate_quantity
+from engine.kernel.goal_models import Criterion
+from engine.kernel.validators import validate_value
+from engine.kernel.validators.scalar import validate_quantity
+from engine.rules.loader import RuleBundle
 
 CONTACT = Criterion(kind="contact", description="email or phone", params={"default_region": "ES"})
 MONEY = Criterion(kind="money", description="budget", params={"currency": "EUR", "min_amount": 10000})

@@ -8,10 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import Criterion
-from engine.validators.registry import validate_value
-from engine.validators.temporal import (
+from engine.kernel.goal_models import Criterion
+from engine.kernel.validators.registry import validate_value
+from engine.kernel.validators.temporal import (
     COMPLETES,
     DATETIME,
     PARTS_OF_DAY,
@@ -20,6 +19,7 @@ from engine.validators.temporal import (
     parse_value,
     validate_datetime,
 )
+from engine.rules.loader import RuleBundle
 
 CASES = [
     ("2027-09-04", "date", "2027-09-04"),

@@ -1,11 +1,11 @@
-"""The current value of an objective from its value history (engine/values.py, spec/adr/0006)."""
+"""The current value of an objective from its value history (engine/kernel/values.py, spec/adr/0006)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.values import current_value
+from engine.kernel.values import current_value
 
 EMAILS = st.sampled_from(["ana@example.com", "bo@example.org", "c.d@example.net"])
 PHONES = st.sampled_from(["+34612345678", "+447700900123", "+525512345678"])

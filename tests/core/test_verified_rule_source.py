@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import llm_adapters.config
+from engine.kernel.turn import TurnRuntime
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
 from llm_adapters.wiring import use_llm
 from tests.core.scripted import ScriptedProposer
 from tests.proposer.helpers import demo_spec, project_bundle
@@ -38,8 +38,8 @@ def test_spec_vocabularies_are_checked_against_the_bundles_own_schema(tmp_path: 
     """The vocabulary schema is read with the bundle and kept in memory: a later change on disk is not used."""
     import shutil
 
-    from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
-    from engine.goals.company_data import company_data_issues
+    from engine.kernel.company_data import company_data_issues
+    from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 
     root = tmp_path / "rules"
     shutil.copytree(DEFAULT_RULES_DIR, root, ignore=shutil.ignore_patterns("published"))

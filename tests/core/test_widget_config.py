@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
 from engine.errors import GoalSpecError
-from engine.goals.models import Widget
 from engine.goals.publication import spec_hash
 from engine.goals.validation import parse_spec, validate_spec
 from engine.goals.widget import contrast_ratio, load_checks, palette, widget_issues
+from engine.kernel.goal_models import Widget
+from engine.rules.loader import RuleBundle
 from tests.conftest import make_spec
 
 HEX = st.from_regex(r"#[0-9a-f]{6}", fullmatch=True)
@@ -99,6 +99,6 @@ def test_palette_falls_back_to_the_defaults() -> None:
 
 
 def _bundle() -> RuleBundle:
-    from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
+    from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 
     return load_bundle(DEFAULT_RULES_DIR, require_published=False)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.directory.answer import DirectoryAnswerer
-from engine.goals.models import PublishedGoalSpec
 from engine.goals.publication import approve
 from engine.goals.validation import read_spec_file
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from tests.demos.pantry_directory import directory_answerer
 
 PANTRY_DIR = Path(__file__).resolve().parents[2] / "demos" / "pantry_helpline"

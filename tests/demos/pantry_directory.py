@@ -9,10 +9,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from engine.bundle_loader import DEFAULT_RULES_DIR
 from engine.directory.answer import DirectoryAnswerer
 from engine.directory.directory_rules import load_rules
 from engine.directory.retriever import TraceRetriever
+from engine.rules.loader import DEFAULT_RULES_DIR
 
 DIRECTORY_ID = "pantrytest"
 # Wednesday 4 March 2026, 10:00: fixed "now" for hours constraints.

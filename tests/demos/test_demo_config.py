@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from engine import demos
-from engine.bundle_loader import RuleBundle
 from engine.cli.chat import run_chat
 from engine.demos import PROJECT_ROOT, AnswererConfig, load_demo, read_config
 from engine.directory.answer import DirectoryAnswerer
 from engine.errors import InputError
+from engine.rules.loader import RuleBundle
 from engine.runtimes import demo_answerer, demo_runtime
 from tests.demos.conftest import PANTRY_DIR, make_demo_folder
 from tests.demos.pantry_directory import DIRECTORY_ID, write_directory

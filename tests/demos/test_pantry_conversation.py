@@ -10,12 +10,12 @@ from typing import Any
 import phonenumbers
 import pytest
 
-from engine.bundle_loader import RuleBundle
 from engine.directory.answer import DirectoryAnswerer
-from engine.goals.models import PublishedGoalSpec
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_outcome import TurnOutcome
+from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
-from engine.turn_outcome import TurnOutcome
 from llm_adapters.offline import OfflineProposer
 from tests.demos.pantry_directory import DIRECTORY_ID, PANTRIES, verbatim_texts
 
@@ -139,7 +139,7 @@ def test_caller_messages_complete_the_objectives(
 
 
 @pytest.mark.xfail(strict=True, reason="needs a postal-code extractor in llm_adapters/offline and digit-only place "
-                                      "values in engine/validators/vocabulary.validate_place (see the demo README)")
+                                      "values in engine/kernel/validators/vocabulary.validate_place (demo README)")
 def test_a_zip_code_alone_completes_location(runtime: TurnRuntime) -> None:
     results = converse(runtime, ["Hello", "67601"])
     assert results[-1].state[0] == "1"

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.cli import main
 from engine.compiler.compiler_rules import load_governance_rules
 from engine.compiler.governance import find_prohibited
-from engine.goals.models import CriterionKind, PublishedGoalSpec
 from engine.goals.publication import load_published, spec_hash
 from engine.goals.validation import read_spec_file, validate_spec
+from engine.kernel.goal_models import CriterionKind, PublishedGoalSpec
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle
 from engine.text import fold
 from tests.demos.conftest import SPEC_FILE
 

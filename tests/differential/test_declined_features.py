@@ -1,7 +1,7 @@
 """Declined yes/no features (spec/adr/0009, SPEC D-13): the engine against the reference model, and the real
 decision layer over sequences of declined and affirmed answers.
 
-* The engine's reading of a features value (engine/values.py) equals the reference model's (spec/reference.py).
+* The engine's reading of a features value (engine/kernel/values.py) equals the reference model's (spec/reference.py).
 * Through the Decider (validators, acceptance rules, Z3 transition check): the first answer, declined or not,
   completes the objective; every later answer is a Correct appended to the history; the state never goes back
   (I-6); the reading is the last answer's; a declined-then-affirmed feature ends claimed; a declined answer never
@@ -16,17 +16,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
-from engine.commands import Complete, Correct, Span
-from engine.conversation import ConversationState, Message, Role
-from engine.decision.decider import Decider
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
+from engine.kernel.commands import Complete, Correct, Span
+from engine.kernel.conversation import ConversationState, Message, Role
+from engine.kernel.decision.decider import Decider
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.validators import validate_value
+from engine.kernel.values import current_value, feature_reading
 from engine.leads.export import lead_of, to_csv
 from engine.leads.webhook import completion_event
+from engine.rules.loader import RuleBundle
 from engine.storage.base import ConversationSummary
-from engine.validators import validate_value
-from engine.values import current_value, feature_reading
 from spec.reference import feature_reading as reference_reading
 from tests.proposer.helpers import project_bundle
 

@@ -19,9 +19,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
-from engine.decision.decider import Decider
-from engine.decision.provenance import ContactIndex, ProvenanceContext
 from engine.evaluation.differential import (
     Case,
     case_from_json,
@@ -30,7 +27,10 @@ from engine.evaluation.differential import (
     reference_decision,
     reference_objectives,
 )
-from engine.policy import StallRule, conversation_move
+from engine.kernel.decision.decider import Decider
+from engine.kernel.decision.provenance import ContactIndex, ProvenanceContext
+from engine.kernel.policy import StallRule, conversation_move
+from engine.rules.loader import RuleBundle
 from spec.reference import move as reference_move
 
 T = TypeVar("T")

@@ -4,7 +4,7 @@ from datetime import datetime
 
 from engine.directory.answer import DirectoryAnswerer, render
 from engine.directory.retriever import TraceRetriever
-from engine.ports import Answerer, GroundedAnswer
+from engine.kernel.ports import Answerer, GroundedAnswer
 
 
 def make(retriever: TraceRetriever, reference: datetime) -> DirectoryAnswerer:

@@ -206,8 +206,8 @@ def test_rule_data_drives_the_derived_aliases(tmp_path: Path) -> None:
     import json
     import shutil
 
-    from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
     from engine.directory.directory_rules import directory_rules
+    from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 
     root = tmp_path / "rules"
     shutil.copytree(DEFAULT_RULES_DIR, root, ignore=shutil.ignore_patterns("published"))

@@ -7,10 +7,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.directory.directory_rules import RULE_FILES, directory_rules, load_rules
 from engine.directory.errors import DirectoryRulesError
 from engine.errors import RuleBundleError
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 
 
 def test_every_rule_file_is_versioned_and_schema_valid() -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.evaluation.dataset import load_dataset
-from engine.goals.models import CriterionKind
 from engine.goals.validation import parse_spec
+from engine.kernel.goal_models import CriterionKind
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 LOCALE_FIELDS = ("currency", "phone_region", "time_zone")

@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.evaluation.adversarial import FAMILIES, Company, generate, load_companies, render, run
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 
 ATTACKS = int(os.environ.get("GRACE_ADVERSARIAL_ATTACKS", "1000"))
 CONTROLS = max(20, ATTACKS // 5)

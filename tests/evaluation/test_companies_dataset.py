@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from engine.evaluation.dataset import Dataset, load_dataset
-from engine.goals.company_data import company_data_issues
-from engine.goals.models import CriterionKind, GoalSpec
 from engine.goals.validation import parse_spec, semantic_issues
+from engine.kernel.company_data import company_data_issues
+from engine.kernel.goal_models import CriterionKind, GoalSpec
 from tests.proposer.helpers import project_bundle
 
 COMPANIES = Path(__file__).resolve().parents[2] / "benchmarks" / "companies"

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR
 from engine.cli import main
 from engine.evaluation.metrics import dominates
 from engine.evaluation.sgd.cli import DEFAULT_SGD_DIR
@@ -20,6 +19,7 @@ from engine.evaluation.sgd.corpus import SPLITS, load_corpus, load_schema
 from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR, available_services, load_service_bench
 from engine.evaluation.targets import working_tree_bundle
 from engine.goals.validation import read_spec_file, semantic_issues
+from engine.rules.loader import DEFAULT_RULES_DIR
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures_sgd"
 

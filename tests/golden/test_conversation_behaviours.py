@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.demos import load_demo
-from engine.goals.models import GoalSpec
 from engine.goals.publication import approve
+from engine.kernel.goal_models import GoalSpec
+from engine.kernel.turn import TurnRuntime
+from engine.kernel.values import current_values
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.runtimes import demo_answerer
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
-from engine.values import current_values
 from llm_adapters.offline import OfflineProposer
 
 ROOT = Path(__file__).resolve().parents[2]

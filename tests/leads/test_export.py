@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.cli import main
 from engine.goals.publication import load_published
+from engine.kernel.turn import TurnRuntime
 from engine.leads.export import Lead, to_csv
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 from engine.storage import SQLiteStore
-from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer
 
 ROOT = Path(__file__).resolve().parents[2]

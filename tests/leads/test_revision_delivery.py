@@ -9,14 +9,14 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.goals.publication import load_published
+from engine.kernel.turn import TurnRuntime
 from engine.leads.export import LeadFilter, collect_leads, to_csv
 from engine.leads.notifier import LeadNotifier
 from engine.leads.outbox import Outbox
 from engine.leads.webhook import DeliverySettings, WebhookDispatcher, WebhookTarget
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 from engine.storage import SQLiteStore
-from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer
 
 ROOT = Path(__file__).resolve().parents[2]

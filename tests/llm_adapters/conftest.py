@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
+from engine.kernel.goal_models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.factory import adapter_from_settings
 from tests.llm_adapters.llm_wire_harness import FAKE_KEY, WireServer, settings_for

@@ -11,7 +11,7 @@ import pytest
 from engine.compiler.compiler_rules import load_compiler_rules, load_governance_rules
 from engine.compiler.model import CompileInput
 from engine.errors import GoalSpecError
-from engine.goals.models import CriterionKind
+from engine.kernel.goal_models import CriterionKind
 from llm_adapters.compiler import LLMGoalCompiler
 from llm_adapters.errors import LLMOutputError
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.conversation import Message, Role
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
 from engine.text import normalize
 from llm_adapters.evidence import commands_from_proposal, locate
 from llm_adapters.schemas import EvidenceProposal

@@ -10,9 +10,9 @@ import os
 
 import pytest
 
-from engine.conversation import Message, Role
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
 from llm_adapters.config import load_llm_settings
 from llm_adapters.errors import LLMError
 from llm_adapters.factory import adapter_from_settings

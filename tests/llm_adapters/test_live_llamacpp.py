@@ -21,14 +21,14 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
-from engine.conversation import Message, Role
 from engine.evaluation.comparison import guarantees, summarize
 from engine.evaluation.dataset import parse_dataset
 from engine.evaluation.runner import run_dataset
 from engine.evaluation.targets import candidate_targets
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.config import LLMSettings, load_llm_settings
 from llm_adapters.deadline import CallWindow

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import GroundedAnswer
+from engine.kernel.goal_models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
+from engine.kernel.ports import GroundedAnswer
 from llm_adapters.config import load_modulation_rules
 from llm_adapters.modulation_check import check_modulation
 from llm_adapters.modulator import make_modulator

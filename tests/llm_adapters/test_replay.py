@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from engine.conversation import Message, Role
-from engine.goals.models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
 from llm_adapters.errors import LLMError, LLMOutputError, ReplayError
 from llm_adapters.factory import adapter_from_settings
 from llm_adapters.protocol import UtilityRequest
@@ -161,9 +161,9 @@ def test_replay_decisions_needs_the_visitor_text(spec: PublishedGoalSpec) -> Non
 def _turn_runtime(spec: PublishedGoalSpec, rules: Path) -> Callable[[Any], Any]:
     """Build the real runtime, or skip when the rule bundle in this checkout cannot load yet."""
     try:
-        from engine.bundle_loader import load_bundle
+        from engine.kernel.turn import TurnRuntime
+        from engine.rules.loader import load_bundle
         from engine.storage.memory import InMemoryStore
-        from engine.turn import TurnRuntime
 
         bundle = load_bundle(rules, require_published=False)
     except Exception as exc:  # pragma: no cover - depends on the rest of the checkout

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.demos import load_demo
-from engine.ports import Proposal, ProposerInput
+from engine.kernel.ports import Proposal, ProposerInput
+from engine.kernel.turn import TurnRuntime
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 from engine.storage.memory import InMemoryStore
-from engine.turn import TurnRuntime
 from llm_adapters.errors import LLMError
 from llm_adapters.offline import OfflineProposer
 from llm_adapters.protocol import CallRecord, RoleResult, UtilityRequest

@@ -10,9 +10,9 @@ import pytest
 import structlog
 import structlog.testing
 
-from engine.conversation import Message, Role
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
 from llm_adapters.config import load_llm_settings, resolve_api_key
 from llm_adapters.errors import LLMAuthError, LLMConfigError
 from llm_adapters.redaction import REDACTED, protect

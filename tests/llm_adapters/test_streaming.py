@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from engine.conversation import Message, Role
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import Proposal, ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import Proposal, ProposerInput
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.config import LLMSettings
 from llm_adapters.deadline import CallWindow

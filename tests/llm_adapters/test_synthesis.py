@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.ports import Citation, GroundedAnswer
+from engine.kernel.ports import Citation, GroundedAnswer
 from engine.retrieval.answerer import GroundedAnswerer
 from engine.retrieval.factory import build_answerer
 from llm_adapters.errors import LLMError

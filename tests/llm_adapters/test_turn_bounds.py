@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterator
 import pytest
 import structlog
 
+from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_outcome import TurnOutcome
 from engine.runtimes import demo_runtime
-from engine.turn import TurnRuntime
-from engine.turn_outcome import TurnOutcome
 from llm_adapters import deadline as deadline_module
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.openai_compat import openai_compat_backend

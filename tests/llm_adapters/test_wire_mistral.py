@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from engine.commands import Complete
-from engine.conversation import Message, Role
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import ProposerInput
+from engine.kernel.commands import Complete
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
 from llm_adapters.config import read_llm_rules
 from llm_adapters.errors import (
     LLMError,

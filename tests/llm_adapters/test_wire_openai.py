@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from engine.conversation import Message, Role
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
 from llm_adapters.config import read_llm_rules
 from llm_adapters.errors import LLMError, LLMOutputError, LLMRateLimitError, LLMServerError, LLMTimeoutError
 from llm_adapters.protocol import Passage, SynthesisRequest, UtilityRequest

@@ -7,14 +7,14 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle
-from engine.commands import Command
-from engine.conversation import Message, Role
 from engine.evaluation.targets import working_tree_bundle
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
-from engine.validators import validate_value
+from engine.kernel.commands import Command
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
+from engine.kernel.validators import validate_value
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle
 from llm_adapters.offline import OfflineProposer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.goals.models import GoalSpec
+from engine.kernel.goal_models import GoalSpec
 from llm_adapters.offline.analysis import Analysis, analyze
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.temporal import TemporalMention, temporal_mentions

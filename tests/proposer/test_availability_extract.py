@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.goals.validation import completion_issues
-from engine.validators.availability import validate_availability
-from engine.validators.temporal import WEEKDAYS, parse_value
+from engine.kernel.validators.availability import validate_availability
+from engine.kernel.validators.temporal import WEEKDAYS, parse_value
 from llm_adapters.offline.evidence import ExtractionContext
 from llm_adapters.offline.temporal import extract_datetime
 from tests.proposer.helpers import project_bundle

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.commands import Command
-from engine.conversation import Message, Role
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
-from engine.validators import validate_value
+from engine.kernel.commands import Command
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
+from engine.kernel.validators import validate_value
 from llm_adapters.offline.numbers import words_value
 from tests.proposer.helpers import project_bundle, proposer
 

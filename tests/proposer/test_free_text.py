@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.conversation import Message, Role
-from engine.goals.models import GoalSpec, Objective, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, Objective, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
 from llm_adapters.offline.free_text import free_text_words, topic_terms
 from tests.proposer.helpers import proposer
 from tests.proposer.test_quantity import accepted, completed, venue_commands

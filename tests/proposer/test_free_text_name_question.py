@@ -9,7 +9,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.goals.models import Criterion, Objective
+from engine.kernel.goal_models import Criterion, Objective
 from llm_adapters.offline.free_text import _asks_for_name, free_text_words
 from tests.proposer.helpers import proposer
 

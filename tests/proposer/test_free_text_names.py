@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engine.conversation import Message, Role
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
 from tests.proposer.helpers import proposer
 
 

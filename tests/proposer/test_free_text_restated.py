@@ -12,10 +12,10 @@ from functools import lru_cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.conversation import Message, Role
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
 from tests.proposer.helpers import proposer
 
 _OPTIONS = {"english": {"en": ["English"], "es": ["inglés"]}, "german": {"en": ["German"], "es": ["alemán"]},

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.goals.models import Criterion, CriterionKind, Objective
+from engine.kernel.goal_models import Criterion, CriterionKind, Objective
 from llm_adapters.offline.cues import cue_terms, objective_cues
 
 WORDS = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)

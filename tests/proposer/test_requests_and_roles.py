@@ -11,10 +11,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.conversation import Message, Role
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
 from tests.proposer.helpers import proposer
 
 CITIES = ["Chicago", "Denver", "Seattle", "Portland", "Toronto", "Madrid", "Lyon", "Boston"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR
+from engine.rules.loader import DEFAULT_RULES_DIR
 from llm_adapters.offline import build_rules, load_offline_rules
 from llm_adapters.offline.errors import OfflineRulesError
 from llm_adapters.offline.offline_rules import PROPOSER_FOLDERS, read_rule_files

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.commands import COMMAND_ADAPTER
-from engine.ports import Proposer
+from engine.kernel.commands import COMMAND_ADAPTER
+from engine.kernel.ports import Proposer
 from engine.text import normalize
 from tests.proposer.helpers import demo_spec, proposer, request
 

@@ -13,11 +13,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.conversation import Message, Role
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
-from engine.validators.temporal import WEEKDAYS
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
+from engine.kernel.validators.temporal import WEEKDAYS
 from tests.proposer.helpers import project_bundle, proposer
 from tests.proposer.temporal_support import REF, mentions, objective, spec_with
 

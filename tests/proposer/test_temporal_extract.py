@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engine.conversation import Message, Role
-from engine.goals.models import GoalSpec, PublishedGoalSpec
 from engine.goals.publication import spec_hash
-from engine.ports import ProposerInput
-from engine.validators import validate_value
+from engine.kernel.conversation import Message, Role
+from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
+from engine.kernel.validators import validate_value
 from llm_adapters.offline.evidence import ExtractionContext
 from llm_adapters.offline.temporal import extract_datetime
 from tests.proposer.helpers import project_bundle, proposer

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engine.validators.temporal import parse_value
+from engine.kernel.validators.temporal import parse_value
 from tests.proposer.temporal_support import analysis_of, mentions, objective, readings, spec_with
 
 CASES = [

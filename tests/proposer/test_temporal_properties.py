@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.validators.temporal import COMPLETES, parse_value, validate_datetime
+from engine.kernel.validators.temporal import COMPLETES, parse_value, validate_datetime
 from llm_adapters.offline.evidence import ExtractionContext
 from llm_adapters.offline.temporal import extract_datetime
 from tests.proposer.temporal_support import REF, analysis_of, mentions, objective, spec_with

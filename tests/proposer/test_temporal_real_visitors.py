@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.goals.models import GoalSpec
+from engine.kernel.goal_models import GoalSpec
 from llm_adapters.offline.evidence import ExtractionContext
 from llm_adapters.offline.temporal import extract_datetime
 from tests.proposer.helpers import project_bundle

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.retrieval.retrieval_rules import RetrievalRules, rules_from_bundle
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 
 
 @lru_cache(maxsize=1)

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.ports import Answerer, GroundedAnswer
+from engine.kernel.ports import Answerer, GroundedAnswer
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.analysis import split_sentences
 from engine.retrieval.errors import RetrievalConfigError, RetrievalRulesError

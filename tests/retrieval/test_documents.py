@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.rag_sets.make_pdfs import parse_source, pdf_bytes
-from engine.ports import Citation
+from engine.kernel.ports import Citation
 from engine.retrieval import build_answerer
 from engine.retrieval.corpus import load_corpus
 from engine.retrieval.errors import CorpusError

@@ -9,7 +9,6 @@ from typing import Any
 import jsonschema
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.retrieval import build_answerer
 from engine.retrieval.errors import RetrievalConfigError, RetrievalRulesError
 from engine.retrieval.retrieval_rules import (
@@ -20,6 +19,7 @@ from engine.retrieval.retrieval_rules import (
     parse_rules,
     rules_from_bundle,
 )
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 
 
 def _raw() -> dict[str, Any]:

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.commands import Span
-from engine.conversation import Message
-from engine.ports import Citation, GroundedAnswer, ProposerInput
+from engine.kernel.commands import Span
+from engine.kernel.conversation import Message
+from engine.kernel.ports import Citation, GroundedAnswer, ProposerInput
 from engine.retrieval import GroundedAnswerer, build_answerer
 from tests.retrieval.project_rules import project_rules
 

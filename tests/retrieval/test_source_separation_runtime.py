@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-turn_module = pytest.importorskip("engine.turn")
+turn_module = pytest.importorskip("engine.kernel.turn")
 
-from engine.bundle_loader import RuleBundle  # noqa: E402
-from engine.commands import Command, Complete, Span  # noqa: E402
-from engine.ports import Proposal, ProposerInput  # noqa: E402
+from engine.kernel.commands import Command, Complete, Span  # noqa: E402
+from engine.kernel.ports import Proposal, ProposerInput  # noqa: E402
 from engine.retrieval import build_answerer  # noqa: E402
+from engine.rules.loader import RuleBundle  # noqa: E402
 from engine.storage.memory import InMemoryStore  # noqa: E402
 from tests.conftest import make_spec, publish  # noqa: E402
 from tests.retrieval.project_rules import project_rules  # noqa: E402

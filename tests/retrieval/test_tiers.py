@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
-from engine.ports import Citation, GroundedAnswer
+from engine.kernel.ports import Citation, GroundedAnswer
 from engine.retrieval.analysis import AnalyzerSet, TermStats
 from engine.retrieval.decision import FEATURES
 from engine.retrieval.retrieval_rules import (
@@ -23,6 +22,7 @@ from engine.retrieval.retrieval_rules import (
 )
 from engine.retrieval.sentences import rank_sentences, shown_sentences, zscores
 from engine.retrieval.tiers import decide_tier, related_probability, run_tier_samples
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 
 _ORDER = {"none": 0, "related": 1, "answer": 2}
 
@@ -213,8 +213,8 @@ class _RelatedAnswerer:
 
 
 def test_the_tier_reaches_the_visitor_view_and_the_sealed_record() -> None:
+    from engine.kernel.turn import TurnRuntime
     from engine.storage.memory import InMemoryStore
-    from engine.turn import TurnRuntime
     from tests.conftest import make_spec, publish
     from tests.core.scripted import ScriptedProposer
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import PublishedGoalSpec
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.rules.loader import RuleBundle
 from tests.service.helpers import AUDIT_KEY, Service, make_service
 from tests.storage.backends import BACKENDS, StoreFactory
 

@@ -11,12 +11,12 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from engine.bundle_loader import RuleBundle
-from engine.commands import Command, Complete, Span
-from engine.goals.models import PublishedGoalSpec
 from engine.handoff.config import HandoffConfig
+from engine.kernel.commands import Command, Complete, Span
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import Answerer, Citation, GroundedAnswer, Proposal, Proposer, ProposerInput
 from engine.leads.notifier import LeadNotifier
-from engine.ports import Answerer, Citation, GroundedAnswer, Proposal, Proposer, ProposerInput
+from engine.rules.loader import RuleBundle
 from engine.service.app import create_app
 from engine.service.catalog import Catalog
 from engine.service.catalog_build import GoalSource, build_catalog

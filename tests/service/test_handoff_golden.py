@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.demos import load_demo
 from engine.handoff.config import load_handoff
 from engine.leads.notifier import LeadNotifier
 from engine.leads.outbox import Outbox
 from engine.leads.webhook import WebhookDispatcher, WebhookTarget
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.runtimes import demo_answerer
 from engine.service.runner import DEMO_HANDOFF
 from engine.storage.sqlite import SQLiteStore

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, load_bundle
 from engine.goals.publication import load_published
+from engine.rules.loader import DEFAULT_RULES_DIR, load_bundle
 from engine.service.quick_replies import MAX_CHOICES, quick_replies
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from structlog.testing import capture_logs
 
-from engine.bundle_loader import RuleBundle
-from engine.ports import ProposerInput
+from engine.kernel.ports import ProposerInput
+from engine.rules.loader import RuleBundle
 from engine.service.config import ServiceConfig
 from tests.service.helpers import AUDIT_KEY, ScriptProposer, Service, generous_limits, make_service
 from tests.service.test_service_operators import TOKENS, _as, operators_file  # noqa: F401 (fixture)

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
-from engine.goals.models import Criterion, GoalSpec, Objective
+from engine.kernel.goal_models import Criterion, GoalSpec, Objective
 from engine.leads.notifier import LeadNotifier
 from engine.leads.outbox import Outbox
 from engine.leads.webhook import DeliverySettings, WebhookDispatcher, WebhookTarget
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.storage.sqlite import SQLiteStore
 from tests.conftest import copy_core_rules, publish
 from tests.leads.test_webhook import Receiver

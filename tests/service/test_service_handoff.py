@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.errors import GraceError
 from engine.handoff.config import HandoffConfig, OpeningHours, load_handoff
 from engine.handoff.detect import HandoffDetector
 from engine.leads.notifier import LeadNotifier
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.storage.sqlite import SQLiteStore
 from tests.conftest import copy_core_rules
 from tests.leads.test_webhook import Receiver

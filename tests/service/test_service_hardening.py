@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import ProposerInput
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
+from engine.rules.loader import RuleBundle
 from engine.service.app import create_app
 from engine.service.catalog_build import GoalSource, build_catalog
 from engine.service.config import ServiceConfig

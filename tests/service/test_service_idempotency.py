@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import PublishedGoalSpec
-from engine.ports import ProposerInput
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.ports import ProposerInput
+from engine.rules.loader import RuleBundle
 from tests.service.helpers import OTHER_ENGINE, ScriptProposer, Service, make_service
 from tests.storage.backends import StoreFactory
 

@@ -12,7 +12,7 @@ import pytest
 import structlog
 from structlog.testing import capture_logs
 
-from engine.bundle_loader import RuleBundle
+from engine.rules.loader import RuleBundle
 from engine.service.config import ServiceConfig
 from engine.service.operators import token_hash
 from tests.service.helpers import AUDIT_KEY, Service, generous_limits, make_service

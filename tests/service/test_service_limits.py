@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import PublishedGoalSpec
+from engine.kernel.goal_models import PublishedGoalSpec
+from engine.rules.loader import RuleBundle
 from engine.service.errors import LimitsError
 from engine.service.limits import DEFAULT_LIMITS, ServiceLimits, load_limits
 from engine.service.ratelimit import RateLimiter

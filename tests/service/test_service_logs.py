@@ -17,8 +17,8 @@ import pytest
 import structlog
 
 from audit.logging import configure_logging
-from engine.commands import Complete, Span
-from engine.ports import Proposal, ProposerInput
+from engine.kernel.commands import Complete, Span
+from engine.kernel.ports import Proposal, ProposerInput
 from engine.service.app import create_app
 from engine.service.catalog_build import GoalSource, build_catalog
 from engine.service.config import ServiceConfig

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from structlog.testing import capture_logs
 
-from engine.bundle_loader import RuleBundle
+from engine.rules.loader import RuleBundle
 from engine.service.config import ServiceConfig
 from engine.service.errors import RequestError
 from engine.service.operators import OperatorDirectory, Role, token_hash

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.goals.models import PublishedGoalSpec, company_name
+from engine.kernel.goal_models import PublishedGoalSpec, company_name
 from engine.service.app import STATIC_DIR
 from engine.service.openapi import OPENAPI_PATH, openapi_document
 from engine.service.pages import demo_page

@@ -122,8 +122,8 @@ def test_warm_up_asks_the_proposer_to_build_its_first_use_resources(
 def test_offline_proposer_warm_up_builds_the_gazetteer_and_each_languages_patterns() -> None:
     # A fresh worker's first turns were the load benchmark's tail: the gazetteer and each language's currency
     # patterns were built while a visitor waited (engine/service/readiness.py).
-    from engine.goals.models import CriterionKind
     from engine.goals.publication import load_published
+    from engine.kernel.goal_models import CriterionKind
     from llm_adapters.offline import gazetteer
     from llm_adapters.offline.proposer import OfflineProposer
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.bundle_loader import RuleBundle
-from engine.goals.models import Widget
+from engine.kernel.goal_models import Widget
+from engine.rules.loader import RuleBundle
 from engine.storage.sqlite import SQLiteStore
 from tests.conftest import make_spec, publish
 from tests.service.helpers import AUDIT_KEY, Service, make_service

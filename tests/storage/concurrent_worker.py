@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sys
 
-from engine.conversation import Message, Role
 from engine.errors import StoreError
+from engine.kernel.conversation import Message, Role
 from engine.storage.base import DurableStore
 from engine.storage.errors import RETRYABLE
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.conversation import ConversationState
+from engine.kernel.conversation import ConversationState
 from engine.storage.base import DurableStore
 from tests.storage.backends import BACKENDS, StoreFactory
 

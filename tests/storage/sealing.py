@@ -7,10 +7,10 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from engine.bundle_loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.demos import load_demo
+from engine.kernel.turn import TurnRuntime
+from engine.rules.loader import DEFAULT_RULES_DIR, RuleBundle, load_bundle
 from engine.storage.base import DurableStore
-from engine.turn import TurnRuntime
 from llm_adapters.offline import OfflineProposer
 from tests.storage.backends import PG_URL, StoreFactory
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from audit.replay import replay_stored_conversation
 from audit.stored import verify_stored
 from audit.vault import ERASED
 from engine.cli import main
-from engine.conversation import Role
+from engine.cli.audit_replay import replay_stored_conversation
 from engine.errors import GraceError
+from engine.kernel.conversation import Role
 from engine.storage.sqlite import SQLiteStore
 from tests.storage.backends import StoreFactory
 from tests.storage.sealing import AUDIT_KEY, demo_runtime, full_bundle, raw

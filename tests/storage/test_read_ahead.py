@@ -20,7 +20,7 @@ import pytest
 
 from audit.chain import verify
 from engine.errors import StoreError
-from engine.ports import IdempotencyEntry, IdempotencyKey
+from engine.kernel.ports import IdempotencyEntry, IdempotencyKey
 from engine.service.engine_thread import EngineThread
 from engine.service.locks import KeyedLocks
 from engine.service.turns import TurnSubmitter, fingerprint

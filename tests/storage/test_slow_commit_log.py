@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import structlog
 
-from engine.conversation import ConversationState
 from engine.errors import StoreError
+from engine.kernel.conversation import ConversationState
 from engine.storage import errors
 from engine.storage.postgres import PostgresStore
 from tests.storage.backends import PG_URL

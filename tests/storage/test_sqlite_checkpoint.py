@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from engine.conversation import ConversationState
+from engine.kernel.conversation import ConversationState
 from engine.storage.sqlite import SQLiteStore
 from engine.storage.sqlite_checkpoint import AUTOCHECKPOINT_BACKSTOP_PAGES, WalCheckpointer
 

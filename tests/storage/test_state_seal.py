@@ -10,8 +10,8 @@ import pytest
 
 from audit.stored import verify_stored
 from engine.errors import GraceError
+from engine.kernel.turn import TurnRuntime
 from engine.storage.base import DurableStore
-from engine.turn import TurnRuntime
 from tests.storage.backends import StoreFactory
 from tests.storage.sealing import AUDIT_KEY, demo_runtime, drop_append_only, raw, write_state
 
@@ -149,7 +149,7 @@ def test_edited_record_state_breaks_continuity_or_hash(sealed: tuple, factory: S
 
 
 def test_store_refuses_a_checkpoint_that_does_not_anchor_the_committed_record(sealed: tuple) -> None:  # type: ignore[type-arg]
-    from engine.conversation import ConversationState
+    from engine.kernel.conversation import ConversationState
 
     store, _, cid, states = sealed
     state = ConversationState.model_validate(store.load(cid).model_dump())

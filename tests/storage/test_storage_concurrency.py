@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.conversation import ConversationState, Role
+from engine.kernel.conversation import ConversationState, Role
 from tests.storage.backends import StoreFactory
 from tests.storage.concurrent_worker import run_turns
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.conversation import ConversationState, Message, Role, ValueRecord
 from engine.errors import StoreError
+from engine.kernel.conversation import ConversationState, Message, Role, ValueRecord
 from engine.storage.base import DurableStore, IdempotencyEntry
 from tests.storage.backends import StoreFactory
 

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit import vault
-from engine.conversation import ConversationState, Message, Role
 from engine.errors import StoreError
+from engine.kernel.conversation import ConversationState, Message, Role
 from engine.storage import codec
 from engine.storage.base import ConversationAccess, DurableStore
 from engine.storage.turn_scope import remember_stored, stored_of, turn_scope

@@ -17,7 +17,6 @@ from typing import Any
 
 import structlog
 
-from engine.bundle_loader import RuleBundle
 from engine.errors import GraceError
 from engine.evaluation.dataset import parse_dataset
 from engine.evaluation.metrics import ConversationOutcome, Metrics, TurnOutcome, compute_metrics
@@ -30,7 +29,8 @@ from engine.evaluation.sgd.corpus import SgdDialogue, SgdService
 from engine.evaluation.sgd.evidence import visitor_turns
 from engine.evaluation.sgd.scoring import add_metrics, coordinate_metrics
 from engine.evaluation.targets import candidate_targets
-from engine.ports import Proposer
+from engine.kernel.ports import Proposer
+from engine.rules.loader import RuleBundle
 
 log = structlog.get_logger("grace.eval.onboarding")
 

@@ -15,9 +15,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from engine.bundle_loader import DEFAULT_RULES_DIR
 from engine.evaluation.sgd.cli import DEFAULT_SGD_DIR
 from engine.output_files import write_json_atomic
+from engine.rules.loader import DEFAULT_RULES_DIR
 
 
 def register_bench(bsub: Any) -> None:
@@ -67,8 +67,8 @@ def _variants(text: str) -> list[int]:
 def _bundle(args: argparse.Namespace) -> Any:
     import os
 
-    from engine.bundle_loader import load_bundle
     from engine.evaluation.targets import working_tree_bundle
+    from engine.rules.loader import load_bundle
 
     if args.unpublished_rules:
         os.environ["GRACE_RULES_DRAFT"] = "1"  # the compiles read the same working-tree rules

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.bundle_loader import RuleBundle
 from engine.errors import GraceError
 from engine.evaluation.dataset import parse_dataset
 from engine.evaluation.metrics import ConversationOutcome, Metrics, TurnOutcome, compute_metrics
@@ -37,7 +36,8 @@ from engine.evaluation.onboarding.template import Intent
 from engine.evaluation.runner import run_dataset
 from engine.evaluation.sgd.scoring import add_metrics
 from engine.evaluation.targets import candidate_targets
-from engine.ports import Proposer
+from engine.kernel.ports import Proposer
+from engine.rules.loader import RuleBundle
 
 DEFAULT_PHRASES = "objective_phrases.json"  # beside the dataset
 

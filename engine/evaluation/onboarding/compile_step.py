@@ -16,9 +16,9 @@ from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.compiler.cli import register
+from engine.cli.compile import register
 from engine.errors import GraceError
-from engine.goals.models import GoalSpec
+from engine.kernel.goal_models import GoalSpec
 
 # What a US company answers when compile asks for a locale flag (a time zone a US company would give first).
 US_FLAGS = {"--currency": "USD", "--phone-region": "US", "--time-zone": "America/New_York"}

@@ -24,7 +24,7 @@ from engine.compiler.compiler_rules import DEFAULT_RULES_DIR, load_compiler_rule
 from engine.compiler.deterministic import DeterministicCompiler
 from engine.compiler.model import CompileInput
 from engine.errors import GraceError
-from engine.goals.models import GoalSpec
+from engine.kernel.goal_models import GoalSpec
 from engine.text import fold
 
 FLAGS = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from engine.evaluation.onboarding.template import Intent
-from engine.goals.models import GoalSpec
+from engine.kernel.goal_models import GoalSpec
 
 _WORD = re.compile(r"[\w'’-]+")
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import structlog
 
-from engine.bundle_loader import RuleBundle
 from engine.evaluation.dataset import Dataset
 from engine.evaluation.metrics import ConversationOutcome, Metrics, compute_metrics
 from engine.evaluation.runner import ConversationRun, DemoTarget, run_dataset
@@ -23,9 +22,10 @@ from engine.evaluation.sgd.mapping import ServiceBench, available_services, load
 from engine.evaluation.sgd.misses import FailureKind, analyse
 from engine.evaluation.sgd.scoring import add_metrics, merge_kind_metrics, metrics_by_kind
 from engine.evaluation.targets import candidate_targets
-from engine.ports import Proposer
+from engine.kernel.ports import Proposer
+from engine.kernel.turn import RoleChoice
 from engine.progress import progress
-from engine.turn import RoleChoice
+from engine.rules.loader import RuleBundle
 
 log = structlog.get_logger("grace.eval.sgd")
 

@@ -18,10 +18,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from engine.bundle_loader import DEFAULT_RULES_DIR
 from engine.evaluation.cli import add_llm_arguments, add_now_argument
 from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR, PROJECT_ROOT
 from engine.output_files import write_json_atomic
+from engine.rules.loader import DEFAULT_RULES_DIR
 
 DEFAULT_SGD_DIR = PROJECT_ROOT.parent / "shared" / "data" / "sgd"
 DEFAULT_LIMIT = 0  # all
@@ -52,7 +52,6 @@ def register_bench(bsub: Any) -> None:
 
 
 def run_sgd_bench(args: argparse.Namespace) -> int:
-    from engine.bundle_loader import load_bundle
     from engine.evaluation.dataset import DEFAULT_REFERENCE_TIME
     from engine.evaluation.sgd.bench import prepare, run_benchmark
     from engine.evaluation.sgd.errors import SgdError
@@ -68,6 +67,7 @@ def run_sgd_bench(args: argparse.Namespace) -> int:
         split_table,
     )
     from engine.evaluation.targets import working_tree_bundle
+    from engine.rules.loader import load_bundle
     from llm_adapters.offline import OfflineProposer
 
     if args.limit_per_service < 0:

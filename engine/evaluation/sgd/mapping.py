@@ -22,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from engine.errors import GoalSpecError, first_validation_error
 from engine.evaluation.sgd.corpus import SgdService
 from engine.evaluation.sgd.errors import SgdError
-from engine.goals.models import CriterionKind, GoalSpec, Objective
 from engine.goals.validation import read_spec_file
+from engine.kernel.goal_models import CriterionKind, GoalSpec, Objective
 
 PROJECT_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_BENCH_DIR = PROJECT_ROOT / "benchmarks" / "sgd"

@@ -1,6 +1,0 @@
-"""Deterministic validators, one per criterion kind. The LLM proposes; these decide."""
-
-from engine.validators.registry import validate_value
-from engine.validators.result import ValidationResult
-
-__all__ = ["ValidationResult", "validate_value"]
