@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 from engine.evaluation.differential import Case, random_case, reference_decision
 from engine.kernel.decision.decider import Decider
 from engine.kernel.ports import GroundedAnswer, Proposal
+from engine.kernel.stored_state import stored_form
 from engine.kernel.turn_record import build_and_seal
 from engine.progress import progress
 from engine.rules.loader import RuleBundle
-from engine.storage.codec import stored_form
 
 
 def engine_turn(case: Case, deciders: dict[str, Decider], bundle: RuleBundle, key: bytes) -> None:

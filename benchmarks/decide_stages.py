@@ -26,9 +26,9 @@ from engine.evaluation.differential import random_case, reference_decision
 from engine.kernel.decision.bundle_proofs import load_verified_bundle
 from engine.kernel.decision.decider import Decider
 from engine.kernel.ports import GroundedAnswer, Proposal
+from engine.kernel.stored_state import stored_form
 from engine.kernel.turn_record import build_record
 from engine.rules.loader import DEFAULT_RULES_DIR
-from engine.storage.codec import stored_form
 
 STAGES = ("decide", "build_record", "record_dump", "redact", "seal", "stored_form", "checkpoint")
 KEY = b"bench-key-0123456789abcdef012345"

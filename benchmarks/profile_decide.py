@@ -47,8 +47,8 @@ def _timed_loop(bundle: Any, cases: list[Any], deciders: dict[str, Any], rounds:
     from datetime import UTC, datetime
 
     from engine.kernel.ports import GroundedAnswer, Proposal
+    from engine.kernel.stored_state import stored_form
     from engine.kernel.turn_record import build_and_seal
-    from engine.storage.codec import stored_form
 
     key = b"bench-key-0123456789abcdef012345"
     for _ in range(rounds):

@@ -25,8 +25,8 @@ from engine.evaluation.differential import random_case
 from engine.kernel.decision.bundle_proofs import load_verified_bundle
 from engine.kernel.decision.decider import Decider
 from engine.kernel.ports import GroundedAnswer, Proposal
+from engine.kernel.stored_state import stored_form
 from engine.rules.loader import DEFAULT_RULES_DIR
-from engine.storage.codec import stored_form
 
 KEY = b"bench-key-0123456789abcdef012345"
 

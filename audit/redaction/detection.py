@@ -11,8 +11,8 @@ from typing import Literal
 import babel.numbers
 
 from audit.redaction.policy import RedactionPolicy
-from engine.kernel.validators.temporal import PARTS_OF_DAY, WEEKDAYS
 from engine.text import normalize
+from engine.value_tokens import PARTS_OF_DAY, WEEKDAYS
 
 Kind = Literal["email", "phone"]
 

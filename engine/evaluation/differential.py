@@ -10,11 +10,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
-from engine.goals.publication import spec_hash
 from engine.kernel.commands import COMMAND_ADAPTER, Command, Complete, Correct, Refuse, Resume, Span, Stop, Uncertain
 from engine.kernel.conversation import ConversationState, Message, Role
 from engine.kernel.decision.provenance import ProvenanceRules, attribution, others_wish
-from engine.kernel.goal_models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
+from engine.kernel.goal_models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec, spec_hash
 from engine.kernel.validators import validate_value
 from engine.rules.loader import RuleBundle
 from engine.text import normalize

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from datetime import UTC, datetime
@@ -14,29 +13,11 @@ import structlog
 from engine.errors import GoalSpecError, IntegrityError, PublicationError
 from engine.goals.validation import validate_spec
 from engine.kernel.goal_models import GoalSpec, PublishedGoalSpec
+from engine.kernel.goal_models import spec_hash as spec_hash  # where publishers look for it
 from engine.rules.loader import RuleBundle
 
 log = structlog.get_logger("grace.goals")
 _VERSION_FILE = re.compile(r"^v(\d+)\.json$")
-
-
-# Fields added after the first publications (spec/adr/0003, 0004): left out of the hash when empty, so every
-# earlier publication keeps its hash.
-_OPTIONAL_WHEN_EMPTY = ("locale", "vocabularies", "closing", "widget")
-_OPTIONAL_OBJECTIVE_FIELDS = ("labels",)
-
-
-def spec_hash(spec: GoalSpec) -> str:
-    content = spec.model_dump(mode="json")
-    for name in _OPTIONAL_WHEN_EMPTY:
-        if not content.get(name):
-            content.pop(name, None)
-    for objective in content.get("objectives", []):
-        for name in _OPTIONAL_OBJECTIVE_FIELDS:
-            if not objective.get(name):
-                objective.pop(name, None)
-    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def load_published(path: Path) -> PublishedGoalSpec:

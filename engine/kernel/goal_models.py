@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -156,3 +158,22 @@ def company_name(spec: GoalSpec) -> str | None:
     if spec.widget is not None and spec.widget.company_name:
         return spec.widget.company_name.strip()
     return None
+
+
+# Fields added after the first publications (spec/adr/0003, 0004): left out of the hash when empty, so every
+# earlier publication keeps its hash.
+_OPTIONAL_WHEN_EMPTY = ("locale", "vocabularies", "closing", "widget")
+_OPTIONAL_OBJECTIVE_FIELDS = ("labels",)
+
+
+def spec_hash(spec: GoalSpec) -> str:
+    content = spec.model_dump(mode="json")
+    for name in _OPTIONAL_WHEN_EMPTY:
+        if not content.get(name):
+            content.pop(name, None)
+    for objective in content.get("objectives", []):
+        for name in _OPTIONAL_OBJECTIVE_FIELDS:
+            if not objective.get(name):
+                objective.pop(name, None)
+    canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()

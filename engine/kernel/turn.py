@@ -14,7 +14,6 @@ import structlog
 from audit.chain import CHECKPOINT_MISSING, STATE_MISMATCH, checkpoint_problem, state_hash
 from audit.vault import FieldCipher
 from engine.errors import DeadlineError, GraceError, InputError, IntegrityError
-from engine.goals.publication import spec_hash
 from engine.kernel.acknowledgement import AcknowledgementWording
 from engine.kernel.arc import ArcWording
 from engine.kernel.choice_clarification import choice_clarification, weekday_clarification
@@ -23,7 +22,7 @@ from engine.kernel.conversation import ConversationState, Message, Role
 from engine.kernel.decision.company import company_contacts
 from engine.kernel.decision.decider import Decider, Decision, fork_state
 from engine.kernel.decision.invariants import CheckOutcome
-from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.goal_models import PublishedGoalSpec, spec_hash
 from engine.kernel.input_checks import check_visitor_text
 from engine.kernel.policy import StallRule, conversation_move
 from engine.kernel.ports import (
@@ -38,11 +37,11 @@ from engine.kernel.ports import (
     TurnRater,
 )
 from engine.kernel.revision import RevisionWording
+from engine.kernel.stored_state import stored_form
 from engine.kernel.turn_limits import TurnLedger, check_deadline, run_decision, turn_deadline, turn_ledger
 from engine.kernel.turn_outcome import TurnOutcome, join_reply
 from engine.kernel.turn_record import Sealed, build_and_seal
 from engine.rules.loader import RuleBundle
-from engine.storage.codec import stored_form
 from engine.storage.turn_scope import remember_stored, turn_scope
 
 log = structlog.get_logger("grace.turn")

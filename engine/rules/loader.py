@@ -25,7 +25,7 @@ from engine.errors import GraceError, IntegrityError, PublicationError, RuleBund
 
 log = structlog.get_logger("grace.rules")
 
-DEFAULT_RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 DRAFT_ENV = "GRACE_RULES_DRAFT"  # "1": serve an unpublished (draft) bundle; a modified published one never loads
 _EXCLUDED_DIRS = ("published", "schemas")
 

@@ -4,8 +4,8 @@ Records are stored as canonical JSON text (sorted keys, no spaces, no NaN) so ev
 exactly the dict that was sealed; the state is stored whole, so new state fields need no migration.
 
 With a conversation key (``audit.vault.FieldCipher``) the personal strings of the state (message texts,
-accepted values) are stored encrypted; ``stored_form`` is that stored JSON, which the audit checkpoint's
-``state_hash`` covers. Encryption is deterministic, so the runtime and the store compute the same form.
+accepted values) are stored encrypted: ``stored_form`` (engine/kernel/stored_state.py), the form the audit
+checkpoint's ``state_hash`` covers. Encryption is deterministic, so the runtime and the store compute the same form.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from audit.errors import AuditKeyError
 from audit.vault import FieldCipher, open_personal
 from engine.errors import first_validation_error
 from engine.kernel.conversation import ConversationState
+from engine.kernel.stored_state import stored_form
 from engine.storage import errors
 from engine.storage.base import ConversationAccess
 
@@ -37,18 +38,6 @@ def load_json(text: str, *, what: str) -> Any:
         return json.loads(text)
     except ValueError as exc:
         raise errors.StoreError(f"stored {what} is not JSON", code=errors.CORRUPT) from exc
-
-
-def stored_form(state: ConversationState, cipher: FieldCipher | None = None) -> dict[str, Any]:
-    """The state as the store writes it: JSON data, personal strings encrypted when a key is given."""
-    data: dict[str, Any] = state.model_dump(mode="json")
-    if cipher is not None:
-        for message in data["messages"]:
-            message["text"] = cipher.seal(message["text"])
-        for entries in data["values"].values():
-            for entry in entries:
-                entry["value"] = cipher.seal(entry["value"])
-    return data
 
 
 def dump_state(state: ConversationState, cipher: FieldCipher | None = None) -> str:

@@ -108,7 +108,8 @@ def test_stop_before_anything_recorded_says_so(full_bundle: RuleBundle) -> None:
 
 
 def test_arc_wording_uses_only_known_placeholders_and_real_reason_codes() -> None:
-    validator_source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "engine" / "validators").glob("*.py"))
+    validators = ROOT / "engine" / "kernel" / "validators"
+    validator_source = "\n".join(p.read_text(encoding="utf-8") for p in validators.glob("*.py"))
     files = sorted((DEFAULT_RULES_DIR / "arc").glob("*.json"))
     assert {f.stem for f in files} >= {"en", "es"}
     for path in files:

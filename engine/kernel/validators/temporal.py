@@ -14,14 +14,14 @@ from datetime import date
 from typing import Literal
 
 from engine.kernel.validators.result import ValidationResult
+from engine.value_tokens import PARTS_OF_DAY as PARTS_OF_DAY  # the proposer's parsers read them here
+from engine.value_tokens import WEEKDAYS as WEEKDAYS
 
 DATETIME = "datetime/2"
 
 ValueKind = Literal["date", "date_range", "time", "time_range", "part", "datetime", "schedule", "timeframe"]
 Granularity = Literal["date", "time", "datetime", "schedule", "timeframe"]
 
-PARTS_OF_DAY = ("morning", "midday", "afternoon", "evening", "night")
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 # The granularity a value of each kind has (ADR 0003 §3, first table).
 GRANULARITY: dict[ValueKind, Granularity] = {
