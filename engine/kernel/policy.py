@@ -7,7 +7,6 @@ U_B; equal weights go to the earlier approved order; NONE is chosen when no ASK 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -15,11 +14,6 @@ from typing import Any
 
 from engine.kernel.decision.invariants import frac
 
-_UTILITY_ENTRIES = 4096  # distinct (R, B, D, P) level combinations remembered per policy
-_SHARED_TABLES = 64  # distinct coefficient tuples (policies) whose utility tables are shared between deciders
-_SHARED_UTILITIES: dict[tuple[Fraction, Fraction, Fraction, Fraction],
-                        dict[tuple[Fraction, Fraction, Fraction, Fraction], Fraction]] = {}
-_SHARED_LOCK = threading.Lock()
 _ZERO = Fraction(0)  # immutable: one object serves every default and closed objective (no constructor per use)
 
 
@@ -119,41 +113,21 @@ class PolicyConfig:
     epsilon: Fraction
     none_utility: Fraction
     vetoed_ask_utility: Fraction
-    _utilities: dict[tuple[Fraction, Fraction, Fraction, Fraction], Fraction] = field(
-        default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     @staticmethod
     def from_policy(policy: dict[str, Any]) -> PolicyConfig:
         c = policy["coefficients"]
-        config = PolicyConfig(
+        return PolicyConfig(
             coefficients=(frac(c["relevance"]), frac(c["burden"]), frac(c["repetition"]), frac(c["privacy"])),
             epsilon=frac(policy["epsilon"]),
             none_utility=frac(policy["none_utility"]),
             vetoed_ask_utility=frac(policy["vetoed_ask_utility"]),
         )
-        # Every decider of a bundle (one per goal spec) computes utilities with the same coefficients: they share
-        # one table, so a new spec starts with the combinations already seen (the value depends on nothing else).
-        with _SHARED_LOCK:
-            shared = _SHARED_UTILITIES.get(config.coefficients)
-            if shared is None and len(_SHARED_UTILITIES) < _SHARED_TABLES:
-                shared = _SHARED_UTILITIES[config.coefficients] = {}
-        if shared is not None:
-            object.__setattr__(config, "_utilities", shared)
-        return config
 
     def visitor_utility(self, rubric: Rubric) -> Fraction:
-        # Exact rational arithmetic costs microseconds per operation and the rubric has few distinct level
-        # combinations (three levels per component): remembered per combination, bounded.
-        levels = (rubric.relevance, rubric.burden, rubric.repetition, rubric.privacy)
-        exact = all(type(level) is Fraction for level in levels)  # 0.5 == Fraction(1, 2): keep types apart
-        known = self._utilities.get(levels) if exact else None
-        if known is not None:
-            return known
+        """U_V(ASK i) = Σ coefficient × rubric level (paper eq. 13)."""
         cr, cb, cd, cp = self.coefficients
-        value = cr * rubric.relevance + cb * rubric.burden + cd * rubric.repetition + cp * rubric.privacy
-        if exact and len(self._utilities) < _UTILITY_ENTRIES:
-            self._utilities[levels] = value
-        return value
+        return cr * rubric.relevance + cb * rubric.burden + cd * rubric.repetition + cp * rubric.privacy
 
 
 def evaluate_actions(

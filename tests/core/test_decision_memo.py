@@ -20,7 +20,8 @@ from engine.evaluation.differential import random_case
 from engine.kernel.decision import invariants
 from engine.kernel.decision.acceptance import compile_acceptance
 from engine.kernel.decision.decider import Decider
-from engine.kernel.decision.invariants import InvariantChecker
+from engine.kernel.decision.fast.acceptance_memo import MemoisedAcceptance
+from engine.kernel.decision.fast.ground_check import InvariantChecker
 from engine.rules.loader import RuleBundle
 from spec.z3_encodings import TransitionFacts
 
@@ -112,9 +113,10 @@ _FIELDS: dict[str, Any] = {
 @given(facts=st.lists(st.fixed_dictionaries(_FIELDS), min_size=1, max_size=6))
 def test_memoised_acceptance_equals_the_rules_engine(bundle: RuleBundle, facts: list[dict[str, Any]]) -> None:
     rules = compile_acceptance(bundle)
+    memoised = MemoisedAcceptance(rules)
     for fact in facts + facts:  # the second pass is answered from the memo
-        memo = rules.evaluate(dict(fact))
-        fresh = rules.evaluate_fresh(dict(fact))
+        memo = memoised.evaluate(dict(fact))
+        fresh = rules.evaluate(dict(fact))
         assert (memo.id if memo else None) == (fresh.id if fresh else None)
 
 
@@ -177,9 +179,10 @@ _LEVEL = st.one_of(st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)]),
 def test_memoised_visitor_utility_equals_the_formula(bundle: RuleBundle, rubrics: list[tuple[Any, ...]]) -> None:
     """U_V from the per-combination memo equals the weighted sum computed afresh, value and type (a float level
     equal to a memoised Fraction must not receive the Fraction's answer)."""
-    from engine.kernel.policy import PolicyConfig, Rubric
+    from engine.kernel.decision.fast.utility_memo import memoised_policy_config
+    from engine.kernel.policy import Rubric
 
-    config = PolicyConfig.from_policy(bundle.file("policy"))
+    config = memoised_policy_config(bundle.file("policy"))
     cr, cb, cd, cp = config.coefficients
     for levels in rubrics + rubrics:  # the second pass is answered from the memo
         r, b, d, p = levels
@@ -189,9 +192,10 @@ def test_memoised_visitor_utility_equals_the_formula(bundle: RuleBundle, rubrics
 
 
 def test_a_float_level_is_not_answered_from_a_fraction_entry(bundle: RuleBundle) -> None:
-    from engine.kernel.policy import PolicyConfig, Rubric
+    from engine.kernel.decision.fast.utility_memo import memoised_policy_config
+    from engine.kernel.policy import Rubric
 
-    config = PolicyConfig.from_policy(bundle.file("policy"))
+    config = memoised_policy_config(bundle.file("policy"))
     half = Fraction(1, 2)
     exact = config.visitor_utility(Rubric(half, half, half, half))
     approximate = config.visitor_utility(Rubric(0.5, 0.5, 0.5, 0.5))  # type: ignore[arg-type]
@@ -205,14 +209,17 @@ def test_deciders_of_one_policy_share_utilities_and_others_do_not(bundle: RuleBu
                                                                   coefficients: tuple[Fraction, ...]) -> None:
     """The utility table is shared by every PolicyConfig with the same coefficients (one per goal spec's decider)
     and never by one with other coefficients: each answers with its own coefficients' weighted sum."""
-    from engine.kernel.policy import PolicyConfig, Rubric
+    from engine.kernel.decision.fast.utility_memo import MemoisedPolicyConfig, memoised_policy_config
+    from engine.kernel.policy import Rubric
 
     policy = bundle.file("policy")
-    first, second = PolicyConfig.from_policy(policy), PolicyConfig.from_policy(policy)
+    first, second = memoised_policy_config(policy), memoised_policy_config(policy)
+    assert isinstance(first, MemoisedPolicyConfig) and isinstance(second, MemoisedPolicyConfig)
     assert first._utilities is second._utilities
     names = ("relevance", "burden", "repetition", "privacy")
     other_policy = {**policy, "coefficients": {n: str(c) for n, c in zip(names, coefficients, strict=True)}}
-    other = PolicyConfig.from_policy(other_policy)
+    other = memoised_policy_config(other_policy)
+    assert isinstance(other, MemoisedPolicyConfig)
     assert (other._utilities is first._utilities) == (other.coefficients == first.coefficients)
     for config in (first, other, second):
         cr, cb, cd, cp = config.coefficients

@@ -11,7 +11,7 @@ import z3
 from engine.kernel.commands import Complete, Span
 from engine.kernel.conversation import ConversationState, Message, Role
 from engine.kernel.decision.decider import Decider
-from engine.kernel.decision.invariants import InvariantChecker
+from engine.kernel.decision.fast.ground_check import InvariantChecker
 from engine.rules.loader import RuleBundle
 from spec.z3_encodings import TransitionFacts
 

@@ -37,8 +37,6 @@ class AcceptanceRules:
         self.rules = rules
         self._order = {rule.id: index for index, rule in enumerate(rules)}
         self._fired: list[str] = []
-        self._memo: dict[FactKey, AcceptanceRule | None] = {}
-        self.hits = 0
         self._define()
 
     def _define(self) -> None:
@@ -59,26 +57,7 @@ class AcceptanceRules:
         return fire
 
     def evaluate(self, fact: dict[str, Any]) -> AcceptanceRule | None:
-        """The first rejecting rule (file order) that matches ``fact``, or None when the candidate is accepted.
-
-        Memoised by the exact fact: the rules only compare fields with constants, so the same fields with the
-        same values (and types: ``True`` is not ``1`` here) fire the same rules."""
-        key = _fact_key(fact)
-        if key is not None:
-            with _HOST_LOCK:
-                if key in self._memo:
-                    self.hits += 1
-                    return self._memo[key]
-        found = self.evaluate_fresh(fact)
-        if key is not None:
-            with _HOST_LOCK:
-                self._memo[key] = found
-                if len(self._memo) > MEMO_ENTRIES:
-                    self._memo.pop(next(iter(self._memo)))
-        return found
-
-    def evaluate_fresh(self, fact: dict[str, Any]) -> AcceptanceRule | None:
-        """Run the rules engine on ``fact``, bypassing the memo."""
+        """The first rejecting rule (file order) that matches ``fact``, or None when the candidate is accepted."""
         payload = {**fact, "fact_id": next(_FACT_IDS)}
         with _HOST_LOCK:
             self._fired.clear()
@@ -89,25 +68,6 @@ class AcceptanceRules:
                 raise DecisionError(f"rules engine error: {exc}", code="decision.rules_engine") from exc
             fired = sorted(set(self._fired), key=self._order.__getitem__)
         return self.rules[self._order[fired[0]]] if fired else None
-
-
-_SCALARS = frozenset({str, bool, int, type(None)})
-MEMO_ENTRIES = 16384
-FactKey = tuple[tuple[str, ...], tuple[type, ...], tuple[object, ...]]
-
-
-def _fact_key(fact: dict[str, Any]) -> FactKey | None:
-    """The fact as a hashable key, or None when a value is not a plain scalar (then it is never memoised).
-
-    Fields, value types and values, in the fact's own order: equal keys mean the same fields with equal values of
-    the same types (``True`` is not ``1`` here), so the same rules fire. A fact with its fields in another order
-    only misses the memo (the facts of one decider are built in one order). Made of three C-level tuples: several
-    times cheaper than a sorted tuple of triples, on every candidate."""
-    values = tuple(fact.values())
-    types = tuple(map(type, values))
-    if not _SCALARS.issuperset(types):
-        return None
-    return tuple(fact), types, values
 
 
 def _observed(_context: Any) -> None:

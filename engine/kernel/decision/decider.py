@@ -11,9 +11,11 @@ from engine.errors import GraceError
 from engine.kernel.commands import Command, Complete, Correct, Refuse, Resume, Stop, Uncertain
 from engine.kernel.company_data import locale_value
 from engine.kernel.conversation import ConversationState, Role, ValueRecord
-from engine.kernel.decision.acceptance import compile_acceptance
 from engine.kernel.decision.facts import candidate_fact, provenance
-from engine.kernel.decision.invariants import CheckOutcome, shared_checker
+from engine.kernel.decision.fast.acceptance_memo import memoised_acceptance
+from engine.kernel.decision.fast.ground_check import shared_checker
+from engine.kernel.decision.fast.utility_memo import memoised_policy_config
+from engine.kernel.decision.invariants import CheckOutcome
 from engine.kernel.decision.provenance import (
     CLEAN,
     FACTS,
@@ -29,7 +31,6 @@ from engine.kernel.policy import (
     ActionUtility,
     ObjectiveView,
     OfflineRubric,
-    PolicyConfig,
     Rubric,
     RubricContext,
     evaluate_actions,
@@ -125,9 +126,9 @@ class Decider:
         self.objectives = spec.spec.ordered()
         self.ids = [o.id for o in self.objectives]
         self.views = [ObjectiveView(o.id, Fraction(str(o.weight)), o.criterion.kind.value) for o in self.objectives]
-        self.acceptance = compile_acceptance(bundle)
+        self.acceptance = memoised_acceptance(bundle)
         policy = bundle.file("policy")
-        self.policy = PolicyConfig.from_policy(policy)
+        self.policy = memoised_policy_config(policy)
         limit = policy.get("max_consecutive_asks")
         self.max_consecutive_asks: int | None = None if limit is None else int(limit)
         self.rubric = OfflineRubric(policy["offline_rubric"])
