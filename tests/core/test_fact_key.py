@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.kernel.decision.acceptance import _fact_key
+from engine.kernel.decision.fast.acceptance_memo import _fact_key
 
 _value = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.text(max_size=2))
 _facts = st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), _value, max_size=4)
