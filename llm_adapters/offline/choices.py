@@ -15,7 +15,8 @@ from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.choice_meaning import ChoiceSettings, match_by_meaning
 from llm_adapters.offline.cues import names_objective, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
-from llm_adapters.offline.free_text import free_text_words, thanked_for
+from llm_adapters.offline.free_text import thanked_for
+from llm_adapters.offline.free_text_words import free_text_words
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import count_before
 from llm_adapters.offline.offline_rules import VocabularyData

@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.kernel.goal_models import CriterionKind, Objective
@@ -22,16 +21,12 @@ from llm_adapters.offline.choice_meaning import cue_stems
 from llm_adapters.offline.cues import mentions_any, objective_cues
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import excluded_spans
+from llm_adapters.offline.free_text_words import FLAGS, WORD, FreeTextWords, free_text_words
 from llm_adapters.offline.gazetteer import is_known_place
-from llm_adapters.offline.memo import memo
 from llm_adapters.offline.numbers import NumberMention, find_numbers
 from llm_adapters.offline.offer import seeks_offer
-from llm_adapters.offline.offline_rules import OfflineRules
-from llm_adapters.offline.quantity_data import NEVER, alternation
 from llm_adapters.offline.text_index import BLOCKERS, TextIndex, text_index
 
-_FLAGS = re.IGNORECASE | re.UNICODE
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _SOURCE_TOKEN = re.compile(r"\S+")
 _PLURAL = re.compile(r"(?:e?s)$")
 _PUNCTUATION = re.compile(r"(?<![0-9])[,:]|[,:](?![0-9])|;")  # '1,110' and '5:15' are one value, not two pieces
@@ -47,89 +42,13 @@ RANK_ANSWER = 2  # the answer to the question just asked
 RANK_NAMED = 1  # a statement naming the objective's topic, unasked
 
 
-@dataclass(frozen=True)
-class FreeTextWords:
-    leading: re.Pattern[str]  # greetings and interjections at the start of an answer
-    trailing: re.Pattern[str]  # pleasantries at the end of an answer
-    acknowledgements: frozenset[str]  # whole answers that say nothing
-    asides: re.Pattern[str]  # social asides ('sorry, my Spanish is bad'): never an answer
-    stopwords: frozenset[str]
-    min_cue_length: int
-    name_markers: frozenset[str] = frozenset()
-    name_introducers: frozenset[str] = frozenset()  # 'called', 'titled': the next word is a name in any case
-    acknowledgement_words: frozenset[str] = frozenset()  # words of acknowledgements: "yes, that's correct"
-    thanked_for: re.Pattern[str] = NEVER  # 'thank you for': what follows up to the next break is thanked for
-    anaphors: frozenset[str] = frozenset()  # 'it', 'that': words referring back to what the other side said
-    declines: re.Pattern[str] = NEVER  # a message opening with 'no' / 'nope': the visitor says no
-    yes_no_questions: tuple[tuple[str, re.Pattern[str]], ...] = ()  # (language, how a yes/no question opens)
-    restated_min_words: int = 3  # content words besides a restated recorded value for a clause to still answer
-    name_before: tuple[re.Pattern[str], ...] = ()  # 'i like', 'heard that': a capitalised name follows
-    name_after: tuple[re.Pattern[str], ...] = ()  # 'is supposed to be good': a capitalised name precedes
-    name_joiners: frozenset[str] = frozenset()  # 'vs': joins two names into one
-    other_name_leads: frozenset[str] = frozenset()  # 'by', 'directed by': the name after one is someone else's
-    category_nouns: frozenset[str] = frozenset()  # 'food', 'type': a lone capitalised word before one classifies
-    selection_before: tuple[re.Pattern[str], ...] = ()  # 'go with', 'rent': the name after it is an offered item
-    selection_after: tuple[re.Pattern[str], ...] = ()  # 'sounds good', 'works for me': the name before it likewise
-    role_leads: dict[str, frozenset[str]] = field(default_factory=dict)  # 'by' -> cue words of creator roles
-
-
-def free_text_words(rules: OfflineRules) -> FreeTextWords:
-    def build() -> FreeTextWords:
-        family = rules.family("free_text")
-        docs = [family[lang] for lang in sorted(family)]
-
-        def collect(name: str) -> list[str]:
-            return [str(w) for doc in docs for w in doc.get(name, [])]
-
-        leading, trailing = alternation(collect("leading")), alternation(collect("trailing"))
-        asides, thanked = alternation(collect("asides")), alternation(collect("thanked_for"))
-        declines = alternation(collect("declines"))
-        return FreeTextWords(
-            leading=re.compile(rf"(?:{leading})(?![^\W_])[\s,;:.!\-–—…]*", _FLAGS) if leading else NEVER,
-            trailing=re.compile(rf"[\s,;:.!\-–—…]*(?<![^\W_])(?:{trailing})[\s,;:.!…]*$", _FLAGS)
-            if trailing else NEVER,
-            acknowledgements=frozenset(" ".join(fold(w).split()) for w in collect("acknowledgements")),
-            asides=re.compile(rf"(?<![^\W_]){asides}(?![^\W_])", _FLAGS) if asides else NEVER,
-            stopwords=frozenset(fold(w) for w in collect("stopwords")),
-            min_cue_length=min((int(d.get("min_cue_length", 4)) for d in docs), default=4),
-            restated_min_words=min((int(d.get("restated_min_words", 3)) for d in docs), default=3),
-            name_before=tuple(re.compile(r, _FLAGS) for r in collect("name_statements_before")),
-            name_after=tuple(re.compile(r, _FLAGS) for r in collect("name_statements_after")),
-            name_joiners=frozenset(fold(w) for w in collect("name_joiners")),
-            selection_before=tuple(re.compile(r, _FLAGS) for r in collect("selection_before")),
-            selection_after=tuple(re.compile(r, _FLAGS) for r in collect("selection_after")),
-            role_leads=_role_leads(docs),
-            name_markers=frozenset(fold(w) for w in collect("name_markers")),
-            name_introducers=frozenset(fold(w) for w in collect("name_introducers")),
-            acknowledgement_words=frozenset(t for w in collect("acknowledgements") for t in _WORD.findall(fold(w))),
-            thanked_for=re.compile(rf"(?:{thanked})(?![^\W_])", _FLAGS) if thanked else NEVER,
-            anaphors=frozenset(fold(w) for w in collect("anaphors")),
-            other_name_leads=frozenset(fold(w) for w in collect("other_name_leads")),
-            category_nouns=frozenset(fold(w) for w in collect("category_nouns")),
-            declines=re.compile(rf"\s*(?:{declines})(?![^\W_])", _FLAGS) if declines else NEVER,
-            yes_no_questions=tuple((lang, re.compile("|".join(f"(?:{r})" for r in family[lang]["yes_no_question"]),
-                                                     _FLAGS))
-                                   for lang in sorted(family) if family[lang].get("yes_no_question")),
-        )
-    return memo(rules, "free_text_words", build)
-
-
-def _role_leads(docs: list[dict[str, object]]) -> dict[str, frozenset[str]]:
-    leads: dict[str, set[str]] = {}
-    for doc in docs:
-        table = doc.get("role_leads", {})
-        for lead, roles in (table.items() if isinstance(table, dict) else ()):
-            leads.setdefault(fold(str(lead)), set()).update(fold(str(r)) for r in roles)
-    return {lead: frozenset(roles) for lead, roles in leads.items()}
-
-
 def _stem(word: str) -> str:
     return _PLURAL.sub("", word) if len(word) > 4 else word
 
 
 @lru_cache(maxsize=1024)
 def _derived(text: str, stopwords: frozenset[str], min_length: int) -> frozenset[str]:
-    return frozenset(_stem(w) for w in _WORD.findall(fold(text))
+    return frozenset(_stem(w) for w in WORD.findall(fold(text))
                      if w not in stopwords and len(w) >= min_length)
 
 
@@ -251,7 +170,7 @@ def _says_more_than_restated(ctx: ExtractionContext, words: FreeTextWords, start
     con clientes en inglés' (English already recorded) answers what the learning is for; 'en inglés' alone does
     not."""
     text = ctx.analysis.masked
-    tokens = [m.group() for m in _WORD.finditer(text, start, end) if m.start() not in restated]
+    tokens = [m.group() for m in WORD.finditer(text, start, end) if m.start() not in restated]
     return len(_content(tokens, words)) >= words.restated_min_words
 
 
@@ -287,7 +206,7 @@ def _clause(ctx: ExtractionContext, words: FreeTextWords, sentence: Sentence,
     best: tuple[int, int, list[str]] | None = None
     for run_start, run_end in _free_runs(ctx, words, sentence, names_ours):
         start, end = _trim(ctx, words, run_start, run_end)
-        tokens = _WORD.findall(ctx.analysis.masked[start:end])
+        tokens = WORD.findall(ctx.analysis.masked[start:end])
         if " ".join(tokens) in words.acknowledgements or not _content(tokens, words) or _refers_back(tokens, words) \
                 or words.leading.fullmatch(ctx.analysis.masked, start, end):
             continue  # nothing said: 'ok', 'yes, that works', a lone joiner, 'please play it' or a lone 'oh'
@@ -323,7 +242,7 @@ def _gapped_cues(terms: frozenset[str], anaphors: frozenset[str]) -> tuple[re.Pa
         required = [w for w in term.split() if w not in anaphors]
         if len(required) >= 2:
             body = rf"(?:\s+\S+){{0,{_CUE_GAP}}}?\s+".join(re.escape(w) for w in required)
-            patterns.append(re.compile(rf"(?<![^\W_]){body}\s+(?=\S)", _FLAGS))
+            patterns.append(re.compile(rf"(?<![^\W_]){body}\s+(?=\S)", FLAGS))
     return tuple(patterns)
 
 
@@ -353,7 +272,7 @@ def _asks_for_name(objective: Objective, words: FreeTextWords) -> bool:
     description = _FIRST_SENTENCE.match(objective.criterion.description)
     said = _QUOTED.sub(" ", description.group(0)) if description else ""
     text = " ".join([objective.name, *objective.questions.values(), said])
-    return any(w in words.name_markers for w in _WORD.findall(fold(text)))
+    return any(w in words.name_markers for w in WORD.findall(fold(text)))
 
 
 _FIRST_SENTENCE = re.compile(r".*?(?:[.!?](?=\s|$)|$)", re.S)  # up to the first full stop that ends a sentence
@@ -454,7 +373,7 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
     others = set(ctx.taken)
     dated = excluded_spans(ctx)
     skip_to = start
-    for match in _WORD.finditer(source, start, end):
+    for match in WORD.finditer(source, start, end):
         word = match.group()
         if match.start() < skip_to:
             continue
@@ -534,8 +453,8 @@ def _names_item(ctx: ExtractionContext, words: FreeTextWords) -> bool:
     item (the actor of a rented movie, the recipient of a transfer)."""
     if ctx.spec is None:
         return True
-    title = [w for w in _WORD.findall(fold(ctx.spec.title)) if w not in words.stopwords and len(w) >= _SAME_STEM]
-    own = [w for text in (ctx.objective.name, *objective_cues(ctx.objective)) for w in _WORD.findall(fold(text))
+    title = [w for w in WORD.findall(fold(ctx.spec.title)) if w not in words.stopwords and len(w) >= _SAME_STEM]
+    own = [w for text in (ctx.objective.name, *objective_cues(ctx.objective)) for w in WORD.findall(fold(text))
            if w not in words.stopwords and len(w) >= _SAME_STEM]
     return any(w[:_SAME_STEM] == t[:_SAME_STEM] for w in own for t in title)
 
@@ -628,7 +547,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         return sole_name and _states_name(ctx, words, *analysis.source_span(start, end))
 
     def cued(start: int, end: int) -> bool:
-        return bool(terms) and (_named(_WORD.findall(analysis.masked[start:end]), terms, own, stem)
+        return bool(terms) and (_named(WORD.findall(analysis.masked[start:end]), terms, own, stem)
                                 or _cued_name(ctx, gapped, start, end))
 
     def names_ours(start: int, end: int) -> bool:
@@ -675,7 +594,7 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         introduced = stated or led or any(t in words.name_introducers for t in tokens[:-1])
         # a short answer, not a short leftover of a longer sentence ('... six hundred and twenty bucks')
         bare = ctx.lenient and len(tokens) <= _BARE_NAME_WORDS and len(
-            _WORD.findall(analysis.masked[sentence.start:sentence.end])) - len(tokens) <= _BARE_SLACK
+            WORD.findall(analysis.masked[sentence.start:sentence.end])) - len(tokens) <= _BARE_SLACK
         if wants_name and not introduced and (_bare_place(ctx, src_start, src_end) if bare else not _has_name(
                 ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0], terms)):
             continue  # asked for a name; "a restaurant reservation" or "in Sunnyvale" names none

@@ -25,6 +25,7 @@ from engine.kernel.validators.temporal import COMPLETES, TemporalError, Temporal
 from engine.text import fold
 from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.evidence import Evidence, ExtractionContext
+from llm_adapters.offline.free_text_words import free_text_words
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offer import seeks_offer
 from llm_adapters.offline.offline_rules import OfflineRules
@@ -115,8 +116,6 @@ def _closes_statement(analysis: Analysis, reading: Reading, sentence: Sentence) 
 
 def _social(analysis: Analysis, reading: Reading) -> bool:
     """The clause is a social aside of the free-text language data ('thanks for your help today')."""
-    from llm_adapters.offline.free_text import free_text_words  # free_text imports this module (excluded spans)
-
     start, end = analysis.clause_at(reading.start)
     return free_text_words(analysis.rules).asides.search(analysis.masked, start, max(end, reading.end)) is not None
 
