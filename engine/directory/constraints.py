@@ -39,6 +39,7 @@ class HoursConstraint:
     days: frozenset[int] = frozenset()  # recurring weekdays, any of them ("on Saturdays")
     dates: tuple[date, ...] = ()  # specific dates, any of them ("tomorrow")
     conditions: tuple[TimeCondition, ...] = ()  # all must hold within one opening
+    closed_days: frozenset[int] = frozenset()  # weekdays it must not open on ("not on Tuesday"), when the rule says
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,9 @@ def slot_matches(slot: Slot, hours: HoursConstraint, seasonal: bool) -> bool:
 
 
 def matching_slots(record: Record, hours: HoursConstraint) -> tuple[Slot, ...]:
+    """The record's openings that satisfy ``hours``; none when it opens on a day the visitor excluded."""
+    if hours.closed_days and any(s.day in hours.closed_days for s in record.schedule.slots):
+        return ()
     return tuple(s for s in record.schedule.slots if slot_matches(s, hours, record.schedule.seasonal))
 
 

@@ -88,6 +88,7 @@ class TimeVocabulary:
     negation_cues: tuple[str, ...] = ()  # 'not', 'except': the weekday / daypart after them is excluded
     negation_fillers: frozenset[str] = frozenset()  # words allowed between a negation cue and its time word
     indifference_cues: tuple[str, ...] = ()  # 'closed Mondays is fine': no constraint at all
+    negated_day_closed: bool = False  # 'not on Tuesday': the record must not open that day (else: any other day)
 
 
 @dataclass(frozen=True)
@@ -290,6 +291,7 @@ def _time(data: dict[str, Any]) -> TimeVocabulary:
         negation_cues=_lang_words(data.get("negation_cues", {})),
         negation_fillers=frozenset(_words(data.get("negation_fillers", []))),
         indifference_cues=_lang_words(data.get("indifference_cues", {})),
+        negated_day_closed=bool(data.get("negated_day_closed", False)),
     )
 
 
