@@ -248,6 +248,11 @@ class PlaceResolver:
             # 'Manitou' for Manitou Springs: the leading words of one listed town, which no town of the
             # directory's states is called (a same-named town in another state is not what is meant)
             return Resolution("prefix", (head[0],))
+        inside = [p for k, p in pool.items() if p.kind == "city" and len(k) > len(key) >= 2 and _contains(k, key)]
+        if len(inside) == 1:
+            # 'Fells Point' for the directory's 'Upper Fells Point': two or more whole words of one listed place's
+            # name, which no town of the directory's states is called
+            return Resolution("inside", (inside[0],))
         found = self._prefix(key, pool)
         if found and not states:
             return Resolution("prefix", found)

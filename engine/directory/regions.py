@@ -4,7 +4,9 @@ An entry applies when the directory has records in its state. It stands for the 
 kind (counties, towns or ZIPs: alternatives of each other), plus the state when the directory spans several states
 (a county name repeats across states). An applicable entry none of whose places the directory lists is an unknown
 place, so the answer is an explicit no match rather than records elsewhere. A township ('Lawrence Township') is
-derived from the ZIP source as the directory towns inside it (``_municipalities``).
+derived from the ZIP source as the directory towns inside it (``_municipalities``); another name the ZIP source gives
+some ZIP codes (a city or neighbourhood sharing its main town's post office: 'Sandy Springs', 'Highlandtown') stands
+for exactly those ZIP codes (``_zip_alternates``), never for the whole main town.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ class RegionMatch:
     places: tuple[PlaceConstraint, ...]  # empty: the region is outside what the directory lists
 
 
-def build_regions(rules: DirectoryRules, gaz: Gazetteer) -> dict[Key, RegionMatch]:
+def build_regions(rules: DirectoryRules, gaz: Gazetteer, blocked: frozenset[str] = frozenset()) -> dict[Key, RegionMatch]:
     table: dict[Key, RegionMatch] = {}
     several_states = len(gaz.state_codes) > 1
     for entry in rules.regions:
@@ -48,7 +50,34 @@ def build_regions(rules: DirectoryRules, gaz: Gazetteer) -> dict[Key, RegionMatc
             table.setdefault(key, RegionMatch(tuple(dict.fromkeys(places))))
     for key, match in _municipalities(rules, gaz).items():
         table.setdefault(key, match)
+    for key, match in _zip_alternates(rules, gaz, blocked).items():
+        table.setdefault(key, match)
     return table
+
+
+def _zip_alternates(rules: DirectoryRules, gaz: Gazetteer, blocked: frozenset[str]) -> dict[Key, RegionMatch]:
+    """Another name of two or more words the ZIP source (USPS acceptable place names) gives some ZIP codes of the
+    directory's states, as those ZIP codes: 'Sandy Springs' is the Atlanta ZIPs that list it, not Atlanta. A name
+    that is some ZIP's main town, a directory town or county, a state, a landmark ('Wichita State University', read
+    as its town by the place resolver) or made of reserved words is left to the other readers; one word alone
+    ('Miles', 'College') could be any word of a query. A name none of whose ZIP codes the directory lists is an
+    unknown place (an explicit no match, never records of the main town elsewhere)."""
+    states = set(gaz.state_codes)
+    if not states:
+        return {}
+    landmarks = [key_tokens(w) for w in rules.natural.landmark_words]
+    rows = [row for row in us_places().zips.values() if row.state in states]
+    mains = {key_tokens(row.city) for row in rows}
+    groups: dict[Key, set[str]] = {}
+    for row in rows:
+        for name in row.alternates:
+            key = key_tokens(name)
+            if (len(key) < 2 or key in mains or key in gaz.cities or key in gaz.counties or key in gaz.states
+                    or all(word in blocked for word in key) or any(_contains(key, w) for w in landmarks if w)):
+                continue
+            groups.setdefault(key, set()).add(row.zip)
+    return {key: RegionMatch(tuple(PlaceConstraint("zip", z, z) for z in sorted(zips) if z in gaz.zips))
+            for key, zips in groups.items()}
 
 
 def _municipalities(rules: DirectoryRules, gaz: Gazetteer) -> dict[Key, RegionMatch]:
@@ -76,3 +105,7 @@ def _municipalities(rules: DirectoryRules, gaz: Gazetteer) -> dict[Key, RegionMa
             for word in words:
                 table[(*head, word)] = RegionMatch(tuple(places))
     return table
+
+
+def _contains(key: Key, part: Key) -> bool:
+    return any(key[i:i + len(part)] == part for i in range(len(key) - len(part) + 1))
