@@ -185,6 +185,14 @@ class ServiceType:
 
 
 @dataclass(frozen=True)
+class CompassAreas:
+    directions: dict[str, float]  # direction word (and abbreviation) -> bearing, degrees clockwise from north
+    half_width: float
+    min_miles: float
+    min_town_zips: int
+
+
+@dataclass(frozen=True)
 class NaturalVocabulary:
     """Places as people say them, proximity, services, name-alone and follow-up policy."""
 
@@ -223,6 +231,7 @@ class NaturalVocabulary:
     negatable_kinds: frozenset[str] = frozenset()  # 'school', 'church': 'not at a school' excludes those names
     served_zip_patterns: tuple[re.Pattern[str], ...] = ()  # a record's passage listing the ZIP codes it serves
     residence_zip_cues: tuple[re.Pattern[str], ...] = ()  # 'I live in' right before a ZIP code
+    compass: CompassAreas | None = None  # 'West Baltimore': a compass part of a large town, by ZIP centroids
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]
@@ -413,7 +422,21 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         negatable_kinds=frozenset(_words(data.get("negatable_kind_words", []))),
         served_zip_patterns=pats(data.get("served_zip_patterns", []), "served_zip_patterns"),
         residence_zip_cues=pats(data.get("residence_zip_cues", []), "residence_zip_cues"),
+        compass=_compass(data.get("compass_areas")),
     )
+
+
+def _compass(data: dict[str, Any] | None) -> CompassAreas | None:
+    if not data:
+        return None
+    directions = {fold(k).strip(): float(v) for k, v in data["directions"].items()}
+    for short, full in data.get("abbreviations", {}).items():
+        if fold(full).strip() not in directions:
+            raise DirectoryRulesError(f"natural_queries.compass_areas: unknown direction {full!r}",
+                                      code="directory.rules_compass_direction")
+        directions[fold(short).strip()] = directions[fold(full).strip()]
+    return CompassAreas(directions=directions, half_width=float(data["half_width_degrees"]),
+                        min_miles=float(data["min_miles"]), min_town_zips=int(data["min_town_zips"]))
 
 
 def _regions(data: dict[str, Any]) -> tuple[RegionalName, ...]:

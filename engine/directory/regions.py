@@ -6,16 +6,19 @@ kind (counties, towns or ZIPs: alternatives of each other), plus the state when 
 place, so the answer is an explicit no match rather than records elsewhere. A township ('Lawrence Township') is
 derived from the ZIP source as the directory towns inside it (``_municipalities``); another name the ZIP source gives
 some ZIP codes (a city or neighbourhood sharing its main town's post office: 'Sandy Springs', 'Highlandtown') stands
-for exactly those ZIP codes (``_zip_alternates``), never for the whole main town.
+for exactly those ZIP codes (``_zip_alternates``), never for the whole main town; a compass part of a large town
+('West Baltimore', 'southwest Detroit') is the town's ZIP codes lying that way from its centre (``_compass_areas``).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from engine.directory.constraints import PlaceConstraint
 from engine.directory.directory_rules import DirectoryRules
 from engine.directory.gazetteer import Gazetteer
+from engine.directory.geo import miles
 from engine.directory.geo_cache import us_places
 from engine.directory.normalize import key_tokens
 
@@ -27,7 +30,8 @@ class RegionMatch:
     places: tuple[PlaceConstraint, ...]  # empty: the region is outside what the directory lists
 
 
-def build_regions(rules: DirectoryRules, gaz: Gazetteer, blocked: frozenset[str] = frozenset()) -> dict[Key, RegionMatch]:
+def build_regions(rules: DirectoryRules, gaz: Gazetteer,
+                  blocked: frozenset[str] = frozenset()) -> dict[Key, RegionMatch]:
     table: dict[Key, RegionMatch] = {}
     several_states = len(gaz.state_codes) > 1
     for entry in rules.regions:
@@ -52,6 +56,49 @@ def build_regions(rules: DirectoryRules, gaz: Gazetteer, blocked: frozenset[str]
         table.setdefault(key, match)
     for key, match in _zip_alternates(rules, gaz, blocked).items():
         table.setdefault(key, match)
+    for key, match in _compass_areas(rules, gaz).items():
+        table.setdefault(key, match)
+    return table
+
+
+def _bearing(origin: tuple[float, float], point: tuple[float, float]) -> float:
+    """Initial great-circle bearing from ``origin`` to ``point``, degrees clockwise from north."""
+    la1, lo1, la2, lo2 = map(math.radians, (*origin, *point))
+    x = math.sin(lo2 - lo1) * math.cos(la2)
+    y = math.cos(la1) * math.sin(la2) - math.sin(la1) * math.cos(la2) * math.cos(lo2 - lo1)
+    return math.degrees(math.atan2(x, y)) % 360
+
+
+def _compass_areas(rules: DirectoryRules, gaz: Gazetteer) -> dict[Key, RegionMatch]:
+    """'West Baltimore', 'southwest Detroit', 'Westside Atlanta': for each directory town with enough ZIP codes (ZIP
+    source, standard ZIPs whose main town it is), the ZIP codes whose centroid lies within the rule's half width of
+    the direction's bearing from the town's centre and far enough from it. Skipped for a directory that writes
+    address quadrants ('NW' in DC, read from the records themselves) and for words naming a real town."""
+    compass = rules.natural.compass
+    states = set(gaz.state_codes)
+    if compass is None or not states or gaz.quadrants:
+        return {}
+    us = us_places()
+    towns: dict[Key, list[tuple[str, tuple[float, float]]]] = {}
+    for row in us.zips.values():
+        if row.state in states and row.standard:
+            key = key_tokens(row.city)
+            if key in gaz.cities:
+                towns.setdefault(key, []).append((row.zip, row.point))
+    table: dict[Key, RegionMatch] = {}
+    for town, rows in towns.items():
+        if len(rows) < compass.min_town_zips:
+            continue
+        centre = (sum(p[0] for _, p in rows) / len(rows), sum(p[1] for _, p in rows) / len(rows))
+        placed = [(z, _bearing(centre, p)) for z, p in rows if miles(centre, p) >= compass.min_miles]
+        for word, bearing in compass.directions.items():
+            zips = sorted(z for z, b in placed if z in gaz.zips
+                          and abs((b - bearing + 180) % 360 - 180) <= compass.half_width)
+            match = RegionMatch(tuple(PlaceConstraint("zip", z, z) for z in zips))
+            for key in ((word, *town), (f"{word}side", *town), (word, "side", *town), (word, "side", "of", *town),
+                        (f"{word}side", "of", *town), (*town, word, "side"), (*town, f"{word}side")):
+                if key not in gaz.cities and not us.town_states.get(key):
+                    table.setdefault(key, match)
     return table
 
 
