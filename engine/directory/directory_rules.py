@@ -89,6 +89,7 @@ class TimeVocabulary:
     negation_fillers: frozenset[str] = frozenset()  # words allowed between a negation cue and its time word
     indifference_cues: tuple[str, ...] = ()  # 'closed Mondays is fine': no constraint at all
     negated_day_closed: bool = False  # 'not on Tuesday': the record must not open that day (else: any other day)
+    contact_hours: tuple[re.Pattern[str], ...] = ()  # 'call the office Monday-Friday': no opening of the site
 
 
 @dataclass(frozen=True)
@@ -301,6 +302,7 @@ def _time(data: dict[str, Any]) -> TimeVocabulary:
         negation_fillers=frozenset(_words(data.get("negation_fillers", []))),
         indifference_cues=_lang_words(data.get("indifference_cues", {})),
         negated_day_closed=bool(data.get("negated_day_closed", False)),
+        contact_hours=pats("contact_hours_patterns") if "contact_hours_patterns" in data else (),
     )
 
 

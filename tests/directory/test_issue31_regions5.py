@@ -177,3 +177,15 @@ def test_fridges_open_to_all_and_own_bags_are_read_from_the_record(tmp_path: Pat
         "Open Pantry"]
     others = {r.name for r in retriever.answer("Lowell food that isn't a community fridge", REFERENCE).results}
     assert others == {"Open Pantry", "Church Pantry"}
+
+
+def test_a_note_saying_when_to_phone_adds_no_opening_but_a_note_with_more_openings_does(tmp_path: Path) -> None:
+    retriever = _retriever(tmp_path, [
+        _site("Phone Pantry", "Saturday 5pm-7pm") | {
+            "notes": "Call the church office Monday through Friday before 3:00 to check which Saturdays we are open."},
+        _site("Extra Pantry", "Saturday 5pm-7pm") | {"notes": "Also open Wednesday 10am-12pm."}], "MA")
+    phone = retriever.directory.record(0)
+    extra = retriever.directory.record(1)
+    assert phone is not None and {s.day for s in phone.schedule.slots} == {5}
+    assert extra is not None and {s.day for s in extra.schedule.slots} == {2, 5}
+    assert [r.name for r in retriever.answer("food in Lowell open Wednesday", REFERENCE).results] == ["Extra Pantry"]
