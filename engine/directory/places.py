@@ -56,6 +56,7 @@ class PlaceResolver:
                 for town in record.town_keys:
                     self.city_states.setdefault(town, set()).add(record.state)
         self.aliases: dict[Key, set[Place]] = {}
+        self._ordinals = {w: n for w, n in rules.time.ordinal_words.items() if w.isalpha() and 1 <= n <= 9}
         self._derive_aliases()
         self._derive_neighbourhoods(directory)
         self._derive_landmarks()
@@ -116,6 +117,10 @@ class PlaceResolver:
                         self._add((initials + name[0][0],), place)
                 if len(key) >= 3:
                     self._add((initials,), place)
+                    # 'O4W' for Old Fourth Ward: an ordinal word written as its digit among the initials
+                    numbered = "".join(str(self._ordinals[w]) if w in self._ordinals else w[0] for w in key)
+                    if numbered != initials:
+                        self._add((numbered,), place)
                     for cut in range(1, len(key) - 1):  # 'South SF': a multi-word tail as its initials
                         self._add((*key[:cut], "".join(w[0] for w in key[cut:])), place)
 

@@ -189,3 +189,10 @@ def test_a_note_saying_when_to_phone_adds_no_opening_but_a_note_with_more_openin
     assert phone is not None and {s.day for s in phone.schedule.slots} == {5}
     assert extra is not None and {s.day for s in extra.schedule.slots} == {2, 5}
     assert [r.name for r in retriever.answer("food in Lowell open Wednesday", REFERENCE).results] == ["Extra Pantry"]
+
+
+def test_a_place_of_three_words_is_found_by_its_initials_with_an_ordinal_as_its_digit(tmp_path: Path) -> None:
+    retriever = _retriever(tmp_path, [_zip_site("Mill Pantry", "Old Third Mill", "21231", "MD"),
+                                      _zip_site("Hill Pantry", "Bolton Knoll", "21217", "MD")], "MD")
+    for said in ("O3M", "OTM"):
+        assert [r.name for r in retriever.answer(f"food in {said}", REFERENCE).results] == ["Mill Pantry"], said
