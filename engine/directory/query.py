@@ -223,7 +223,8 @@ class QueryParser:
                                   excluded_names=tuple(excluded_names), served_zip=served_zip,
                                   unknown_places=tuple(dict.fromkeys(unknown)), proximity=proximity,
                                   ambiguous=tuple(ambiguous), service=service,
-                                  excluded=tuple(dict.fromkeys(excluded)), preferred=tuple(dict.fromkeys(preferred)))
+                                  excluded=tuple(dict.fromkeys(excluded)), preferred=tuple(dict.fromkeys(preferred)),
+                                  places_any=self._listed_apart(places, folded))
         intent = (constraints.has_structural or bool(concepts) or bool(excluded) or bool(preferred)
                   or bool(ambiguous) or service is not None or any(w in self.rules.query.intent_words for w in words))
         nat = self.rules.natural
@@ -234,6 +235,20 @@ class QueryParser:
                            reset=_has_phrase(folded, nat.reset_cues),
                            standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names))
                            and not _starts_with_phrase(folded, nat.continue_cues))
+
+    def _listed_apart(self, places: list[PlaceConstraint], folded: str) -> bool:
+        """ZIP codes of an area and towns listed together ('<area>, <town> or <area>') are alternatives when no
+        ZIP's main town (ZIP source) is one of the towns: their intersection is empty by construction. A ZIP
+        inside a named town ('<ZIP>, <town>') still narrows it."""
+        zips = [p.key for p in places if p.kind == "zip"]
+        towns = {p.key for p in places if p.kind == "city"}
+        if not zips or not towns or self.resolver is None or any(p.kind not in ("zip", "city") for p in places):
+            return False
+        if not re.search(r"\bor\b|\bo\b|\bou\b|,|/|&|\band\b|\by\b", folded):
+            return False
+        rows = self.resolver.us.zips
+        return not any(row is not None and " ".join(key_tokens(row.city)) in towns
+                       for row in (rows.get(z) for z in zips))
 
     def _inside_longer_place(self, words: list[str], i: int, size: int) -> bool:
         for before in range(0, 3):

@@ -196,3 +196,15 @@ def test_a_place_of_three_words_is_found_by_its_initials_with_an_ordinal_as_its_
                                       _zip_site("Hill Pantry", "Bolton Knoll", "21217", "MD")], "MD")
     for said in ("O3M", "OTM"):
         assert [r.name for r in retriever.answer(f"food in {said}", REFERENCE).results] == ["Mill Pantry"], said
+
+
+def test_zip_codes_and_towns_listed_apart_are_alternatives_but_a_zip_inside_a_town_narrows_it(tmp_path: Path) -> None:
+    retriever = _retriever(tmp_path, [_zip_site("Harbour Pantry", "Baltimore", "21231", "MD"),
+                                      _zip_site("Midtown Pantry", "Baltimore", "21201", "MD"),
+                                      _zip_site("Brooklyn Pantry", "Brooklyn", "21225", "MD")], "MD")
+    either = retriever.answer("food in 21231 or Brooklyn", REFERENCE)
+    assert either.parsed.constraints.places_any
+    assert {r.name for r in either.results} == {"Harbour Pantry", "Brooklyn Pantry"}
+    inside = retriever.answer("food in 21231, Baltimore", REFERENCE)
+    assert not inside.parsed.constraints.places_any
+    assert [r.name for r in inside.results] == ["Harbour Pantry"]
