@@ -232,7 +232,7 @@ class NaturalVocabulary:
     negatable_kinds: frozenset[str] = frozenset()  # 'school', 'church': 'not at a school' excludes those names
     served_zip_patterns: tuple[re.Pattern[str], ...] = ()  # a record's passage listing the ZIP codes it serves
     residence_zip_cues: tuple[re.Pattern[str], ...] = ()  # 'I live in' right before a ZIP code
-    compass: CompassAreas | None = None  # 'West Baltimore': a compass part of a large town, by ZIP centroids
+    compass: CompassAreas | None = None  # 'West <town>': a compass part of a large town, by ZIP centroids
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]

@@ -117,7 +117,7 @@ class PlaceResolver:
                         self._add((initials + name[0][0],), place)
                 if len(key) >= 3:
                     self._add((initials,), place)
-                    # 'O4W' for Old Fourth Ward: an ordinal word written as its digit among the initials
+                    # 'O3M' for Old Third Mill: an ordinal word written as its digit among the initials
                     numbered = "".join(str(self._ordinals[w]) if w in self._ordinals else w[0] for w in key)
                     if numbered != initials:
                         self._add((numbered,), place)
@@ -255,7 +255,7 @@ class PlaceResolver:
             return Resolution("prefix", (head[0],))
         inside = [p for k, p in pool.items() if p.kind == "city" and len(k) > len(key) >= 2 and _contains(k, key)]
         if len(inside) == 1:
-            # 'Fells Point' for the directory's 'Upper Fells Point': two or more whole words of one listed place's
+            # '<X> Point' for the directory's 'Upper <X> Point': two or more whole words of one listed place's
             # name, which no town of the directory's states is called
             return Resolution("inside", (inside[0],))
         found = self._prefix(key, pool)

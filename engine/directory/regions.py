@@ -5,9 +5,9 @@ kind (counties, towns or ZIPs: alternatives of each other), plus the state when 
 (a county name repeats across states). An applicable entry none of whose places the directory lists is an unknown
 place, so the answer is an explicit no match rather than records elsewhere. A township ('Lawrence Township') is
 derived from the ZIP source as the directory towns inside it (``_municipalities``); another name the ZIP source gives
-some ZIP codes (a city or neighbourhood sharing its main town's post office: 'Sandy Springs', 'Highlandtown') stands
+some ZIP codes (a city or neighbourhood sharing its main town's post office: a suburb or a neighbourhood name) stands
 for exactly those ZIP codes (``_zip_alternates``), never for the whole main town; a compass part of a large town
-('West Baltimore', 'southwest Detroit') is the town's ZIP codes lying that way from its centre (``_compass_areas``).
+('West <town>', 'southwest <town>') is the town's ZIP codes lying that way from its centre (``_compass_areas``).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def _bearing(origin: tuple[float, float], point: tuple[float, float]) -> float:
 
 
 def _compass_areas(rules: DirectoryRules, gaz: Gazetteer) -> dict[Key, RegionMatch]:
-    """'West Baltimore', 'southwest Detroit', 'Westside Atlanta': for each directory town with enough ZIP codes (ZIP
+    """'West <town>', 'southwest <town>', '<direction>side <town>': for each directory town with enough ZIP codes (ZIP
     source, standard ZIPs whose main town it is), the ZIP codes whose centroid lies within the rule's half width of
     the direction's bearing from the town's centre and far enough from it. Skipped for a directory that writes
     address quadrants ('NW' in DC, read from the records themselves) and for words naming a real town."""
@@ -104,9 +104,9 @@ def _compass_areas(rules: DirectoryRules, gaz: Gazetteer) -> dict[Key, RegionMat
 
 def _zip_alternates(rules: DirectoryRules, gaz: Gazetteer, blocked: frozenset[str]) -> dict[Key, RegionMatch]:
     """Another name of two or more words the ZIP source (USPS acceptable place names) gives some ZIP codes of the
-    directory's states, as those ZIP codes: 'Sandy Springs' is the Atlanta ZIPs that list it, not Atlanta. A name
-    that is some ZIP's main town, a directory town or county, a state, a landmark ('Wichita State University', read
-    as its town by the place resolver) or made of reserved words is left to the other readers; one word alone
+    directory's states, as those ZIP codes: a suburb is the ZIPs of its main town that list it, not the main town.
+    A name that is some ZIP's main town, a directory town or county, a state, a landmark ('<Town> State University',
+    read as its town by the place resolver) or made of reserved words is left to the other readers; one word alone
     ('Miles', 'College') could be any word of a query. A name none of whose ZIP codes the directory lists is an
     unknown place (an explicit no match, never records of the main town elsewhere)."""
     states = set(gaz.state_codes)
