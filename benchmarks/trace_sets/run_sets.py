@@ -39,7 +39,8 @@ def _judge(folder: str, name: str) -> Callable[[dict[str, Any]], set[int]] | Non
     modules = {"regions": "benchmarks.trace_sets.regions.build_regions",
                "regions2": "benchmarks.trace_sets.regions2.build_regions2",
                "regions3": "benchmarks.trace_sets.regions3.build_regions3",
-               "regions4": "benchmarks.trace_sets.regions4.build_regions4"}
+               "regions4": "benchmarks.trace_sets.regions4.build_regions4",
+               "regions5": "benchmarks.trace_sets.regions5.build_regions5"}
     if folder not in modules:
         return None
     evaluate = importlib.import_module(modules[folder]).evaluate

@@ -39,6 +39,7 @@ class HoursConstraint:
     days: frozenset[int] = frozenset()  # recurring weekdays, any of them ("on Saturdays")
     dates: tuple[date, ...] = ()  # specific dates, any of them ("tomorrow")
     conditions: tuple[TimeCondition, ...] = ()  # all must hold within one opening
+    closed_days: frozenset[int] = frozenset()  # weekdays it must not open on ("not on Tuesday"), when the rule says
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class Constraints:
     excluded_names: tuple[NameConstraint, ...] = ()  # names a record must not bear ('not the Salvation Army')
     served_zip: str | None = None  # the visitor lives in this ZIP: the record must say it serves it
     preferred: tuple[str, ...] = ()  # counterparts whose evidence ranks a record first ('walk-ins welcome')
+    places_any: bool = False  # places of different kinds listed as alternatives ('<area>, <town> or <area>')
 
     @property
     def has_location(self) -> bool:
@@ -125,6 +127,9 @@ def slot_matches(slot: Slot, hours: HoursConstraint, seasonal: bool) -> bool:
 
 
 def matching_slots(record: Record, hours: HoursConstraint) -> tuple[Slot, ...]:
+    """The record's openings that satisfy ``hours``; none when it opens on a day the visitor excluded."""
+    if hours.closed_days and any(s.day in hours.closed_days for s in record.schedule.slots):
+        return ()
     return tuple(s for s in record.schedule.slots if slot_matches(s, hours, record.schedule.seasonal))
 
 
@@ -143,7 +148,10 @@ def place_holds(record: Record, place: PlaceConstraint) -> bool:
     return False
 
 
-def places_hold(record: Record, places: tuple[PlaceConstraint, ...]) -> bool:
+def places_hold(record: Record, places: tuple[PlaceConstraint, ...], any_kind: bool = False) -> bool:
+    """Same-kind places are alternatives, kinds intersect; with ``any_kind`` every place is an alternative."""
+    if any_kind:
+        return any(place_holds(record, p) for p in places)
     for kind in PLACE_KINDS:
         group = [p for p in places if p.kind == kind]
         if group and not any(place_holds(record, p) for p in group):
@@ -190,7 +198,7 @@ def check(record: Record, constraints: Constraints, *, places: bool = True, hour
         verdict.ok = False
         verdict.failed.extend(f"place:{p}" for p in constraints.unknown_places)
     if places and constraints.places:
-        if places_hold(record, constraints.places):
+        if places_hold(record, constraints.places, constraints.places_any):
             for place in constraints.places:
                 quote = _place_quote(record, place) if place_holds(record, place) else None
                 if quote is not None:

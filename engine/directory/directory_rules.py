@@ -88,6 +88,8 @@ class TimeVocabulary:
     negation_cues: tuple[str, ...] = ()  # 'not', 'except': the weekday / daypart after them is excluded
     negation_fillers: frozenset[str] = frozenset()  # words allowed between a negation cue and its time word
     indifference_cues: tuple[str, ...] = ()  # 'closed Mondays is fine': no constraint at all
+    negated_day_closed: bool = False  # 'not on Tuesday': the record must not open that day (else: any other day)
+    contact_hours: tuple[re.Pattern[str], ...] = ()  # 'call the office Monday-Friday': no opening of the site
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,14 @@ class ServiceType:
 
 
 @dataclass(frozen=True)
+class CompassAreas:
+    directions: dict[str, float]  # direction word (and abbreviation) -> bearing, degrees clockwise from north
+    half_width: float
+    min_miles: float
+    min_town_zips: int
+
+
+@dataclass(frozen=True)
 class NaturalVocabulary:
     """Places as people say them, proximity, services, name-alone and follow-up policy."""
 
@@ -222,6 +232,7 @@ class NaturalVocabulary:
     negatable_kinds: frozenset[str] = frozenset()  # 'school', 'church': 'not at a school' excludes those names
     served_zip_patterns: tuple[re.Pattern[str], ...] = ()  # a record's passage listing the ZIP codes it serves
     residence_zip_cues: tuple[re.Pattern[str], ...] = ()  # 'I live in' right before a ZIP code
+    compass: CompassAreas | None = None  # 'West <town>': a compass part of a large town, by ZIP centroids
 
     def message(self, key: str, language: str) -> str:
         entry = self.messages[key]
@@ -290,6 +301,8 @@ def _time(data: dict[str, Any]) -> TimeVocabulary:
         negation_cues=_lang_words(data.get("negation_cues", {})),
         negation_fillers=frozenset(_words(data.get("negation_fillers", []))),
         indifference_cues=_lang_words(data.get("indifference_cues", {})),
+        negated_day_closed=bool(data.get("negated_day_closed", False)),
+        contact_hours=pats("contact_hours_patterns") if "contact_hours_patterns" in data else (),
     )
 
 
@@ -411,7 +424,21 @@ def _natural(data: dict[str, Any]) -> NaturalVocabulary:
         negatable_kinds=frozenset(_words(data.get("negatable_kind_words", []))),
         served_zip_patterns=pats(data.get("served_zip_patterns", []), "served_zip_patterns"),
         residence_zip_cues=pats(data.get("residence_zip_cues", []), "residence_zip_cues"),
+        compass=_compass(data.get("compass_areas")),
     )
+
+
+def _compass(data: dict[str, Any] | None) -> CompassAreas | None:
+    if not data:
+        return None
+    directions = {fold(k).strip(): float(v) for k, v in data["directions"].items()}
+    for short, full in data.get("abbreviations", {}).items():
+        if fold(full).strip() not in directions:
+            raise DirectoryRulesError(f"natural_queries.compass_areas: unknown direction {full!r}",
+                                      code="directory.rules_compass_direction")
+        directions[fold(short).strip()] = directions[fold(full).strip()]
+    return CompassAreas(directions=directions, half_width=float(data["half_width_degrees"]),
+                        min_miles=float(data["min_miles"]), min_town_zips=int(data["min_town_zips"]))
 
 
 def _regions(data: dict[str, Any]) -> tuple[RegionalName, ...]:

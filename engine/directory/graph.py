@@ -94,8 +94,10 @@ class KnowledgeGraph:
             self._open[node] = found
         return found
 
-    def records_in(self, places: tuple[PlaceConstraint, ...]) -> set[int]:
-        """Same-kind places are alternatives; kinds intersect."""
+    def records_in(self, places: tuple[PlaceConstraint, ...], any_kind: bool = False) -> set[int]:
+        """Same-kind places are alternatives; kinds intersect, unless ``any_kind`` makes every place one."""
+        if any_kind:
+            return {i for place in places for i in self.records_at(f"{place.kind}:{place.key}")}
         result: set[int] | None = None
         for kind in PLACE_KINDS:
             group = [p for p in places if p.kind == kind]

@@ -284,8 +284,8 @@ class _Builder:
         if schedule.known:
             # more openings stated in a note ('Pantry is also open on the 1st Saturday of each month from 10 to 12')
             for note in hour_notes:
-                if note is hours_evidence:
-                    continue
+                if note is hours_evidence or any(p.search(fold(note.quote)) for p in self.hours.vocab.contact_hours):
+                    continue  # 'call the office Monday through Friday to check': when to phone, not an opening
                 extra_slots = [slot for slot in self.hours.parse(note.quote).slots
                                if slot.start is not None and slot not in schedule.slots]
                 slot_quotes.extend((slot, note) for slot in extra_slots)

@@ -56,6 +56,7 @@ class PlaceResolver:
                 for town in record.town_keys:
                     self.city_states.setdefault(town, set()).add(record.state)
         self.aliases: dict[Key, set[Place]] = {}
+        self._ordinals = {w: n for w, n in rules.time.ordinal_words.items() if w.isalpha() and 1 <= n <= 9}
         self._derive_aliases()
         self._derive_neighbourhoods(directory)
         self._derive_landmarks()
@@ -116,6 +117,10 @@ class PlaceResolver:
                         self._add((initials + name[0][0],), place)
                 if len(key) >= 3:
                     self._add((initials,), place)
+                    # 'O3M' for Old Third Mill: an ordinal word written as its digit among the initials
+                    numbered = "".join(str(self._ordinals[w]) if w in self._ordinals else w[0] for w in key)
+                    if numbered != initials:
+                        self._add((numbered,), place)
                     for cut in range(1, len(key) - 1):  # 'South SF': a multi-word tail as its initials
                         self._add((*key[:cut], "".join(w[0] for w in key[cut:])), place)
 
@@ -248,6 +253,11 @@ class PlaceResolver:
             # 'Manitou' for Manitou Springs: the leading words of one listed town, which no town of the
             # directory's states is called (a same-named town in another state is not what is meant)
             return Resolution("prefix", (head[0],))
+        inside = [p for k, p in pool.items() if p.kind == "city" and len(k) > len(key) >= 2 and _contains(k, key)]
+        if len(inside) == 1:
+            # '<X> Point' for the directory's 'Upper <X> Point': two or more whole words of one listed place's
+            # name, which no town of the directory's states is called
+            return Resolution("inside", (inside[0],))
         found = self._prefix(key, pool)
         if found and not states:
             return Resolution("prefix", found)

@@ -87,7 +87,7 @@ class QueryParser:
             rf"^\s*(?:,|or|and|&|y|o|/)\s+(?:[a-z][a-z'.-]*\s+){{1,3}}(?:{suffixes}|condados)(?![a-z])")
         articles = ("the ", "el ", "la ", "los ", "las ", "")
         self.recall_cues = tuple(f"{cue} {a}".strip() for cue in q.recall_cues for a in articles)
-        self.regions = build_regions(rules, gazetteer)
+        self.regions = build_regions(rules, gazetteer, reserved | rules.query.stopwords)
         self._region_len = max((len(k) for k in self.regions), default=0)
 
     # ------------------------------------------------------------------ helpers
@@ -172,6 +172,7 @@ class QueryParser:
         unknown: list[str] = []
         # a regional name is a place even where a pantry's name contains it ('Gulf Coast Community Ministries')
         self._regional(tokens, words, original, take, places, unknown, notes)
+        outside = frozenset(unknown)  # a regional name the directory lists nothing of: no other reading
         names, excluded_names = self._names(tokens, words, folded, original, take)
         ambiguous: list[AmbiguousPlace] = []
         proximity = self._proximity(tokens, words, folded, original, is_free, take, unknown, ambiguous)
@@ -212,7 +213,7 @@ class QueryParser:
         if not (any(p.kind != "state" for p in places) or unknown or ambiguous or proximity or names):
             self._scan(tokens, words, folded, original, is_free, take, places, unknown, ambiguous, notes)
         self._unknown_places(folded, original, tokens, is_free, take, places, unknown)
-        unknown = self._resolve_unknown(unknown, places, ambiguous, notes)
+        unknown = self._resolve_unknown(unknown, places, ambiguous, notes, keep=outside)
         places = self._drop_non_narrowing_states(places, notes)
         service = self._service(folded)
         residual = tuple(w for w, s, e in tokens if is_free(s, e) and len(w) >= 3 and not w.isdigit()
@@ -222,7 +223,8 @@ class QueryParser:
                                   excluded_names=tuple(excluded_names), served_zip=served_zip,
                                   unknown_places=tuple(dict.fromkeys(unknown)), proximity=proximity,
                                   ambiguous=tuple(ambiguous), service=service,
-                                  excluded=tuple(dict.fromkeys(excluded)), preferred=tuple(dict.fromkeys(preferred)))
+                                  excluded=tuple(dict.fromkeys(excluded)), preferred=tuple(dict.fromkeys(preferred)),
+                                  places_any=self._listed_apart(places, folded))
         intent = (constraints.has_structural or bool(concepts) or bool(excluded) or bool(preferred)
                   or bool(ambiguous) or service is not None or any(w in self.rules.query.intent_words for w in words))
         nat = self.rules.natural
@@ -233,6 +235,20 @@ class QueryParser:
                            reset=_has_phrase(folded, nat.reset_cues),
                            standalone=asks and (constraints.has_location or bool(ambiguous) or bool(names))
                            and not _starts_with_phrase(folded, nat.continue_cues))
+
+    def _listed_apart(self, places: list[PlaceConstraint], folded: str) -> bool:
+        """ZIP codes of an area and towns listed together ('<area>, <town> or <area>') are alternatives when no
+        ZIP's main town (ZIP source) is one of the towns: their intersection is empty by construction. A ZIP
+        inside a named town ('<ZIP>, <town>') still narrows it."""
+        zips = [p.key for p in places if p.kind == "zip"]
+        towns = {p.key for p in places if p.kind == "city"}
+        if not zips or not towns or self.resolver is None or any(p.kind not in ("zip", "city") for p in places):
+            return False
+        if not re.search(r"\bor\b|\bo\b|\bou\b|,|/|&|\band\b|\by\b", folded):
+            return False
+        rows = self.resolver.us.zips
+        return not any(row is not None and " ".join(key_tokens(row.city)) in towns
+                       for row in (rows.get(z) for z in zips))
 
     def _inside_longer_place(self, words: list[str], i: int, size: int) -> bool:
         for before in range(0, 3):
@@ -339,7 +355,7 @@ class QueryParser:
                                          original[start:end], places, ambiguous, [])
 
     def _resolve_unknown(self, unknown: list[str], places: list[PlaceConstraint], ambiguous: list[AmbiguousPlace],
-                         notes: list[str]) -> list[str]:
+                         notes: list[str], keep: frozenset[str] = frozenset()) -> list[str]:
         """A place word the gazetteer does not know exactly: alias, prefix or misspelling of a directory place?"""
         if self.resolver is None:
             return unknown
@@ -349,7 +365,7 @@ class QueryParser:
             key = key_tokens(said)
             county = bool(key) and key[-1] in suffixes
             core = key[:-1] if county else key
-            if said.startswith("ZIP ") or not self._add_resolution(
+            if said.startswith("ZIP ") or said in keep or not self._add_resolution(
                     self.resolver.resolve(core, cued=True, county_only=county), said, places, ambiguous, notes):
                 kept.append(said)
         return kept

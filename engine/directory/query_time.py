@@ -168,9 +168,10 @@ class QueryTimeParser:
             days = (days or set(range(7))) - excluded
             if not days:
                 result.notes.append("every_day_excluded")
+        closed = frozenset(excluded) if self.vocab.negated_day_closed and days else frozenset()
         if days or dates or conditions:
             result.hours = HoursConstraint(days=frozenset(days), dates=tuple(dict.fromkeys(dates)),
-                                           conditions=tuple(dict.fromkeys(conditions)))
+                                           conditions=tuple(dict.fromkeys(conditions)), closed_days=closed)
         return result
 
     def _weekdays(self, folded: str, original: str, take: Callable[[int, int, str], bool], days: set[int],

@@ -264,7 +264,7 @@ class TraceRetriever:
         records = self.directory.records
         pool: set[int] | None = None
         if self.variant.location_graph and c.places:
-            pool = self.graph.records_in(c.places)
+            pool = self.graph.records_in(c.places, c.places_any)
         if self.variant.hours_graph and c.hours is not None:
             pool = self.graph.records_open_set(c.hours, among=pool)
         if c.names:

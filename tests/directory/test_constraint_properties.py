@@ -43,6 +43,8 @@ NEGATED = {
     "no_appointment": "by appointment only",
     "voucher": "that doesn't need a voucher", "no_voucher": "that requires a voucher",
     "enrollment": "where I don't have to enroll", "no_enrollment": "that requires enrollment",
+    "kids_meals": "that is not a kids meal site", "open_to_all": "that isn't open to all",
+    "bring_bags": "where I don't have to bring bags", "community_fridge": "that isn't a community fridge",
 }
 
 

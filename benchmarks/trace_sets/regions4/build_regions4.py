@@ -23,18 +23,28 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-import zipcodes
-
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[2]))  # the project root, when run as a script
 
-SCRAPER, DAY = "food_helpline_org", "2025-08-04"
-COMMIT = "ffc449dc4b0ca7eff9fef5c6b7d4a39f4339855b"
-MARK = "Input Data:"
+from benchmarks.trace_sets import haarrrvest_extract as hx  # noqa: E402
+from benchmarks.trace_sets.haarrrvest_extract import (  # noqa: E402, F401  # re-exported for other batches' scripts
+    COMMIT,
+    DAY,
+    DAYS,
+    MARK,
+    SCRAPER,
+    _git,
+    _hours,
+    _slots,
+    _text,
+    _towns,
+    zip_info,
+)
+
 # region -> (state, counties as the zipcodes package names them)
 REGIONS = {
     "union_nj": ("NJ", ("Union County",)),
@@ -43,54 +53,17 @@ REGIONS = {
 }
 
 
-def zip_info(record: dict[str, Any]) -> dict[str, Any] | None:
-    code = str((record.get("address") or {}).get("postal_code") or "")[:5]
-    if len(code) != 5 or not code.isdigit():
-        return None
-    found: list[dict[str, Any]] = zipcodes.matching(code)  # type: ignore[no-untyped-call]  # the package has no hints
-    return found[0] if found else None
+def extract(repo: str, regions: hx.Regions = REGIONS) -> dict[str, list[dict[str, Any]]]:
+    return hx.extract(repo, regions)
 
 
-def _git(repo: str, *args: str, data: bytes | None = None) -> bytes:
-    return subprocess.run(["git", "-C", repo, *args], input=data, capture_output=True, check=True).stdout
-
-
-def extract(repo: str) -> dict[str, list[dict[str, Any]]]:
-    names = sorted(n for n in _git(repo, "ls-tree", "-r", COMMIT, "--name-only").decode().split()
-                   if n.startswith(f"daily/{DAY}/scrapers/{SCRAPER}/"))
-    blob = _git(repo, "cat-file", "--batch", data="".join(f"{COMMIT}:{n}\n" for n in names).encode())
-    out: dict[str, list[dict[str, Any]]] = {r: [] for r in REGIONS}
-    at = 0
-    for _ in names:
-        end = blob.index(b"\n", at)
-        size = int(blob[at:end].split()[2])
-        job = json.loads(blob[end + 1:end + 1 + size])
-        at = end + 1 + size + 1
-        prompt = job["job"]["prompt"]
-        record = json.loads(prompt[prompt.rindex(MARK) + len(MARK):].strip())
-        if not record.get("name"):
-            continue
-        info = zip_info(record)
-        state = (record.get("address") or {}).get("state_province")
-        for region, (want_state, counties) in REGIONS.items():
-            if info and state == want_state and info["state"] == want_state and info["county"] in counties:
-                out[region].append(record)
-    return out
-
-
-def main_extract(repo: str) -> int:
-    for region, records in extract(repo).items():
-        target = HERE / region / "records.json"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(records, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"{region}: {len(records)} records from {SCRAPER} ({DAY})")
-    return 0
+def main_extract(repo: str, regions: hx.Regions = REGIONS, here: Path = HERE) -> int:
+    return hx.main_extract(repo, regions, here)
 
 
 # ------------------------------------------------------------------------------------------------ gold, from the data
 REFERENCE = "2025-07-16T10:00"  # a Wednesday inside the summer meal programmes the NJ records describe
 TODAY = "2025-07-16"
-DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 NOT_FOOD = re.compile(r"\bDTA\b|snap assistance|farmers market", re.I)
 # kind of site or requirement -> how this author reads it from the record (attributes, name, description)
 NEEDS: dict[str, re.Pattern[str]] = {
@@ -108,33 +81,6 @@ NEEDS: dict[str, re.Pattern[str]] = {
     "bring_bags": re.compile(r"bring own bags|bring (?:your own reusable |a box or )bag", re.I),
     "snap": re.compile(r"\bDTA\b|snap assistance", re.I),
 }
-
-
-def _hours(value: str) -> float | None:
-    m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", value or "")
-    return int(m.group(1)) + int(m.group(2)) / 60 if m else None
-
-
-def _text(r: dict[str, Any]) -> str:
-    attrs = " | ".join(a.get("attribute_value", "") for a in r.get("service_attributes") or [])
-    return f"{r.get('name', '')} | {r.get('description') or ''} | {attrs}"
-
-
-def _towns(r: dict[str, Any]) -> set[str]:
-    info = zip_info(r)
-    raw = str((r.get("address") or {}).get("city") or "")
-    return {t.lower() for t in (raw.strip(), info["city"] if info else "") if t}
-
-
-def _slots(r: dict[str, Any]) -> list[tuple[int, float | None, float | None]]:
-    out = []
-    for row in r.get("regular_schedule") or []:
-        if row.get("weekday") in DAYS:
-            start, end = _hours(row.get("opens_at", "")), _hours(row.get("closes_at", ""))
-            if start is not None and end is not None and end <= start:
-                end += 24  # runs past midnight as written
-            out.append((DAYS.index(row["weekday"]), start, end))
-    return out
 
 
 def _hours_verdict(r: dict[str, Any], c: dict[str, Any]) -> bool | None:
@@ -442,28 +388,8 @@ SETS = {"union_nj": UNION, "hudson_nj": HUDSON, "greater_boston": BOS}
 
 
 def build_queries(region: str, entries: list[Q]) -> list[dict[str, Any]]:
-    """Query items in the format of ../regions3/*.json: (family, text or turns, constraints[, forced expectation]).
-
-    A forced ``clarify`` with constraints is an ambiguous name (its candidates are the records it matches); a
-    forced ``clarify`` without constraints is a query with no place; ``outside`` names a town outside the directory.
-    Otherwise the expectation is ``results`` when the gold is not empty, else ``no_match``.
-    """
-    out: list[dict[str, Any]] = []
-    for entry in entries:
-        family, text, c = entry[0], entry[1], entry[2]
-        forced = entry[3] if len(entry) > 3 else None
-        item: dict[str, Any] = {"id": f"{region}-{len(out) + 1:03d}", "family": family}
-        item["turns" if isinstance(text, list) else "text"] = text
-        gold: list[int] = []
-        ok: list[int] = []
-        if forced == "clarify" and c:
-            item["candidates"] = evaluate(region, c)[0]
-        elif forced is None and "outside" not in c:
-            gold, ok = evaluate(region, c)
-        expect = forced or ("results" if gold else "no_match")
-        item.update({"expect": expect, "constraints": c, "gold": gold, "acceptable": ok})
-        out.append(item)
-    return out
+    """This batch's query items (haarrrvest_extract.build_queries with this batch's evaluate)."""
+    return hx.build_queries(region, entries, evaluate)
 
 
 def build(region: str) -> dict[str, Any]:
@@ -478,17 +404,7 @@ def build(region: str) -> dict[str, Any]:
 
 
 def main() -> int:
-    for region in SETS:
-        payload = build(region)
-        (HERE / f"{region}.json").write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        queries = payload["queries"]
-        families: dict[str, int] = {}
-        expects: dict[str, int] = {}
-        for q in queries:
-            families[q["family"]] = families.get(q["family"], 0) + 1
-            expects[q["expect"]] = expects.get(q["expect"], 0) + 1
-        print(f"{region}: {len(queries)} queries; {families}; {expects}")
-    return 0
+    return hx.main(SETS, build, HERE)
 
 
 if __name__ == "__main__":
