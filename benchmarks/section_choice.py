@@ -62,6 +62,7 @@ class _Recording(GroundedAnswerer):
         self.seen.setdefault("search", search)
         self.seen.setdefault("words", words)
         self.seen.setdefault("path", "evidence")
+        self.seen.setdefault("lead", best)
         return super()._related(language, trace, best, search, words)
 
 
@@ -80,6 +81,7 @@ def _row(answerer: _Recording, item: LabelledItem, source: str, vetoes: frozense
         "path": "answer" if result.kind == "answer" else seen.get("path", "none"),
         "helped": bool(cited) and cited[0] in item.relevant and all(fold(f) in fold(shown) for f in item.facts),
         "question_veto": next((s.reason for s in trace.support if s.reason in vetoes), ""), "hits": [],
+        "lead": seen.get("lead") if seen.get("path") == "evidence" else None,
     }
     if not trace.hits or "search" not in seen or trace.parts:
         row["path"] = "kept" if row["path"] == "model" else row["path"]
@@ -97,6 +99,7 @@ def _row(answerer: _Recording, item: LabelledItem, source: str, vetoes: frozense
             "rank": rank, "relevant": pid in item.relevant,
             "helps": pid in item.relevant and all(fold(f) in fold(text) for f in item.facts),
             "probability": support.probability, "standing": support.standing, "scored": support.logit is not None,
+            "answerable": support.answerable,
             "logit": support.logit, "vetoed": support.reason in vetoes, "features": dict(support.features),
             "sentence_z": None if cosine is None else (cosine - calibration.body_mean) / calibration.body_sd,
             "sentence_gap": None if cosine is None else (cosine - other) / calibration.body_sd,
@@ -202,6 +205,32 @@ def tier_row(row: Row, chosen: int | None) -> Row:
     return out
 
 
+def evidence_lead(row: Row) -> int | None:
+    """The passage an evidence-path row showed: recorded, else (older dumps) the most probable answering hit,
+    same-language first."""
+    if row.get("lead") is not None:
+        return int(row["lead"])
+    hits = row["hits"]
+    answering = [i for i, h in enumerate(hits) if h.get("answerable")]
+    same = [i for i in answering if not hits[i]["features"].get("cross")]
+    pool = same or answering
+    return max(pool, key=lambda i: (hits[i]["probability"], -i)) if pool else None
+
+
+def gated(rows: list[Row]) -> list[Row]:
+    """The rows as the answerer decides since stop 40: an evidence-path row (a passage the answer model leans to
+    without confidence) goes through the related-or-none decision like a model-path row, showing its lead."""
+    out: list[Row] = []
+    for r in rows:
+        lead = evidence_lead(r) if r["path"] == "evidence" and r["hits"] else None
+        out.append({**r, "path": "model", "chosen": lead} if lead is not None else r)
+    return out
+
+
+def shown_hit(row: Row) -> int:
+    return int(row["chosen"]) if row.get("chosen") is not None else most_probable(row)
+
+
 def _folds(rows: list[Row]) -> list[tuple[str, list[Row], list[Row]]]:
     sources = sorted({r["source"] for r in rows})
     return [(s, [r for r in rows if r["source"] != s], [r for r in rows if r["source"] == s]) for s in sources]
@@ -229,14 +258,19 @@ def choice_inside_related(rows: list[Row], inputs: tuple[str, ...]) -> tuple[int
     return base, ours, oracle, n
 
 
+def fit_related(rows: list[Row], none_target: float) -> tuple[dict[str, Any], float]:
+    """fit_tiers' related model and threshold, fitted on ``rows`` (each showing its chosen or most probable hit)."""
+    trows = [tier_row(r, shown_hit(r) if r["path"] == "model" else None) for r in rows]
+    model = fit_tiers.fit(fit_tiers.training_rows(trows), 10.0)
+    return model, fit_tiers.choose_threshold(model, trows, none_target)
+
+
 def shipped_protocol(rows: list[Row], none_target: float) -> tuple[float, float]:
     """Helped and never-mentioned none, pooled over the held-out folders (fit_tiers' protocol)."""
     answerable = helped = never = silent = 0
     for _, train, test in _folds(rows):
-        trows = [tier_row(r, most_probable(r) if r["path"] == "model" else None) for r in train]
-        model = fit_tiers.fit(fit_tiers.training_rows(trows), 10.0)
-        threshold = fit_tiers.choose_threshold(model, trows, none_target)
-        m = fit_tiers.measure(model, threshold, [tier_row(r, most_probable(r) if r["path"] == "model" else None)
+        model, threshold = fit_related(train, none_target)
+        m = fit_tiers.measure(model, threshold, [tier_row(r, shown_hit(r) if r["path"] == "model" else None)
                                                  for r in test])
         answerable += m["answerable"]
         helped += round(m["helped"] * m["answerable"])
@@ -297,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, help="save the collected rows (JSON) for --from")
     parser.add_argument("--from", dest="source", type=Path, action="append", help="evaluate --dump file(s)")
     parser.add_argument("--none-target", type=float, action="append", help="never-mentioned none target(s)")
+    parser.add_argument("--write", type=float, metavar="TARGET",
+                        help="fit the related model on every row (evidence path gated) at this none target and write "
+                             "it to rules/retrieval.json")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     fit_tiers.MAX_UNKNOWN[0] = rules_from_bundle(_verified_bundle()).answering.related_max_unknown
@@ -315,8 +352,14 @@ def main(argv: list[str] | None = None) -> int:
     for target in args.none_target or [0.95, 0.96]:
         h0, n0 = shipped_protocol(rows, target)
         h1, n1 = hit_level(rows, target)
+        h2, n2 = shipped_protocol(gated(rows), target)
         print(f"none target {target}: most probable hit + related model helped={h0:.4f} never_none={n0:.4f}; "
-              f"hit-level model helped={h1:.4f} never_none={n1:.4f} (leave-one-folder-out, pooled)")
+              f"hit-level model helped={h1:.4f} never_none={n1:.4f}; evidence path gated by the related model "
+              f"helped={h2:.4f} never_none={n2:.4f} (leave-one-folder-out, pooled)")
+    if args.write is not None:
+        model, threshold = fit_related(gated(rows), args.write)
+        fit_tiers.write_model(model, threshold)
+        print(f"written to {fit_tiers.RULES_FILE}: threshold={threshold:.4f}")
     return 0
 
 
