@@ -3,9 +3,10 @@
 One call reads only the current visitor message (turn-local). Its output is a ``GroundedAnswer``: company
 evidence with citations, never visitor evidence. Steps: question detection → TopK retrieval (eq. 7) →
 answerability by support (answerability.py) → synthesis (eq. 6) → per-claim support check (eq. 8) → a graded
-reply (tiers.py): ``answer``; else ``related`` when the best retrieved section stands out for the question (an
-honest frame, its one or two sentences most likely to hold the answer, verbatim, and links to at most two other
-sections; never synthesised); else ``none``: the unavailable-information message — or the near-miss message naming
+reply (tiers.py): ``answer``; else ``related`` when the related decision finds that the section the answer model
+leans to (without confidence) or the best retrieved section stands out for the question (an honest frame, its one
+or two sentences most likely to hold the answer, verbatim, and links to at most two other sections; never
+synthesised); else ``none``: the unavailable-information message — or the near-miss message naming
 what the documents do cover — and the documents' own contact sentence when one states it.
 
 Long messages: what is embedded and searched is the message when it is short, else its question sentences, cut to
