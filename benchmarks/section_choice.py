@@ -17,6 +17,9 @@ sentences hold every key fact). Then, leave-one-folder-out (each folder held out
    folds for never-mentioned ``none`` >= ``--none-target``; against the shipped protocol (benchmarks/fit_tiers.py:
    the most probable hit, the related model refitted on the training folds).
 
+3. *the unsure answer gated*: a passage the answer decision leans to without confidence (shown as ``related``
+   today without the related model) decided by the related model like every other question (``gated``).
+
 A message answered in parts is kept as answered (its parts choose their own sections), as is an item the answer
 decision answers or relates through an answering passage: only the related-or-none path is re-decided.
 """
@@ -218,8 +221,9 @@ def evidence_lead(row: Row) -> int | None:
 
 
 def gated(rows: list[Row]) -> list[Row]:
-    """The rows as the answerer decides since stop 40: an evidence-path row (a passage the answer model leans to
-    without confidence) goes through the related-or-none decision like a model-path row, showing its lead."""
+    """The rows as a gated answerer would decide them (measured at stop 40, not shipped): an evidence-path row (a
+    passage the answer model leans to without confidence, shown as related today) goes through the related-or-none
+    decision like a model-path row, showing its lead."""
     out: list[Row] = []
     for r in rows:
         lead = evidence_lead(r) if r["path"] == "evidence" and r["hits"] else None
@@ -331,9 +335,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, help="save the collected rows (JSON) for --from")
     parser.add_argument("--from", dest="source", type=Path, action="append", help="evaluate --dump file(s)")
     parser.add_argument("--none-target", type=float, action="append", help="never-mentioned none target(s)")
-    parser.add_argument("--write", type=float, metavar="TARGET",
-                        help="fit the related model on every row (evidence path gated) at this none target and write "
-                             "it to rules/retrieval.json")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     fit_tiers.MAX_UNKNOWN[0] = rules_from_bundle(_verified_bundle()).answering.related_max_unknown
@@ -356,10 +357,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"none target {target}: most probable hit + related model helped={h0:.4f} never_none={n0:.4f}; "
               f"hit-level model helped={h1:.4f} never_none={n1:.4f}; evidence path gated by the related model "
               f"helped={h2:.4f} never_none={n2:.4f} (leave-one-folder-out, pooled)")
-    if args.write is not None:
-        model, threshold = fit_related(gated(rows), args.write)
-        fit_tiers.write_model(model, threshold)
-        print(f"written to {fit_tiers.RULES_FILE}: threshold={threshold:.4f}")
     return 0
 
 

@@ -3,10 +3,9 @@
 One call reads only the current visitor message (turn-local). Its output is a ``GroundedAnswer``: company
 evidence with citations, never visitor evidence. Steps: question detection → TopK retrieval (eq. 7) →
 answerability by support (answerability.py) → synthesis (eq. 6) → per-claim support check (eq. 8) → a graded
-reply (tiers.py): ``answer``; else ``related`` when the related decision finds that the section the answer model
-leans to (without confidence) or the best retrieved section stands out for the question (an honest frame, its one
-or two sentences most likely to hold the answer, verbatim, and links to at most two other sections; never
-synthesised); else ``none``: the unavailable-information message — or the near-miss message naming
+reply (tiers.py): ``answer``; else ``related`` when the best retrieved section stands out for the question (an
+honest frame, its one or two sentences most likely to hold the answer, verbatim, and links to at most two other
+sections; never synthesised); else ``none``: the unavailable-information message — or the near-miss message naming
 what the documents do cover — and the documents' own contact sentence when one states it.
 
 Long messages: what is embedded and searched is the message when it is short, else its question sentences, cut to
@@ -213,24 +212,6 @@ class GroundedAnswerer:
         )
         trace.tier_signals = signals
         return signals, best
-
-    def _shows_as_related(self, trace: AnswerTrace, lead: int, search: str) -> bool:
-        """A passage the answer decision leans to without confidence goes through the same related-or-none decision
-        as the best section of an unanswered question (the same signals of that passage): it showed never-mentioned
-        topics a section as often as the related model's own threshold allowed for every other question
-        (benchmarks/section_choice.py, RESULTS.md eleventh pass)."""
-        vetoes = self.rules.answering.related_vetoes
-        support = trace.support[lead]
-        signals = TierSignals(
-            answerable=False,
-            probability=support.probability,
-            standing=support.standing,
-            veto=next((s.reason for s in trace.support if s.reason in vetoes), ""),
-            unknown=support.features.get("unknown", 0.0),
-            features={**support.features, **self._sentence_signals(trace.hits[lead].passage.id, search)},
-        )
-        trace.tier_signals = signals
-        return decide_tier(signals, self.rules.answering) == "related"
 
     def _not_answered(self, language: str, trace: AnswerTrace, search: str, words: list[QueryWord]) -> GroundedAnswer:
         signals, best = self._best_related(trace, search)
@@ -491,9 +472,7 @@ class GroundedAnswerer:
                                  standing=trace.support[lead].standing, veto="")
         if decide_tier(confidence, self.rules.answering) == "related" or self._amount_unstated(asked, trace, lead):
             # The model leans to this section but is not confident, or the section never states the number the
-            # question asks about: its sentences, framed, not an answer, when the related decision would show it.
-            if not self._shows_as_related(trace, lead, search):
-                return self._unavailable(language, trace), trace
+            # question asks about: its sentences, framed, not an answer.
             return self._related(language, trace, lead, search, words), trace
         claims = self.synthesizer.synthesize(text, evidence, language)
         by_id = {h.passage.id: h.passage for h in evidence}
