@@ -344,6 +344,9 @@ def main(argv: list[str] | None = None) -> int:
         rows = collect([f for f in args.folders.split(",") if f])
         if args.dump is not None:
             args.dump.write_text(json.dumps(rows), encoding="utf-8")
+    if len({r["source"] for r in rows}) < 2:
+        print("leave-one-folder-out needs rows of two or more folders (--folders, or several --from dumps)")
+        return 0
     print("paths of the answerable items:", dict(Counter((r["path"], r["helped"]) for r in rows
                                                          if r["kind"] == "answerable")))
     for inputs in (RANK_INPUTS, ("probability", "sentence_z")):
