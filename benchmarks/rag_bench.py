@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import time
 from functools import lru_cache
@@ -53,6 +54,15 @@ OWN_SETS = ROOT / "benchmarks" / "rag_sets"
 
 def _ratio(num: int, den: int) -> float | None:
     return round(num / den, 4) if den else None
+
+
+def host_load() -> float:
+    """The host's 1-minute load average (0.0 where the platform has none): printed beside latencies, which mean
+    little on a shared machine without it."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return 0.0
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -232,6 +242,7 @@ def bench_set(
     """``config``: build_answerer options; without ``rules``/``bundle`` the verified project bundle is used."""
     if config.get("rules") is None and config.get("bundle") is None:
         config = {**config, "bundle": _verified_bundle()}
+    load_before = host_load()
     started = time.perf_counter()
     answerer = build_answerer(corpus_dir, embedder=embedder, **config)
     build_ms = (time.perf_counter() - started) * 1000
@@ -278,6 +289,7 @@ def bench_set(
         "latency_samples": latencies,  # removed by the callers (pooled percentiles need them)
         "cold_samples": cold,
         "build_ms": round(build_ms, 1),
+        "load": [load_before, host_load()],  # the host's 1-minute load average before and after this set
         "latency_ms": {
             "calls": len(latencies),
             "p50": round(_percentile(latencies, 0.5), 2),
@@ -376,6 +388,8 @@ def _print(reports: list[dict[str, Any]], show_failures: bool) -> None:
         print(f"  answer latency ms                  p50={lat['p50']} p99={lat['p99']} (n={lat['calls']})")
         cold = rep["cold_latency_ms"]
         print(f"  cold (first call) latency ms       p50={cold['p50']} p99={cold['p99']} (n={cold['calls']})")
+        print(f"  {'host load average (before, after)':<34} {rep['load'][0]}, {rep['load'][1]} "
+              f"({os.cpu_count() or 0} cores)")
         if show_failures:
             for failure in rep["failures"]:
                 print(f"  miss: {json.dumps(failure, ensure_ascii=False)}")
@@ -397,6 +411,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--long", action="store_true",
                         help="long messages: a 4,000-character question alone and beside short ones "
                              "(benchmarks/rag_long.py)")
+    parser.add_argument("--long-shipped-only", action="store_true",
+                        help="with --long: skip the slow unbounded one-model comparison")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
@@ -421,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.long:
             from benchmarks.rag_long import print_long, run_long
 
-            print_long(run_long(_verified_bundle(), args.embedder, repeats=args.repeats))
+            print_long(run_long(_verified_bundle(), args.embedder, repeats=args.repeats,
+                                baseline=not args.long_shipped_only))
             return 0
         if args.sets is not None:
             if not args.sets.is_dir():

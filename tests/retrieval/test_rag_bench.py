@@ -41,3 +41,19 @@ def test_cli_prints_metrics(embedding_cache: Path, capsys: pytest.CaptureFixture
     assert main(["--demo", "cleaning", "--repeats", "1", "--cache-dir", str(embedding_cache)]) == 0
     out = capsys.readouterr().out
     assert "Recall@3" in out and "abstention precision" in out and "p99=" in out
+    assert "host load average" in out
+
+
+def test_long_bench_can_skip_the_unbounded_comparison(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--long-shipped-only``: only the shipped (bounded) configuration is measured, the host's load printed."""
+    from benchmarks.rag_bench import _verified_bundle
+    from benchmarks.rag_long import print_long, run_long
+
+    report = run_long(_verified_bundle(), repeats=1, baseline=False)
+    assert "unbounded, one model (before)" not in report
+    shipped = report["bounded (shipped)"]
+    assert [len(shipped[k]) for k in ("long_alone_ms", "short_alone_ms", "short_beside_long_ms")] == [1, 1, 1]
+    assert len(shipped["load"]) == 2 and all(v >= 0.0 for v in shipped["load"])
+    print_long(report)
+    out = capsys.readouterr().out
+    assert "bounded (shipped)" in out and "load average" in out and "unbounded" not in out
