@@ -1,6 +1,6 @@
-"""The fourth and fifth blind sets (benchmarks/onboarding_blind4 and 5, companies_en/es/fr 4 and 5) are well formed.
+"""The fourth to sixth blind sets (benchmarks/onboarding_blind4 to 6, companies_en/es/fr 4 to 6) are well formed.
 
-Format only, as for the third sets (tests/evaluation/blind_format.py), plus the brief both batches were written to:
+Format only, as for the third sets (tests/evaluation/blind_format.py), plus the brief every batch was written to:
 conversations of at most seven visitor turns, and intents in all three languages with every place-naming intent's
 locale filled or flagged. Nothing here runs the compiler, the proposer, governance or a scorer: these sets are blind
 and are measured once by the commands in their READMEs.
@@ -19,7 +19,7 @@ from tests.evaluation.blind_format import (
     assert_intent_set_well_formed,
 )
 
-BATCHES = (4, 5)
+BATCHES = (4, 5, 6)
 COMPANY_SETS = tuple(f"companies_{lang}{batch}" for batch in BATCHES for lang in ("en", "es", "fr"))
 INTENT_SETS = tuple(f"onboarding_blind{batch}" for batch in BATCHES)
 
