@@ -46,3 +46,16 @@ def test_intent_set_locales_are_all_or_nothing(set_name: str) -> None:
     for intent in intents:
         values = list(intent["expected_locale"].values())
         assert all(values) or not any(values), intent["id"]
+
+
+def _phone_regions(set_name: str) -> set[str]:
+    intents = json.loads((BENCHMARKS / set_name / "intents.json").read_text(encoding="utf-8"))["intents"]
+    regions = ((i.get("expected_locale") or {}).get("phone_region") for i in intents)
+    return {str(r) for r in regions if r}
+
+
+def test_sixth_intent_set_names_only_regions_no_earlier_set_named() -> None:
+    """Batch 6 was written to name new countries only, so that its locale figure is not a development figure."""
+    earlier = set().union(*(_phone_regions(f"onboarding_blind{n}") for n in ("", 2, 3, 4, 5)))
+    assert len(earlier) > 90
+    assert _phone_regions("onboarding_blind6").isdisjoint(earlier)
