@@ -1,5 +1,5 @@
-"""Format checks shared by the blind sets' tests (companies_*2 to companies_*5, onboarding_blind3 to
-onboarding_blind5): the raw dataset, each config against its goal spec (id, language, intent, locale, weights,
+"""Format checks shared by the blind sets' tests (companies_*2 to companies_*6, onboarding_blind3 to
+onboarding_blind6): the raw dataset, each config against its goal spec (id, language, intent, locale, weights,
 objectives, verbatim intent phrases), a company dataset's references, and an intent set's expectations."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The fourth and fifth blind sets (benchmarks/onboarding_blind4 and 5, companies_en/es/fr 4 and 5) are well formed.
+"""The fourth to sixth blind sets (benchmarks/onboarding_blind4 to 6, companies_en/es/fr 4 to 6) are well formed.
 
-Format only, as for the third sets (tests/evaluation/blind_format.py), plus the brief both batches were written to:
+Format only, as for the third sets (tests/evaluation/blind_format.py), plus the brief every batch was written to:
 conversations of at most seven visitor turns, and intents in all three languages with every place-naming intent's
 locale filled or flagged. Nothing here runs the compiler, the proposer, governance or a scorer: these sets are blind
 and are measured once by the commands in their READMEs.
@@ -19,7 +19,7 @@ from tests.evaluation.blind_format import (
     assert_intent_set_well_formed,
 )
 
-BATCHES = (4, 5)
+BATCHES = (4, 5, 6)
 COMPANY_SETS = tuple(f"companies_{lang}{batch}" for batch in BATCHES for lang in ("en", "es", "fr"))
 INTENT_SETS = tuple(f"onboarding_blind{batch}" for batch in BATCHES)
 
@@ -46,3 +46,16 @@ def test_intent_set_locales_are_all_or_nothing(set_name: str) -> None:
     for intent in intents:
         values = list(intent["expected_locale"].values())
         assert all(values) or not any(values), intent["id"]
+
+
+def _phone_regions(set_name: str) -> set[str]:
+    intents = json.loads((BENCHMARKS / set_name / "intents.json").read_text(encoding="utf-8"))["intents"]
+    regions = ((i.get("expected_locale") or {}).get("phone_region") for i in intents)
+    return {str(r) for r in regions if r}
+
+
+def test_sixth_intent_set_names_only_regions_no_earlier_set_named() -> None:
+    """Batch 6 was written to name new countries only, so that its locale figure is not a development figure."""
+    earlier = set().union(*(_phone_regions(f"onboarding_blind{n}") for n in ("", 2, 3, 4, 5)))
+    assert len(earlier) > 90
+    assert _phone_regions("onboarding_blind6").isdisjoint(earlier)
