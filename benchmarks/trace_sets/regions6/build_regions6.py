@@ -267,7 +267,7 @@ PAS: list[Q] = [
                                                                         "Little Falls"]}),
     ("region", "West Milford area food", {"city": ["West Milford", "Hewitt"]}),
     ("region", "food in Paterson or Haledon", {"city": ["Paterson", "Haledon"]}),
-    ("county", "Passaic County food pantry", {"county": "Passaic County", "not_needs": ["kids_meal"]}),
+    ("county", "Passaic County food pantry", {"county": "Passaic County"}),
     ("county", "Passaic County food open Tuesday evening", {"county": "Passaic County", "day": 1,
                                                              "after": 17.0}),
     ("county", "Passaic County mobile pantry Wednesday", {"county": "Passaic County", "day": 2,
