@@ -45,13 +45,15 @@ def _regions6() -> Iterator[None]:
 
 def main_extract(repo: str) -> int:
     with _regions6():
-        return r5.main_extract(repo)
+        status: int = r5.main_extract(repo)
+    return status
 
 
 def evaluate(region: str, c: dict[str, Any]) -> tuple[list[int], list[int]]:
     """(gold, acceptable) record indices, by regions5's rules, on this batch's records."""
     with _regions6():
-        return r5.evaluate(region, c)
+        gold_and_acceptable: tuple[list[int], list[int]] = r5.evaluate(region, c)
+    return gold_and_acceptable
 
 
 # ------------------------------------------------------------------------------------------------ gold, from the data
@@ -332,7 +334,7 @@ SETS = {"philadelphia_pa": PHI, "charlotte_nc": CHA, "passaic_nj": PAS}
 
 def build(region: str) -> dict[str, Any]:
     with _regions6():
-        queries = r5.build_queries(region, SETS[region])
+        queries: list[dict[str, Any]] = r5.build_queries(region, SETS[region])
     return {"version": "1.0.0",
             "description": f"Blind natural-language TRACE queries for the {region} HAARRRvest directory "
                            "(benchmarks/trace_sets/regions6/README.md): written by hand on 2026-12-07 by helper hb11 "
