@@ -31,6 +31,7 @@ REGION2_SETS = ["nw_nc", "southern_co", "mercer_nj"]  # blind sets on three more
 REGION3_SETS = ["western_wa", "sf_marin", "hawaii_island"]  # blind third batch (regions3/README.md)
 REGION4_SETS = ["union_nj", "hudson_nj", "greater_boston"]  # blind fourth batch (regions4/README.md)
 REGION5_SETS = ["metro_detroit", "metro_atlanta", "baltimore_md"]  # blind fifth batch (regions5/README.md)
+REGION6_SETS = ["philadelphia_pa", "charlotte_nc", "passaic_nj"]  # blind sixth batch (regions6/README.md)
 
 
 def _judge(folder: str, name: str) -> Callable[[dict[str, Any]], set[int]] | None:
@@ -56,14 +57,15 @@ def main() -> int:
     parser.add_argument("--regions3", action="store_true", help="the blind third batch of region sets")
     parser.add_argument("--regions4", action="store_true", help="the blind fourth batch of region sets")
     parser.add_argument("--regions5", action="store_true", help="the blind fifth batch of region sets")
+    parser.add_argument("--regions6", action="store_true", help="the blind sixth batch of region sets")
     args = parser.parse_args()
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    batches = ((args.regions5, REGION5_SETS), (args.regions4, REGION4_SETS), (args.regions3, REGION3_SETS),
-               (args.regions2, REGION2_SETS), (args.regions, REGION_SETS))
+    batches = ((args.regions6, REGION6_SETS), (args.regions5, REGION5_SETS), (args.regions4, REGION4_SETS),
+               (args.regions3, REGION3_SETS), (args.regions2, REGION2_SETS), (args.regions, REGION_SETS))
     default = next((sets for chosen, sets in batches if chosen), SETS)
     folders = {**dict.fromkeys(REGION_SETS, "regions"), **dict.fromkeys(REGION2_SETS, "regions2"),
                **dict.fromkeys(REGION3_SETS, "regions3"), **dict.fromkeys(REGION4_SETS, "regions4"),
-               **dict.fromkeys(REGION5_SETS, "regions5")}
+               **dict.fromkeys(REGION5_SETS, "regions5"), **dict.fromkeys(REGION6_SETS, "regions6")}
     for name in args.only or default:
         folder = folders.get(name, "")
         payload = load_set(PROJECT / "benchmarks" / "trace_sets" / folder / f"{name}.json")

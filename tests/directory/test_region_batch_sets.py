@@ -1,5 +1,5 @@
-"""The blind HAARRRvest query sets of the second to fifth batches (benchmarks/trace_sets/regions2, regions3, regions4,
-regions5) are well-formed.
+"""The blind HAARRRvest query sets of the second to sixth batches (benchmarks/trace_sets/regions2, regions3, regions4,
+regions5, regions6) are well-formed.
 
 Reads only the JSON files (no engine code, no retrieval): every set has its records, mapping and licence note; ids
 are unique and numbered in order; each expectation carries the right kind of gold; every gold, acceptable and
@@ -19,14 +19,16 @@ PROJECT = Path(__file__).resolve().parents[2]
 SETS = PROJECT / "benchmarks" / "trace_sets"
 BATCHES = {"regions2": ("nw_nc", "southern_co", "mercer_nj"), "regions3": ("western_wa", "sf_marin", "hawaii_island"),
            "regions4": ("union_nj", "hudson_nj", "greater_boston"),
-           "regions5": ("metro_detroit", "metro_atlanta", "baltimore_md")}
+           "regions5": ("metro_detroit", "metro_atlanta", "baltimore_md"),
+           "regions6": ("philadelphia_pa", "charlotte_nc", "passaic_nj")}
 REGIONS = [(batch, region) for batch, regions in BATCHES.items() for region in regions]
 NO_HOURS = {"western_wa"}  # Food Lifeline's records carry no hours at all, so that set asks none
 # A mapped field allowed on fewer than half the records: in Greater Boston the requirements list is on 51 of 107
 # records and is the only place most requirements are written (benchmarks/trace_sets/regions4/README.md); the same
-# holds in metro Detroit (18 of 48) and metro Atlanta (25 of 55) (benchmarks/trace_sets/regions5/README.md)
+# holds in metro Detroit (18 of 48) and metro Atlanta (25 of 55) (benchmarks/trace_sets/regions5/README.md), and in
+# Philadelphia (12 of 39) (benchmarks/trace_sets/regions6/README.md)
 SPARSE = {"greater_boston": {"service_attributes"}, "metro_detroit": {"service_attributes"},
-          "metro_atlanta": {"service_attributes"}}
+          "metro_atlanta": {"service_attributes"}, "philadelphia_pa": {"service_attributes"}}
 FAMILIES = {"place", "alias", "region", "county", "hours", "negation", "eligibility", "name", "zip", "clarify",
             "no_match", "followup"}
 EXPECTS = {"results", "no_match", "clarify"}
