@@ -22,7 +22,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "regions5"))
 
-import build_regions5 as r5  # noqa: E402  # the shared extraction and gold rules (the lead moves them to a module)
+import build_regions5 as r5  # noqa: E402  # regions5's gold rules (evaluate), pointed at this batch below
+
+from benchmarks.trace_sets import haarrrvest_extract as hx  # noqa: E402  # the shared record extraction
 
 # region -> (state, counties as the zipcodes package names them)
 REGIONS = {
@@ -44,9 +46,8 @@ def _regions6() -> Iterator[None]:
 
 
 def main_extract(repo: str) -> int:
-    with _regions6():
-        status: int = r5.main_extract(repo)
-    return status
+    """This batch's records, by the shared HAARRRvest extraction (benchmarks/trace_sets/haarrrvest_extract.py)."""
+    return hx.main_extract(repo, REGIONS, HERE)
 
 
 def evaluate(region: str, c: dict[str, Any]) -> tuple[list[int], list[int]]:
