@@ -132,7 +132,7 @@ class ReplayAdapter(LLMAdapter):
         self.replay.turn = request.turn
         return super().propose(request)
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         self._answer_cursor += 1
         return self._answers.get(self._answer_cursor, GroundedAnswer())
 

@@ -150,8 +150,6 @@ class DirectoryAnswerer:
     """GRACE ``Answerer`` over a service directory. With ``history`` (the visitor's earlier messages of the same
     conversation) the constraints of earlier turns carry over; the answer lists what was carried."""
 
-    conversational = True  # the turn engine passes the visitor's earlier messages
-
     def __init__(self, retriever: TraceRetriever, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.retriever = retriever
         self.clock = clock

@@ -208,7 +208,7 @@ class PassageAnswerer:
     def __init__(self, passages: Sequence[str]) -> None:
         self.passages = list(passages)
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         if not message.rstrip().endswith("?") or not self.passages:
             return GroundedAnswer()
         text = self.passages[0]
@@ -222,7 +222,7 @@ class _Quiet:
     def __init__(self, wrapped: Answerer) -> None:
         self._wrapped = wrapped  # not ``inner``: company_contacts() would look through it
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         return self._wrapped.answer(message, language)
 
 

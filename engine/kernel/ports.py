@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from audit.vault import FieldCipher
 from engine.kernel.commands import Command
 from engine.kernel.conversation import ConversationState, Message
 from engine.kernel.goal_models import PublishedGoalSpec
@@ -111,9 +113,11 @@ class Proposer(Protocol):
 
 
 class Answerer(Protocol):
-    """Retrieval + grounded synthesis over the company corpus, turn-local (eq. 7): reads only ``message``."""
+    """Retrieval + grounded synthesis over the company corpus, turn-local (eq. 7): reads ``message``; an answerer
+    whose questions can follow up on earlier ones (a directory's "any open Saturday?") may also read ``history``,
+    the visitor's earlier messages in order, which every answerer accepts and most ignore."""
 
-    def answer(self, message: str, language: str) -> GroundedAnswer: ...
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer: ...
 
 
 class TurnRater(Protocol):
@@ -143,10 +147,34 @@ class IdempotencyEntry:
     response: dict[str, Any]
 
 
+class TurnSession(Protocol):
+    """One turn's hold on its conversation, opened by ``ConversationStore.open_turn``: the state and the field
+    cipher the turn read (None: a plaintext conversation), and the turn's one commit. The store owns what the
+    load and the commit share (the unwrapped key, the stored form); closing the session forgets it."""
+
+    @property
+    def state(self) -> ConversationState: ...
+
+    @property
+    def cipher(self) -> FieldCipher | None: ...
+
+    def commit(self, state: ConversationState, record: dict[str, Any], expected_turn: int, *,
+               idempotency: IdempotencyEntry | None = None, stored: dict[str, Any] | None = None) -> None:
+        """``ConversationStore.commit_turn`` for this turn; ``stored``: the new state's stored form as the
+        checkpoint hashed it (``engine.kernel.stored_state.stored_form(state, cipher)``), written as it is."""
+        ...
+
+
 class ConversationStore(Protocol):
+    """The store port the kernel uses; durable stores extend it (``engine.storage.base.DurableStore``)."""
+
     def create(self, state: ConversationState) -> None: ...
 
     def load(self, conversation_id: str) -> ConversationState: ...
+
+    def open_turn(self, conversation_id: str) -> AbstractContextManager[TurnSession]:
+        """Read the conversation for a turn (``store.not_found``; ``store.erased`` once erased)."""
+        ...
 
     def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int, *,
                     idempotency: IdempotencyEntry | None = None) -> None:
@@ -176,4 +204,5 @@ __all__ = [
     "Proposal",
     "Proposer",
     "ProposerInput",
+    "TurnSession",
 ]

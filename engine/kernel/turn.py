@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
 import structlog
 
@@ -35,6 +35,7 @@ from engine.kernel.ports import (
     Proposer,
     ProposerInput,
     TurnRater,
+    TurnSession,
 )
 from engine.kernel.revision import RevisionWording
 from engine.kernel.stored_state import stored_form
@@ -42,7 +43,6 @@ from engine.kernel.turn_limits import TurnLedger, check_deadline, run_decision, 
 from engine.kernel.turn_outcome import TurnOutcome, join_reply
 from engine.kernel.turn_record import Sealed, build_and_seal
 from engine.rules.loader import RuleBundle
-from engine.storage.turn_scope import remember_stored, turn_scope
 
 log = structlog.get_logger("grace.turn")
 
@@ -163,15 +163,17 @@ class TurnRuntime:
         ``notes``: facts of the request the turn's audit record must keep (e.g. the visitor's consent).
         ``idempotency``: the client's key; the store commits it with the turn and the visitor's view of the
         outcome, so a retry gets the first response back."""
-        with turn_scope():  # the turn's load and commit share what they would both compute (storage/turn_scope)
-            return self._handle(conversation_id, text, received_at=received_at, notes=notes, idempotency=idempotency)
-
-    def _handle(self, conversation_id: str, text: str, *, received_at: datetime | None,
-                notes: Sequence[str], idempotency: IdempotencyKey | None) -> TurnOutcome:
         started = time.perf_counter()
-        received_at = received_at or datetime.now(UTC)
         normalized = check_visitor_text(text, self._limits)
-        state, cipher = _open(self.store, conversation_id)
+        # The store's session owns what the turn's load and commit share (the unwrapped key, the stored form).
+        with self.store.open_turn(conversation_id) as session:
+            return self._handle(session, normalized, started=started, received_at=received_at or datetime.now(UTC),
+                                notes=notes, idempotency=idempotency)
+
+    def _handle(self, session: TurnSession, normalized: str, *, started: float, received_at: datetime,
+                notes: Sequence[str], idempotency: IdempotencyKey | None) -> TurnOutcome:
+        state, cipher = session.state, session.cipher
+        conversation_id = state.conversation_id
         self._check_seal(state, cipher)
         if state.goal_hash != self.spec.content_hash or state.bundle_hash != self.bundle.content_hash:
             # INVARIANT (I-12): a conversation stays on the versions it was pinned to.
@@ -239,7 +241,7 @@ class TurnRuntime:
                                                    received_at, False, cipher, notes)
         new_state.audit_head = sealed.checkpoint
         # The form the checkpoint hashed, now carrying that checkpoint: what the commit writes.
-        remember_stored(new_state, cipher, {**stored, **new_state.model_dump(mode="json", include={"audit_head"})})
+        stored = {**stored, **new_state.model_dump(mode="json", include={"audit_head"})}
         outcome = TurnOutcome(
             conversation_id=conversation_id,
             turn=turn,
@@ -257,7 +259,7 @@ class TurnRuntime:
         if idempotency is not None:
             entry = IdempotencyEntry(conversation_id, idempotency.key, idempotency.fingerprint, turn,
                                      outcome.visitor_view())
-        self.store.commit_turn(new_state, sealed.record, expected_turn, idempotency=entry)
+        session.commit(new_state, sealed.record, expected_turn, idempotency=entry, stored=stored)
         log.info("turn.committed", conversation_id=conversation_id, turn=turn, state=outcome.state,
                  action=outcome.action, fail_closed=outcome.fail_closed)
         if reply.closing_reason is not None:
@@ -366,9 +368,7 @@ class TurnRuntime:
         if self.answerer is None:
             return GroundedAnswer()
         try:
-            if getattr(self.answerer, "conversational", False):  # e.g. directory follow-ups ('any open Saturday?')
-                return self.answerer.answer(text, language, history)  # type: ignore[call-arg]
-            return self.answerer.answer(text, language)
+            return self.answerer.answer(text, language, history)
         except GraceError as exc:
             log.warning("turn.answer.failed", code=exc.code)
             return GroundedAnswer()
@@ -464,22 +464,6 @@ def _closed_decision(working: ConversationState) -> Decision:
     return Decision(candidates=[], malformed=[], bits_before=bits, z=[0] * len(bits), bits_after=bits, actions=[],
                     chosen=None, invariant=CheckOutcome(ok=False, status="unknown"),
                     new_state=working.model_copy(deep=True))
-
-
-def _open(store: ConversationStore, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
-    """The conversation's state and cipher: in one read where the store offers it (a durable store would
-    otherwise make two round trips per turn), else the cipher first (it refuses an erased conversation)."""
-    opener = getattr(store, "load_with_cipher", None)
-    if opener is not None:
-        return cast("tuple[ConversationState, FieldCipher | None]", opener(conversation_id))
-    cipher = _cipher(store, conversation_id)
-    return store.load(conversation_id), cipher
-
-
-def _cipher(store: ConversationStore, conversation_id: str) -> FieldCipher | None:
-    """The conversation's field cipher if the store encrypts (raises ``store.erased`` for an erased one)."""
-    getter = getattr(store, "cipher", None)
-    return None if getter is None else cast("FieldCipher | None", getter(conversation_id))
 
 
 def _ms(since: float) -> float:

@@ -148,7 +148,7 @@ class GroundedAnswerer:
         """Every passage this answerer can show: company text whose contact values are never the visitor's."""
         return [f"{p.title}\n{p.text}" for p in self.retriever.corpus.passages]
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         return self.answer_with_trace(message, language)[0]
 
     def _unavailable(self, language: str, trace: AnswerTrace) -> GroundedAnswer:

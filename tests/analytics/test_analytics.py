@@ -8,6 +8,7 @@ import io
 import json
 import re
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -52,7 +53,7 @@ class Proposer:
 class Answerer:
     """A question about opening hours is answered from the documents; any other question is not."""
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         if "?" not in message:
             return GroundedAnswer()
         return GroundedAnswer(text="We open at 9.", supported="open" in message, is_question=True)

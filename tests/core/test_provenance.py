@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -116,7 +117,7 @@ class _Shows:
     def __init__(self, text: str) -> None:
         self.text = text
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         return GroundedAnswer(text=self.text, citations=[Citation(source="c", passage_id="p", quote=self.text)],
                               supported=True, is_question=True)
 
@@ -163,7 +164,7 @@ class _OnlyQuestions:
     def __init__(self, wrapped: _Shows) -> None:
         self._wrapped = wrapped
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         return self._wrapped.answer(message, language) if message.endswith("?") else GroundedAnswer()
 
 
@@ -171,7 +172,7 @@ class _CorpusLike:
     def company_texts(self) -> list[str]:
         return COMPANY
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         return GroundedAnswer()
 
 

@@ -4,6 +4,7 @@ it was, the turn's record is sealed with a stable reason code, and the chain sti
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -49,7 +50,7 @@ class _OverLong:
 
 
 class _CrashingAnswerer:
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         raise KeyError(message)
 
 

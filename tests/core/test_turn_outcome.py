@@ -3,6 +3,8 @@ built from it, idempotency keys go to the store explicitly, and roles are chosen
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from engine.errors import StoreError
@@ -18,7 +20,7 @@ KEY = b"k" * 32
 
 
 class _Answerer:
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         return GroundedAnswer(text="We are open on weekdays.", supported=True, is_question=True)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -202,7 +203,7 @@ def test_the_pool_is_bounded_and_a_third_caller_waits_for_a_free_model(monkeypat
 class _RelatedAnswerer:
     """Stands for the corpus answerer's related tier: the frame, one verbatim sentence, one link."""
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         frame = "I'm not sure this answers your question, but our page “Prices › Plans” says:"
         quote = "The monthly plan costs 20 EUR."
         return GroundedAnswer(

@@ -4,7 +4,7 @@ tiny exact proposer and a fixed company answerer standing in for the offline NLU
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,7 +63,7 @@ class ScriptProposer:
 class FixedAnswerer:
     """Answers any message with a question mark from one fixed company passage."""
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
         if "?" not in message:
             return GroundedAnswer()
         return GroundedAnswer(
