@@ -14,6 +14,7 @@ from audit.vault import FieldCipher
 from engine.kernel.commands import Command
 from engine.kernel.conversation import ConversationState, Message
 from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.turn_context import TurnContext
 
 
 class Citation(BaseModel):
@@ -90,6 +91,8 @@ class ProposerInput(BaseModel):
     reference_time: datetime | None = None  # the turn's received-at: anchors relative dates (spec/adr/0003)
     # objective -> its latest accepted value: lets a proposer tell a revision ("not 2, 3") from a restatement
     recorded: dict[str, str] = Field(default_factory=dict)
+    # The turn's deadline and ledger (engine/kernel/turn_context); not part of what the proposer reads as input.
+    context: TurnContext = Field(default_factory=TurnContext, exclude=True, repr=False)
 
 
 class Proposal(BaseModel):
@@ -117,14 +120,18 @@ class Answerer(Protocol):
     whose questions can follow up on earlier ones (a directory's "any open Saturday?") may also read ``history``,
     the visitor's earlier messages in order, which every answerer accepts and most ignore."""
 
-    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer: ...
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
+        """``context``: the turn's deadline and ledger (model calls made while answering join its record)."""
+        ...
 
 
 class TurnRater(Protocol):
     """An external rubric source for U_V (eq. 13), e.g. an LLM. ``calls`` collects call metadata for the audit."""
 
     def for_turn(
-        self, spec: PublishedGoalSpec, state: ConversationState, answer: GroundedAnswer, calls: list[dict[str, Any]]
+        self, spec: PublishedGoalSpec, state: ConversationState, answer: GroundedAnswer, calls: list[dict[str, Any]],
+        context: TurnContext | None = None,
     ) -> Callable[[list[str]], dict[str, Any]]: ...
 
 
