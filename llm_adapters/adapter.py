@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from engine.kernel.company_data import time_zone
 from engine.kernel.conversation import Message
 from engine.kernel.ports import Citation, GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.turn_context import TurnContext
 from llm_adapters.backend import LLMBackend
 from llm_adapters.config import LLMSettings
 from llm_adapters.errors import LLMError
@@ -71,7 +72,9 @@ class LLMAdapter:
         return language if language in self.settings.prompt_languages else self.settings.fallback_language
 
     def call(self, purpose: str, language: str, variables: dict[str, str], response_model: type[M],
-             *, context: dict[str, Any] | None = None, turn: int | None = None) -> tuple[M, CallRecord]:
+             *, context: dict[str, Any] | None = None, turn: int | None = None,
+             within: TurnContext | None = None) -> tuple[M, CallRecord]:
+        """``within``: the turn the call belongs to; it may use only what is left of the turn's deadline."""
         template = self.prompts.get(purpose, self._prompt_language(language))
         messages = template.render(variables)
         base: dict[str, Any] = {
@@ -92,7 +95,8 @@ class LLMAdapter:
         started = self._clock()
         try:
             completion = self.backend.complete(purpose=purpose, turn=turn, messages=messages,
-                                               response_model=response_model, context=context)
+                                               response_model=response_model, context=context,
+                                               remaining=within.remaining_ms if within is not None else None)
         except LLMError as exc:
             latency = round((self._clock() - started) * 1000, 3)
             attempts = exc.context.get("attempts")
@@ -135,7 +139,8 @@ class LLMAdapter:
             "turn": str(request.turn),
             "message": request.message.text,
         }
-        parsed, call = self.call("propose", request.language, variables, EvidenceProposal, turn=request.turn)
+        parsed, call = self.call("propose", request.language, variables, EvidenceProposal, turn=request.turn,
+                                 within=request.context)
         commands, malformed = commands_from_proposal(parsed, request)
         return Proposal(commands=commands, malformed=malformed, adapter=self.name, adapter_version=self.version,
                         calls=[call.to_record()])
@@ -160,7 +165,8 @@ class LLMAdapter:
             "answer": answer_text(request.answer),
         }
         parsed, call = self.call("rate_utility", request.language, variables, UtilityRatings,
-                                 context={"candidates": list(request.candidates)}, turn=request.turn)
+                                 context={"candidates": list(request.candidates)}, turn=request.turn,
+                                 within=request.context)
         return RoleResult(parsed, call)
 
     def modulate(self, request: ModulationRequest) -> RoleResult[ModulatedQuestion]:
@@ -178,7 +184,8 @@ class LLMAdapter:
             "history": history_block(self._recent(request.history)),
         }
         parsed, call = self.call("modulate", request.language, variables, ModulatedQuestion,
-                                 context={"objective": objective.id}, turn=request.turn)
+                                 context={"objective": objective.id}, turn=request.turn,
+                                 within=request.context)
         return RoleResult(parsed, call)
 
     def synthesize(self, request: SynthesisRequest) -> RoleResult[GroundedAnswer]:
@@ -187,7 +194,7 @@ class LLMAdapter:
         variables = {"message": request.message, "passages": block}
         parsed, call = self.call("synthesize", request.language, variables, SynthesizedAnswer,
                                  context={"passages": {k: p.text for k, p in passages.items()}},
-                                 turn=request.turn)
+                                 turn=request.turn, within=request.context)
         answer = GroundedAnswer(
             text=parsed.text.strip() if parsed.supported else "",
             citations=[Citation(source=passages[c.passage_id].source, passage_id=c.passage_id, quote=c.quote)

@@ -17,7 +17,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from llm_adapters.config import LLMSettings
-from llm_adapters.deadline import CallWindow
+from llm_adapters.deadline import CallWindow, Remaining
 from llm_adapters.errors import (
     LLMAuthError,
     LLMError,
@@ -61,7 +61,10 @@ class LLMBackend(Protocol):
         messages: list[dict[str, str]],
         response_model: type[M],
         context: dict[str, Any] | None,
-    ) -> Completion[M]: ...
+        remaining: Remaining | None = None,
+    ) -> Completion[M]:
+        """``remaining``: milliseconds left in the turn (its context's ``remaining_ms``; None outside a turn)."""
+        ...
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:
@@ -176,7 +179,7 @@ class InstructorBackend:
         self.model = settings.provider.model
         self.settings = settings
         self._sleep = sleep
-        self._window = window or CallWindow(settings)
+        self._window = window  # a fixed window (tests); else each call's own, from the turn's ``remaining``
 
     def complete(
         self,
@@ -186,17 +189,19 @@ class InstructorBackend:
         messages: list[dict[str, str]],
         response_model: type[M],
         context: dict[str, Any] | None,
+        remaining: Remaining | None = None,
     ) -> Completion[M]:
         from instructor.core.hooks import HookName, Hooks
 
         attempts = 0  # requests sent, all rounds
         answered = 0  # responses received: what the re-ask bound counts
-        retries = TransportRetries(self.settings, self._window, self._sleep)
+        window = self._window or CallWindow(self.settings, remaining)
+        retries = TransportRetries(self.settings, window, self._sleep)
         usage = _CallStats()  # token usage summed over every round
         while True:
             # No new request once the turn's deadline share is spent (this path cannot cancel a running one:
             # providers without streaming are bounded by their request timeout).
-            self._window.open(self.adapter, attempts=max(attempts, 1), input_tokens=usage.input_tokens,
+            window.open(self.adapter, attempts=max(attempts, 1), input_tokens=usage.input_tokens,
                               output_tokens=usage.output_tokens)
             stats = _CallStats()
             hooks = Hooks()

@@ -1,6 +1,7 @@
 """The share of the turn's deadline an LLM call may use (rules/llm.json ``deadline``).
 
-Every role of a turn draws on the one deadline the turn runtime opened (``engine.kernel.turn_limits``). A call may run
+Every role of a turn draws on the one deadline the turn runtime opened (``engine.kernel.turn_context``), handed to
+each call as ``remaining`` (the turn context's ``remaining_ms``). A call may run
 until only ``reserve_ms`` of the turn remain, the time the offline fallback, the decision and the question need;
 it is not started at all with less than ``min_call_ms`` left beyond the reserve.
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.kernel import turn_limits
 from llm_adapters.config import LLMSettings
 from llm_adapters.errors import LLMDeadlineError
 
@@ -21,12 +21,12 @@ class CallWindow:
     """Seconds left for LLM work in this turn; ``None`` everywhere when no turn deadline is open."""
 
     def __init__(self, settings: LLMSettings, remaining: Remaining | None = None) -> None:
-        """``remaining``: milliseconds left in the turn (default: the turn runtime's deadline)."""
+        """``remaining``: milliseconds left in the turn (None: the call is not part of a turn with a deadline)."""
         self._settings = settings
         self._remaining = remaining
 
     def left_s(self) -> float | None:
-        left = self._remaining() if self._remaining is not None else turn_limits.remaining_ms()
+        left = self._remaining() if self._remaining is not None else None
         return None if left is None else (left - self._settings.reserve_ms) / 1000.0
 
     def open(self, adapter: str, **context: Any) -> float | None:

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.kernel.conversation import Message
 from engine.kernel.goal_models import PublishedGoalSpec
 from engine.kernel.ports import GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.turn_context import TurnContext
 from llm_adapters.schemas import CompiledGoals, ModulatedQuestion, UtilityRatings
 
 T = TypeVar("T")
@@ -42,6 +43,8 @@ class UtilityRequest(_Request):
     spec: PublishedGoalSpec
     language: str
     turn: int | None = Field(default=None, ge=1)  # None: the turn of the latest proposal (replay bookkeeping)
+    # The turn's deadline (engine/kernel/turn_context): the call stops in time; never shown to the model.
+    context: TurnContext | None = Field(default=None, exclude=True, repr=False)
     candidates: list[str] = Field(min_length=1)
     message: Message
     history: list[Message] = Field(default_factory=list)
@@ -58,6 +61,8 @@ class ModulationRequest(_Request):
     objective_id: str
     language: str
     turn: int | None = Field(default=None, ge=1)
+    # The turn's deadline (engine/kernel/turn_context): the call stops in time; never shown to the model.
+    context: TurnContext | None = Field(default=None, exclude=True, repr=False)
     message: Message | None = None
     history: list[Message] = Field(default_factory=list)
     answer: GroundedAnswer = Field(default_factory=GroundedAnswer)
@@ -76,6 +81,8 @@ class SynthesisRequest(_Request):
     language: str
     passages: list[Passage] = Field(default_factory=list)
     turn: int | None = Field(default=None, ge=1)  # bookkeeping for replay; never shown to the model
+    # The turn's deadline (engine/kernel/turn_context): the call stops in time; never shown to the model.
+    context: TurnContext | None = Field(default=None, exclude=True, repr=False)
 
 
 class KindOption(_Request):

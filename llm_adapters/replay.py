@@ -39,9 +39,11 @@ from typing import Any, Protocol, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from engine.kernel.ports import Citation, GroundedAnswer, Proposal, ProposerInput
+from engine.kernel.turn_context import TurnContext
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.backend import Completion
 from llm_adapters.config import LLMSettings, load_llm_settings
+from llm_adapters.deadline import Remaining
 from llm_adapters.errors import LLMError, LLMOutputError, ReplayError
 from llm_adapters.templates import PromptLibrary
 
@@ -74,6 +76,7 @@ class ReplayBackend:
         messages: list[dict[str, str]],
         response_model: type[M],
         context: dict[str, Any] | None,
+        remaining: Remaining | None = None,  # a replay answers from the record: no deadline applies
     ) -> Completion[M]:
         at = turn if turn is not None else self.turn
         if at is None:
@@ -132,7 +135,8 @@ class ReplayAdapter(LLMAdapter):
         self.replay.turn = request.turn
         return super().propose(request)
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         self._answer_cursor += 1
         return self._answers.get(self._answer_cursor, GroundedAnswer())
 

@@ -18,6 +18,7 @@ from engine.kernel.conversation import ConversationState
 from engine.kernel.goal_models import PublishedGoalSpec
 from engine.kernel.policy import Rubric
 from engine.kernel.ports import GroundedAnswer, Proposal, Proposer, ProposerInput
+from engine.kernel.turn_context import TurnContext
 from llm_adapters.errors import LLMError
 from llm_adapters.protocol import LLMRoles, UtilityRequest
 
@@ -51,13 +52,15 @@ class LLMTurnRater:
         self.adapter = adapter
 
     def for_turn(
-        self, spec: PublishedGoalSpec, state: ConversationState, answer: GroundedAnswer, calls: list[dict[str, Any]]
+        self, spec: PublishedGoalSpec, state: ConversationState, answer: GroundedAnswer, calls: list[dict[str, Any]],
+        context: TurnContext | None = None,
     ) -> Callable[[list[str]], dict[str, Any]]:
         def rate(open_ids: list[str]) -> dict[str, Any]:
             request = UtilityRequest(
                 spec=spec, language=state.language, turn=state.turn, candidates=open_ids,
                 message=state.messages[-1], history=list(state.messages[:-1]), answer=answer,
                 ask_counts=dict(state.ask_counts), refused=list(state.refused), stopped=state.stopped,
+                context=context,
             )
             try:
                 result = self.adapter.rate_utility(request)

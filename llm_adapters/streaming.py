@@ -33,7 +33,7 @@ from pydantic import BaseModel, ValidationError
 
 from llm_adapters.backend import Completion, classify_failure
 from llm_adapters.config import LLMSettings
-from llm_adapters.deadline import CallWindow
+from llm_adapters.deadline import CallWindow, Remaining
 from llm_adapters.errors import (
     LLMDeadlineError,
     LLMError,
@@ -133,7 +133,7 @@ class StreamingBackend:
         self.model = settings.provider.model
         self.settings = settings
         self._sleep = sleep
-        self._window = window or CallWindow(settings)
+        self._window = window  # a fixed window (tests); else each call's own, from the turn's ``remaining``
 
     # -- one streamed request --------------------------------------------------------------------------------
 
@@ -154,7 +154,8 @@ class StreamingBackend:
         return httpx2.Timeout(read, connect=min(self.settings.connect_timeout_s, read))
 
     def _stream(
-        self, messages: list[dict[str, str]], response_model: type[BaseModel], budget: int, window_s: float | None
+        self, messages: list[dict[str, str]], response_model: type[BaseModel], budget: int, window_s: float | None,
+        call_window: CallWindow,
     ) -> _Reply:
         stream = self.client.chat.completions.create(
             model=self.model,
@@ -195,7 +196,7 @@ class StreamingBackend:
                 if finish is None and tokens > budget:
                     cut = "budget"  # the server ignored max_tokens: stop it here
                     break
-                if finish is None and (expired.is_set() or self._window.passed()):
+                if finish is None and (expired.is_set() or call_window.passed()):
                     cut = "deadline"
                     break
             if expired.is_set() and finish is None:
@@ -211,13 +212,13 @@ class StreamingBackend:
         output = usage_out if isinstance(usage_out, int) and cut is None else tokens
         return _Reply("".join(parts), finish, output, usage_in if isinstance(usage_in, int) else None, cut)
 
-    def _count_prompt_tokens(self, messages: list[dict[str, str]]) -> int | None:
+    def _count_prompt_tokens(self, messages: list[dict[str, str]], call_window: CallWindow) -> int | None:
         """The server's own count of the prompt's tokens, for servers whose streams report no usage."""
         path = self.settings.provider.token_count_path
         base = self.settings.provider.base_url
         if not path or not base:
             return None
-        window = self._window.left_s()
+        window = call_window.left_s()
         if window is not None and window <= 0:
             return None
         import httpx2
@@ -245,11 +246,13 @@ class StreamingBackend:
         messages: list[dict[str, str]],
         response_model: type[M],
         context: dict[str, Any] | None,
+        remaining: Remaining | None = None,
     ) -> Completion[M]:
         budget = self.settings.budget(purpose)
         sent = request_messages(messages, response_model, system_role=self.settings.provider.system_role)
         attempts = answered = 0
-        retries = TransportRetries(self.settings, self._window, self._sleep)
+        window = self._window or CallWindow(self.settings, remaining)
+        retries = TransportRetries(self.settings, window, self._sleep)
         input_tokens: int | None = None
         output_tokens = 0
 
@@ -257,16 +260,16 @@ class StreamingBackend:
             return {"attempts": max(attempts, 1), "input_tokens": input_tokens, "output_tokens": output_tokens}
 
         while True:
-            window_s = self._window.open(self.adapter, **tally())
+            window_s = window.open(self.adapter, **tally())
             attempts += 1
             try:
-                reply = self._stream(sent, response_model, budget, window_s)
+                reply = self._stream(sent, response_model, budget, window_s, window)
             except LLMError:
                 raise
             except Exception as exc:
                 error = classify_failure(exc, adapter=self.adapter, attempts=attempts)
                 error.context.update(tally())
-                if isinstance(error, LLMTimeoutError) and self._window.passed():
+                if isinstance(error, LLMTimeoutError) and window.passed():
                     # The read timeout was the turn's deadline share (no token came in time, e.g. the server was
                     # still reading a long prompt): the same cut as between chunks, and never retried.
                     raise LLMDeadlineError(
@@ -281,7 +284,7 @@ class StreamingBackend:
             counted = (
                 reply.input_tokens
                 if reply.input_tokens is not None or reply.cut == "deadline"
-                else self._count_prompt_tokens(sent)
+                else self._count_prompt_tokens(sent, window)
             )
             if counted is not None:
                 input_tokens = (input_tokens or 0) + counted

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import structlog
 
-from engine.kernel.turn_limits import record_call, record_note
+from engine.kernel.turn_context import TurnContext
 from engine.retrieval.analysis import split_sentences
 from engine.retrieval.grounding import Claim
 from engine.retrieval.models import ScoredPassage
@@ -35,17 +35,22 @@ class LLMSynthesizer:
         self.fallback = fallback
         self.name = f"llm:{adapter.name}/{adapter.version}"
 
-    def synthesize(self, message: str, evidence: Sequence[ScoredPassage], language: str) -> list[Claim]:
+    def synthesize(self, message: str, evidence: Sequence[ScoredPassage], language: str,
+                   context: TurnContext | None = None) -> list[Claim]:
+        """``context``: the turn's deadline and ledger (this call and any fallback join the turn's record);
+        outside a turn (None) the call has no deadline and is recorded nowhere."""
+        ledger = context if context is not None else TurnContext()
         passages = [Passage(passage_id=h.passage.id, source=h.passage.source, text=h.passage.text) for h in evidence]
         try:
-            result = self.adapter.synthesize(SynthesisRequest(message=message, language=language, passages=passages))
+            result = self.adapter.synthesize(SynthesisRequest(message=message, language=language, passages=passages,
+                                                              context=context))
         except LLMError as exc:
             log.warning("llm.synthesize.fallback_extractive", code=exc.code)
             if exc.call:
-                record_call(exc.call)
-            record_note(f"synthesis.fallback_extractive: {exc.code}")
-            return self.fallback.synthesize(message, evidence, language)
-        record_call(result.call.to_record())
+                ledger.record_call(exc.call)
+            ledger.record_note(f"synthesis.fallback_extractive: {exc.code}")
+            return self.fallback.synthesize(message, evidence, language, context)
+        ledger.record_call(result.call.to_record())
         answer = result.output
         if not answer.supported or not answer.text.strip():
             return []

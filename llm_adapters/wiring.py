@@ -11,7 +11,6 @@ from typing import Any
 
 from engine.kernel.goal_models import PublishedGoalSpec
 from engine.kernel.turn import RoleChoice, TurnRoles, TurnRuntime
-from engine.kernel.turn_limits import record_call
 from engine.retrieval.answerer import GroundedAnswerer
 from engine.rules.loader import RuleBundle
 from llm_adapters.adapter import LLMAdapter
@@ -42,8 +41,7 @@ def llm_roles(adapter: LLMAdapter) -> RoleChoice:
             own = copy.copy(answerer)
             own.synthesizer = LLMSynthesizer(adapter, answerer.synthesizer)
             answerer = own
-        modulator = make_modulator(adapter, spec, rules=load_modulation_rules(bundle.file("llm")),
-                                   on_call=record_call)
+        modulator = make_modulator(adapter, spec, rules=load_modulation_rules(bundle.file("llm")))
         return TurnRoles(proposer=FallbackProposer(adapter, offline.proposer), answerer=answerer,
                          modulator=modulator, rater=LLMTurnRater(adapter))
 

@@ -816,7 +816,8 @@ class _Reader:
                     and self._bare_noun(right) \
                     and left.kind is not None and self.folded[left.start:left.end].startswith(left.keyword):
                 head_words = left_words[: len(left_words) - len(right_content)]
-                if head_words and len(" ".join(head_words)) >= len(left.keyword.split()[0]):
+                # A kind read from a count, a unit or a price has no keyword: then no head noun is shared.
+                if head_words and left.keyword and len(" ".join(head_words)) >= len(left.keyword.split()[0]):
                     text = f"{' '.join(head_words)} {right.text}"
                     unit = right.text if left.unit is not None else None
                     result[index + 1] = replace(right, text=text, kind=left.kind, keyword=left.keyword, unit=unit)

@@ -16,6 +16,7 @@ from engine.directory.directory_rules import DirectoryRules
 from engine.directory.models import Record
 from engine.directory.retriever import Answer, TraceRetriever
 from engine.kernel.ports import Citation, GroundedAnswer
+from engine.kernel.turn_context import TurnContext
 
 
 def _minutes(value: int) -> str:
@@ -150,8 +151,6 @@ class DirectoryAnswerer:
     """GRACE ``Answerer`` over a service directory. With ``history`` (the visitor's earlier messages of the same
     conversation) the constraints of earlier turns carry over; the answer lists what was carried."""
 
-    conversational = True  # the turn engine passes the visitor's earlier messages
-
     def __init__(self, retriever: TraceRetriever, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.retriever = retriever
         self.clock = clock
@@ -170,7 +169,8 @@ class DirectoryAnswerer:
             now = now.astimezone(ZoneInfo(zone))
         return now.replace(tzinfo=None, second=0, microsecond=0)
 
-    def answer(self, message: str, language: str, history: Sequence[str] = ()) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         reference = self.reference_time()
         previous = None
         limit = self.retriever.rules.natural.max_history_turns

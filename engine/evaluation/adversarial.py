@@ -31,6 +31,7 @@ from engine.kernel.decision.provenance import ContactIndex
 from engine.kernel.goal_models import CriterionKind, PublishedGoalSpec
 from engine.kernel.ports import Answerer, Citation, GroundedAnswer, Proposal, Proposer, ProposerInput
 from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_context import TurnContext
 from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
 
@@ -208,7 +209,8 @@ class PassageAnswerer:
     def __init__(self, passages: Sequence[str]) -> None:
         self.passages = list(passages)
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         if not message.rstrip().endswith("?") or not self.passages:
             return GroundedAnswer()
         text = self.passages[0]
@@ -222,8 +224,9 @@ class _Quiet:
     def __init__(self, wrapped: Answerer) -> None:
         self._wrapped = wrapped  # not ``inner``: company_contacts() would look through it
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
-        return self._wrapped.answer(message, language)
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
+        return self._wrapped.answer(message, language, history, context)
 
 
 class AdversarialProposer:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from audit.vault import FieldCipher
 from engine.kernel.commands import Command
 from engine.kernel.conversation import ConversationState, Message
 from engine.kernel.goal_models import PublishedGoalSpec
+from engine.kernel.turn_context import TurnContext
 
 
 class Citation(BaseModel):
@@ -88,6 +91,8 @@ class ProposerInput(BaseModel):
     reference_time: datetime | None = None  # the turn's received-at: anchors relative dates (spec/adr/0003)
     # objective -> its latest accepted value: lets a proposer tell a revision ("not 2, 3") from a restatement
     recorded: dict[str, str] = Field(default_factory=dict)
+    # The turn's deadline and ledger (engine/kernel/turn_context); not part of what the proposer reads as input.
+    context: TurnContext = Field(default_factory=TurnContext, exclude=True, repr=False)
 
 
 class Proposal(BaseModel):
@@ -111,16 +116,22 @@ class Proposer(Protocol):
 
 
 class Answerer(Protocol):
-    """Retrieval + grounded synthesis over the company corpus, turn-local (eq. 7): reads only ``message``."""
+    """Retrieval + grounded synthesis over the company corpus, turn-local (eq. 7): reads ``message``; an answerer
+    whose questions can follow up on earlier ones (a directory's "any open Saturday?") may also read ``history``,
+    the visitor's earlier messages in order, which every answerer accepts and most ignore."""
 
-    def answer(self, message: str, language: str) -> GroundedAnswer: ...
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
+        """``context``: the turn's deadline and ledger (model calls made while answering join its record)."""
+        ...
 
 
 class TurnRater(Protocol):
     """An external rubric source for U_V (eq. 13), e.g. an LLM. ``calls`` collects call metadata for the audit."""
 
     def for_turn(
-        self, spec: PublishedGoalSpec, state: ConversationState, answer: GroundedAnswer, calls: list[dict[str, Any]]
+        self, spec: PublishedGoalSpec, state: ConversationState, answer: GroundedAnswer, calls: list[dict[str, Any]],
+        context: TurnContext | None = None,
     ) -> Callable[[list[str]], dict[str, Any]]: ...
 
 
@@ -143,10 +154,34 @@ class IdempotencyEntry:
     response: dict[str, Any]
 
 
+class TurnSession(Protocol):
+    """One turn's hold on its conversation, opened by ``ConversationStore.open_turn``: the state and the field
+    cipher the turn read (None: a plaintext conversation), and the turn's one commit. The store owns what the
+    load and the commit share (the unwrapped key, the stored form); closing the session forgets it."""
+
+    @property
+    def state(self) -> ConversationState: ...
+
+    @property
+    def cipher(self) -> FieldCipher | None: ...
+
+    def commit(self, state: ConversationState, record: dict[str, Any], expected_turn: int, *,
+               idempotency: IdempotencyEntry | None = None, stored: dict[str, Any] | None = None) -> None:
+        """``ConversationStore.commit_turn`` for this turn; ``stored``: the new state's stored form as the
+        checkpoint hashed it (``engine.kernel.stored_state.stored_form(state, cipher)``), written as it is."""
+        ...
+
+
 class ConversationStore(Protocol):
+    """The store port the kernel uses; durable stores extend it (``engine.storage.base.DurableStore``)."""
+
     def create(self, state: ConversationState) -> None: ...
 
     def load(self, conversation_id: str) -> ConversationState: ...
+
+    def open_turn(self, conversation_id: str) -> AbstractContextManager[TurnSession]:
+        """Read the conversation for a turn (``store.not_found``; ``store.erased`` once erased)."""
+        ...
 
     def commit_turn(self, state: ConversationState, record: dict[str, Any], expected_turn: int, *,
                     idempotency: IdempotencyEntry | None = None) -> None:
@@ -176,4 +211,5 @@ __all__ = [
     "Proposal",
     "Proposer",
     "ProposerInput",
+    "TurnSession",
 ]

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
 import structlog
 
@@ -35,19 +35,19 @@ from engine.kernel.ports import (
     Proposer,
     ProposerInput,
     TurnRater,
+    TurnSession,
 )
 from engine.kernel.revision import RevisionWording
 from engine.kernel.stored_state import stored_form
-from engine.kernel.turn_limits import TurnLedger, check_deadline, run_decision, turn_deadline, turn_ledger
+from engine.kernel.turn_context import Runner, TurnContext, TurnLedger
 from engine.kernel.turn_outcome import TurnOutcome, join_reply
 from engine.kernel.turn_record import Sealed, build_and_seal
 from engine.rules.loader import RuleBundle
-from engine.storage.turn_scope import remember_stored, turn_scope
 
 log = structlog.get_logger("grace.turn")
 
-# (objective id, canonical question, grounded answer, language) -> modulated question or None
-Modulator = Callable[[str, str, GroundedAnswer, str], str | None]
+# (objective id, canonical question, grounded answer, language, the turn's context) -> modulated question or None
+Modulator = Callable[[str, str, GroundedAnswer, str, TurnContext], str | None]
 
 
 @dataclass(frozen=True)
@@ -158,20 +158,25 @@ class TurnRuntime:
         return state
 
     def handle(self, conversation_id: str, text: str, *, received_at: datetime | None = None,
-               notes: Sequence[str] = (), idempotency: IdempotencyKey | None = None) -> TurnOutcome:
+               notes: Sequence[str] = (), idempotency: IdempotencyKey | None = None,
+               decide_on: Runner[Any] | None = None) -> TurnOutcome:
         """``received_at`` (timezone-aware) defaults to now; replays and evaluations pass the recorded time.
         ``notes``: facts of the request the turn's audit record must keep (e.g. the visitor's consent).
         ``idempotency``: the client's key; the store commits it with the turn and the visitor's view of the
-        outcome, so a retry gets the first response back."""
-        with turn_scope():  # the turn's load and commit share what they would both compute (storage/turn_scope)
-            return self._handle(conversation_id, text, received_at=received_at, notes=notes, idempotency=idempotency)
-
-    def _handle(self, conversation_id: str, text: str, *, received_at: datetime | None,
-                notes: Sequence[str], idempotency: IdempotencyKey | None) -> TurnOutcome:
+        outcome, so a retry gets the first response back. ``decide_on``: where the decision runs (the service's
+        engine thread); by default here."""
         started = time.perf_counter()
-        received_at = received_at or datetime.now(UTC)
         normalized = check_visitor_text(text, self._limits)
-        state, cipher = _open(self.store, conversation_id)
+        # The store's session owns what the turn's load and commit share (the unwrapped key, the stored form).
+        with self.store.open_turn(conversation_id) as session:
+            return self._handle(session, normalized, started=started, received_at=received_at or datetime.now(UTC),
+                                notes=notes, idempotency=idempotency, decide_on=decide_on)
+
+    def _handle(self, session: TurnSession, normalized: str, *, started: float, received_at: datetime,
+                notes: Sequence[str], idempotency: IdempotencyKey | None,
+                decide_on: Runner[Any] | None) -> TurnOutcome:
+        state, cipher = session.state, session.cipher
+        conversation_id = state.conversation_id
         self._check_seal(state, cipher)
         if state.goal_hash != self.spec.content_hash or state.bundle_hash != self.bundle.content_hash:
             # INVARIANT (I-12): a conversation stays on the versions it was pinned to.
@@ -187,40 +192,40 @@ class TurnRuntime:
         closed: tuple[str, str] | None = None
         decision: Decision | None = None
         reply = Reply()
-        with turn_deadline(self._deadline_ms), turn_ledger() as ledger:
-            t0 = time.perf_counter()
+        context = TurnContext(self._deadline_ms, decide_on)
+        t0 = time.perf_counter()
+        try:
+            answer = self._answer(normalized, state.language,
+                                  [m.text for m in state.messages if m.role == Role.VISITOR], context)
+            context.check_deadline("answer")
+        except Exception as exc:  # any failure ends the turn closed, never a crash
+            answer, closed = GroundedAnswer(), _closed("answer", exc)
+        timings["answer_ms"] = _ms(t0)
+
+        t0 = time.perf_counter()
+        proposal = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
+        if closed is None:
+            proposal, closed = self._propose(working, state, received_at, context)
+        timings["propose_ms"] = _ms(t0)
+
+        t0 = time.perf_counter()
+        if closed is None:
             try:
-                answer = self._answer(normalized, state.language,
-                                      [m.text for m in state.messages if m.role == Role.VISITOR])
-                check_deadline("answer")
-            except Exception as exc:  # any failure ends the turn closed, never a crash
-                answer, closed = GroundedAnswer(), _closed("answer", exc)
-            timings["answer_ms"] = _ms(t0)
-
-            t0 = time.perf_counter()
-            proposal = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
-            if closed is None:
-                proposal, closed = self._propose(working, state, received_at)
-            timings["propose_ms"] = _ms(t0)
-
-            t0 = time.perf_counter()
-            if closed is None:
-                try:
-                    decision, proposal = self._decide(working, proposal, answer)
-                    check_deadline("decide")
-                except Exception as exc:
-                    decision, closed = None, _closed("decide", exc)
-            timings["decide_ms"] = _ms(t0)
-            if closed is None and decision is not None and decision.fail_closed:
-                closed = (decision.fail_closed, "the Z3 invariant check did not confirm the transition")
-            elif closed is None and decision is not None:
-                try:
-                    reply = self._arc(decision, self._question(decision, answer, state.language), state,
-                                      proposal.notes)
-                except Exception as exc:
-                    reply, closed = Reply(), _closed("question", exc)
+                decision, proposal = self._decide(working, proposal, answer, context)
+                context.check_deadline("decide")
+            except Exception as exc:
+                decision, closed = None, _closed("decide", exc)
+        timings["decide_ms"] = _ms(t0)
+        if closed is None and decision is not None and decision.fail_closed:
+            closed = (decision.fail_closed, "the Z3 invariant check did not confirm the transition")
+        elif closed is None and decision is not None:
+            try:
+                reply = self._arc(decision, self._question(decision, answer, state.language, context), state,
+                                  proposal.notes)
+            except Exception as exc:
+                reply, closed = Reply(), _closed("question", exc)
         fail_closed = closed
-        proposal, reply = _with_ledger(proposal, reply, ledger)
+        proposal, reply = _with_ledger(proposal, reply, context.ledger)
         ran = decision is not None and (fail_closed is None or decision.fail_closed is not None)
         if not ran:
             # Nothing is applied; only the visitor message is kept, and the record shows no candidate.
@@ -239,7 +244,7 @@ class TurnRuntime:
                                                    received_at, False, cipher, notes)
         new_state.audit_head = sealed.checkpoint
         # The form the checkpoint hashed, now carrying that checkpoint: what the commit writes.
-        remember_stored(new_state, cipher, {**stored, **new_state.model_dump(mode="json", include={"audit_head"})})
+        stored = {**stored, **new_state.model_dump(mode="json", include={"audit_head"})}
         outcome = TurnOutcome(
             conversation_id=conversation_id,
             turn=turn,
@@ -257,7 +262,7 @@ class TurnRuntime:
         if idempotency is not None:
             entry = IdempotencyEntry(conversation_id, idempotency.key, idempotency.fingerprint, turn,
                                      outcome.visitor_view())
-        self.store.commit_turn(new_state, sealed.record, expected_turn, idempotency=entry)
+        session.commit(new_state, sealed.record, expected_turn, idempotency=entry, stored=stored)
         log.info("turn.committed", conversation_id=conversation_id, turn=turn, state=outcome.state,
                  action=outcome.action, fail_closed=outcome.fail_closed)
         if reply.closing_reason is not None:
@@ -362,19 +367,17 @@ class TurnRuntime:
             log.error("turn.state_seal.failed", conversation_id=state.conversation_id, code=problem[0])
             raise IntegrityError(f"conversation {state.conversation_id}: {problem[1]}", code=problem[0])
 
-    def _answer(self, text: str, language: str, history: list[str]) -> GroundedAnswer:
+    def _answer(self, text: str, language: str, history: list[str], context: TurnContext) -> GroundedAnswer:
         if self.answerer is None:
             return GroundedAnswer()
         try:
-            if getattr(self.answerer, "conversational", False):  # e.g. directory follow-ups ('any open Saturday?')
-                return self.answerer.answer(text, language, history)  # type: ignore[call-arg]
-            return self.answerer.answer(text, language)
+            return self.answerer.answer(text, language, history, context)
         except GraceError as exc:
             log.warning("turn.answer.failed", code=exc.code)
             return GroundedAnswer()
 
     def _propose(
-        self, working: ConversationState, before: ConversationState, received_at: datetime
+        self, working: ConversationState, before: ConversationState, received_at: datetime, context: TurnContext
     ) -> tuple[Proposal, tuple[str, str] | None]:
         request = ProposerInput(
             spec=self.spec,
@@ -388,12 +391,13 @@ class TurnRuntime:
             stopped=before.stopped,
             reference_time=received_at,
             recorded={oid: records[-1].value for oid, records in before.values.items() if records},
+            context=context,
         )
         empty = Proposal(adapter=self.proposer.name, adapter_version=self.proposer.version)
         proposal: Proposal | None = None
         try:
             proposal = self.proposer.propose(request)
-            check_deadline("propose")
+            context.check_deadline("propose")
             return proposal, None
         except DeadlineError as exc:
             log.warning("turn.proposer.failed", code=exc.code)
@@ -409,11 +413,11 @@ class TurnRuntime:
             return empty, _closed("propose", exc)
 
     def _decide(
-        self, working: ConversationState, proposal: Proposal, answer: GroundedAnswer
+        self, working: ConversationState, proposal: Proposal, answer: GroundedAnswer, context: TurnContext
     ) -> tuple[Decision, Proposal]:
         rater_calls: list[dict[str, Any]] = []
-        rubric_rater = self.rater.for_turn(self.spec, working, answer, rater_calls) if self.rater else None
-        decision = run_decision(
+        rubric_rater = self.rater.for_turn(self.spec, working, answer, rater_calls, context) if self.rater else None
+        decision = context.run_decision(
             lambda: self.decider.decide(working, list(proposal.commands), list(proposal.malformed),
                                         company_question=answer.is_question, rater=rubric_rater,
                                         context=self.decider.context(answer.citations))
@@ -422,7 +426,8 @@ class TurnRuntime:
             proposal = proposal.model_copy(update={"calls": [*proposal.calls, *rater_calls]})
         return decision, proposal
 
-    def _question(self, decision: Decision, answer: GroundedAnswer, language: str) -> str | None:
+    def _question(self, decision: Decision, answer: GroundedAnswer, language: str,
+                  context: TurnContext) -> str | None:
         # INVARIANT (I-11): only the objective the decision chose is asked, once
         if decision.chosen is None:
             return None
@@ -430,7 +435,7 @@ class TurnRuntime:
         canonical = objective.question(language, self.spec.spec.default_language)
         if self.modulator is None:
             return canonical
-        modulated = self.modulator(objective.id, canonical, answer, language)
+        modulated = self.modulator(objective.id, canonical, answer, language, context)
         return modulated or canonical
 
 
@@ -464,22 +469,6 @@ def _closed_decision(working: ConversationState) -> Decision:
     return Decision(candidates=[], malformed=[], bits_before=bits, z=[0] * len(bits), bits_after=bits, actions=[],
                     chosen=None, invariant=CheckOutcome(ok=False, status="unknown"),
                     new_state=working.model_copy(deep=True))
-
-
-def _open(store: ConversationStore, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
-    """The conversation's state and cipher: in one read where the store offers it (a durable store would
-    otherwise make two round trips per turn), else the cipher first (it refuses an erased conversation)."""
-    opener = getattr(store, "load_with_cipher", None)
-    if opener is not None:
-        return cast("tuple[ConversationState, FieldCipher | None]", opener(conversation_id))
-    cipher = _cipher(store, conversation_id)
-    return store.load(conversation_id), cipher
-
-
-def _cipher(store: ConversationStore, conversation_id: str) -> FieldCipher | None:
-    """The conversation's field cipher if the store encrypts (raises ``store.erased`` for an erased one)."""
-    getter = getattr(store, "cipher", None)
-    return None if getter is None else cast("FieldCipher | None", getter(conversation_id))
 
 
 def _ms(since: float) -> float:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import structlog
 
 from engine.kernel.ports import Citation, GroundedAnswer
+from engine.kernel.turn_context import TurnContext
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, is_number, split_sentences
 from engine.retrieval.answerability import (
     AnswerabilityJudge,
@@ -148,8 +149,9 @@ class GroundedAnswerer:
         """Every passage this answerer can show: company text whose contact values are never the visitor's."""
         return [f"{p.title}\n{p.text}" for p in self.retriever.corpus.passages]
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
-        return self.answer_with_trace(message, language)[0]
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
+        return self.answer_with_trace(message, language, context)[0]
 
     def _unavailable(self, language: str, trace: AnswerTrace) -> GroundedAnswer:
         """The ``none`` reply: the unavailable-information message, or the near-miss message when the section that
@@ -340,7 +342,10 @@ class GroundedAnswerer:
         passing.sort(key=lambda pair: (-pair[0].probability, pair[1].rank))
         return [hit for _, hit in passing][: self.rules.grounding.max_passages]
 
-    def answer_with_trace(self, message: str, language: str) -> tuple[GroundedAnswer, AnswerTrace]:
+    def answer_with_trace(self, message: str, language: str,
+                          context: TurnContext | None = None) -> tuple[GroundedAnswer, AnswerTrace]:
+        """The reply and how it was decided; ``context``: the turn's deadline and ledger, for a synthesizer that
+        calls a model."""
         started = time.perf_counter()
         self.rules.language(language)  # unknown language: fail closed before doing anything
         text = normalize(message)
@@ -348,10 +353,10 @@ class GroundedAnswerer:
         if not sentences:
             result = GroundedAnswer(text="", supported=False, is_question=False)
             return self._done(result, AnswerTrace(is_question=False), started, len(text))
-        result, trace = self._answer_question(text, sentences, language)
+        result, trace = self._answer_question(text, sentences, language, context)
         parts = self._parts(text)
         if parts:
-            result, trace = self._by_parts(parts, result, trace, language)
+            result, trace = self._by_parts(parts, result, trace, language, context)
         return self._done(result, trace, started, len(text))
 
     def _parts(self, text: str) -> list[str]:
@@ -372,7 +377,8 @@ class GroundedAnswerer:
         return kept if len(kept) >= 2 else []
 
     def _by_parts(
-        self, parts: list[str], whole: GroundedAnswer, whole_trace: AnswerTrace, language: str
+        self, parts: list[str], whole: GroundedAnswer, whole_trace: AnswerTrace, language: str,
+        context: TurnContext | None = None,
     ) -> tuple[GroundedAnswer, AnswerTrace]:
         """A question in several parts: each part answered on its own; the parts the documents cover shown (the
         reply to the whole message when it shows the one section they cite), and a sentence naming the parts
@@ -380,7 +386,7 @@ class GroundedAnswerer:
         state (a part whose words a shown section states may be answered by it: no claim either way).
         Nothing covered: the reply to the whole message, as for one question."""
         replies = [
-            self._answer_question(part, question_sentences(part, self.rules.languages) or [part], language)
+            self._answer_question(part, question_sentences(part, self.rules.languages) or [part], language, context)
             for part in parts
         ]
         covered = [i for i, (r, _) in enumerate(replies) if r.kind != "none" and r.citations]
@@ -439,7 +445,8 @@ class GroundedAnswerer:
             links=[] if answered else links[: self.rules.answering.related_max_links],
         )
 
-    def _answer_question(self, text: str, sentences: list[str], language: str) -> tuple[GroundedAnswer, AnswerTrace]:
+    def _answer_question(self, text: str, sentences: list[str], language: str,
+                         context: TurnContext | None = None) -> tuple[GroundedAnswer, AnswerTrace]:
         """One question (the whole message, or one part of it): retrieval, the answer decision, the graded reply."""
         trace = AnswerTrace(is_question=True)
         query = self._expand_abbreviations(text)
@@ -474,7 +481,7 @@ class GroundedAnswerer:
             # The model leans to this section but is not confident, or the section never states the number the
             # question asks about: its sentences, framed, not an answer.
             return self._related(language, trace, lead, search, words), trace
-        claims = self.synthesizer.synthesize(text, evidence, language)
+        claims = self.synthesizer.synthesize(text, evidence, language, context)
         by_id = {h.passage.id: h.passage for h in evidence}
         trace.checks = [check_claim(c, by_id, self.analyzers, self.rules.grounding) for c in claims]
         kept = [c.claim for c in trace.checks if c.supported]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from engine.kernel.turn_context import TurnContext
 from engine.retrieval.analysis import AnalyzerSet, QueryWord, TermStats, split_sentences
 from engine.retrieval.grounding import Claim, query_coverage
 from engine.retrieval.models import ScoredPassage
@@ -18,7 +19,10 @@ from engine.text import normalize
 class Synthesizer(Protocol):
     name: str
 
-    def synthesize(self, message: str, evidence: Sequence[ScoredPassage], language: str) -> list[Claim]: ...
+    def synthesize(self, message: str, evidence: Sequence[ScoredPassage], language: str,
+                   context: TurnContext | None = None) -> list[Claim]:
+        """``context``: the turn's deadline and ledger (a synthesizer that calls a model records the call there)."""
+        ...
 
 
 def _bullet_lines(text: str) -> set[str]:
@@ -54,7 +58,8 @@ class ExtractiveSynthesizer:
         keep = {s for cov, _, s in best if cov > 0} or {best[0][2]}
         return [s for s in sentences if s in keep]
 
-    def synthesize(self, message: str, evidence: Sequence[ScoredPassage], language: str) -> list[Claim]:
+    def synthesize(self, message: str, evidence: Sequence[ScoredPassage], language: str,
+                   context: TurnContext | None = None) -> list[Claim]:
         words = self.analyzers.query_words(message)
         claims: list[Claim] = []
         for hit in evidence:

@@ -21,7 +21,6 @@ from typing import Any
 import structlog
 
 from engine.errors import GraceError
-from engine.kernel.turn_limits import deciding_on
 from engine.service.catalog import Catalog, ServedGoal
 from engine.service.engine_thread import ENGINE, EngineThread
 from engine.storage.base import DurableStore
@@ -64,8 +63,7 @@ def warm_up(catalog: Catalog, engine: EngineThread = ENGINE) -> float:
         try:
             for language in goal.published.spec.languages:
                 state = runtime.start(language=language)
-                with deciding_on(lambda work: engine.run(work)):
-                    runtime.handle(state.conversation_id, _sample_text(goal))
+                runtime.handle(state.conversation_id, _sample_text(goal), decide_on=engine.run)
         finally:
             runtime.store = durable
     ms = (time.perf_counter() - started) * 1000

@@ -26,7 +26,6 @@ import structlog
 from engine.errors import StoreError
 from engine.kernel.ports import IdempotencyKey
 from engine.kernel.turn import TurnRuntime
-from engine.kernel.turn_limits import deciding_on
 from engine.kernel.turn_outcome import TurnOutcome
 from engine.leads.notifier import LeadNotifier
 from engine.service.engine_thread import ENGINE, EngineThread
@@ -79,8 +78,9 @@ class TurnSubmitter:
 
     def _run_turn(self, runtime: TurnRuntime, conversation_id: str, message: str, notes: tuple[str, ...],
                   key: IdempotencyKey | None) -> TurnOutcome:
-        with self.slots, deciding_on(lambda work: self.engine.run(work)):
-            return runtime.handle(conversation_id, message, notes=notes, idempotency=key)
+        with self.slots:
+            return runtime.handle(conversation_id, message, notes=notes, idempotency=key,
+                                  decide_on=self.engine.run)
 
     def _replay(self, conversation_id: str, key: str | None, fp: str) -> Submitted | None:
         if key is None:

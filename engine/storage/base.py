@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from audit.vault import FieldCipher
 from engine.kernel.conversation import ConversationState
+from engine.kernel.ports import ConversationStore
 from engine.kernel.ports import IdempotencyEntry as IdempotencyEntry  # defined with the port; re-exported
 
 ERASE_ACTION = "conversation.erase"  # operator action: the conversation's data key was destroyed
@@ -58,29 +59,15 @@ class Erasure:
 
 
 @runtime_checkable
-class DurableStore(Protocol):
+class DurableStore(ConversationStore, Protocol):
+    """The kernel's store port (``create``, ``load``, ``open_turn``, ``commit_turn``, ``records``,
+    ``list_conversations``) plus what the service, the operator console and the tools read."""
+
     backend: str
-
-    def create(self, state: ConversationState) -> None: ...
-
-    def load(self, conversation_id: str) -> ConversationState: ...
 
     def access(self, conversation_id: str) -> ConversationAccess:
         """The fields of ``load(conversation_id)`` that ``ConversationAccess`` names, without decrypting."""
         ...
-
-    def commit_turn(
-        self,
-        state: ConversationState,
-        record: dict[str, Any],
-        expected_turn: int,
-        *,
-        idempotency: IdempotencyEntry | None = None,
-    ) -> None: ...
-
-    def records(self, conversation_id: str) -> list[dict[str, Any]]: ...
-
-    def list_conversations(self) -> list[str]: ...
 
     def summaries(self, *, limit: int = 100, offset: int = 0) -> list[ConversationSummary]: ...
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from audit.errors import AuditKeyError
 from audit.vault import FieldCipher, new_data_key, unwrap, wrap
-from engine.storage import errors, turn_scope
+from engine.storage import errors
 
 
 class KeyRing:
@@ -34,15 +34,7 @@ class KeyRing:
                 f"conversation {conversation_id!r} is encrypted; open the store with the audit key",
                 code=errors.KEY_REQUIRED,
             )
-        # Within a turn the load and the commit open the same key: unwrap it once (engine/storage/turn_scope).
-        scope = turn_scope.current()
-        memo = (self._audit_key, conversation_id, wrapped)
-        if scope is not None and (opened := scope.ciphers.get(memo)) is not None:
-            return opened
         try:
-            cipher = FieldCipher(conversation_id, unwrap(wrapped, conversation_id, self._audit_key))
+            return FieldCipher(conversation_id, unwrap(wrapped, conversation_id, self._audit_key))
         except AuditKeyError as exc:
             raise errors.StoreError(exc.message, code=exc.code) from exc
-        if scope is not None:
-            scope.ciphers[memo] = cipher
-        return cipher

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from engine.errors import StoreError
 from engine.kernel.conversation import ConversationState
 from engine.kernel.ports import IdempotencyEntry
 from engine.storage.base import ConversationAccess
+from engine.storage.turn_session import StoreTurn, plain_session
 
 
 class InMemoryStore:
@@ -33,6 +36,15 @@ class InMemoryStore:
                 return copy.deepcopy(self._states[conversation_id])
             except KeyError:
                 raise StoreError(f"no conversation {conversation_id}", code="store.not_found") from None
+
+    @contextmanager
+    def open_turn(self, conversation_id: str) -> Iterator[StoreTurn]:
+        """A turn's session: the state as ``load`` reads it (this store keeps plaintext: no cipher)."""
+        session = plain_session(self.load(conversation_id), None, self.commit_turn)
+        try:
+            yield session
+        finally:
+            session.close()
 
     def access(self, conversation_id: str) -> ConversationAccess:
         with self._lock:

@@ -9,8 +9,8 @@ PostgreSQL pipelines the lock with the chain heads and the writes with the COMMI
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
 import structlog
@@ -19,10 +19,11 @@ from audit.vault import FieldCipher
 from engine.errors import IntegrityError
 from engine.kernel.conversation import ConversationState
 from engine.kernel.ports import IdempotencyEntry
-from engine.storage import codec, errors, read_ahead, turn_scope
+from engine.storage import codec, errors, read_ahead
 from engine.storage.base import ConversationAccess, Erasure
 from engine.storage.keyring import KeyRing
 from engine.storage.rows import CheckpointRow, CommitRows, IdempotencyWrite, KeyedRow, LockedHead
+from engine.storage.turn_session import StoreTurn
 
 log = structlog.get_logger("engine.storage.protocol")
 
@@ -95,7 +96,26 @@ class ProtocolStore:
 
     def load_with_cipher(self: SQLPort, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
         """``cipher`` and ``load`` in one read (a turn needs both): ``store.erased`` once erased."""
-        return load_with_cipher(self, conversation_id)
+        state, opened, _ = load_with_cipher(self, conversation_id)
+        return state, opened
+
+    @contextmanager
+    def open_turn(self: SQLPort, conversation_id: str) -> Iterator[StoreTurn]:
+        """A turn's session: state and cipher from one read; its commit reuses the cipher and the stored form
+        (engine/storage/turn_session)."""
+        port = self
+
+        def committer(state: ConversationState, record: dict[str, Any], expected_turn: int, *,
+                      idempotency: IdempotencyEntry | None, session: StoreTurn) -> None:
+            port.commit_turn(state, record, expected_turn, idempotency=idempotency,  # type: ignore[attr-defined]
+                             session=session)
+
+        state, opened, wrapped = load_with_cipher(self, conversation_id)
+        session = StoreTurn(state, opened, wrapped, committer)
+        try:
+            yield session
+        finally:
+            session.close()
 
     def commit_turn(
         self: SQLPort,
@@ -104,8 +124,10 @@ class ProtocolStore:
         expected_turn: int,
         *,
         idempotency: IdempotencyEntry | None = None,
+        session: StoreTurn | None = None,
     ) -> None:
-        commit_turn(self, state, record, expected_turn, idempotency)
+        """Append one turn (``commit_turn`` below); ``session``: the turn session this commit ends."""
+        commit_turn(self, state, record, expected_turn, idempotency, session)
 
     def erase(self: SQLPort, conversation_id: str, *, actor: str) -> Erasure:
         """Destroy the conversation's data key (crypto-shredding) and log the operator action."""
@@ -160,15 +182,18 @@ def _access_row(port: SQLPort, conversation_id: str) -> KeyedRow:
     return prefetched.keyed
 
 
-def load_with_cipher(port: SQLPort, conversation_id: str) -> tuple[ConversationState, FieldCipher | None]:
-    """``cipher`` and ``load`` from one read (a turn needs both): ``store.erased`` once erased. The row the
-    turn request's access check prefetched is used once (engine/storage/read_ahead)."""
+def load_with_cipher(
+    port: SQLPort, conversation_id: str
+) -> tuple[ConversationState, FieldCipher | None, bytes | None]:
+    """``cipher`` and ``load`` from one read (a turn needs both), with the wrapped key the cipher came from:
+    ``store.erased`` once erased. The row the turn request's access check prefetched is used once
+    (engine/storage/read_ahead)."""
     ahead = read_ahead.open_for(conversation_id)
     row = (ahead.take_row() if ahead is not None else None) or _keyed(port, conversation_id, with_state=True)
     if row.erased:
         raise errors.erased(conversation_id)
     opened = port.keys.open(conversation_id, row.wrapped_key)
-    return codec.load_state(row.state_json, opened, erased=False), opened
+    return codec.load_state(row.state_json, opened, erased=False), opened, row.wrapped_key
 
 
 # -- the turn commit -----------------------------------------------------------------------------------
@@ -240,6 +265,7 @@ def commit_turn(
     record: dict[str, Any],
     expected_turn: int,
     idempotency: IdempotencyEntry | None,
+    session: StoreTurn | None = None,
 ) -> None:
     """Append one turn: under the conversation's write lock, refuse an unknown or erased conversation, a turn
     that is not ``expected_turn`` (another turn came first), a change of pins and a checkpoint that does not
@@ -263,7 +289,10 @@ def commit_turn(
                 raise errors.conflict(cid, expected_turn, head.turn)
             stored_before = codec.load_stored(head.state_json)
             check_pins(stored_before, state)
-            sealer = port.keys.open(cid, head.wrapped_key)
+            # The key the turn's load unwrapped, if it is still the stored one (engine/storage/turn_session).
+            sealer = session.cipher_for(head.wrapped_key) if session is not None else None
+            if sealer is None:
+                sealer = port.keys.open(cid, head.wrapped_key)
             checkpoint = None
             if state.audit_head is not None and head_json is not None:
                 check_counter(cid, state.audit_head, head.newest_counter, record, head.next_seq)
@@ -276,8 +305,8 @@ def commit_turn(
                 entry = IdempotencyWrite(idempotency.key, idempotency.fingerprint,
                                        codec.dump_response(idempotency.response, sealer))
             seq = head.next_seq
-            # The turn already built the stored form for its checkpoint (engine/storage/turn_scope).
-            stored = turn_scope.stored_of(state, sealer)
+            # The turn already built the stored form for its checkpoint (engine/storage/turn_session).
+            stored = session.stored_for(state, sealer) if session is not None else None
             state_json = (codec.dump_json(stored, what="state") if stored is not None
                           else codec.dump_state(state, sealer))
             tx.write(CommitRows(

@@ -18,7 +18,6 @@ from engine.kernel.commands import Command, Complete, Correct, Refuse, Resume, S
 from engine.kernel.decision.provenance import ProvenanceRules, attribution
 from engine.kernel.goal_models import CriterionKind, Objective, PublishedGoalSpec
 from engine.kernel.ports import Proposal, ProposerInput
-from engine.kernel.turn_limits import check_deadline
 from engine.kernel.validators.contact import CHANNEL_SEPARATOR, contact_channels
 from engine.text import fold
 from llm_adapters.offline import gazetteer
@@ -155,7 +154,7 @@ class OfflineProposer:
     def propose(self, request: ProposerInput) -> Proposal:
         analysis = analyze(self.rules_for(request.message.text, request.language), request.message.text,
                            self._goal_words(request.spec))
-        check_deadline("analysis")
+        request.context.check_deadline("analysis")
         objectives = request.spec.spec.ordered()
         bits = {o.id: int(b) for o, b in zip(objectives, request.bits, strict=False)}
         cues = detect_cues(analysis, objectives, bits, request.last_asked)
@@ -262,7 +261,7 @@ class OfflineProposer:
                 asked=last_asked if bits.get(last_asked or "") == 0 else None,
                 recorded=tuple((oid, request.recorded.get(oid, "")) for oid, bit in bits.items() if bit),
             )
-            check_deadline(f"proposing {objective.id}")
+            request.context.check_deadline(f"proposing {objective.id}")
             # A value the command schema cannot carry (a 600-character digit or e-mail run) is no candidate.
             found = [e for e in self._extract(ctx, self._vocabulary(objective, request.spec))
                      if 0 < len(e.value) <= MAX_VALUE]

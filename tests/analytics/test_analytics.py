@@ -8,6 +8,7 @@ import io
 import json
 import re
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from engine.errors import GraceError
 from engine.kernel.commands import Command, Complete, Correct, Refuse, Span
 from engine.kernel.ports import GroundedAnswer, Proposal, ProposerInput
 from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_context import TurnContext
 from engine.rules.loader import RuleBundle
 from engine.storage.sqlite import SQLiteStore
 from tests.service.test_service_webhooks import _spec, arc_bundle  # noqa: F401 (fixture)
@@ -52,7 +54,8 @@ class Proposer:
 class Answerer:
     """A question about opening hours is answered from the documents; any other question is not."""
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         if "?" not in message:
             return GroundedAnswer()
         return GroundedAnswer(text="We open at 9.", supported="open" in message, is_question=True)

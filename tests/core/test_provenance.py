@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from engine.kernel.decision.provenance import (
 )
 from engine.kernel.ports import Citation, GroundedAnswer, Proposal, ProposerInput
 from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_context import TurnContext
 from engine.rules.loader import RuleBundle, load_bundle
 from engine.storage.memory import InMemoryStore
 from tests.conftest import make_spec, publish
@@ -116,7 +118,8 @@ class _Shows:
     def __init__(self, text: str) -> None:
         self.text = text
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         return GroundedAnswer(text=self.text, citations=[Citation(source="c", passage_id="p", quote=self.text)],
                               supported=True, is_question=True)
 
@@ -163,7 +166,8 @@ class _OnlyQuestions:
     def __init__(self, wrapped: _Shows) -> None:
         self._wrapped = wrapped
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         return self._wrapped.answer(message, language) if message.endswith("?") else GroundedAnswer()
 
 
@@ -171,7 +175,8 @@ class _CorpusLike:
     def company_texts(self) -> list[str]:
         return COMPANY
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         return GroundedAnswer()
 
 

@@ -4,6 +4,7 @@ it was, the turn's record is sealed with a stable reason code, and the chain sti
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from audit.chain import verify
 from engine.kernel.commands import Complete, Span
 from engine.kernel.ports import GroundedAnswer, Proposal, ProposerInput
 from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_context import TurnContext
 from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
 from tests.conftest import make_spec, publish
@@ -49,7 +51,8 @@ class _OverLong:
 
 
 class _CrashingAnswerer:
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         raise KeyError(message)
 
 

@@ -3,11 +3,14 @@ built from it, idempotency keys go to the store explicitly, and roles are chosen
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from engine.errors import StoreError
 from engine.kernel.ports import GroundedAnswer, IdempotencyKey, Proposal, ProposerInput
 from engine.kernel.turn import TurnRoles, TurnRuntime
+from engine.kernel.turn_context import TurnContext
 from engine.kernel.turn_outcome import TurnOutcome
 from engine.rules.loader import RuleBundle
 from engine.storage.memory import InMemoryStore
@@ -18,7 +21,8 @@ KEY = b"k" * 32
 
 
 class _Answerer:
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         return GroundedAnswer(text="We are open on weekdays.", supported=True, is_question=True)
 
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine.goals.publication import spec_hash
 from engine.kernel.goal_models import Criterion, CriterionKind, GoalSpec, Objective, PublishedGoalSpec
 from engine.kernel.ports import GroundedAnswer
+from engine.kernel.turn_context import TurnContext
 from llm_adapters.config import load_modulation_rules
 from llm_adapters.modulation_check import check_modulation
 from llm_adapters.modulator import make_modulator
@@ -137,8 +138,7 @@ def test_runtime_modulator_returns_only_accepted_rephrasings(question: str, expe
     goal = GoalSpec(id="m", title="m", default_language="en", languages=["en"], objectives=EN)
     spec = PublishedGoalSpec(spec=goal, version=1, content_hash=spec_hash(goal), approved_by="t",
                              approved_at="2026-01-01T00:00:00Z")
-    calls: list[dict[str, Any]] = []
-    modulator: Callable[..., str | None] = make_modulator(_StubModulator(question), spec,  # type: ignore[arg-type]
-                                                          on_call=calls.append)
-    assert modulator("budget", TABLE_II["budget"][1], GroundedAnswer(), "en") == expected
-    assert [c["purpose"] for c in calls] == ["modulate"]
+    context = TurnContext()
+    modulator: Callable[..., str | None] = make_modulator(_StubModulator(question), spec)  # type: ignore[arg-type]
+    assert modulator("budget", TABLE_II["budget"][1], GroundedAnswer(), "en", context) == expected
+    assert [c["purpose"] for c in context.ledger.calls] == ["modulate"]  # the call joins the turn's record

@@ -12,9 +12,9 @@ import pytest
 import structlog
 
 from engine.kernel.turn import TurnRuntime
+from engine.kernel.turn_context import TurnContext
 from engine.kernel.turn_outcome import TurnOutcome
 from engine.runtimes import demo_runtime
-from llm_adapters import deadline as deadline_module
 from llm_adapters.adapter import LLMAdapter
 from llm_adapters.openai_compat import openai_compat_backend
 from llm_adapters.redaction import protect
@@ -53,7 +53,7 @@ def remaining(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[list[float]
         def look() -> float:
             return queue.pop(0) if len(queue) > 1 else queue[0]
 
-        monkeypatch.setattr(deadline_module.turn_limits, "remaining_ms", look)
+        monkeypatch.setattr(TurnContext, "remaining_ms", lambda self: look())
 
     yield script
 

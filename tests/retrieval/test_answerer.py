@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.kernel.ports import Answerer, GroundedAnswer
+from engine.kernel.turn_context import TurnContext
 from engine.retrieval import GroundedAnswerer, build_answerer
 from engine.retrieval.analysis import split_sentences
 from engine.retrieval.errors import RetrievalConfigError, RetrievalRulesError
@@ -187,7 +188,8 @@ class _Inventing:
     def __init__(self, claims: Sequence[str]) -> None:
         self.claims = claims
 
-    def synthesize(self, message: str, evidence: Sequence[ScoredPassage], language: str) -> list[Claim]:
+    def synthesize(self, message: str, evidence: Sequence[ScoredPassage], language: str,
+                   context: TurnContext | None = None) -> list[Claim]:
         return [Claim(text=text, passage_id=evidence[0].passage.id) for text in self.claims]
 
 

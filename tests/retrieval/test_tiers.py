@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.kernel.ports import Citation, GroundedAnswer
+from engine.kernel.turn_context import TurnContext
 from engine.retrieval.analysis import AnalyzerSet, TermStats
 from engine.retrieval.decision import FEATURES
 from engine.retrieval.retrieval_rules import (
@@ -202,7 +204,8 @@ def test_the_pool_is_bounded_and_a_third_caller_waits_for_a_free_model(monkeypat
 class _RelatedAnswerer:
     """Stands for the corpus answerer's related tier: the frame, one verbatim sentence, one link."""
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         frame = "I'm not sure this answers your question, but our page “Prices › Plans” says:"
         quote = "The monthly plan costs 20 EUR."
         return GroundedAnswer(

@@ -4,7 +4,7 @@ tiny exact proposer and a fixed company answerer standing in for the offline NLU
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +15,7 @@ from engine.handoff.config import HandoffConfig
 from engine.kernel.commands import Command, Complete, Span
 from engine.kernel.goal_models import PublishedGoalSpec
 from engine.kernel.ports import Answerer, Citation, GroundedAnswer, Proposal, Proposer, ProposerInput
+from engine.kernel.turn_context import TurnContext
 from engine.leads.notifier import LeadNotifier
 from engine.rules.loader import RuleBundle
 from engine.service.app import create_app
@@ -63,7 +64,8 @@ class ScriptProposer:
 class FixedAnswerer:
     """Answers any message with a question mark from one fixed company passage."""
 
-    def answer(self, message: str, language: str) -> GroundedAnswer:
+    def answer(self, message: str, language: str, history: Sequence[str] = (),
+               context: TurnContext | None = None) -> GroundedAnswer:
         if "?" not in message:
             return GroundedAnswer()
         return GroundedAnswer(

@@ -48,11 +48,11 @@ class _Proposer:
 
 
 class _CrashingStore(SQLiteStore):
-    def commit_turn(self, state: Any, record: Any, expected_turn: int, idempotency: Any = None) -> None:
+    def commit_turn(self, state: Any, record: Any, expected_turn: int, **kwargs: Any) -> None:
         last = state.messages[-2].text if len(state.messages) >= 2 else ""
         if "crash the store" in last:
             raise ValueError(f"cannot store {last}")
-        super().commit_turn(state, record, expected_turn, idempotency=idempotency)
+        super().commit_turn(state, record, expected_turn, **kwargs)
 
 
 @pytest.fixture

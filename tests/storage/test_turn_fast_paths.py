@@ -23,7 +23,7 @@ from engine.errors import StoreError
 from engine.kernel.conversation import ConversationState, Message, Role
 from engine.storage import codec
 from engine.storage.base import ConversationAccess, DurableStore
-from engine.storage.turn_scope import remember_stored, stored_of, turn_scope
+from engine.storage.turn_session import StoreTurn
 from tests.storage.backends import StoreFactory
 from tests.storage.sealing import AUDIT_KEY, demo_runtime, raw
 
@@ -130,36 +130,46 @@ def test_the_committed_state_is_dump_state_of_that_state(factory: StoreFactory, 
         assert _stored_json(factory, cid) == codec.dump_state(store.load(cid), cipher)
 
 
-def test_a_remembered_stored_form_is_only_used_for_that_state_cipher_turn_and_checkpoint(
+def test_a_stored_form_handed_to_the_commit_is_only_used_for_that_state_cipher_turn_and_checkpoint(
     make_state: Callable[..., ConversationState],
 ) -> None:
     state = make_state(turn=2, audit_head={"counter": 1})
     cipher = vault.FieldCipher(state.conversation_id, b"k" * vault.DATA_KEY_BYTES)
     form = codec.stored_form(state, cipher)
-    remember_stored(state, cipher, form)
-    assert stored_of(state, cipher) is None  # outside a turn nothing is kept
-    with turn_scope():
-        remember_stored(state, cipher, form)
-        assert stored_of(state, cipher) is form
-        assert stored_of(state.model_copy(), cipher) is None
-        assert stored_of(state, None) is None
-        state.audit_head = {"counter": 2}
-        assert stored_of(state, cipher) is None
-        state.audit_head = {"counter": 1}
-        state.turn = 3
-        assert stored_of(state, cipher) is None
-    state.turn = 2
-    assert stored_of(state, cipher) is None  # the scope is gone
+    seen: list[object] = []
+
+    def committer(new: ConversationState, record: dict[str, Any], expected_turn: int, *,
+                  idempotency: object, session: StoreTurn) -> None:
+        seen.append(session.stored_for(new, cipher))
+        seen.append(session.stored_for(new.model_copy(), cipher))
+        seen.append(session.stored_for(new, None))
+        new.audit_head = {"counter": 2}
+        seen.append(session.stored_for(new, cipher))
+        new.audit_head = {"counter": 1}
+        new.turn = 3
+        seen.append(session.stored_for(new, cipher))
+        new.turn = 2
+
+    session = StoreTurn(state, cipher, b"wrapped", committer)
+    assert session.stored_for(state, cipher) is None  # nothing before the commit hands it over
+    session.commit(state, {}, 1, stored=form)
+    assert seen == [form, None, None, None, None]
+    assert session.stored_for(state, cipher) is None  # nor after it
+    with pytest.raises(StoreError) as refused:  # one commit per session
+        session.commit(state, {}, 1, stored=form)
+    assert refused.value.code == "store.session_closed"
 
 
-def test_ciphers_opened_in_a_turn_are_dropped_with_it(factory: StoreFactory,
-                                                      make_state: Callable[..., ConversationState]) -> None:
+def test_the_cipher_a_turn_opened_is_used_by_its_commit_only_and_dropped_with_it(
+    factory: StoreFactory, make_state: Callable[..., ConversationState],
+) -> None:
     store = factory.open(AUDIT_KEY)
     state = make_state(conversation_id=uuid.uuid4().hex)
     store.create(state)
-    with turn_scope() as scope:
-        first = store.cipher(state.conversation_id)
-        assert store.cipher(state.conversation_id) is first
-        assert len(scope.ciphers) == 1
-    assert scope.ciphers == {}
+    with store.open_turn(state.conversation_id) as turn:
+        first = turn.cipher
+        assert first is not None
+        assert turn.cipher_for(turn.wrapped) is first
+        assert turn.cipher_for(b"another wrapped key") is None  # the key changed under the lock: open it again
+    assert turn.cipher is None and turn.cipher_for(turn.wrapped) is None
     assert store.cipher(state.conversation_id) is not first

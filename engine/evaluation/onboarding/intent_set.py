@@ -30,6 +30,7 @@ from engine.text import fold
 FLAGS = {"currency": "EUR", "phone_region": "ES", "time_zone": "Europe/Madrid"}
 LOCALE_CODES = ("compile.locale_missing", "compile.locale_ambiguous")
 FIELDS = ("currency", "phone_region", "time_zone")
+CRASHED = "compile.crashed"  # the compiler raised something other than a GraceError: a bug, counted as a failure
 
 
 def part_problem(expected: dict[str, Any], spec: GoalSpec) -> str | None:
@@ -70,6 +71,9 @@ def score_kinds(compiler: DeterministicCompiler, intent: dict[str, Any]) -> dict
         refused = refusal is not None and exc.code == "goalspec.prohibited_category"
         return {"parts": len(expected), "right": len(expected) if refused else 0, "whole": refused,
                 "problems": [] if refused else [f"{exc.code}: {exc.message}"], "not_objectives": []}
+    except Exception as exc:  # a compiler crash fails this intent, not the whole set
+        return {"parts": len(expected), "right": 0, "whole": False, "not_objectives": [],
+                "problems": [f"{CRASHED}: {type(exc).__name__}"]}
     if refusal is not None:
         return {"parts": len(expected), "right": 0, "whole": False, "not_objectives": [],
                 "problems": [f"not refused: '{refusal.get('phrase')}' ({refusal.get('category')})"]}
@@ -96,6 +100,8 @@ def score_locale(compiler: DeterministicCompiler, intent: dict[str, Any]) -> dic
     except GraceError as exc:
         right = exc.code in LOCALE_CODES and not all(v is not None for v in expected.values())
         return {"names_place": names_place, "right": right, "got": f"{exc.code}: {exc.message}"}
+    except Exception as exc:
+        return {"names_place": names_place, "right": False, "got": f"{CRASHED}: {type(exc).__name__}"}
     got = {f: getattr(locale, f) if locale is not None else None for f in FIELDS}
     right = all(got[f] == v if v is not None else got[f] is None for f, v in expected.items())
     return {"names_place": names_place, "right": right, "got": got, "expected": expected}
