@@ -512,17 +512,18 @@ def _states_name(ctx: ExtractionContext, words: FreeTextWords, start: int, end: 
         if ctx.analysis.folded.to_folded(tokens[at][0]) in taken:
             skip_to = _capitalised_run_end(source, tokens[at][0], end)
             continue
-        place_end = _led_place_end(ctx, tokens[at][0], end, start)
+        before_text = source[start:tokens[at][0]]
+        led = any(p.search(before_text) for p in words.name_before)
+        place_end = None if led else _led_place_end(ctx, tokens[at][0], end, start)
         if place_end is not None:
-            skip_to = place_end  # 'a restaurant in San Jose': where, not the name asked for
+            skip_to = place_end  # 'a restaurant in San Jose': where, not the name asked for ('interested in X' is)
             continue
         after = _name_at(tokens, at, words)
         if after is None:
             continue
         joined = any(fold(t[2]) in words.name_joiners for t in tokens[at:after])
-        before_text = source[start:tokens[at][0]]
         after_text = source[tokens[after - 1][1]:end]
-        if joined or any(p.search(before_text) for p in words.name_before) or any(
+        if joined or led or any(
                 p.match(after_text) for p in words.name_after):
             return True
     return False
