@@ -151,15 +151,16 @@ def inside_place_name(analysis: Analysis, start: int, end: int) -> bool:
     return any(s <= start and end <= e and (s, e) != (start, end) for s, e in spans)
 
 
-_NAME_WORD = re.compile(r"[^\W\d_][\w'&.-]*")
-_NAME_SPAN_MIN_WORDS = 3  # a run this long is a title or a name ('Blue Jays Vs Yankees'), never a category phrase
+_NAME_WORD = re.compile(r"[^\W\d_][\w'&-]*")
+_TITLE_MIN_OTHER_WORDS = 2  # capitalised words beside the term that make the run a title ('Blue Jays Vs Yankees')
 
 
 def inside_title(analysis: Analysis, sentence_start: int, start: int, end: int) -> bool:
     """Is the capitalised term at [start, end) a word of a longer capitalised name written mid-sentence ('France
     Rocks Festival', 'Blue Jays Vs Yankees')? Then it names that event or title, not an option. A capitalised
-    category phrase ('a Rock concert', 'Rock Concert') is no such name: the run must hold a capitalised word
-    before the term (other than the sentence's first word) or be at least three capitalised words long."""
+    category phrase ('a Rock concert', 'Rock Concert') or a several-word term written as a name ('Air Canada') is
+    no such name: the run must hold a capitalised word before the term (other than the sentence's first word) or
+    two capitalised words beside the term."""
     source = analysis.folded.source
     src_start, src_end = analysis.source_span(start, end)
     if not source[src_start:src_start + 1].isupper():
@@ -179,9 +180,10 @@ def inside_title(analysis: Analysis, sentence_start: int, start: int, end: int) 
     lo = at
     while lo > 0 and linked(lo - 1) and capital(lo - 1) and words[lo - 1][0] > first:
         lo -= 1
-    hi = at
+    last = at
+    while last + 1 < len(words) and words[last + 1][0] < src_end:
+        last += 1  # the term's own words
+    hi = last
     while linked(hi) and capital(hi + 1):
         hi += 1
-    while words[hi][1] < src_end and linked(hi):
-        hi += 1  # a several-word term stays inside the run
-    return lo < at or hi - lo + 1 >= _NAME_SPAN_MIN_WORDS
+    return lo < at or (at - lo) + (hi - last) >= _TITLE_MIN_OTHER_WORDS
