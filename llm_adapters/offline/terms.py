@@ -159,8 +159,8 @@ def inside_title(analysis: Analysis, sentence_start: int, start: int, end: int) 
     """Is the capitalised term at [start, end) a word of a longer capitalised name written mid-sentence ('France
     Rocks Festival', 'Blue Jays Vs Yankees')? Then it names that event or title, not an option. A capitalised
     category phrase ('a Rock concert', 'Rock Concert') or a several-word term written as a name ('Air Canada') is
-    no such name: the run must hold a capitalised word before the term (other than the sentence's first word) or
-    two capitalised words beside the term."""
+    no such name, nor a single capitalised word beside the term ('I Prefer Drama', 'Classic Rock'): the run must
+    hold two capitalised words beside the term (the sentence's first word not counted)."""
     source = analysis.folded.source
     src_start, src_end = analysis.source_span(start, end)
     if not source[src_start:src_start + 1].isupper():
@@ -186,4 +186,4 @@ def inside_title(analysis: Analysis, sentence_start: int, start: int, end: int) 
     hi = last
     while linked(hi) and capital(hi + 1):
         hi += 1
-    return lo < at or (at - lo) + (hi - last) >= _TITLE_MIN_OTHER_WORDS
+    return (at - lo) + (hi - last) >= _TITLE_MIN_OTHER_WORDS
