@@ -34,7 +34,7 @@ from llm_adapters.offline.analysis import Analysis, Sentence
 from llm_adapters.offline.cues import mentions_any
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.offline_rules import VocabularyData
-from llm_adapters.offline.terms import negated
+from llm_adapters.offline.terms import inside_title, negated
 
 log = structlog.get_logger("grace.proposer.offline")
 _MIN_WORD = 3  # shorter words ('a', 'de', 'to') carry no option meaning
@@ -181,7 +181,8 @@ def _lexical(analysis: Analysis, vocabulary: VocabularyData, settings: ChoiceSet
             at = text.find(word, sentence.start, sentence.end)
             # a word already the value of another objective ('es una oficina' as the client type) is not this one's
             if at >= 0 and at not in taken and not negated(analysis, sentence, at, at + len(word)) and not _verb_use(
-                    analysis, at + len(word), sentence.end):
+                    analysis, at + len(word), sentence.end) and not inside_title(analysis, sentence.start, at,
+                                                                                 at + len(word)):
                 positions.append((at, _stems(word, algorithms)))
         for option, stems, support in terms:
             hits = [min(at for at, word in positions if word & stem) for stem in stems

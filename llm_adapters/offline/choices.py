@@ -28,6 +28,7 @@ from llm_adapters.offline.terms import (
     find_terms,
     hypothetical,
     inside_place_name,
+    inside_title,
     is_modifier,
     negated,
     replaced,
@@ -71,6 +72,8 @@ def _usable(ctx: ExtractionContext, vocabulary: VocabularyData, kind: str) -> li
             continue
         if inside_place_name(analysis, match.start, match.end):
             continue  # 'Los Gatos' names a town, not cats
+        if inside_title(analysis, sentence.start, match.start, match.end):
+            continue  # 'France Rocks Festival' names an event, not the rock category
         usable.append((match, replaced(analysis, sentence, match.start, match.end, ctx.correcting)))
     return usable
 
@@ -120,8 +123,9 @@ def _options_of(ctx: ExtractionContext, objective: Objective) -> frozenset[str]:
 
 def _role_owner(ctx: ExtractionContext, rivals: list[Objective], sentence_start: int, start: int) -> str:
     """Which of several objectives sharing a vocabulary a term belongs to: the one whose own cue (a cue no
-    rival shares) stands just before it ('to their savings account'); else the one whose question was just
-    asked; else the first in the spec's order (the default role)."""
+    rival shares) stands just before it ('to their savings account'); else, after a first-person possessive
+    ('my checking account'), the first in the spec's order (the default role: the visitor's own); else the one
+    whose question was just asked; else the default role."""
     cues = {o.id: objective_cues(o) for o in rivals}
     counts: dict[str, int] = {}
     for terms in cues.values():
@@ -131,6 +135,9 @@ def _role_owner(ctx: ExtractionContext, rivals: list[Objective], sentence_start:
     owner = markers.owner(ctx.analysis, sentence_start, start)
     if owner is not None:
         return owner
+    before = ctx.analysis.masked[sentence_start:start]
+    if any(p.search(before) for p in ctx.analysis.rules.cue("own_possessive_before")):
+        return rivals[0].id  # 'my checking account' is the visitor's own: the default role, whatever was asked
     if ctx.asked is not None and any(o.id == ctx.asked for o in rivals):
         return ctx.asked
     return rivals[0].id

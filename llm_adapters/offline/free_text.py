@@ -382,8 +382,11 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
         if fold(word) in words.stopwords:
             continue  # 'I', 'You': a capitalised pronoun names nothing
         at = ctx.analysis.folded.to_folded(match.start())
-        if at in others or dated.overlaps(at, at + len(word)):
-            continue  # another objective's value, or the month of a date ('the 14th of March')
+        if at in others:
+            skip_to = _capitalised_run_end(source, match.start(), end)
+            continue  # another objective's value, with its later words ('San Carlos' taken as the city)
+        if dated.overlaps(at, at + len(word)):
+            continue  # the month of a date ('the 14th of March')
         elsewhere = _led_place_end(ctx, match.start(), end, sentence_start)
         if elsewhere is None:
             elsewhere = _someone_elses(ctx, words, terms, match.start(), sentence_start)
@@ -485,6 +488,11 @@ def _name_at(tokens: list[tuple[int, int, str, bool]], at: int, words: FreeTextW
             k += 1  # 'Mazda 3', 'Jetta 2015': a number after a name's word is part of it (a model, a year)
         else:
             break
+    if k < len(tokens) and not tokens[k - 1][3] and tokens[k][2][:1].islower():
+        while k - 1 > at and tokens[k - 1][2][:1].isdigit():
+            k -= 1  # 'Send Amir 650 bucks': the number counts the noun after it, it is no model number
+        if tokens[k][2][:1].isdigit():
+            return k
     if k < len(tokens) and not tokens[k - 1][3] and fold(tokens[k][2]) not in words.stopwords:
         return None  # 'Spanish food': an adjective, not a name
     return k
@@ -497,16 +505,25 @@ def _states_name(ctx: ExtractionContext, words: FreeTextWords, start: int, end: 
     source = ctx.analysis.folded.source
     tokens = _name_tokens(source, start, end)
     taken = set(ctx.taken)
+    skip_to = start
     for at in range(len(tokens)):
+        if tokens[at][0] < skip_to:
+            continue  # a later word of another objective's value or of a place ('Jose' of 'in San Jose')
         if ctx.analysis.folded.to_folded(tokens[at][0]) in taken:
+            skip_to = _capitalised_run_end(source, tokens[at][0], end)
+            continue
+        before_text = source[start:tokens[at][0]]
+        led = any(p.search(before_text) for p in words.name_before)
+        place_end = None if led else _led_place_end(ctx, tokens[at][0], end, start)
+        if place_end is not None:
+            skip_to = place_end  # 'a restaurant in San Jose': where, not the name asked for ('interested in X' is)
             continue
         after = _name_at(tokens, at, words)
         if after is None:
             continue
         joined = any(fold(t[2]) in words.name_joiners for t in tokens[at:after])
-        before_text = source[start:tokens[at][0]]
         after_text = source[tokens[after - 1][1]:end]
-        if joined or any(p.search(before_text) for p in words.name_before) or any(
+        if joined or led or any(
                 p.match(after_text) for p in words.name_after):
             return True
     return False

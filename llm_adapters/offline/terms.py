@@ -149,3 +149,41 @@ def inside_place_name(analysis: Analysis, start: int, end: int) -> bool:
         return False
     spans = memo(analysis, "known_place_names", lambda: _known_place_names(analysis))
     return any(s <= start and end <= e and (s, e) != (start, end) for s, e in spans)
+
+
+_NAME_WORD = re.compile(r"[^\W\d_][\w'&-]*")
+_TITLE_MIN_OTHER_WORDS = 2  # capitalised words beside the term that make the run a title ('Blue Jays Vs Yankees')
+
+
+def inside_title(analysis: Analysis, sentence_start: int, start: int, end: int) -> bool:
+    """Is the capitalised term at [start, end) a word of a longer capitalised name written mid-sentence ('France
+    Rocks Festival', 'Blue Jays Vs Yankees')? Then it names that event or title, not an option. A capitalised
+    category phrase ('a Rock concert', 'Rock Concert') or a several-word term written as a name ('Air Canada') is
+    no such name, nor a single capitalised word beside the term ('I Prefer Drama', 'Classic Rock'): the run must
+    hold two capitalised words beside the term (the sentence's first word not counted)."""
+    source = analysis.folded.source
+    src_start, src_end = analysis.source_span(start, end)
+    if not source[src_start:src_start + 1].isupper():
+        return False
+    first = analysis.source_span(sentence_start, sentence_start + 1)[0]
+    words = [(m.start(), m.end(), m.group()) for m in _NAME_WORD.finditer(source, first)]
+    at = next((k for k, w in enumerate(words) if w[0] <= src_start < w[1]), None)
+    if at is None:
+        return False
+
+    def linked(k: int) -> bool:  # words k and k+1 stand in one name: only spaces between them
+        return k + 1 < len(words) and not source[words[k][1]:words[k + 1][0]].strip()
+
+    def capital(k: int) -> bool:
+        return words[k][2][:1].isupper()
+
+    lo = at
+    while lo > 0 and linked(lo - 1) and capital(lo - 1) and words[lo - 1][0] > first:
+        lo -= 1
+    last = at
+    while last + 1 < len(words) and words[last + 1][0] < src_end:
+        last += 1  # the term's own words
+    hi = last
+    while linked(hi) and capital(hi + 1):
+        hi += 1
+    return (at - lo) + (hi - last) >= _TITLE_MIN_OTHER_WORDS
