@@ -140,6 +140,8 @@ class LocaleRules(_Rules):
     flags: dict[str, str]
     place_prepositions: TermsByLanguage = Field(default_factory=dict)
     place_name_connectors: TermsByLanguage = Field(default_factory=dict)
+    place_articles: TermsByLanguage = Field(default_factory=dict)  # 'the' in 'in the Paphos district'
+    place_generic_words: TermsByLanguage = Field(default_factory=dict)  # 'ville' in 'Djibouti-ville'
     alternate_names_population: int = 100_000
     place_dominance: float = 5.0
     alternate_name_weight: float = 1.0  # a place found only under an alternate name weighs this share of its people
