@@ -339,6 +339,9 @@ class GovernanceContext(_Rules):
     # groups naming an attribute of what the keyword names: they count only as the first word before the keyword
     # past connectors ("la nationalité du passeport"), nowhere else
     attribute_groups: list[str] = Field(default_factory=list)
+    # groups that count only as the word right after the keyword, the thing it qualifies ("health insurance"),
+    # never as a word before it or elsewhere in the phrase ("food allergies" are a person's allergies)
+    head_groups: list[str] = Field(default_factory=list)
 
     _words: dict[str, str] | None = PrivateAttr(default=None)
 
