@@ -95,7 +95,7 @@ def _subject_in(words: list[str], context: GovernanceContext, label: str, groups
         stem = _POSSESSIVE.sub(r"\1", word)
         group = context.subject_group(word) or context.subject_group(stem)
         if group is not None and (groups is None or group in groups) and context.applies(group, label) \
-                and group not in context.head_groups:
+                and not context.head_only(word, group) and not context.head_only(stem, group):
             return word, group
     return None
 
@@ -143,7 +143,8 @@ def judge(texts: Iterable[str], rules: GovernanceRules) -> list[Judged]:
                 for word in _neighbour(folded, match, connectors):
                     stem = _POSSESSIVE.sub(r"\1", word)
                     group = context.subject_group(word) or context.subject_group(stem)
-                    if group in context.head_groups and word not in after:
+                    if group is not None and word not in after and \
+                            (context.head_only(word, group) or context.head_only(stem, group)):
                         group = None  # "food allergies": a head group counts only as what the keyword qualifies
                     if group is not None and context.applies(group, match.label):
                         subject = word

