@@ -140,6 +140,8 @@ class LocaleRules(_Rules):
     flags: dict[str, str]
     place_prepositions: TermsByLanguage = Field(default_factory=dict)
     place_name_connectors: TermsByLanguage = Field(default_factory=dict)
+    place_articles: TermsByLanguage = Field(default_factory=dict)  # 'the' in 'in the Paphos district'
+    place_generic_words: TermsByLanguage = Field(default_factory=dict)  # 'ville' in 'Djibouti-ville'
     alternate_names_population: int = 100_000
     place_dominance: float = 5.0
     alternate_name_weight: float = 1.0  # a place found only under an alternate name weighs this share of its people
@@ -337,6 +339,10 @@ class GovernanceContext(_Rules):
     # groups naming an attribute of what the keyword names: they count only as the first word before the keyword
     # past connectors ("la nationalité du passeport"), nowhere else
     attribute_groups: list[str] = Field(default_factory=list)
+    # group -> the languages where its words count only as the word right after the keyword, the thing it
+    # qualifies ("health insurance"), never before it or elsewhere in the phrase ("food allergies" are a person's
+    # allergies); in the other languages the head comes first ("seguro de salud") and is read as before
+    head_groups: dict[str, list[str]] = Field(default_factory=dict)
 
     _words: dict[str, str] | None = PrivateAttr(default=None)
 
@@ -345,6 +351,11 @@ class GovernanceContext(_Rules):
 
     def possessives(self) -> set[str]:
         return {w for words in self.person_possessives.values() for w in words}
+
+    def head_only(self, word: str, group: str) -> bool:
+        """Whether ``word`` of ``group`` counts only as the word right after the keyword (see head_groups)."""
+        return any(word in self.not_person.get(group, {}).get(language, [])
+                   for language in self.head_groups.get(group, []))
 
     def subject_group(self, word: str) -> str | None:
         """The group of a folded word that names something other than a person ('dog' -> 'animal'), if any."""

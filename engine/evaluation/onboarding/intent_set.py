@@ -9,7 +9,8 @@ granularity and options); an intent with ``expected_refusal`` is right only when
 ``goalspec.prohibited_category``. Locale: each intent that does not expect a refusal is compiled again with no
 locale flag; an expected field must come out equal, a field expected null must stay unset or compile must refuse
 with ``compile.locale_missing`` / ``compile.locale_ambiguous``. Not-objectives: expected context, purpose and
-scope phrases that became objectives anyway.
+scope phrases that became objectives anyway. The place reading alone: the locale resolved from the intent's words
+with every setting needed and no objective compiled (a compile that stops for another reason hides it otherwise).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from engine.compiler.compiler_rules import DEFAULT_RULES_DIR, load_compiler_rules, load_governance_rules
 from engine.compiler.deterministic import DeterministicCompiler
+from engine.compiler.locale import Needs, resolve_locale
 from engine.compiler.model import CompileInput
 from engine.errors import GraceError
 from engine.kernel.goal_models import GoalSpec
@@ -89,6 +91,23 @@ def score_kinds(compiler: DeterministicCompiler, intent: dict[str, Any]) -> dict
             "not_objectives": wrongly}
 
 
+def locale_alone(compiler: DeterministicCompiler, intent: dict[str, Any]) -> bool:
+    """Whether the locale the intent's words give is right with every setting needed and nothing else compiled:
+    what the place reading gets, apart from a compile that stops earlier (too many objectives, a refusal)."""
+    wanted = intent.get("expected_locale") or {}
+    needs = Needs(currency=["-"], phone_region=["-"], time_zone=["-"])
+    try:
+        locale = resolve_locale(currency=None, phone_region=None, time_zone=None, intent=intent["intent"], corpus=[],
+                                needs=needs, rules=compiler.rules.locale,
+                                not_places=compiler.rules.corpus.not_places, language=intent["language"])
+    except GraceError as exc:
+        return exc.code in LOCALE_CODES and not all(wanted.get(f) is not None for f in FIELDS)
+    except Exception:  # a crash of the place reading: wrong, and counted, never the end of the run
+        return False
+    return all(getattr(locale, f) == wanted.get(f) for f in FIELDS if wanted.get(f) is not None) \
+        and any(wanted.get(f) is not None for f in FIELDS)
+
+
 def score_locale(compiler: DeterministicCompiler, intent: dict[str, Any]) -> dict[str, Any] | None:
     if intent.get("expected_refusal") is not None:
         return None
@@ -99,12 +118,15 @@ def score_locale(compiler: DeterministicCompiler, intent: dict[str, Any]) -> dic
         locale = _compile(compiler, intent, {}).locale
     except GraceError as exc:
         right = exc.code in LOCALE_CODES and not all(v is not None for v in expected.values())
-        return {"names_place": names_place, "right": right, "got": f"{exc.code}: {exc.message}"}
+        return {"names_place": names_place, "right": right, "got": f"{exc.code}: {exc.message}",
+                "alone": locale_alone(compiler, intent)}
     except Exception as exc:
-        return {"names_place": names_place, "right": False, "got": f"{CRASHED}: {type(exc).__name__}"}
+        return {"names_place": names_place, "right": False, "got": f"{CRASHED}: {type(exc).__name__}",
+                "alone": locale_alone(compiler, intent)}
     got = {f: getattr(locale, f) if locale is not None else None for f in FIELDS}
     right = all(got[f] == v if v is not None else got[f] is None for f, v in expected.items())
-    return {"names_place": names_place, "right": right, "got": got, "expected": expected}
+    return {"names_place": names_place, "right": right, "got": got, "expected": expected,
+            "alone": locale_alone(compiler, intent)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
           f"intents whole {whole}/{len(intents)}")
     print(f"locale right for intents naming a place: {sum(x['right'] for x in placed)}/{len(placed)}; "
           f"for intents naming none (compile must not guess): {sum(x['right'] for x in unplaced)}/{len(unplaced)}")
+    print(f"  the place reading alone (every setting needed, nothing else compiled), intents naming a place: "
+          f"{sum(x['alone'] for x in placed)}/{len(placed)}")
     print(f"context, purpose or scope phrases that became objectives: {leaks}")
     for language in sorted({r["language"] for r in report.values()}):
         mine = [r for r in report.values() if r["language"] == language]
