@@ -320,6 +320,10 @@ def _bare_place(ctx: ExtractionContext, start: int, end: int) -> bool:
         if match.group()[:1].isupper() and fold(match.group().strip(_EDGE)) not in rules.non_place_words \
                 and not preposition:
             place_end = _known_place_end(source, at, end)
+            following = re.match(r"\S+\s+(\S)", source[at:end])
+            if place_end is None and not source[start:at].strip(_EDGE) \
+                    and (following is None or not following.group(1).isupper()):
+                continue  # the answer's first word alone, capitalised as any first word is ('Look in Napa')
             rest = [fold(w.strip(_EDGE)) for w in source[place_end:end].split()] if place_end is not None else []
             return place_end is not None and all(not w or w in rules.non_place_words for w in rest)
     return False
@@ -381,6 +385,9 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
             continue
         if fold(word) in words.stopwords:
             continue  # 'I', 'You': a capitalised pronoun names nothing
+        if _after_determiner(source, match.start(), sentence_start, words):
+            skip_to = _capitalised_run_end(source, match.start(), end)
+            continue  # 'I want a Psychologist', 'a General Practitioner': a kind of thing, stressed, no name
         at = ctx.analysis.folded.to_folded(match.start())
         if at in others or dated.overlaps(at, at + len(word)):
             continue  # another objective's value, or the month of a date ('the 14th of March')
@@ -392,6 +399,29 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
             continue
         return True
     return False
+
+
+def _after_determiner(source: str, start: int, sentence_start: int, words: FreeTextWords) -> bool:
+    """The word at ``start`` follows an indefinite determiner of the sentence ('a', 'another', 'una')."""
+    before = WORD.findall(fold(source[sentence_start:start]))
+    return bool(before) and before[-1] in words.category_determiners
+
+
+def _names_nothing(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int, sentence_start: int) -> bool:
+    """A short answer to a name question that names nothing: it asks for other options or leaves the choice open
+    ('someone else', 'another one', 'anything'), or its only capitalised word follows an indefinite determiner
+    ('Just a General Practitioner', 'a Psychologist': a kind of professional, not one of them)."""
+    source = ctx.analysis.folded.source
+    joined = " " + " ".join(WORD.findall(fold(source[start:end]))) + " "
+    if any(f" {term} " in joined for term in words.not_names):
+        return True
+    capitals = [m for m in WORD.finditer(source, start, end)
+                if m.group()[:1].isupper() and fold(m.group()) not in words.stopwords]
+    runs = [(m.start(), _capitalised_run_end(source, m.start(), end)) for m in capitals
+            if _after_determiner(source, m.start(), sentence_start, words)]
+    # besides the kinds' own words, only the answer's first word may be capitalised ('Just a General Practitioner')
+    others = [m for m in capitals if m.start() != start and not any(a <= m.start() < b for a, b in runs)]
+    return bool(runs) and not others
 
 
 def _selects_item(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> bool:
@@ -595,9 +625,12 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         # a short answer, not a short leftover of a longer sentence ('... six hundred and twenty bucks')
         bare = ctx.lenient and len(tokens) <= _BARE_NAME_WORDS and len(
             WORD.findall(analysis.masked[sentence.start:sentence.end])) - len(tokens) <= _BARE_SLACK
-        if wants_name and not introduced and (_bare_place(ctx, src_start, src_end) if bare else not _has_name(
-                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0], terms)):
-            continue  # asked for a name; "a restaurant reservation" or "in Sunnyvale" names none
+        sentence_source = analysis.source_span(sentence.start, sentence.end)[0]
+        if wants_name and not introduced and (
+                (_bare_place(ctx, src_start, src_end) or _names_nothing(ctx, words, src_start, src_end,
+                                                                        sentence_source))
+                if bare else not _has_name(ctx, src_start, src_end, sentence_source, terms)):
+            continue  # asked for a name; "a restaurant reservation", "in Sunnyvale" or "someone else" names none
         value = analysis.folded.source[src_start:src_end].strip()
         if value:
             evidence.append(Evidence(value=value, pos=start, sentences=((sentence.start, sentence.end),),
