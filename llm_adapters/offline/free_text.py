@@ -385,7 +385,8 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
             continue
         if fold(word) in words.stopwords:
             continue  # 'I', 'You': a capitalised pronoun names nothing
-        if _after_determiner(source, match.start(), sentence_start, words):
+        if _after_determiner(source, match.start(), sentence_start, words) \
+                and not _model_name(source, match.start(), end, _listed_terms(ctx.objective)):
             skip_to = _capitalised_run_end(source, match.start(), end)
             continue  # 'I want a Psychologist', 'a General Practitioner': a kind of thing, stressed, no name
         at = ctx.analysis.folded.to_folded(match.start())
@@ -407,6 +408,25 @@ def _after_determiner(source: str, start: int, sentence_start: int, words: FreeT
     return bool(before) and before[-1] in words.category_determiners
 
 
+def _listed_terms(objective: Objective) -> frozenset[str]:
+    """The objective's cue terms that are not words of its own name or questions: values the company listed
+    ('Peugeot', 'Toyota' under 'make and model'), not the noun it asks about ('therapist')."""
+    own = {fold(w) for text in (objective.name, *objective.questions.values()) for w in WORD.findall(text)}
+    return frozenset(t for t in objective_cues(objective) if " " not in t and t not in own)
+
+
+def _model_name(source: str, start: int, end: int, terms: frozenset[str]) -> bool:
+    """A capitalised word after 'a' that still names the thing asked: one of the objective's own cue terms ('un
+    Peugeot' where the company lists the makes it services), or a make with its model number ('a Peugeot 308',
+    'un Hyundai i30')."""
+    run_end = _capitalised_run_end(source, start, end)
+    if any(fold(w) in terms for w in WORD.findall(source[start:run_end])):
+        return True  # (terms: the cues beyond the objective's own name and questions, see _listed_terms)
+    following = re.match(r"\s+(\S+)", source[run_end:end])
+    tail = source[start:run_end] + (following.group(1) if following is not None else "")
+    return any(c.isdigit() for c in tail)  # 'Peugeot C4', 'Hyundai i30', 'Peugeot 308'
+
+
 def _names_nothing(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int, sentence_start: int) -> bool:
     """A short answer to a name question that names nothing: it asks for other options or leaves the choice open
     ('someone else', 'another one', 'anything'), or its only capitalised word follows an indefinite determiner
@@ -417,8 +437,10 @@ def _names_nothing(ctx: ExtractionContext, words: FreeTextWords, start: int, end
         return True
     capitals = [m for m in WORD.finditer(source, start, end)
                 if m.group()[:1].isupper() and fold(m.group()) not in words.stopwords]
+    terms = _listed_terms(ctx.objective)
     runs = [(m.start(), _capitalised_run_end(source, m.start(), end)) for m in capitals
-            if _after_determiner(source, m.start(), sentence_start, words)]
+            if _after_determiner(source, m.start(), sentence_start, words)
+            and not _model_name(source, m.start(), end, terms)]
     # besides the kinds' own words, only the answer's first word may be capitalised ('Just a General Practitioner')
     others = [m for m in capitals if m.start() != start and not any(a <= m.start() < b for a, b in runs)]
     return bool(runs) and not others

@@ -247,3 +247,17 @@ def test_a_short_answer_asking_for_other_options_names_no_one(text: str) -> None
 def test_a_professional_named_still_answers(first: str, last: str, frame: str) -> None:
     name = f"{first} {last}"
     assert name in _completed(THERAPISTS, frame.format(n=name), "therapist").get("therapist", "")
+
+
+VEHICLES = _publish("Car repairs", [
+    _objective("vehicle", "Make and model", "Which car do you have? Please tell us the make and model.",
+               ["make", "model", "car"], 1),
+])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(make=st.sampled_from(["Peugeot", "Hyundai", "Toyota", "Skoda"]), model=st.sampled_from(["308", "i30", "C4"]),
+       frame=st.sampled_from(["A {m}.", "It's a {m}.", "I drive a {m}, 2015."]))
+def test_a_make_with_its_model_after_an_article_still_answers(make: str, model: str, frame: str) -> None:
+    text = frame.format(m=f"{make} {model}")
+    assert make in _completed(VEHICLES, text, "vehicle").get("vehicle", ""), text
