@@ -181,9 +181,13 @@ class _Reader:
         self.quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(self.folded)]
         self.context: list[str] = []
         # Where the first clause holding a collect marker starts ("^demander" is anchored at its clause's start).
+        # A marker anchored at its clause's start may also open the item after a comma ("Pour une demande
+        # d'intervention, demander le nom …").
         self.first_marker = next((start for start, end, _ in self.clauses()
                                   if any(p.search(_LIST_MARK.sub("", self.folded[start:end]).lstrip(" \t"))
-                                         for p in self.collect)), None)
+                                         for p in self.collect)
+                                  or any(self._marker_end(self.folded[i.start:i.end]) is not None
+                                         for i in self.items(start, end))), None)
 
     # -- purpose clauses ---------------------------------------------------------------------------------------
 
@@ -494,6 +498,13 @@ class _Reader:
             colon = None  # a list already running: the colon gives its last item's options ("size: compact, …")
         for item in items[: colon or 0]:
             item.in_scope = False
+        if colon is not None and self.first_marker is not None and end <= self.first_marker:
+            # Before the sentence that asks, a colon lists what the company offers ("Excursions from the port:
+            # island tour, waterfalls, lagoon"), unless most of its items name information to collect.
+            listed = items[colon:]
+            if 2 * sum(bool(self._kinds_in(i.start, i.end)) for i in listed) < len(listed):
+                for item in listed:
+                    item.in_scope = False
         heading = colon if colon is not None and any(self._kinds_in(i.start, i.end) for i in items[colon:]) else 0
         # A clause about the company ("Our firm describes its service as ...") or a subordinate clause before the
         # list ("When a customer contacts us, we want to know ...") is context: none of its items is collected.

@@ -320,6 +320,10 @@ def _bare_place(ctx: ExtractionContext, start: int, end: int) -> bool:
         if match.group()[:1].isupper() and fold(match.group().strip(_EDGE)) not in rules.non_place_words \
                 and not preposition:
             place_end = _known_place_end(source, at, end)
+            following = re.match(r"\S+\s+(\S)", source[at:end])
+            if place_end is None and not source[start:at].strip(_EDGE) \
+                    and (following is None or not following.group(1).isupper()):
+                continue  # the answer's first word alone, capitalised as any first word is ('Look in Napa')
             rest = [fold(w.strip(_EDGE)) for w in source[place_end:end].split()] if place_end is not None else []
             return place_end is not None and all(not w or w in rules.non_place_words for w in rest)
     return False
@@ -381,6 +385,10 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
             continue
         if fold(word) in words.stopwords:
             continue  # 'I', 'You': a capitalised pronoun names nothing
+        if _after_determiner(source, match.start(), sentence_start, words) \
+                and not _model_name(source, match.start(), end, _listed_terms(ctx.objective)):
+            skip_to = _capitalised_run_end(source, match.start(), end)
+            continue  # 'I want a Psychologist', 'a General Practitioner': a kind of thing, stressed, no name
         at = ctx.analysis.folded.to_folded(match.start())
         if at in others:
             skip_to = _capitalised_run_end(source, match.start(), end)
@@ -395,6 +403,50 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
             continue
         return True
     return False
+
+
+def _after_determiner(source: str, start: int, sentence_start: int, words: FreeTextWords) -> bool:
+    """The word at ``start`` follows an indefinite determiner of the sentence ('a', 'another', 'una')."""
+    before = WORD.findall(fold(source[sentence_start:start]))
+    return bool(before) and before[-1] in words.category_determiners
+
+
+def _listed_terms(objective: Objective) -> frozenset[str]:
+    """The objective's cue terms that are not words of its own name or questions: values the company listed
+    ('Peugeot', 'Toyota' under 'make and model'), not the noun it asks about ('therapist')."""
+    own = {fold(w) for text in (objective.name, *objective.questions.values()) for w in WORD.findall(text)}
+    return frozenset(t for t in objective_cues(objective) if " " not in t and t not in own)
+
+
+def _model_name(source: str, start: int, end: int, terms: frozenset[str]) -> bool:
+    """A capitalised word after 'a' that still names the thing asked: one of the objective's own cue terms ('un
+    Peugeot' where the company lists the makes it services), or a make with its model number ('a Peugeot 308',
+    'un Hyundai i30')."""
+    run_end = _capitalised_run_end(source, start, end)
+    if any(fold(w) in terms for w in WORD.findall(source[start:run_end])):
+        return True  # (terms: the cues beyond the objective's own name and questions, see _listed_terms)
+    following = re.match(r"\s+(\S+)", source[run_end:end])
+    tail = source[start:run_end] + (following.group(1) if following is not None else "")
+    return any(c.isdigit() for c in tail)  # 'Peugeot C4', 'Hyundai i30', 'Peugeot 308'
+
+
+def _names_nothing(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int, sentence_start: int) -> bool:
+    """A short answer to a name question that names nothing: it asks for other options or leaves the choice open
+    ('someone else', 'another one', 'anything'), or its only capitalised word follows an indefinite determiner
+    ('Just a General Practitioner', 'a Psychologist': a kind of professional, not one of them)."""
+    source = ctx.analysis.folded.source
+    joined = " " + " ".join(WORD.findall(fold(source[start:end]))) + " "
+    if any(f" {term} " in joined for term in words.not_names):
+        return True
+    capitals = [m for m in WORD.finditer(source, start, end)
+                if m.group()[:1].isupper() and fold(m.group()) not in words.stopwords]
+    terms = _listed_terms(ctx.objective)
+    runs = [(m.start(), _capitalised_run_end(source, m.start(), end)) for m in capitals
+            if _after_determiner(source, m.start(), sentence_start, words)
+            and not _model_name(source, m.start(), end, terms)]
+    # besides the kinds' own words, only the answer's first word may be capitalised ('Just a General Practitioner')
+    others = [m for m in capitals if m.start() != start and not any(a <= m.start() < b for a, b in runs)]
+    return bool(runs) and not others
 
 
 def _selects_item(ctx: ExtractionContext, words: FreeTextWords, start: int, end: int) -> bool:
@@ -612,9 +664,12 @@ def extract_free_text(ctx: ExtractionContext) -> list[Evidence]:
         # a short answer, not a short leftover of a longer sentence ('... six hundred and twenty bucks')
         bare = ctx.lenient and len(tokens) <= _BARE_NAME_WORDS and len(
             WORD.findall(analysis.masked[sentence.start:sentence.end])) - len(tokens) <= _BARE_SLACK
-        if wants_name and not introduced and (_bare_place(ctx, src_start, src_end) if bare else not _has_name(
-                ctx, src_start, src_end, analysis.source_span(sentence.start, sentence.end)[0], terms)):
-            continue  # asked for a name; "a restaurant reservation" or "in Sunnyvale" names none
+        sentence_source = analysis.source_span(sentence.start, sentence.end)[0]
+        if wants_name and not introduced and (
+                (_bare_place(ctx, src_start, src_end) or _names_nothing(ctx, words, src_start, src_end,
+                                                                        sentence_source))
+                if bare else not _has_name(ctx, src_start, src_end, sentence_source, terms)):
+            continue  # asked for a name; "a restaurant reservation", "in Sunnyvale" or "someone else" names none
         value = analysis.folded.source[src_start:src_end].strip()
         if value:
             evidence.append(Evidence(value=value, pos=start, sentences=((sentence.start, sentence.end),),

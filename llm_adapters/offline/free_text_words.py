@@ -38,6 +38,8 @@ class FreeTextWords:
     name_joiners: frozenset[str] = frozenset()  # 'vs': joins two names into one
     other_name_leads: frozenset[str] = frozenset()  # 'by', 'directed by': the name after one is someone else's
     category_nouns: frozenset[str] = frozenset()  # 'food', 'type': a lone capitalised word before one classifies
+    category_determiners: frozenset[str] = frozenset()  # 'a', 'another': a capitalised word after one is a kind
+    not_names: frozenset[str] = frozenset()  # 'someone else', 'anything': a short answer holding one names none
     selection_before: tuple[re.Pattern[str], ...] = ()  # 'go with', 'rent': the name after it is an offered item
     selection_after: tuple[re.Pattern[str], ...] = ()  # 'sounds good', 'works for me': the name before it likewise
     role_leads: dict[str, frozenset[str]] = field(default_factory=dict)  # 'by' -> cue words of creator roles
@@ -76,6 +78,8 @@ def free_text_words(rules: OfflineRules) -> FreeTextWords:
             anaphors=frozenset(fold(w) for w in collect("anaphors")),
             other_name_leads=frozenset(fold(w) for w in collect("other_name_leads")),
             category_nouns=frozenset(fold(w) for w in collect("category_nouns")),
+            category_determiners=frozenset(fold(w) for w in collect("category_determiners")),
+            not_names=frozenset(" ".join(fold(w).split()) for w in collect("not_names")),
             declines=re.compile(rf"\s*(?:{declines})(?![^\W_])", FLAGS) if declines else NEVER,
             yes_no_questions=tuple((lang, re.compile("|".join(f"(?:{r})" for r in family[lang]["yes_no_question"]),
                                                      FLAGS))

@@ -245,34 +245,41 @@ def _roles_in(text: str, compiled: TemporalGrammar) -> str | None:
     return roles.pop() if len(roles) == 1 else None
 
 
-def _role_markers(objective: Objective, compiled: TemporalGrammar) -> list[str]:
-    """The message words that mark a date as this objective's end of a range ('livraison le …' for a start)."""
+def _role_markers(objective: Objective, compiled: TemporalGrammar) -> list[re.Pattern[str]]:
+    """The message words that mark a date as this objective's end of a range ('livraison le …' for a start).
+    The lexicon's regex, not its lookup keys: keys are written without spaces ('checkout'), so a marker of
+    several words ('check out', 'pick it up') would never be found in a message."""
     role = _role(objective, compiled)
     if role is None:
         return []
     name = "start_markers" if role == "start" else "end_markers"
-    return [term for lang in compiled.languages.values() for term in lang.lex[name].values]
+    return [bounded(lang.lex[name].regex) for lang in compiled.languages.values() if lang.lex[name].regex]
 
 
 def _nearest_cue(analysis: Analysis, mention: TemporalMention, objectives: Sequence[Objective],
                  compiled: TemporalGrammar | None = None) -> Objective | None:
     """The objective whose cue term (or role marker: 'reprise le lundi 3' for the end of a range) stands closest
-    before the mention in its sentence (or right after it)."""
+    before the mention in its sentence (or right after it). None when the closest term is as close for another
+    objective too (a word both share, 'hotel reservation on March 4th' under a start and an end date): it names
+    neither, and the order of the dates decides."""
     sentence = mention.sentence
     before = analysis.masked[sentence.start:mention.start]
     after = analysis.masked[mention.end:sentence.end]
-    best: tuple[int, int, Objective] | None = None
-    for index, objective in enumerate(objectives):
+    nearest: dict[str, int] = {}
+    for objective in objectives:
         markers = _role_markers(objective, compiled) if compiled is not None else []
-        for term in dict.fromkeys([*_cue_terms(objective), *markers]):
-            pattern = re.compile(rf"(?<![\w]){_inflected(term)}", re.IGNORECASE)
+        patterns = [re.compile(rf"(?<![\w]){_inflected(term)}", re.IGNORECASE)
+                    for term in dict.fromkeys(_cue_terms(objective))]
+        for pattern in [*patterns, *markers]:
             hits = [len(before) - m.end() for m in pattern.finditer(before)]
             hits += [m.start() + 1000 for m in pattern.finditer(after)]  # after the mention counts less
             if hits:
-                distance = min(hits)
-                if best is None or (distance, index) < best[:2]:
-                    best = (distance, index, objective)
-    return best[2] if best else None
+                nearest[objective.id] = min(min(hits), nearest.get(objective.id, min(hits)))
+    if not nearest:
+        return None
+    closest = min(nearest.values())
+    winners = [o for o in objectives if nearest.get(o.id) == closest]
+    return winners[0] if len(winners) == 1 else None
 
 
 def _inflected(term: str) -> str:

@@ -124,3 +124,27 @@ def test_town_frames_possessives_and_elisions(compiler_rules: CompilerRules, int
                             rules=compiler_rules.locale, not_places=compiler_rules.corpus.not_places,
                             language=language)
     assert (locale.currency, locale.phone_region, locale.time_zone) == expected
+
+
+@pytest.mark.parametrize(("intent", "language", "phrases"), [
+    # the company's offer listed after a colon, before the sentence that asks: no objective
+    ("Boat trips from the old harbour: island tour, dolphin watching, sunset cruise. We want to know the date, "
+     "the number of people and an email.", "en", {"date", "number of people", "email"}),
+    ("Excursions depuis le port : tour de l'île, cascades, lagon. On veut savoir le jour, le nombre de personnes "
+     "et un e-mail.", "fr", {"jour", "nombre de personnes", "e-mail"}),
+    # a collect verb opening the item after a comma
+    ("Entretien de chaudières : gaz, fioul, bois. Pour une demande, demander le type de chaudière, l'adresse et "
+     "un téléphone.", "fr", {"type de chaudière", "adresse", "téléphone"}),
+    # the assistant "asks:" a list; an instruction to tell visitors something and a negated need are context
+    ("Bike hire in the old town. For rentals the assistant asks: the date, how many bikes and a mobile number. "
+     "Tell them we take cash or card, no deposits.", "en", {"date", "how many bikes", "mobile number"}),
+    ("We want to know the date and the number of guests. We do not need their phone number.", "en",
+     {"date", "number of guests"}),
+])
+def test_offers_instructions_and_negated_needs_are_context(compiler: DeterministicCompiler, intent: str,
+                                                           language: str, phrases: set[str]) -> None:
+    spec = _compile(compiler, intent, language)
+    claimed = {fold(p) for p in _by_phrase(spec)}
+    assert len(claimed) == len(phrases), claimed
+    for phrase in phrases:
+        assert any(fold(phrase) in c for c in claimed), (phrase, claimed)

@@ -212,3 +212,52 @@ def test_a_lead_before_a_category_names_nobody(language: str) -> None:
 
 def test_a_role_lead_names_nobody_for_a_company_without_that_role() -> None:
     assert _completed(RESTAURANTS, "I'd like a table with Maria Lind tonight.", None) == {}
+
+
+# A professional's name asked for: a kind of professional (stressed with a capital after 'a') or a request for
+# other options names none of them; a name still does.
+THERAPISTS = _publish("Therapist appointments", [
+    _objective("therapist", "Name of the therapist", "Could you tell me the name of the therapist?",
+               ["name", "therapist"], 1),
+])
+_KINDS = st.sampled_from(["Psychologist", "Family Counselor", "General Practitioner", "Physiotherapist",
+                          "Speech Therapist"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=_KINDS, frame=st.sampled_from(["I want a {k}.", "Just a {k}.", "I'm looking for a {k}",
+                                           "I need an {k}, please.", "A {k} please."]))
+def test_a_kind_after_an_indefinite_article_is_no_name(kind: str, frame: str) -> None:
+    text = frame.format(k=kind)
+    if frame.startswith("I need an") and kind[0] not in "AEIOU":
+        text = text.replace(" an ", " a ")
+    assert "therapist" not in _completed(THERAPISTS, text, "therapist"), text
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.sampled_from(["Find someone else.", "Another one please.", "Anything is fine.",
+                             "Someone else, please.", "Thanks, good job!", "Whoever is free."]))
+def test_a_short_answer_asking_for_other_options_names_no_one(text: str) -> None:
+    assert "therapist" not in _completed(THERAPISTS, text, "therapist"), text
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(first=st.sampled_from(["Tom", "Ana", "Kofi", "Mei"]), last=st.sampled_from(["Hanks", "Okafor", "Lind"]),
+       frame=st.sampled_from(["{n}, please.", "I'd like to see {n}.", "With {n} if possible.", "{n}"]))
+def test_a_professional_named_still_answers(first: str, last: str, frame: str) -> None:
+    name = f"{first} {last}"
+    assert name in _completed(THERAPISTS, frame.format(n=name), "therapist").get("therapist", "")
+
+
+VEHICLES = _publish("Car repairs", [
+    _objective("vehicle", "Make and model", "Which car do you have? Please tell us the make and model.",
+               ["make", "model", "car"], 1),
+])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(make=st.sampled_from(["Peugeot", "Hyundai", "Toyota", "Skoda"]), model=st.sampled_from(["308", "i30", "C4"]),
+       frame=st.sampled_from(["A {m}.", "It's a {m}.", "I drive a {m}, 2015."]))
+def test_a_make_with_its_model_after_an_article_still_answers(make: str, model: str, frame: str) -> None:
+    text = frame.format(m=f"{make} {model}")
+    assert make in _completed(VEHICLES, text, "vehicle").get("vehicle", ""), text

@@ -134,3 +134,32 @@ def test_a_count_after_a_weekday_is_no_day_of_the_month(language: str, weekday: 
     values = [v for m in mentions(text, language) for v in m.values]
     days = [date.fromisoformat(v[:10]) for v in values if v[:4].isdigit()]
     assert days and all(WEEKDAYS[d.weekday()] == weekday for d in days), (text, values)
+
+
+def _booking() -> GoalSpec:
+    """A start and an end date whose cue words are the manager's shared ones ('start date for the hotel
+    reservation', 'end date for the hotel reservation'): only their roles tell them apart."""
+    shared = ["date", "hotel", "reservation"]
+    return spec_with(objective("start_date", "date", 1, cues={"en": ["start", *shared]},
+                               name="Start date for the hotel reservation"),
+                     objective("end_date", "date", 2, cues={"en": ["end", *shared]},
+                               name="End date for the hotel reservation"))
+
+
+END_MARKERS = ["check out on", "checking out on", "I'll check out on", "we are checking out on"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(END_MARKERS), st.integers(2, 20))
+def test_a_role_marker_of_several_words_points_a_date_at_its_end_of_the_range(marker: str, offset: int) -> None:
+    day = _day(offset)
+    text = f"I want to book a hotel and {marker} {day.strftime('%B')} {day.day}th."
+    assert _completed(_booking(), text) == {"end_date": day.isoformat()}, text
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["a hotel reservation on", "a hotel room for", "the reservation for"]), st.integers(2, 20))
+def test_a_cue_word_both_date_objectives_share_names_neither(lead: str, offset: int) -> None:
+    day = _day(offset)
+    text = f"I need {lead} {day.strftime('%B')} {day.day}th."
+    assert _completed(_booking(), text) == {"start_date": day.isoformat()}, text
