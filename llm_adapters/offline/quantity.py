@@ -60,6 +60,7 @@ class _Units:
     others: re.Pattern[str] | None  # other objectives' unit nouns right after a number
     people: bool  # this objective counts people: head-count cues and compositions apply
     age: bool = False  # this objective is counted in years of age: 'she's 5', "my son's 7th" are its values
+    only_count: bool = True  # no other count of things in the spec could take a number said without its unit
 
 
 def _format(value: Decimal) -> str:
@@ -92,20 +93,25 @@ def _units(ctx: ExtractionContext, words: QuantityWords) -> _Units:
     if people:
         ours = ours + list(words.person_nouns)
     others: list[str] = []
+    only_count = True  # no other count of things: counts of people or ages never take an uncued bare number
     if ctx.spec is not None:
+        people_stems, ages = _people_stems(ctx.analysis.rules, words), words.age_units
         for objective in ctx.spec.objectives:
             if objective.id != ctx.objective.id and objective.criterion.kind is CriterionKind.QUANTITY:
-                others.extend(unit_terms(objective))
+                terms = unit_terms(objective)
+                others.extend(terms)
+                only_count = only_count and bool({_stem(t) for t in terms} & people_stems or set(terms) & ages)
     stems = {_stem(t) for t in ours}
     others = [t for t in others if _stem(t) not in stems]
     others += [term for vocab in ctx.unit_terms for term, _ in vocab.terms if _stem(term) not in stems]
     age = bool(set(ours) & words.age_units)
-    return _compiled_units(tuple(sorted(set(ours))), tuple(sorted(set(others))), words.approx_after, people, age)
+    return _compiled_units(tuple(sorted(set(ours))), tuple(sorted(set(others))), words.approx_after, people, age,
+                           only_count)
 
 
 @lru_cache(maxsize=512)
 def _compiled_units(ours: tuple[str, ...], others: tuple[str, ...], approx_after: str, people: bool,
-                    age: bool = False) -> _Units:
+                    age: bool = False, only_count: bool = True) -> _Units:
     body = _unit_body(ours)
     other_body = _unit_body(others)
     approx = rf"(?:{approx_after}[\s\-]+)?" if approx_after else ""
@@ -116,6 +122,7 @@ def _compiled_units(ours: tuple[str, ...], others: tuple[str, ...], approx_after
         others=re.compile(rf"^[\s\-]*{other_body}", _FLAGS) if other_body else None,
         people=people,
         age=age,
+        only_count=only_count,
     )
 
 
@@ -231,12 +238,24 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
     if units.people and _cued(ctx, words, number) and (alone or _companions_follow(words, after)
                                                        or _strongly_cued(ctx, words, number)):
         return RANK_CUE  # "we are 4", "seríamos 4 amigos", "a group of 2 going to …"
-    if not units.people and not units.age and (words.item_count_before.search(before)
-                                               or words.item_count_after.match(after)):
+    if _item_count(ctx, words, units, number, before, after):
         return RANK_CUE  # 'needs 4', 'a full set of four', '4 of them', 'dos por semana': the things counted
     if ctx.lenient and alone:
         return RANK_BARE
     return 0
+
+
+def _item_count(ctx: ExtractionContext, words: QuantityWords, units: _Units, number: _Number, before: str,
+                after: str) -> bool:
+    """A count of things without its unit noun after a count cue ('needs 4', '4 of them'). It names this
+    objective's things only when no other count of the spec could take it, or when this count was just asked
+    (a hotel's rooms, nights and stars all follow 'I need'); a written 'one' after a cue is the thing itself ('I
+    need one for Seattle'), not a count."""
+    if units.people or units.age or (number.words and number.value == 1):
+        return False
+    if not (units.only_count or ctx.asked == ctx.objective.id):
+        return False
+    return bool(words.item_count_before.search(before) or words.item_count_after.match(after))
 
 
 def _birthday(ctx: ExtractionContext, words: QuantityWords, number: _Number, sentence: Sentence) -> bool:
