@@ -21,7 +21,7 @@ from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import Spans, clock_led, excluded_spans
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.money import currency_at
-from llm_adapters.offline.numbers import digit_mentions
+from llm_adapters.offline.numbers import digit_mentions, parse_digits
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import QuantityWords, alternation, quantity_words, unit_terms
 from llm_adapters.offline.spelled import SpelledNumber, spelled_numbers
@@ -117,7 +117,8 @@ def _compiled_units(ours: tuple[str, ...], others: tuple[str, ...], approx_after
     approx = rf"(?:{approx_after}[\s\-]+)?" if approx_after else ""
     return _Units(
         ours=re.compile(rf"^[\s\-+]*{approx}(?:[^\W\d_]+[\s\-]+)?{body}", _FLAGS) if body else None,
-        before=re.compile(rf"(?<![^\W_]){body}\s*[:=\-–]?\s*(?:[^\W\d_]+\s+){{0,3}}$", _FLAGS) if body else None,
+        # 'guests: 170', 'cámaras, unas 6', 'cámaras sí, unas 3': up to three words (and commas) between
+        before=re.compile(rf"(?<![^\W_]){body}\s*[:=\-–,]?\s*(?:[^\W\d_]+,?\s+){{0,3}}$", _FLAGS) if body else None,
         noun=re.compile(rf"(?<![^\W_]){body}", _FLAGS) if body else None,
         others=re.compile(rf"^[\s\-]*{other_body}", _FLAGS) if other_body else None,
         people=people,
@@ -331,6 +332,7 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
     excluded = excluded_spans(ctx)
     readings: list[_Reading] = []
     for number in _numbers(analysis):
+        number = _own_unit_not_scale(analysis, units, number)
         sentence = index.sentence_at(number.start)
         if sentence is None or index.blocked(number.start) or (number.ordinal and not (
                 units.age and _birthday(ctx, words, number, sentence))):
@@ -364,6 +366,20 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
                              ctx.correcting),
             ))
     return evidence
+
+
+def _own_unit_not_scale(analysis: Analysis, units: _Units, number: _Number) -> _Number:
+    """'unos 120 m': a letter read as a scale (m = million) that is this objective's unit noun is the unit; the
+    number is the digits alone."""
+    if not number.scaled or number.words or units.ours is None:
+        return number
+    digits = analysis.rules.digit_number.match(analysis.masked, number.start)
+    if digits is None or digits.end() >= number.end or not units.ours.fullmatch(analysis.masked[digits.end():number.end]):
+        return number
+    value = parse_digits(digits.group())
+    if value is None:
+        return number
+    return _Number(number.start, digits.end(), value, (), number.digits, False, number.ordinal)
 
 
 def _range(ctx: ExtractionContext, words: QuantityWords, first: _Reading, second: _Reading | None) -> int:
@@ -558,11 +574,33 @@ def _composed(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, pe
     return evidence
 
 
+def _none_of_them(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units: _Units) -> list[Evidence]:
+    """'cámaras no, solo el cerco', 'no cameras', 'sans caméra': the visitor wants none of what this objective
+    counts; the count is 0 only when the objective allows 0."""
+    minimum = ctx.params.get("min")
+    if units.noun is None or not isinstance(minimum, int | float) or minimum > 0:
+        return []
+    masked = ctx.analysis.masked
+    evidence = []
+    for match in units.noun.finditer(masked):
+        start, end = match.span()
+        if not (words.none_before.search(masked[max(0, start - _BEFORE):start])
+                or words.none_after.match(masked[end:end + _AFTER])):
+            continue
+        sentence = index.sentence_at(start)
+        if sentence is None or index.blocked(start) or not ctx.allowed(
+                sentence.is_question, "quantity", sentence.seeks_offer):
+            continue
+        evidence.append(Evidence(value="0", pos=start, sentences=((sentence.start, sentence.end),), rank=RANK_EXPLICIT,
+                                 old=replaced(ctx.analysis, _bounded(sentence, start, end), start, end, ctx.correcting)))
+    return evidence
+
+
 def extract_quantity(ctx: ExtractionContext) -> list[Evidence]:
     words = quantity_words(ctx.analysis.rules)
     index = text_index(ctx.analysis)
     units = _units(ctx, words)
-    evidence = _numeric(ctx, index, words, units)
+    evidence = _numeric(ctx, index, words, units) + _none_of_them(ctx, index, words, units)
     if units.people or ctx.lenient:
         evidence += _composed(ctx, index, words, units.people)
     return sorted(evidence, key=lambda e: e.pos)
