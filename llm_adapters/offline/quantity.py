@@ -231,8 +231,9 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
     alone = _stands_alone(ctx.analysis.rules, words, after)
     if number.scaled:  # '60k', '60 mil': money unless it stands alone as the answer to the count just asked
         return RANK_BARE if ctx.lenient and alone and not units.people else 0
-    if units.before is not None and _noun_before(ctx, units, number) and units.before.search(before):
-        return RANK_EXPLICIT
+    if units.before is not None and _noun_before(ctx, units, number) and units.before.search(before) and (
+            units.people or not _cued(ctx, words, number)):
+        return RANK_EXPLICIT  # 'guests: 170'; not 'clases de pádel para 2', which counts people
     if number.words and number.value == 1 and (words.one_pronoun_before.search(before)
                                                 or words.one_pronoun_after.match(after)):
         return 0  # a written "one" as a pronoun or modifier: 'that one', 'look for one', 'one of', 'one-way'
