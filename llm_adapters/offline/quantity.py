@@ -375,7 +375,9 @@ def _own_unit_not_scale(analysis: Analysis, units: _Units, number: _Number) -> _
     if not number.scaled or number.words or units.ours is None:
         return number
     digits = analysis.rules.digit_number.match(analysis.masked, number.start)
-    if digits is None or digits.end() >= number.end or not units.ours.fullmatch(analysis.masked[digits.end():number.end]):
+    if digits is None or digits.end() >= number.end:
+        return number
+    if not units.ours.fullmatch(analysis.masked[digits.end():number.end]):
         return number
     value = parse_digits(digits.group())
     if value is None:
@@ -592,8 +594,9 @@ def _none_of_them(ctx: ExtractionContext, index: TextIndex, words: QuantityWords
         if sentence is None or index.blocked(start) or not ctx.allowed(
                 sentence.is_question, "quantity", sentence.seeks_offer):
             continue
-        evidence.append(Evidence(value="0", pos=start, sentences=((sentence.start, sentence.end),), rank=RANK_EXPLICIT,
-                                 old=replaced(ctx.analysis, _bounded(sentence, start, end), start, end, ctx.correcting)))
+        old = replaced(ctx.analysis, _bounded(sentence, start, end), start, end, ctx.correcting)
+        evidence.append(Evidence(value="0", pos=start, sentences=((sentence.start, sentence.end),),
+                                 rank=RANK_EXPLICIT, old=old))
     return evidence
 
 
