@@ -21,7 +21,7 @@ from llm_adapters.offline.evidence import Evidence, ExtractionContext
 from llm_adapters.offline.excluded import Spans, clock_led, excluded_spans
 from llm_adapters.offline.memo import memo
 from llm_adapters.offline.money import currency_at
-from llm_adapters.offline.numbers import digit_mentions
+from llm_adapters.offline.numbers import digit_mentions, parse_digits
 from llm_adapters.offline.offline_rules import OfflineRules
 from llm_adapters.offline.quantity_data import QuantityWords, alternation, quantity_words, unit_terms
 from llm_adapters.offline.spelled import SpelledNumber, spelled_numbers
@@ -60,6 +60,7 @@ class _Units:
     others: re.Pattern[str] | None  # other objectives' unit nouns right after a number
     people: bool  # this objective counts people: head-count cues and compositions apply
     age: bool = False  # this objective is counted in years of age: 'she's 5', "my son's 7th" are its values
+    only_count: bool = True  # no other count of things in the spec could take a number said without its unit
 
 
 def _format(value: Decimal) -> str:
@@ -92,30 +93,37 @@ def _units(ctx: ExtractionContext, words: QuantityWords) -> _Units:
     if people:
         ours = ours + list(words.person_nouns)
     others: list[str] = []
+    only_count = True  # no other count of things: counts of people or ages never take an uncued bare number
     if ctx.spec is not None:
+        people_stems, ages = _people_stems(ctx.analysis.rules, words), words.age_units
         for objective in ctx.spec.objectives:
             if objective.id != ctx.objective.id and objective.criterion.kind is CriterionKind.QUANTITY:
-                others.extend(unit_terms(objective))
+                terms = unit_terms(objective)
+                others.extend(terms)
+                only_count = only_count and bool({_stem(t) for t in terms} & people_stems or set(terms) & ages)
     stems = {_stem(t) for t in ours}
     others = [t for t in others if _stem(t) not in stems]
     others += [term for vocab in ctx.unit_terms for term, _ in vocab.terms if _stem(term) not in stems]
     age = bool(set(ours) & words.age_units)
-    return _compiled_units(tuple(sorted(set(ours))), tuple(sorted(set(others))), words.approx_after, people, age)
+    return _compiled_units(tuple(sorted(set(ours))), tuple(sorted(set(others))), words.approx_after, people, age,
+                           only_count)
 
 
 @lru_cache(maxsize=512)
 def _compiled_units(ours: tuple[str, ...], others: tuple[str, ...], approx_after: str, people: bool,
-                    age: bool = False) -> _Units:
+                    age: bool = False, only_count: bool = True) -> _Units:
     body = _unit_body(ours)
     other_body = _unit_body(others)
     approx = rf"(?:{approx_after}[\s\-]+)?" if approx_after else ""
     return _Units(
         ours=re.compile(rf"^[\s\-+]*{approx}(?:[^\W\d_]+[\s\-]+)?{body}", _FLAGS) if body else None,
-        before=re.compile(rf"(?<![^\W_]){body}\s*[:=\-–]?\s*(?:[^\W\d_]+\s+){{0,3}}$", _FLAGS) if body else None,
+        # 'guests: 170', 'cámaras, unas 6', 'cámaras sí, unas 3': up to three words (and commas) between
+        before=re.compile(rf"(?<![^\W_]){body}\s*[:=\-–,]?\s*(?:[^\W\d_]+,?\s+){{0,3}}$", _FLAGS) if body else None,
         noun=re.compile(rf"(?<![^\W_]){body}", _FLAGS) if body else None,
         others=re.compile(rf"^[\s\-]*{other_body}", _FLAGS) if other_body else None,
         people=people,
         age=age,
+        only_count=only_count,
     )
 
 
@@ -223,20 +231,33 @@ def _read(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units:
     alone = _stands_alone(ctx.analysis.rules, words, after)
     if number.scaled:  # '60k', '60 mil': money unless it stands alone as the answer to the count just asked
         return RANK_BARE if ctx.lenient and alone and not units.people else 0
-    if units.before is not None and _noun_before(ctx, units, number) and units.before.search(before):
-        return RANK_EXPLICIT
+    if units.before is not None and _noun_before(ctx, units, number) and units.before.search(before) and (
+            units.people or not _cued(ctx, words, number)):
+        return RANK_EXPLICIT  # 'guests: 170'; not 'clases de pádel para 2', which counts people
     if number.words and number.value == 1 and (words.one_pronoun_before.search(before)
                                                 or words.one_pronoun_after.match(after)):
         return 0  # a written "one" as a pronoun or modifier: 'that one', 'look for one', 'one of', 'one-way'
     if units.people and _cued(ctx, words, number) and (alone or _companions_follow(words, after)
                                                        or _strongly_cued(ctx, words, number)):
         return RANK_CUE  # "we are 4", "seríamos 4 amigos", "a group of 2 going to …"
-    if not units.people and not units.age and (words.item_count_before.search(before)
-                                               or words.item_count_after.match(after)):
+    if _item_count(ctx, words, units, number, before, after):
         return RANK_CUE  # 'needs 4', 'a full set of four', '4 of them', 'dos por semana': the things counted
     if ctx.lenient and alone:
         return RANK_BARE
     return 0
+
+
+def _item_count(ctx: ExtractionContext, words: QuantityWords, units: _Units, number: _Number, before: str,
+                after: str) -> bool:
+    """A count of things without its unit noun after a count cue ('needs 4', '4 of them'). It names this
+    objective's things only when no other count of the spec could take it, or when this count was just asked
+    (a hotel's rooms, nights and stars all follow 'I need'); a written 'one' after a cue is the thing itself ('I
+    need one for Seattle'), not a count."""
+    if units.people or units.age or (number.words and number.value == 1):
+        return False
+    if not (units.only_count or ctx.asked == ctx.objective.id):
+        return False
+    return bool(words.item_count_before.search(before) or words.item_count_after.match(after))
 
 
 def _birthday(ctx: ExtractionContext, words: QuantityWords, number: _Number, sentence: Sentence) -> bool:
@@ -312,6 +333,7 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
     excluded = excluded_spans(ctx)
     readings: list[_Reading] = []
     for number in _numbers(analysis):
+        number = _own_unit_not_scale(analysis, units, number)
         sentence = index.sentence_at(number.start)
         if sentence is None or index.blocked(number.start) or (number.ordinal and not (
                 units.age and _birthday(ctx, words, number, sentence))):
@@ -345,6 +367,22 @@ def _numeric(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, uni
                              ctx.correcting),
             ))
     return evidence
+
+
+def _own_unit_not_scale(analysis: Analysis, units: _Units, number: _Number) -> _Number:
+    """'unos 120 m': a letter read as a scale (m = million) that is this objective's unit noun is the unit; the
+    number is the digits alone."""
+    if not number.scaled or number.words or units.ours is None:
+        return number
+    digits = analysis.rules.digit_number.match(analysis.masked, number.start)
+    if digits is None or digits.end() >= number.end:
+        return number
+    if not units.ours.fullmatch(analysis.masked[digits.end():number.end]):
+        return number
+    value = parse_digits(digits.group())
+    if value is None:
+        return number
+    return _Number(number.start, digits.end(), value, (), number.digits, False, number.ordinal)
 
 
 def _range(ctx: ExtractionContext, words: QuantityWords, first: _Reading, second: _Reading | None) -> int:
@@ -539,11 +577,34 @@ def _composed(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, pe
     return evidence
 
 
+def _none_of_them(ctx: ExtractionContext, index: TextIndex, words: QuantityWords, units: _Units) -> list[Evidence]:
+    """'cámaras no, solo el cerco', 'no cameras', 'sans caméra': the visitor wants none of what this objective
+    counts; the count is 0 only when the objective allows 0."""
+    minimum = ctx.params.get("min")
+    if units.noun is None or not isinstance(minimum, int | float) or minimum > 0:
+        return []
+    masked = ctx.analysis.masked
+    evidence = []
+    for match in units.noun.finditer(masked):
+        start, end = match.span()
+        if not (words.none_before.search(masked[max(0, start - _BEFORE):start])
+                or words.none_after.match(masked[end:end + _AFTER])):
+            continue
+        sentence = index.sentence_at(start)
+        if sentence is None or index.blocked(start) or not ctx.allowed(
+                sentence.is_question, "quantity", sentence.seeks_offer):
+            continue
+        old = replaced(ctx.analysis, _bounded(sentence, start, end), start, end, ctx.correcting)
+        evidence.append(Evidence(value="0", pos=start, sentences=((sentence.start, sentence.end),),
+                                 rank=RANK_EXPLICIT, old=old))
+    return evidence
+
+
 def extract_quantity(ctx: ExtractionContext) -> list[Evidence]:
     words = quantity_words(ctx.analysis.rules)
     index = text_index(ctx.analysis)
     units = _units(ctx, words)
-    evidence = _numeric(ctx, index, words, units)
+    evidence = _numeric(ctx, index, words, units) + _none_of_them(ctx, index, words, units)
     if units.people or ctx.lenient:
         evidence += _composed(ctx, index, words, units.people)
     return sorted(evidence, key=lambda e: e.pos)

@@ -86,6 +86,8 @@ class QuantityWords:
     item_count_before: re.Pattern[str]  # at the end of the text before a count of things: 'needs', 'set of'
     item_count_after: re.Pattern[str]  # at the start of the text after a count of things: 'of them'
     age_ordinal_before: re.Pattern[str]  # at the end of the text before a birthday ordinal: "my son's 7th"
+    none_before: re.Pattern[str]  # at the end of the text before a unit noun: none of them ('no', 'sin', 'aucune')
+    none_after: re.Pattern[str]  # the unit noun's whole clause after it: none of them ('cámaras no, ...')
     one_pronoun_after: re.Pattern[str]  # at the start of the text after it: 'one of', 'one-way'
     collectives: dict[str, Decimal]  # 'dozen': 12, 'vingtaine': 20
     collective_pattern: re.Pattern[str]
@@ -162,6 +164,9 @@ def _compile(rules: OfflineRules) -> QuantityWords:
         one_pronoun_before=_end_word_pattern(alternation(collect("one_pronoun_before"))),
         age_before=_end_word_pattern(alternation(collect("age_before"))),
         item_count_before=_end_word_pattern(alternation(collect("item_count_before"))),
+        none_before=_end_word_pattern(alternation(collect("none_before"))),
+        none_after=re.compile(rf"^[\s:]*{nones}\s*(?:$|[,.;!?)])", _FLAGS)
+        if (nones := alternation(collect("none_after"))) else NEVER,
         item_count_after=re.compile(rf"^[\s\-]*{items}(?![^\W_])", _FLAGS)
         if (items := alternation(collect("item_count_after"))) else NEVER,
         age_ordinal_before=_end_word_pattern(alternation(collect("age_ordinal_before"))),

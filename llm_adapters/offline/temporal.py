@@ -289,10 +289,16 @@ def _inflected(term: str) -> str:
 
 
 def _proposal_question(analysis: Analysis, sentence: Sentence, compiled: TemporalGrammar) -> bool:
+    """A question that opens with a proposal ('could we do Friday?') or ends with a proposal tag ('el martes a la
+    tarde, te viene bien?')."""
     body = analysis.masked[sentence.start:sentence.end].lstrip("¿¡ ")
+    tail = body.rstrip("?!. ")
     for lang in compiled.languages.values():
         regex = lang.lex["proposal_questions"].regex
         if regex and re.match(rf"{regex}(?![\w])", body, re.IGNORECASE):
+            return True
+        tags = lang.lex["proposal_tags"].regex
+        if tags and re.search(rf"(?<![\w]){tags}$", tail, re.IGNORECASE):
             return True
     return False
 

@@ -502,11 +502,18 @@ class _Reader:
         return a.kind == "num" and (b.kind in _DAY_KINDS or b.kind == "recurring"
                                     or (b.kind == "clock" and bool(b.data.get("lead"))))
 
+    @staticmethod
+    def _count_after_part(text: str, a: Atom, b: Atom, offset: int) -> bool:
+        """'finde x la mañana, 1 a la semana': a bare number after a part of day and a comma starts another
+        clause (a count); an hour after a part of day has its own lead ('el sábado por la mañana, a las 10')."""
+        return a.kind == "part" and b.kind == "num" and "," in text[a.end - offset:b.start - offset]
+
     def groups(self, atoms: list[Atom], text: str, offset: int) -> Iterator[list[Atom]]:
         current: list[Atom] = []
         for atom in atoms:
             if current and (not self._glued(text, current[-1], atom, offset)
-                            or (len(current) == 1 and self._count_before_day(current[-1], atom))):
+                            or (len(current) == 1 and self._count_before_day(current[-1], atom))
+                            or self._count_after_part(text, current[-1], atom, offset)):
                 yield current
                 current = []
             current.append(atom)

@@ -139,7 +139,7 @@ _CATEGORIES_BY_VALUE = ("months", "weekdays", "weekdays_plural", "relative_days"
 _CATEGORIES_FLAT = ("next", "next_after", "this", "recurring", "ordinal_suffixes", "day_leads", "time_leads",
                     "hour_suffixes", "range_leads", "range_connectors", "pair_connectors", "list_connectors", "glue",
                     "within_leads", "upcoming_leads", "before_leads", "after_leads", "asap", "end_of", "year_leads",
-                    "proposal_questions", "start_terms", "end_terms", "start_markers", "end_markers",
+                    "proposal_questions", "proposal_tags", "start_terms", "end_terms", "start_markers", "end_markers",
                     "not_date_after_ordinal", "alternative_connectors", "within_after", "negation_before",
                     "negation_after", "point_leads")
 # Message words that give a date its role, not temporal words: a bare number before them is no clock time.
@@ -150,6 +150,7 @@ _ROLE_MARKERS = ("start_markers", "end_markers")
 _NOT_ANCHORS = frozenset({
     "glue", "list_connectors", "pair_connectors", "range_leads", "time_leads", "day_leads", "this", "ordinal_suffixes",
     "counts", "within_leads", "year_leads", "before_leads", "after_leads", "recurring", "next", "proposal_questions",
+    "proposal_tags",
     "start_terms", "end_terms", "range_connectors", "hour_suffixes", "meridiem", "not_date_after_ordinal",
     "month_unit", "alternative_connectors", "within_after", "negation_before", "negation_after", "point_leads",
     *_ROLE_MARKERS,
@@ -188,7 +189,7 @@ def _compile_language(language: str, data: Mapping[str, Any]) -> LanguageGrammar
     patterns = _patterns(lex)
     words: set[str] = set()
     for name, value in data.items():
-        if name in _ROLE_MARKERS:
+        if name in _ROLE_MARKERS or name == "proposal_tags":  # message words around a date, not temporal words
             continue
         for term in _strings(value):
             words.update(re.findall(r"\w+", _clean(term)))

@@ -23,7 +23,6 @@ from engine.evaluation.sgd.mapping import DEFAULT_BENCH_DIR, ServiceBench
 
 CLASSES_FILE = DEFAULT_BENCH_DIR / "failure_classes.json"
 MISSED, UNSUPPORTED = "missed", "unsupported"
-SAMPLES = 3
 _FALSE = "false"
 
 
@@ -166,13 +165,12 @@ def _events(dataset: Dataset, runs: Sequence[ConversationRun], bench: ServiceBen
 
 def classify(dataset: Dataset, runs: Sequence[ConversationRun], bench: ServiceBench,
              book: ClassBook) -> dict[tuple[str, str], ClassTally]:
-    """Every class of the book (zero counts included, in the book's order) with its count and a few samples."""
+    """Every class of the book (zero counts included, in the book's order) with its count and every event."""
     tallies = {key: ClassTally(*key) for key in book.order}
     for on, cls, sample in _events(dataset, runs, bench, book):
         tally = tallies[(on, cls)]
         tally.count += 1
-        if len(tally.samples) < SAMPLES:
-            tally.samples.append(sample)
+        tally.samples.append(sample)  # every event: the report prints as many as asked, the JSON keeps them all
     return tallies
 
 
@@ -182,6 +180,5 @@ def merge_tallies(parts: Sequence[dict[tuple[str, str], ClassTally]],
     for part in parts:
         for key, tally in part.items():
             merged[key].count += tally.count
-            room = SAMPLES - len(merged[key].samples)
-            merged[key].samples.extend(tally.samples[:max(room, 0)])
+            merged[key].samples.extend(tally.samples)
     return merged

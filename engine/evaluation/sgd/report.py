@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.evaluation.metrics import Metrics
@@ -114,12 +114,21 @@ def cause_table(result: BenchResult) -> str:
     return "\n".join(lines)
 
 
+def spread(items: Sequence[Any], n: int) -> list[Any]:
+    """n items evenly spaced over the list: samples from every service, not only the first one's."""
+    if n <= 0 or not items:
+        return []
+    if n >= len(items):
+        return list(items)
+    return [items[k * len(items) // n] for k in range(n)]
+
+
 def class_table(result: BenchResult, samples: int = 2) -> str:
     """Every failure class of the stable list, in its order, with its count (zero included) and samples."""
     lines = [f"{'failure class':<34} {'on':<12} {'count':>6}  description"]
     for (on, cls), tally in result.combined_classes().items():
         lines.append(f"{cls:<34} {on:<12} {tally.count:>6}  {result.book.descriptions[(on, cls)]}")
-        for sample in tally.samples[:samples]:
+        for sample in spread(tally.samples, samples):
             values = "|".join(sample.get("values", []))
             lines.append(f"{'':<48} {sample['conversation']} t{sample['turn']} {sample['objective']}: "
                          f"{sample['visitor'][:110]!r}" + (f" [{values}]" if values else ""))
