@@ -35,6 +35,9 @@ _CONTROL = ("refusal", "uncertainty", "stop")
 MAX_VALUE = 500  # engine.kernel.commands.Complete.value max_length
 _CUE_GAP = 3  # words allowed between the words of a several-word cue ('send $1,290 to')
 _BARE_SLACK = 2  # words of the sentence around a short answer ('yes', 'please')
+# The longest sentence in which a capitalised word after an indefinite article is read as a stressed kind of
+# thing rather than a name ('I'm looking for a Family Counselor' has 6 words; a brand usually comes in longer ones).
+_KIND_SENTENCE_WORDS = 6
 _BARE_NAME_WORDS = 3  # a short answer to a name question may be written in lower case ('sino', 'la taqueria')
 
 RANK_ANSWER_NAMED = 3  # the answer to the question just asked, naming the topic
@@ -385,7 +388,10 @@ def _has_name(ctx: ExtractionContext, start: int, end: int, sentence_start: int,
             continue
         if fold(word) in words.stopwords:
             continue  # 'I', 'You': a capitalised pronoun names nothing
-        if _after_determiner(source, match.start(), sentence_start, words) \
+        # A capitalised word after 'a'/'une' in a short sentence is a stressed kind ('I want a Psychologist'); in a
+        # longer one it is a brand as often ('un changement de pile pour une Swatch'): it stays a candidate name.
+        if len(WORD.findall(source, sentence_start, end)) <= _KIND_SENTENCE_WORDS \
+                and _after_determiner(source, match.start(), sentence_start, words) \
                 and not _model_name(source, match.start(), end, _listed_terms(ctx.objective)):
             skip_to = _capitalised_run_end(source, match.start(), end)
             continue  # 'I want a Psychologist', 'a General Practitioner': a kind of thing, stressed, no name
