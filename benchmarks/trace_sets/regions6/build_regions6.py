@@ -11,7 +11,6 @@ regions, folder and requirement patterns, and holds the hand-written queries.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Iterator
@@ -347,18 +346,7 @@ def build(region: str) -> dict[str, Any]:
 
 
 def main() -> int:
-    for region in SETS:
-        payload = build(region)
-        (HERE / f"{region}.json").write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        queries = payload["queries"]
-        families: dict[str, int] = {}
-        expects: dict[str, int] = {}
-        for q in queries:
-            families[q["family"]] = families.get(q["family"], 0) + 1
-            expects[q["expect"]] = expects.get(q["expect"], 0) + 1
-        print(f"{region}: {len(queries)} queries; {families}; {expects}")
-    return 0
-
+    return hx.main(SETS, build, HERE)
 
 if __name__ == "__main__":
     raise SystemExit(main_extract(sys.argv[2]) if sys.argv[1:2] == ["extract"] else main())
