@@ -16,9 +16,9 @@ from engine.directory.answer import render
 from engine.directory.constraints import HoursConstraint, TimeCondition
 from engine.directory.directory_rules import load_rules
 from engine.directory.hours import HoursParser
-from engine.directory.ingest import load_directory
 from engine.directory.normalize import key_tokens
 from engine.directory.retriever import TraceRetriever
+from tests.directory.directory_files import retriever_over
 
 RULES = load_rules()
 HOURS = HoursParser(RULES.time)
@@ -27,17 +27,8 @@ DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 
 def _retriever(tmp_path: Path, records: list[dict[str, Any]], state: str, **fields: Any) -> TraceRetriever:
-    path = tmp_path / "records.json"
-    path.write_text(json.dumps(records), encoding="utf-8")
-    mapping = tmp_path / "mapping.json"
-    base: dict[str, Any] = {"name": "name", "address": "address", "city": "city", "state": "state", "zip": "zip",
-                            "hours": "hours", "notes": ["notes"]}
-    base.update(fields.pop("fields", {}))
-    mapping.write_text(json.dumps({
-        "version": "1.0.0", "description": "test", "directory_id": "t", "format": "json", "fields": base,
-        "defaults": {"state": state}, "coordinates": {"latitude": "lat", "longitude": "lon"}, **fields}),
-        encoding="utf-8")
-    return TraceRetriever(load_directory(path, mapping, RULES), RULES)
+    return retriever_over(tmp_path, records, state, RULES, fields=fields.pop("fields", None),
+                          coordinates={"latitude": "lat", "longitude": "lon"}, **fields)
 
 
 def _clock(minute: int) -> str:

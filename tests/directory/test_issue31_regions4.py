@@ -4,7 +4,6 @@ benchmark's 'halluc' column into invented and off-gold recommendations."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -16,24 +15,16 @@ from hypothesis import strategies as st
 from benchmarks.directory.sets import score_set
 from engine.directory.directory_rules import load_rules
 from engine.directory.geo_cache import us_places
-from engine.directory.ingest import load_directory
 from engine.directory.retriever import TraceRetriever
 from engine.directory.zip_fill import add_zip_towns
+from tests.directory.directory_files import retriever_over
 
 RULES = load_rules()
 REFERENCE = datetime(2026, 3, 4, 10)
 
 
 def _retriever(tmp_path: Path, records: list[dict[str, Any]], state: str) -> TraceRetriever:
-    path = tmp_path / "records.json"
-    path.write_text(json.dumps(records), encoding="utf-8")
-    mapping = tmp_path / "mapping.json"
-    mapping.write_text(json.dumps({
-        "version": "1.0.0", "description": "test", "directory_id": "t", "format": "json",
-        "fields": {"name": "name", "address": "address", "city": "city", "state": "state", "zip": "zip",
-                   "hours": "hours", "notes": ["notes"]},
-        "defaults": {"state": state}}), encoding="utf-8")
-    return TraceRetriever(load_directory(path, mapping, RULES), RULES)
+    return retriever_over(tmp_path, records, state, RULES)
 
 
 def _site(name: str, city: str, zip_code: str, state: str, notes: str = "Food pantry") -> dict[str, Any]:

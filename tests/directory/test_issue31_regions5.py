@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -12,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.directory.directory_rules import load_rules
-from engine.directory.ingest import load_directory
 from engine.directory.query_time import QueryTimeParser
 from engine.directory.retriever import TraceRetriever
+from tests.directory.directory_files import retriever_over
 
 RULES = load_rules()
 QUERY_TIME = QueryTimeParser(RULES.time)
@@ -23,17 +22,7 @@ DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 
 def _retriever(tmp_path: Path, records: list[dict[str, Any]], state: str) -> TraceRetriever:
-    folder = tmp_path / str(len(list(tmp_path.iterdir())))
-    folder.mkdir()
-    path = folder / "records.json"
-    path.write_text(json.dumps(records), encoding="utf-8")
-    mapping = folder / "mapping.json"
-    mapping.write_text(json.dumps({
-        "version": "1.0.0", "description": "test", "directory_id": "t", "format": "json",
-        "fields": {"name": "name", "address": "address", "city": "city", "state": "state", "zip": "zip",
-                   "hours": "hours", "notes": ["notes"]},
-        "defaults": {"state": state}}), encoding="utf-8")
-    return TraceRetriever(load_directory(path, mapping, RULES), RULES)
+    return retriever_over(tmp_path, records, state, RULES)
 
 
 def _site(name: str, hours: str) -> dict[str, Any]:
